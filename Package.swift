@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "tessera",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "PassModel", targets: ["PassModel"]),
+        .library(name: "PassCrypto", targets: ["PassCrypto"]),
+        .library(name: "PassBundle", targets: ["PassBundle"]),
+        .executable(name: "tessera", targets: ["tessera"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+    ],
+    targets: [
+        // C libraries
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+
+        // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
+        .target(name: "PassModel", swiftSettings: swiftSettings),
+        // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
+        .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        // .pkpass building, signing, reading and verification
+        .target(
+            name: "PassBundle",
+            dependencies: ["PassModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+
+        // Executables
+        .executableTarget(
+            name: "tessera",
+            dependencies: [
+                "PassModel", "PassCrypto", "PassBundle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Benchmarks: not a product, so library users never build it (`swift run -c release tessera-bench`).
+        .executableTarget(
+            name: "tessera-bench",
+            dependencies: [
+                "PassModel", "PassCrypto", "PassBundle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Tests
+        .target(
+            name: "TesseraTestSupport",
+            dependencies: ["PassCrypto"],
+            path: "Tests/TesseraTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PassBundleTests",
+            dependencies: ["PassModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["tessera", "TesseraTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,61 @@
+#ifndef TESSERA_COPENSSL_SHIM_H
+#define TESSERA_COPENSSL_SHIM_H
+
+#include <string.h>
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/cms.h>
+#include <openssl/conf.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/ec.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+
+// OpenSSL 3 exposes these as function-like macros, which Swift cannot call.
+
+static inline void tessera_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
+
+static inline long tessera_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
+static inline STACK_OF(X509) *tessera_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int tessera_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
+static inline int tessera_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
+static inline X509 *tessera_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
+static inline void tessera_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
+static inline void tessera_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
+
+static inline int tessera_sk_CMS_SignerInfo_num(STACK_OF(CMS_SignerInfo) *stack) { return sk_CMS_SignerInfo_num(stack); }
+static inline CMS_SignerInfo *tessera_sk_CMS_SignerInfo_value(STACK_OF(CMS_SignerInfo) *stack, int index) {
+    return sk_CMS_SignerInfo_value(stack, index);
+}
+
+static inline CMS_ContentInfo *tessera_PEM_read_bio_CMS(BIO *bio) { return PEM_read_bio_CMS(bio, NULL, NULL, NULL); }
+static inline int tessera_BIO_reset(BIO *bio) { return (int)BIO_reset(bio); }
+static inline int tessera_X509_get_ext_count(const X509 *cert) { return X509_get_ext_count(cert); }
+
+static inline EVP_PKEY *tessera_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
+static inline EVP_PKEY *tessera_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+
+/// Passphrase callback for PEM/DER decoders: `userdata` is a NUL-terminated password or NULL.
+/// Returning -1 without a password makes OpenSSL fail instead of prompting on the terminal.
+static inline int tessera_password_callback(char *buf, int size, int rwflag, void *userdata) {
+    (void)rwflag;
+    if (userdata == NULL) return -1;
+    size_t length = strlen((const char *)userdata);
+    if (length > (size_t)size) length = (size_t)size;
+    memcpy(buf, userdata, length);
+    return (int)length;
+}
+static inline pem_password_cb *tessera_password_callback_pointer(void) { return tessera_password_callback; }
+
+#endif
