@@ -61,8 +61,10 @@ public struct CMSVerifier: Sendable {
         guard let store = X509_STORE_new() else { throw CryptoError.openSSL(.internalFailure, "allocation failed") }
         defer { X509_STORE_free(store) }
         for root in trustedRoots { X509_STORE_add_cert(store, root.pointer) }
-        if let verificationTime, let param = X509_STORE_get0_param(store) {
-            X509_VERIFY_PARAM_set_time(param, time_t(verificationTime.timeIntervalSince1970))
+        if let param = X509_STORE_get0_param(store) {
+            // Pass Type ID certificates carry clientAuth, not S/MIME: Wallet checks the chain, not the S/MIME purpose.
+            X509_VERIFY_PARAM_set_purpose(param, X509_PURPOSE_ANY)
+            if let verificationTime { X509_VERIFY_PARAM_set_time(param, time_t(verificationTime.timeIntervalSince1970)) }
         }
         guard let untrusted = tessera_sk_X509_new_null() else { throw CryptoError.openSSL(.internalFailure, "allocation failed") }
         defer { tessera_sk_X509_free(untrusted) }
@@ -79,8 +81,9 @@ public struct CMSVerifier: Sendable {
             let reason: String
             if errors.contains(where: { $0.contains("content verify error") || $0.contains("verification failure") && !$0.contains("certificate") }) {
                 reason = "the signature does not match the signed content"
-            } else if errors.contains(where: { $0.contains("certificate verify error") }) {
-                reason = "the signer's certificate chain does not verify against the given root"
+            } else if let detail = errors.first(where: { $0.contains("certificate verify error") }) {
+                let why = detail.components(separatedBy: "Verify error:").dropFirst().first.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
+                reason = "the signer's certificate chain does not verify against the given root\(why)"
             } else {
                 reason = "the signature does not verify"
             }

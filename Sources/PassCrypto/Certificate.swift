@@ -14,6 +14,14 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         X509_free(pointer)
     }
 
+    /// The `X509*` with its reference count raised, for a new owner; the object stays alive during the call.
+    func retainedPointer() -> OpaquePointer {
+        withExtendedLifetime(self) {
+            X509_up_ref(pointer)
+            return pointer
+        }
+    }
+
     /// Calls `body` with the underlying `X509*`, valid only for the call.
     func withUnsafeX509Pointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         try body(pointer)
@@ -28,13 +36,14 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         guard let first = all.first else {
             throw CryptoError(.invalidCertificate, "\(source): no certificate found")
         }
-        self.init(taking: X509_dup(first.pointer))
+        self.init(taking: first.retainedPointer())
     }
 
     /// Reads one certificate from a PEM or DER file.
     /// - Parameter path: The file's path.
     public convenience init(contentsOf path: String) throws {
-        self.init(taking: X509_dup(try Certificate.all(fromFile: path).first!.pointer))
+        let all = try Certificate.all(fromFile: path)
+        self.init(taking: all[0].retainedPointer())
     }
 
     /// Reads every certificate in PEM or DER bytes (a PEM file may hold a chain).

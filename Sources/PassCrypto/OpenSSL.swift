@@ -7,12 +7,17 @@ enum OpenSSL {
     static func drainErrors() -> [String] {
         var messages: [String] = []
         while true {
-            let code = ERR_get_error()
+            var data: UnsafePointer<CChar>?
+            var flags: Int32 = 0
+            let code = ERR_get_error_all(nil, nil, nil, &data, &flags)
             if code == 0 { break }
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            messages.append(Self.shorten(text))
+            var text = Self.shorten(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            if let data, flags & ERR_TXT_STRING != 0, data.pointee != 0 {
+                text += ": " + String(cString: data)
+            }
+            messages.append(text)
         }
         return messages
     }

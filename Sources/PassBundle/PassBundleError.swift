@@ -1,0 +1,42 @@
+/// An error building, signing, reading or writing a `.pkpass`, naming the file or key at fault.
+public struct PassBundleError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case credentials, identityMismatch, invalidPass, invalidArchive, io
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// Certificates, keys or passwords are unusable.
+        public static let credentials = Code(.credentials)
+        /// `pass.json` names a different Pass Type ID or team than the certificate.
+        public static let identityMismatch = Code(.identityMismatch)
+        /// `pass.json` fails validation.
+        public static let invalidPass = Code(.invalidPass)
+        /// The file is not a readable `.pkpass` archive.
+        public static let invalidArchive = Code(.invalidArchive)
+        /// Reading or writing a file failed.
+        public static let io = Code(.io)
+
+        /// The code's name.
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// A plain explanation.
+    public let reason: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - reason: A plain explanation naming the file or key.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+public import PassCrypto
+
+/// What signs passes: the Pass Type ID certificate, its key and the Apple WWDR intermediate that issued it.
+public struct PassCredentials: Sendable {
+    /// The Pass Type ID certificate.
+    public let certificate: Certificate
+    /// Its private key.
+    public let privateKey: PrivateKey
+    /// The WWDR intermediate, included in every signature.
+    public let wwdr: Certificate
+    /// The Pass Type ID and team the certificate signs for.
+    public let identity: PassCertificateIdentity
+
+    /// Checks and combines the parts: key matches certificate, both certificates currently valid,
+    /// and `wwdr` issued `certificate`.
+    /// - Parameters:
+    ///   - certificate: The Pass Type ID certificate.
+    ///   - privateKey: Its key.
+    ///   - wwdr: The WWDR intermediate.
+    ///   - now: The time for validity checks.
+    public init(certificate: Certificate, privateKey: PrivateKey, wwdr: Certificate, now: Date = Date()) throws {
+        guard certificate.matches(privateKey) else {
+            throw PassBundleError(.credentials, "the private key does not belong to the certificate \"\(certificate.subject["CN"] ?? certificate.subject.oneLine)\"")
+        }
+        try Self.checkValidity(certificate, role: "the Pass Type ID certificate", now: now)
+        guard certificate.isIssued(by: wwdr) else {
+            throw PassBundleError(.credentials, Self.wrongIntermediateReason(certificate: certificate, wwdr: wwdr))
+        }
+        try Self.checkValidity(wwdr, role: "the WWDR intermediate", now: now)
+        self.certificate = certificate
+        self.privateKey = privateKey
+        self.wwdr = wwdr
+        self.identity = PassCertificateIdentity(certificate: certificate)
+    }
+
+    /// Loads a PEM (or DER) certificate and key file pair.
+    /// - Parameters:
+    ///   - certificatePath: The Pass Type ID certificate.
+    ///   - keyPath: Its key (PKCS#1, PKCS#8 or SEC1; possibly encrypted).
+    ///   - keyPassword: The key's password, if encrypted.
+    ///   - wwdrPath: The WWDR intermediate.
+    /// - Returns: Checked credentials.
+    public static func load(certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String) throws -> PassCredentials {
+        let certificate = try mapCrypto { try Certificate(contentsOf: certificatePath) }
+        let key = try mapCrypto { try PrivateKey(contentsOf: keyPath, password: keyPassword) }
+        let wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
+        return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr)
+    }
+
+    /// Loads a `.p12` (including macOS's legacy RC2-40 encryption) and the WWDR intermediate.
+    /// - Parameters:
+    ///   - p12Path: The PKCS#12 file.
+    ///   - password: Its password.
+    ///   - wwdrPath: The WWDR intermediate; when `nil`, an intermediate inside the `.p12` that issued the certificate is used.
+    /// - Returns: Checked credentials.
+    public static func load(p12Path: String, password: String, wwdrPath: String?) throws -> PassCredentials {
+        let archive = try mapCrypto { try PKCS12Archive(contentsOf: p12Path, password: password) }
+        let wwdr: Certificate
+        if let wwdrPath {
+            wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
+        } else if let included = archive.additionalCertificates.first(where: { archive.certificate.isIssued(by: $0) }) {
+            wwdr = included
+        } else {
+            throw PassBundleError(.credentials, "\(p12Path) holds no WWDR intermediate; give it with --wwdr")
+        }
+        return try PassCredentials(certificate: archive.certificate, privateKey: archive.privateKey, wwdr: wwdr)
+    }
+
+    static func mapCrypto<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CryptoError {
+            throw PassBundleError(.credentials, error.description)
+        }
+    }
+
+    private static func checkValidity(_ certificate: Certificate, role: String, now: Date) throws {
+        let name = certificate.subject["CN"] ?? certificate.subject.oneLine
+        let format = ISO8601DateFormatter()
+        if let notAfter = certificate.notAfter, notAfter < now {
+            throw PassBundleError(.credentials, "\(role) \"\(name)\" expired on \(format.string(from: notAfter)); renew it in your Apple Developer account")
+        }
+        if let notBefore = certificate.notBefore, notBefore > now {
+            throw PassBundleError(.credentials, "\(role) \"\(name)\" is not valid until \(format.string(from: notBefore))")
+        }
+    }
+
+    /// Explains which intermediate is needed when `wwdr` did not issue `certificate`.
+    static func wrongIntermediateReason(certificate: Certificate, wwdr: Certificate) -> String {
+        let issuer = certificate.issuer
+        let generation = issuer["OU"].map { " (\($0))" } ?? ""
+        var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the Pass Type ID certificate, "
+            + "which was issued by \"\(issuer.oneLine)\"; give that intermediate\(generation) with --wwdr"
+        if issuer["CN"]?.contains("Apple Worldwide Developer Relations") == true {
+            reason += ". Pass Type ID certificates issued since 2022 need the Apple WWDR G4 intermediate "
+                + "(https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer)"
+        }
+        return reason
+    }
+}

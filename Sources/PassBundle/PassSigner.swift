@@ -1,0 +1,97 @@
+public import Foundation
+import PassCrypto
+
+/// Turns `pass.json` and its files into a signed `.pkpass`: `manifest.json` with the SHA-1 of every file,
+/// `signature` (detached CMS over the manifest's exact bytes: SHA-256, `signingTime`, WWDR included),
+/// all entries at the archive root.
+public struct PassSigner: Sendable {
+    /// The names Wallet reserves in a bundle.
+    public static let reservedNames: Set<String> = ["manifest.json", "signature"]
+
+    /// The credentials used.
+    public let credentials: PassCredentials
+    private let cms: CMSSigner
+
+    /// Creates a signer.
+    /// - Parameter credentials: Checked signing credentials.
+    public init(credentials: PassCredentials) throws {
+        self.credentials = credentials
+        self.cms = try PassCredentials.mapCrypto {
+            try CMSSigner(certificate: credentials.certificate, privateKey: credentials.privateKey, chain: [credentials.wwdr])
+        }
+    }
+
+    /// Builds a signed bundle in memory.
+    /// - Parameters:
+    ///   - passJSON: The `pass.json` bytes; its `passTypeIdentifier` and `teamIdentifier` must match the certificate.
+    ///   - files: Every other file by relative path (images, `xx.lproj/...`), excluding `manifest.json` and `signature`.
+    /// - Returns: The `.pkpass` (ZIP) bytes.
+    public func signedBundle(passJSON: Data, files: [String: Data]) throws -> Data {
+        try signedBundle(passJSON: passJSON, contents: PassContents(files: files))
+    }
+
+    /// Builds a signed bundle in memory from contents prepared once (the fast path for many passes of one template).
+    /// - Parameters:
+    ///   - passJSON: The `pass.json` bytes; its `passTypeIdentifier` and `teamIdentifier` must match the certificate.
+    ///   - contents: The other files, hashed and zipped.
+    /// - Returns: The `.pkpass` (ZIP) bytes.
+    public func signedBundle(passJSON: Data, contents: PassContents) throws -> Data {
+        try checkIdentity(passJSON: passJSON)
+        var manifest = Manifest(files: ["pass.json": passJSON])
+        manifest.hashes.merge(contents.hashes) { own, _ in own }
+        let manifestData = manifest.jsonData()
+        let signature = try PassCredentials.mapCrypto { try cms.signDetached(manifestData) }
+        return try ZipWriter.append([("pass.json", passJSON), ("manifest.json", manifestData), ("signature", signature)],
+                                    to: contents.archive)
+    }
+
+    /// Builds a signed bundle and writes it to `url` through a temporary file and a rename, so a failure
+    /// never leaves a partial `.pkpass`.
+    /// - Parameters:
+    ///   - passJSON: The `pass.json` bytes.
+    ///   - files: Every other file by relative path.
+    ///   - url: The destination.
+    public func writeSignedBundle(passJSON: Data, files: [String: Data], to url: URL) throws {
+        try Self.writeAtomically(try signedBundle(passJSON: passJSON, files: files), to: url)
+    }
+
+    /// Writes `data` to a temporary file beside `url`, then renames it into place.
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - url: The destination.
+    public static func writeAtomically(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if rename(temporary.path, url.path) != 0 {
+                throw PassBundleError(.io, "\(url.path): could not move the finished file into place (errno \(errno))")
+            }
+        } catch let error as PassBundleError {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw PassBundleError(.io, "\(url.path): could not write: \(error.localizedDescription)")
+        }
+    }
+
+    private func checkIdentity(passJSON: Data) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] else {
+            throw PassBundleError(.invalidPass, "pass.json: not a JSON object")
+        }
+        let problems = credentials.identity.mismatches(passTypeIdentifier: object["passTypeIdentifier"] as? String,
+                                                       teamIdentifier: object["teamIdentifier"] as? String)
+        if !problems.isEmpty {
+            throw PassBundleError(.identityMismatch, problems.map { "pass.json \($0.path): \($0.message)" }.joined(separator: "\n"))
+        }
+    }
+
+    /// Zips `contents` with every entry at the root: `pass.json` first, `manifest.json` and `signature` last.
+    static func zip(_ contents: [String: Data]) throws -> Data {
+        let first = contents["pass.json"].map { [(key: "pass.json", value: $0)] } ?? []
+        let middle = contents.filter { $0.key != "pass.json" && !reservedNames.contains($0.key) }.sorted { $0.key < $1.key }
+        let last = ["manifest.json", "signature"].compactMap { name in contents[name].map { (key: name, value: $0) } }
+        return try ZipWriter.archive(first + middle + last)
+    }
+}

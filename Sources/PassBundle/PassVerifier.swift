@@ -1,0 +1,150 @@
+public import Foundation
+public import PassModel
+public import PassCrypto
+
+/// Everything `tessera pass verify` finds out about a `.pkpass`.
+public struct PassVerificationReport: Sendable {
+    /// Every problem: archive layout, manifest, signature, signer identity and the pass validator's findings.
+    public var issues: [ValidationIssue]
+    /// The signer's subject, when the signature could be read.
+    public var signerSubject: String?
+    /// The signer's issuer, when the signature could be read.
+    public var signerIssuer: String?
+    /// The `signingTime` attribute.
+    public var signingTime: Date?
+    /// The signature's digest algorithm.
+    public var digestAlgorithm: String?
+    /// Whether the chain was checked against a trusted root.
+    public var chainVerified: Bool
+
+    /// The errors (the pass would not open).
+    public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
+    /// The warnings.
+    public var warnings: [ValidationIssue] { issues.filter { $0.severity == .warning } }
+    /// Whether Wallet would open the pass.
+    public var wouldOpen: Bool { errors.isEmpty }
+}
+
+/// Checks a `.pkpass` the way Wallet does and reports every reason it would not open.
+public struct PassVerifier: Sendable {
+    /// The WWDR intermediate to check the signer against; the one embedded in the signature is used when `nil`.
+    public var wwdr: Certificate?
+    /// A trusted root: when given, the signer's chain must lead to it.
+    public var root: Certificate?
+    /// The moment certificates must be valid at (`nil`: now).
+    public var now: Date?
+
+    /// Creates a verifier.
+    /// - Parameters:
+    ///   - wwdr: The expected WWDR intermediate.
+    ///   - root: The trusted root.
+    ///   - now: The time for certificate validity.
+    public init(wwdr: Certificate? = nil, root: Certificate? = nil, now: Date? = nil) {
+        self.wwdr = wwdr
+        self.root = root
+        self.now = now
+    }
+
+    /// Verifies a `.pkpass`.
+    /// - Parameters:
+    ///   - data: The archive bytes.
+    ///   - source: A name for messages.
+    /// - Returns: The report; check ``PassVerificationReport/wouldOpen``.
+    public func verify(data: Data, source: String = ".pkpass") -> PassVerificationReport {
+        var report = PassVerificationReport(issues: [], chainVerified: false)
+        func error(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .error, path: path, message: message)) }
+        func warning(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .warning, path: path, message: message)) }
+
+        let archive: PassArchive
+        do {
+            archive = try PassArchive(data: data, source: source)
+        } catch let failure {
+            error(source, "\(failure)")
+            return report
+        }
+        for problem in archive.layoutProblems { error(problem.path, problem.message) }
+        let files = archive.files
+        for required in ["pass.json", "manifest.json", "signature"] where files[required] == nil {
+            error(required, "missing from the archive root")
+        }
+
+        if let manifestData = files["manifest.json"] {
+            checkManifest(manifestData, files: files, error: error)
+            if let signature = files["signature"] {
+                checkSignature(signature, manifest: manifestData, passJSON: files["pass.json"], into: &report)
+            }
+        }
+        if let passJSON = files["pass.json"] {
+            report.issues += PassValidator().validate(passJSON: passJSON, files: archive.contentFiles).issues
+        }
+        return report
+    }
+
+    private func checkManifest(_ data: Data, files: [String: Data], error: (String, String) -> Void) {
+        let manifest: Manifest
+        do {
+            manifest = try Manifest(jsonData: data)
+        } catch _ {
+            error("manifest.json", "not a JSON object of file names to SHA-1 hashes")
+            return
+        }
+        let actual = Manifest(files: files.filter { !PassSigner.reservedNames.contains($0.key) })
+        for (path, hash) in actual.hashes.sorted(by: { $0.key < $1.key }) {
+            guard let listed = manifest.hashes[path] else {
+                error(path, "not listed in manifest.json")
+                continue
+            }
+            if listed != hash { error(path, "SHA-1 \(hash) does not match manifest.json (\(listed)): the file changed after signing") }
+        }
+        for path in manifest.hashes.keys.sorted() where files[path] == nil {
+            error("manifest.json", "lists \(path), which is not in the archive")
+        }
+    }
+
+    private func checkSignature(_ signature: Data, manifest: Data, passJSON: Data?, into report: inout PassVerificationReport) {
+        let verifier = CMSVerifier(trustedRoots: root.map { [$0] } ?? [], intermediates: wwdr.map { [$0] } ?? [],
+                                   verificationTime: now)
+        let info: CMSSignatureInfo
+        do {
+            info = try verifier.verify(signature: signature, content: manifest)
+        } catch {
+            report.issues.append(ValidationIssue(severity: .error, path: "signature", message: "\(error)"))
+            return
+        }
+        report.signerSubject = info.signer.subject.oneLine
+        report.signerIssuer = info.signer.issuer.oneLine
+        report.signingTime = info.signingTime
+        report.digestAlgorithm = info.digestAlgorithm
+        report.chainVerified = info.chainVerified
+        var issues: [ValidationIssue] = []
+        func error(_ message: String) { issues.append(ValidationIssue(severity: .error, path: "signature", message: message)) }
+        func warning(_ message: String) { issues.append(ValidationIssue(severity: .warning, path: "signature", message: message)) }
+
+        if info.digestAlgorithm.uppercased().hasPrefix("SHA1") { warning("signed with SHA-1; use SHA-256") }
+        if info.signingTime == nil { warning("no signingTime attribute") }
+        let moment = now ?? Date()
+        if !info.signer.isValid(at: moment) {
+            error("the signing certificate \"\(info.signer.subject["CN"] ?? "")\" is not valid now (valid until \(info.signer.notAfter.map { "\($0)" } ?? "?"))")
+        }
+        let embeddedIssuer = info.embeddedCertificates.first { info.signer.isIssued(by: $0) }
+        if let wwdr {
+            if !info.signer.isIssued(by: wwdr) {
+                error(PassCredentials.wrongIntermediateReason(certificate: info.signer, wwdr: wwdr))
+            }
+        }
+        if embeddedIssuer == nil {
+            error("the signature does not include the WWDR intermediate that issued the signer (\(info.signer.issuer.oneLine))")
+        }
+        if root == nil {
+            warning("the certificate chain was not checked against a root certificate; give --root to check it")
+        }
+        if let passJSON, let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] {
+            let identity = PassCertificateIdentity(certificate: info.signer)
+            for problem in identity.mismatches(passTypeIdentifier: object["passTypeIdentifier"] as? String,
+                                               teamIdentifier: object["teamIdentifier"] as? String) {
+                issues.append(ValidationIssue(severity: .error, path: problem.path, message: problem.message))
+            }
+        }
+        report.issues += issues
+    }
+}

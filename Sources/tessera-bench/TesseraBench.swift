@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import PassBundle
+import PassCrypto
+import PassModel
+
+/// `tessera-bench`: throughput figures for docs/benchmarks.md.
+@main
+struct TesseraBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera-bench",
+        abstract: "Benchmarks for Tessera (run with -c release).",
+        subcommands: [SignBenchmark.self]
+    )
+}
+
+/// Signed passes per second, one core and all cores, next to `openssl speed rsa2048` in the same run.
+struct SignBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Signed event-ticket passes per second on one core and on all cores, next to openssl speed rsa2048."
+    )
+
+    @Option(help: "Template folder.")
+    var template = "PassTemplates/event-ticket"
+
+    @Option(help: "Seconds per measurement.")
+    var seconds: Double = 5
+
+    @Option(help: "Only build this many passes on one thread and print the time (for profilers such as callgrind).")
+    var profileCount: Int?
+
+    @Option(help: "Worker threads for the all-cores run (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func run() throws {
+        let chain = try DevelopmentChain.generate(passTypeIdentifier: "pass.dev.tessera.demo", teamIdentifier: "TESSERA123")
+        let credentials = try PassCredentials(certificate: chain.pass, privateKey: chain.passKey, wwdr: chain.wwdr)
+        let builder = try PassBuilder(template: try PassTemplate(directory: URL(fileURLWithPath: template)),
+                                  signer: try PassSigner(credentials: credentials))
+        _ = try builder.build(data: Self.data(0))  // warm up
+        if let profileCount {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for index in 0..<profileCount { _ = try builder.build(data: Self.data(index)) }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            print("\(profileCount) passes in \(String(format: "%.3f", elapsed)) s")
+            return
+        }
+
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("machine: \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
+        let openSSLOne = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: 1, seconds: Int(seconds.rounded(.up)))
+        let single = try measure(builder: builder, workers: 1)
+        let all = try measure(builder: builder, workers: jobs)
+        let openSSLAll = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: jobs, seconds: Int(seconds.rounded(.up)))
+
+        print("| measurement | per second |")
+        print("| --- | ---: |")
+        print("| openssl speed rsa2048 sign, 1 process | \(format(openSSLOne)) |")
+        print("| signed \(URL(fileURLWithPath: template).lastPathComponent) passes, 1 thread | \(format(single)) |")
+        print("| openssl speed rsa2048 sign, \(jobs) processes | \(format(openSSLAll)) |")
+        print("| signed passes, \(jobs) threads | \(format(all)) |")
+        print("")
+        print("per-core pass rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", single / openSSLOne * 100))%")
+        print("scaling 1 -> \(jobs) threads: \(String(format: "%.2f", all / single))x (openssl: \(String(format: "%.2f", openSSLAll / openSSLOne))x)")
+        print("mean bundle size: \(try builder.build(data: Self.data(1)).bundle.count) bytes")
+    }
+
+    static func data(_ index: Int) -> PassData {
+        PassData(overrides: ["serialNumber": .string("BENCH-\(index)"), "barcodeMessage": .string("TICKET-\(index)-QR")],
+                 fields: [:])
+    }
+
+    /// Passes built per second by `workers` threads over `seconds`.
+    func measure(builder: PassBuilder, workers: Int) throws -> Double {
+        let counter = Counter()
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var made = 0
+            var index = worker * 1_000_000
+            while DispatchTime.now().uptimeNanoseconds < deadline {
+                if (try? builder.build(data: Self.data(index))) != nil { made += 1 }
+                index += 1
+            }
+            counter.add(made)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(counter.value) / elapsed
+    }
+
+    func format(_ value: Double) -> String { String(format: "%.0f", value) }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+    func add(_ amount: Int) { lock.withLock { total += amount } }
+    var value: Int { lock.withLock { total } }
+}
+
+/// Runs `openssl speed rsa2048` and reads its sign/s.
+enum OpenSSLSpeed {
+    static func rsa2048SignsPerSecond(processes: Int, seconds: Int) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "speed", "-seconds", "\(seconds)", "-multi", "\(processes)", "rsa2048"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "rsa 2048 bits 0.000654s 0.000019s   1529.1  52631.6"  (sign/s is the third number)
+        for line in output.split(separator: "\n") where line.hasPrefix("rsa 2048 bits") || line.hasPrefix("rsa  2048 bits") {
+            let numbers = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "s"))) }
+            if numbers.count >= 4 { return numbers[3] }
+        }
+        throw ValidationError("could not read `openssl speed` output:\n\(output)")
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import PassCrypto
+
+/// `tessera certs`: certificate tooling.
+struct CertsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "certs",
+        abstract: "Certificate tooling.",
+        subcommands: [DevCertsCommand.self]
+    )
+}
+
+/// `tessera certs dev`: a development chain shaped like Apple's. Not for production.
+struct DevCertsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev",
+        abstract: "Create a development root, WWDR-like intermediate and Pass Type ID certificate (NOT for production: Wallet will not trust them).",
+        discussion: """
+        Writes root.pem, wwdr.pem, pass.pem, pass.key, pass.p12 and pass.p12.password into --out.
+        The .p12 password is read from --p12-password-file or TESSERA_P12_PASSWORD; otherwise a random one is made and written to pass.p12.password.
+        """
+    )
+
+    @Option(help: "Folder to write the certificates and keys into.")
+    var out: String
+
+    @Option(help: "Pass Type ID the certificate signs for.")
+    var passTypeId = "pass.dev.tessera.demo"
+
+    @Option(help: "Team identifier (the certificate's OU).")
+    var teamId = "TESSERA123"
+
+    @Option(help: "Organization name in the certificate.")
+    var organization = "Tessera Development"
+
+    @Option(help: "File holding the password for pass.p12 (or set TESSERA_P12_PASSWORD).")
+    var p12PasswordFile: String?
+
+    func validate() throws {
+        guard passTypeId.hasPrefix("pass."), passTypeId.count > 5 else {
+            throw ValidationError("--pass-type-id must look like pass.com.example.name")
+        }
+        guard !teamId.isEmpty, teamId.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            throw ValidationError("--team-id must be letters and digits, like ABCDE12345")
+        }
+    }
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: out)
+        var password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD")
+        var passwordWasGenerated = false
+        if password == nil {
+            var bytes = [UInt8](repeating: 0, count: 18)
+            for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+            password = Data(bytes).base64EncodedString().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-")
+            passwordWasGenerated = true
+        }
+        do {
+            let chain = try DevelopmentChain.generate(passTypeIdentifier: passTypeId, teamIdentifier: teamId, organization: organization)
+            try chain.write(to: directory, p12Password: password!)
+            if passwordWasGenerated {
+                let url = directory.appendingPathComponent("pass.p12.password")
+                try Data((password! + "\n").utf8).write(to: url, options: .atomic)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            }
+            print("Development certificates (NOT FOR PRODUCTION: Wallet does not trust them) written to \(directory.path):")
+            print("  root.pem  wwdr.pem  pass.pem  pass.key  pass.p12" + (passwordWasGenerated ? "  pass.p12.password" : ""))
+            print("  Pass Type ID: \(passTypeId)   Team: \(teamId)   expires \(ISO8601DateFormatter().string(from: chain.pass.notAfter ?? Date()))")
+        } catch let error as CryptoError {
+            throw CommandFailure(message: error.description)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure(message: "\(directory.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import PassBundle
+import PassModel
+
+/// `tessera pass`: make, check and look inside passes.
+struct PassCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pass",
+        abstract: "Create, batch-create, verify and inspect .pkpass files.",
+        subcommands: [PassCreateCommand.self, PassBatchCommand.self, PassVerifyCommand.self, PassInspectCommand.self]
+    )
+}
+
+/// `tessera pass create`: one signed pass from a template and optional data.
+struct PassCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Build and sign one .pkpass from a template folder and a data document."
+    )
+
+    @Option(help: "Template folder (pass.json, images, xx.lproj).")
+    var template: String
+
+    @Option(help: "JSON data document: top-level keys override pass.json, \"fields\" sets field values by key.")
+    var data: String?
+
+    @OptionGroup var credentials: CredentialOptions
+
+    @Option(help: "Where to write the .pkpass (written whole or not at all).")
+    var output: String
+
+    func run() throws {
+        let template = try Loading.template(at: self.template)
+        let passData = try data.map { try Loading.passData(at: $0) }
+        let builder = try PassBuilder(template: template, signer: try Loading.signer(credentials))
+        do {
+            let built = try builder.build(data: passData)
+            for warning in built.warnings { Terminal.warning("\(warning.path): \(warning.message)") }
+            try PassSigner.writeAtomically(built.bundle, to: URL(fileURLWithPath: output))
+            print("\(output): signed pass \(built.serialNumber) (\(built.bundle.count) bytes)")
+        } catch let error as PassBundleError {
+            throw CommandFailure(message: error.description)
+        } catch let error as PassModelError {
+            throw CommandFailure(message: error.description)
+        }
+    }
+}
+
+/// Shared loading steps that turn library errors into command failures.
+enum Loading {
+    static func template(at path: String) throws -> PassTemplate {
+        do {
+            return try PassTemplate(directory: URL(fileURLWithPath: path))
+        } catch let error as PassModelError {
+            throw CommandFailure(message: error.description)
+        }
+    }
+
+    static func passData(at path: String) throws -> PassData {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(message: "\(path): data file not found or unreadable")
+        }
+        do {
+            return try PassData(jsonData: bytes)
+        } catch let error as PassModelError {
+            throw CommandFailure(message: "\(path): \(error.description)")
+        }
+    }
+
+    static func signer(_ options: CredentialOptions) throws -> PassSigner {
+        do {
+            return try PassSigner(credentials: try options.load())
+        } catch let error as PassBundleError {
+            throw CommandFailure(message: error.description)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import PassBundle
+import PassCrypto
+import PassModel
+
+/// `tessera pass verify`: every reason a `.pkpass` would not open.
+struct PassVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a .pkpass: archive layout, manifest hashes, signature, signer identity and pass.json. Exit 0 only when the pass would open."
+    )
+
+    @Argument(help: "The .pkpass file.")
+    var file: String
+
+    @Option(help: "The WWDR intermediate the signer must be issued by (default: the one inside the signature).")
+    var wwdr: String?
+
+    @Option(help: "A trusted root the chain must lead to (for Apple passes: Apple Root CA; for development: root.pem).")
+    var root: String?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure(message: "\(file): file not found or unreadable")
+        }
+        let verifier: PassVerifier
+        do {
+            verifier = PassVerifier(wwdr: try wwdr.map { try Certificate(contentsOf: $0) },
+                                    root: try root.map { try Certificate(contentsOf: $0) })
+        } catch let error as CryptoError {
+            throw CommandFailure(message: error.description)
+        }
+        let report = verifier.verify(data: data, source: file)
+        if json {
+            print(try ReportJSON.encode(report))
+        } else {
+            for issue in report.errors + report.warnings { print("\(issue.severity.rawValue): \(issue.path): \(issue.message)") }
+            if let subject = report.signerSubject { print("signer: \(subject)") }
+            if let time = report.signingTime { print("signed: \(ISO8601DateFormatter().string(from: time))") }
+            print(report.wouldOpen
+                  ? "OK: \(file) would open (\(report.warnings.count) warning(s))"
+                  : "FAIL: \(file) would not open: \(report.errors.count) error(s), \(report.warnings.count) warning(s)")
+        }
+        if !report.wouldOpen { throw ExitCode(1) }
+    }
+}
+
+/// JSON forms of reports for `--json`.
+enum ReportJSON {
+    struct Verification: Encodable {
+        var wouldOpen: Bool
+        var errors: [ValidationIssue]
+        var warnings: [ValidationIssue]
+        var signer: String?
+        var signerIssuer: String?
+        var signingTime: String?
+        var digestAlgorithm: String?
+        var chainVerified: Bool
+    }
+
+    static func encode(_ report: PassVerificationReport) throws -> String {
+        let value = Verification(
+            wouldOpen: report.wouldOpen, errors: report.errors, warnings: report.warnings,
+            signer: report.signerSubject, signerIssuer: report.signerIssuer,
+            signingTime: report.signingTime.map { ISO8601DateFormatter().string(from: $0) },
+            digestAlgorithm: report.digestAlgorithm, chainVerified: report.chainVerified)
+        return try encode(value)
+    }
+
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// The `tessera` command: exit 0 on success, 1 for invalid input or a pass that fails, 2 for usage errors.
+@main
+struct Tessera: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tessera",
+        abstract: "Build, sign, verify and inspect Apple Wallet passes.",
+        subcommands: [CertsCommand.self, PassCommand.self]
+    )
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch let failure as CommandFailure {
+            Terminal.error(failure.message)
+            Foundation.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            if code == .validationFailure {
+                Terminal.standardError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            Terminal.error("\(error)")
+            Foundation.exit(1)
+        }
+    }
+}
+
+/// A failure already explained to the user, with its exit code.
+struct CommandFailure: Error {
+    var message: String
+    var exitCode: Int32 = 1
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// The `tessera` CLI run as a subprocess, as users and scripts run it.
+@Suite("tessera CLI")
+struct CLITests {
+    let work: URL
+    let certs: URL
+
+    init() throws {
+        work = try TemporaryDirectory.make(prefix: "cli")
+        certs = work.appendingPathComponent("certs")
+        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    var templates: URL { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates") }
+    var credentials: [String] {
+        ["--p12", certs.appendingPathComponent("pass.p12").path,
+         "--p12-password-file", certs.appendingPathComponent("pass.p12.password").path,
+         "--wwdr", certs.appendingPathComponent("wwdr.pem").path]
+    }
+
+    @Test func certsDevWritesTheChainAndLabelsIt() throws {
+        for name in ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password"] {
+            #expect(FileManager.default.fileExists(atPath: certs.appendingPathComponent(name).path), "\(name)")
+        }
+        let subject = try Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path,
+                                                     "-noout", "-subject", "-ext", "extendedKeyUsage", "-nameopt", "RFC2253"])
+        #expect(subject.stdout.contains("UID=pass.dev.tessera.demo"))
+        #expect(subject.stdout.contains("CN=Pass Type ID: pass.dev.tessera.demo"))
+        #expect(subject.stdout.contains("OU=TESSERA123"))
+        let text = try Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path, "-noout", "-text"])
+        #expect(text.stdout.contains("1.2.840.113635.100.6.1.16"))
+        let keyMode = try FileManager.default.attributesOfItem(atPath: certs.appendingPathComponent("pass.key").path)[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+        let again = try Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c2").path])
+        #expect(again.stdout.contains("NOT FOR PRODUCTION"))
+    }
+
+    @Test func createVerifyInspectRoundTrip() throws {
+        let output = work.appendingPathComponent("ticket.pkpass").path
+        let data = try writeJSON("data.json", #"{"serialNumber": "CLI-1", "barcodeMessage": "CLI-1-QR", "fields": {}}"#)
+        let create = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
+                                             "--data", data, "--output", output] + credentials)
+        #expect(create.status == 0, "\(create.stderr)")
+
+        let verify = try Subprocess.tessera(["pass", "verify", output, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+                                             "--root", certs.appendingPathComponent("root.pem").path])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("would open"))
+
+        let inspect = try Subprocess.tessera(["pass", "inspect", output, "--json"])
+        #expect(inspect.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
+        let pass = object?["pass"] as? [String: Any]
+        #expect(pass?["serialNumber"] as? String == "CLI-1")
+        #expect((object?["files"] as? [[String: Any]])?.contains { $0["path"] as? String == "signature" } == true)
+
+        let text = try Subprocess.tessera(["pass", "inspect", output])
+        #expect(text.stdout.contains("CLI-1"))
+        #expect(text.stdout.contains("eventTicket"))
+    }
+
+    @Test func verifyFailsWithExitOneOnAnotherRoot() throws {
+        let output = work.appendingPathComponent("coupon.pkpass").path
+        let create = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+                                             "--output", output] + credentials)
+        #expect(create.status == 0, "\(create.stderr)")
+        let other = work.appendingPathComponent("other")
+        _ = try Subprocess.tessera(["certs", "dev", "--out", other.path])
+        let verify = try Subprocess.tessera(["pass", "verify", output, "--root", other.appendingPathComponent("root.pem").path, "--json"])
+        #expect(verify.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any]
+        #expect(report?["wouldOpen"] as? Bool == false)
+    }
+
+    @Test func badInputNamesTheProblemAndWritesNothing() throws {
+        let output = work.appendingPathComponent("bad.pkpass")
+        let data = try writeJSON("bad.json", #"{"fields": {"no-such-field": "x"}}"#)
+        let result = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
+                                             "--data", data, "--output", output.path] + credentials)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no-such-field"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        let wrongPassword = try writeJSON("wrong.txt", "not-the-password")
+        let denied = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+                                             "--p12", certs.appendingPathComponent("pass.p12").path, "--p12-password-file", wrongPassword,
+                                             "--output", output.path])
+        #expect(denied.status == 1)
+        #expect(denied.stderr.contains("wrong password"))
+
+        let missingTemplate = try Subprocess.tessera(["pass", "create", "--template", work.appendingPathComponent("nope").path,
+                                                      "--output", output.path] + credentials)
+        #expect(missingTemplate.status == 1)
+        #expect(missingTemplate.stderr.contains("nope"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let result = try Subprocess.tessera(["pass", "create", "--template", "x"])
+        #expect(result.status == 2, "\(result.stderr)")
+        let unknown = try Subprocess.tessera(["pass", "frobnicate"])
+        #expect(unknown.status == 2)
+        let help = try Subprocess.tessera(["pass", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("batch"))
+    }
+
+    @Test func batchSignsGoodRowsAndReportsBadOnesByLine() throws {
+        let rows = try writeJSON("rows.csv", """
+        serialNumber,barcodeMessage,fields.seat
+        B-1,QR-1,12A
+        B-2,QR-2,12B
+        B-3,QR-3,
+        """)
+        let outDir = work.appendingPathComponent("batch")
+        let good = try Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
+                                           "--rows", rows, "--out-dir", outDir.path, "--jobs", "2"] + credentials)
+        // The event-ticket template has a "seat" field; if it ever changes this test must be updated with it.
+        #expect(good.status == 0, "\(good.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted()
+        #expect(written == ["B-1.pkpass", "B-2.pkpass", "B-3.pkpass"])
+
+        let jsonl = try writeJSON("rows.jsonl", """
+        {"serialNumber": "J-1"}
+        {"serialNumber": "J-2", "fields": {"bogus": "1"}}
+        not json
+        {"serialNumber": "J-1"}
+        """)
+        let mixed = try Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
+                                            "--rows", jsonl, "--out-dir", outDir.path] + credentials)
+        #expect(mixed.status == 1)
+        #expect(mixed.stdout.contains("1 of 4 passes written"))
+        #expect(mixed.stderr.contains("line 2"))
+        #expect(mixed.stderr.contains("bogus"))
+        #expect(mixed.stderr.contains("line 3"))
+        #expect(mixed.stderr.contains("line 4"))
+        #expect(FileManager.default.fileExists(atPath: outDir.appendingPathComponent("J-1.pkpass").path))
+    }
+
+    private func writeJSON(_ name: String, _ text: String) throws -> String {
+        let url = work.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import PassBundle
+import PassCrypto
+import PassModel
+import Testing
+import TesseraTestSupport
+
+@Suite("Signing and verification")
+struct SigningTests {
+    let chain: TestChain
+    let signer: PassSigner
+
+    init() throws {
+        chain = try TestChain()
+        signer = try PassSigner(credentials: PassCredentials(certificate: chain.chain.pass, privateKey: chain.chain.passKey,
+                                                             wwdr: chain.chain.wwdr))
+    }
+
+    static let templates = ["boarding-pass", "coupon", "event-ticket", "store-card", "generic"]
+
+    func template(_ name: String) throws -> PassTemplate {
+        try PassTemplate(directory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/\(name)"))
+    }
+
+    @Test(arguments: templates)
+    func signedTemplatesVerifyWithOpenSSL(name: String) throws {
+        let built = try PassBuilder(template: template(name), signer: signer)
+            .build(data: PassData(overrides: ["serialNumber": .string("SER-\(name)")]))
+        let archive = try PassArchive(data: built.bundle)
+        #expect(archive.layoutProblems.isEmpty)
+        #expect(Set(archive.files.keys).isSuperset(of: ["pass.json", "manifest.json", "signature", "icon.png"]))
+
+        let folder = try TemporaryDirectory.make(prefix: "verify")
+        try archive.files["manifest.json"]!.write(to: folder.appendingPathComponent("manifest.json"))
+        try archive.files["signature"]!.write(to: folder.appendingPathComponent("signature"))
+        let result = try Subprocess.run("openssl", [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path,
+            "-content", folder.appendingPathComponent("manifest.json").path, "-CAfile", chain.path("root.pem"),
+            "-purpose", "any", "-out", "/dev/null",
+        ])
+        #expect(result.status == 0, "openssl cms -verify failed: \(result.stderr)")
+        #expect(result.stderr.contains("Verification successful"))
+
+        // The signature carries SHA-256, signingTime and the WWDR intermediate.
+        let printed = try Subprocess.run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in",
+                                                     folder.appendingPathComponent("signature").path])
+        #expect(printed.stdout.contains("sha256"))
+        #expect(printed.stdout.contains("signingTime"))
+        #expect(printed.stdout.contains("Tessera Development WWDR Certification Authority"))
+
+        // Manifest hashes are SHA-1 of every file.
+        let manifest = try Manifest(jsonData: archive.files["manifest.json"]!)
+        #expect(manifest.hashes["pass.json"] == Digest.hex(Digest.sha1(archive.files["pass.json"]!)))
+        #expect(manifest.hashes.count == archive.files.count - 2)
+
+        let report = PassVerifier(root: chain.chain.root).verify(data: built.bundle)
+        #expect(report.wouldOpen, "\(report.errors)")
+        #expect(report.chainVerified)
+    }
+
+    @Test func verifierFindsTamperedFilesAndMissingEntries() throws {
+        let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
+        var files = try PassArchive(data: built.bundle).files
+        files["icon.png"]!.append(0)
+        files["signature"] = nil
+        let tampered = try PassSignerTestHelper.zip(files)
+        let report = PassVerifier().verify(data: tampered)
+        #expect(!report.wouldOpen)
+        #expect(report.errors.contains { $0.path == "icon.png" && $0.message.contains("does not match manifest.json") })
+        #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("missing") })
+    }
+
+    @Test func verifierRejectsASignatureOverOtherContent() throws {
+        let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
+        var files = try PassArchive(data: built.bundle).files
+        files["manifest.json"] = Data(String(decoding: files["manifest.json"]!, as: UTF8.self).replacingOccurrences(of: "{", with: "{ ").utf8)
+        let report = PassVerifier().verify(data: try PassSignerTestHelper.zip(files))
+        #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("does not match the signed content") })
+    }
+
+    @Test func verifierRejectsAFolderAtTheRoot() throws {
+        let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
+        let files = try PassArchive(data: built.bundle).files
+        let nested = Dictionary(uniqueKeysWithValues: files.map { ("MyPass.pass/\($0.key)", $0.value) })
+        let report = PassVerifier().verify(data: try PassSignerTestHelper.zip(nested))
+        #expect(report.errors.contains { $0.path == "MyPass.pass/pass.json" && $0.message.contains("must be at the archive root") })
+        #expect(report.errors.contains { $0.path == "pass.json" && $0.message.contains("missing") })
+    }
+
+    @Test func signerRefusesAPassForAnotherPassTypeID() throws {
+        let built = try template("generic").passJSON(applying: PassData(overrides: ["passTypeIdentifier": .string("pass.com.other")]))
+        let error = #expect(throws: PassBundleError.self) {
+            try signer.signedBundle(passJSON: built, files: try template("generic").files)
+        }
+        #expect(error?.reason.contains("passTypeIdentifier") == true)
+        #expect(error?.reason.contains("pass.dev.tessera.demo") == true)
+        let team = try template("generic").passJSON(applying: PassData(overrides: ["teamIdentifier": .string("OTHERTEAM1")]))
+        let teamError = #expect(throws: PassBundleError.self) {
+            try signer.signedBundle(passJSON: team, files: try template("generic").files)
+        }
+        #expect(teamError?.reason.contains("teamIdentifier") == true)
+    }
+
+    @Test func invalidPassIsRefusedAndNothingIsWritten() throws {
+        let folder = try TemporaryDirectory.make(prefix: "atomic")
+        let output = folder.appendingPathComponent("out.pkpass")
+        let builder = try PassBuilder(template: try template("event-ticket"), signer: signer)
+        #expect(throws: PassBundleError.self) {
+            let built = try builder.build(data: PassData(overrides: ["formatVersion": .integer(2)]))
+            try PassSigner.writeAtomically(built.bundle, to: output)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+
+/// The outcome of running a program.
+public struct ProcessResult: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Standard output.
+    public var stdout: String
+    /// Standard error.
+    public var stderr: String
+}
+
+/// Runs programs for tests: the built `tessera` CLI and independent tools such as `openssl`.
+public enum Subprocess {
+    /// Runs `executable` (a path, or a name looked up on PATH) with `arguments`.
+    /// - Parameters:
+    ///   - executable: Program path or name.
+    ///   - arguments: Its arguments.
+    ///   - environment: Extra environment variables.
+    ///   - directory: Working directory.
+    /// - Returns: Status and output.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           in directory: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["TESSERA_KEY_PASSWORD"] = nil
+        env["TESSERA_P12_PASSWORD"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        let errorData = LockedData()
+        let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1000) }
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                             stderr: String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    /// The built `tessera` executable, next to the test bundle in the build folder.
+    public static var tesseraPath: String {
+        if let override = ProcessInfo.processInfo.environment["TESSERA_BIN"] { return override }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("tessera")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("tessera")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return "tessera"
+    }
+
+    /// Runs the built `tessera` CLI.
+    /// - Parameters:
+    ///   - arguments: Its arguments.
+    ///   - environment: Extra environment variables.
+    ///   - directory: Working directory.
+    /// - Returns: Status and output.
+    public static func tessera(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ProcessResult {
+        try run(tesseraPath, arguments, environment: environment, in: directory)
+    }
+
+    /// The repository root (for PassTemplates/ and docs/).
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var done = false
+    func set(_ value: Data) { lock.withLock { data = value; done = true } }
+    var isSet: Bool { lock.withLock { done } }
+    var value: Data { lock.withLock { data } }
+}
