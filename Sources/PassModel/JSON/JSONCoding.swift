@@ -1,0 +1,94 @@
+import Foundation
+
+/// The Foundation coders PassModel shares, and the translation of their errors into ``PassModelError``.
+///
+/// `JSONDecoder` and `JSONEncoder` are thread-safe, so one instance per configuration serves every call.
+enum JSONCoding {
+    static let decoder = JSONDecoder()
+
+    private static let encoders: [JSONEncoder] = (0..<4).map { index in
+        let encoder = JSONEncoder()
+        var formatting: JSONEncoder.OutputFormatting = [.withoutEscapingSlashes]
+        if index & 1 != 0 { formatting.insert(.sortedKeys) }
+        if index & 2 != 0 { formatting.insert(.prettyPrinted) }
+        encoder.outputFormatting = formatting
+        return encoder
+    }
+
+    /// The shared encoder for a formatting; slashes are never escaped.
+    static func encoder(sortedKeys: Bool, prettyPrinted: Bool) -> JSONEncoder {
+        encoders[(sortedKeys ? 1 : 0) | (prettyPrinted ? 2 : 0)]
+    }
+
+    /// Encodes a value, turning an `EncodingError` (an infinite or NaN number) into `invalidJSON`.
+    static func encode(_ value: some Encodable, sortedKeys: Bool, prettyPrinted: Bool) throws -> Data {
+        do {
+            return try encoder(sortedKeys: sortedKeys, prettyPrinted: prettyPrinted).encode(value)
+        } catch let error as EncodingError {
+            guard case .invalidValue(let value, let context) = error else {
+                throw PassModelError(.invalidJSON, "cannot write JSON: \(error)")
+            }
+            let path = context.codingPath.isEmpty ? "" : " at \(CodingPath.string(context.codingPath))"
+            throw PassModelError(.invalidJSON, "cannot write \(value) as a JSON value\(path)")
+        }
+    }
+
+    /// The error for bytes `JSONDecoder` refused.
+    ///
+    /// `JSONDecoder` says only "not valid JSON"; `JSONSerialization` names the byte offset ("around
+    /// character 8"), which is turned into a line and column.
+    static func invalidJSON(_ data: Data, _ decoderError: any Error) -> PassModelError {
+        let explanation: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            explanation = Self.describe(decoderError)
+        } catch {
+            explanation = Self.locate((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, in: data)
+        }
+        return PassModelError(.invalidJSON, explanation)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+            .keyNotFound(_, let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// "Invalid value around character 8." → "line 2, column 7: Invalid value."
+    private static func locate(_ message: String?, in data: Data) -> String {
+        guard let message, !message.isEmpty else { return "the data is not valid JSON" }
+        var text = message
+        var offset: Int?
+        for phrase in [" around character ", " starting from character "] {
+            guard let range = text.range(of: phrase, options: .backwards) else { continue }
+            let digits = text[range.upperBound...].prefix(while: \.isNumber)
+            offset = Int(digits)
+            text.removeSubrange(range.lowerBound..<text.index(range.upperBound, offsetBy: digits.count))
+            break
+        }
+        if offset == nil, message.hasPrefix("Unexpected end of file") { offset = data.count }
+        guard let offset else { return message }
+        let (line, column) = position(of: offset, in: data)
+        return "line \(line), column \(column): \(text)"
+    }
+
+    /// The 1-based line and column (counting characters, not bytes) of a byte offset.
+    private static func position(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+}

@@ -1,0 +1,53 @@
+/// An error thrown by PassModel: invalid JSON, an unusable template or data document,
+/// a malformed `.strings` file or PNG header.
+///
+/// `reason` is a plain sentence meant for people; it names the file, key or line at fault.
+public struct PassModelError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What kind of failure happened.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidJSON, invalidPass, invalidData, unknownField, templateNotFound, unreadableFile
+            case invalidStrings, invalidPNG
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// Bytes that are not valid JSON.
+        public static let invalidJSON = Code(.invalidJSON)
+        /// JSON that does not decode as a pass (a key holds a value of the wrong type).
+        public static let invalidPass = Code(.invalidPass)
+        /// A data document that cannot be applied to a template.
+        public static let invalidData = Code(.invalidData)
+        /// A data document names a field key that the template does not have.
+        public static let unknownField = Code(.unknownField)
+        /// A template folder or its `pass.json` is missing.
+        public static let templateNotFound = Code(.templateNotFound)
+        /// A file could not be read.
+        public static let unreadableFile = Code(.unreadableFile)
+        /// A `.strings` file that does not parse.
+        public static let invalidStrings = Code(.invalidStrings)
+        /// Bytes that are not a PNG image.
+        public static let invalidPNG = Code(.invalidPNG)
+
+        /// The code's name, such as `invalidJSON`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What kind of failure happened.
+    public let code: Code
+    /// A human-readable explanation naming what is at fault.
+    public let reason: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: What kind of failure happened.
+    ///   - reason: A human-readable explanation.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+}

@@ -1,0 +1,116 @@
+public import Foundation
+
+/// A pass template: a folder holding `pass.json`, images and `xx.lproj` localisations, to which
+/// ``PassData`` documents are applied to make individual passes.
+public struct PassTemplate: Sendable {
+    /// The template's name (its folder name).
+    public var name: String
+    /// The raw `pass.json` bytes. Read-only: applying data works on a tree parsed once from these bytes.
+    public private(set) var passJSON: Data
+    /// `pass.json` decoded.
+    public private(set) var pass: Pass
+    /// Every other file by relative path (`icon.png`, `fr.lproj/pass.strings`, `fr.lproj/logo@2x.png`);
+    /// hidden files, `manifest.json` and `signature` are skipped.
+    public var files: [String: Data]
+
+    /// `pass.json` parsed once, so applying data does not parse it again.
+    var root: [String: JSONValue]
+    /// Where each field key sits in `root`.
+    var fieldIndex: FieldIndex
+
+    private static let skippedFiles: Set<String> = ["pass.json", "manifest.json", "signature"]
+
+    /// Loads a template folder.
+    /// - Parameter directory: The folder; its last path component becomes ``name``.
+    /// - Throws: ``PassModelError`` naming the file: `templateNotFound` for a missing folder or `pass.json`,
+    ///   `invalidJSON` or `invalidPass` (with the decoding reason) for a bad `pass.json`, `unreadableFile`.
+    public init(directory: URL) throws {
+        let manager = FileManager.default
+        let folder = directory.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            throw PassModelError(.templateNotFound, "template folder \(folder.path) does not exist")
+        }
+        guard isDirectory.boolValue else {
+            throw PassModelError(.templateNotFound, "template \(folder.path) is not a folder")
+        }
+        let passURL = folder.appendingPathComponent("pass.json")
+        guard manager.fileExists(atPath: passURL.path) else {
+            throw PassModelError(.templateNotFound, "template folder \(folder.path) has no pass.json")
+        }
+        let passJSON = try Self.read(passURL)
+        var files: [String: Data] = [:]
+        for relativePath in try Self.listFiles(in: folder) where !Self.skippedFiles.contains(relativePath) {
+            files[relativePath] = try Self.read(folder.appendingPathComponent(relativePath))
+        }
+        try self.init(name: folder.lastPathComponent, passJSON: passJSON, files: files, origin: passURL.path)
+    }
+
+    /// Creates a template from bytes in memory.
+    /// - Parameters:
+    ///   - name: The template's name, used in error messages.
+    ///   - passJSON: The `pass.json` bytes.
+    ///   - files: The other files by relative path.
+    /// - Throws: ``PassModelError`` `invalidJSON` or `invalidPass` naming `pass.json` and the reason.
+    public init(name: String, passJSON: Data, files: [String: Data] = [:]) throws {
+        try self.init(name: name, passJSON: passJSON, files: files, origin: "\(name)/pass.json")
+    }
+
+    private init(name: String, passJSON: Data, files: [String: Data], origin: String) throws {
+        let json: JSONValue
+        do {
+            json = try JSONValue(jsonData: passJSON)
+        } catch let error as PassModelError {
+            throw PassModelError(.invalidJSON, "\(origin): invalid JSON: \(error.reason)")
+        }
+        guard case .object(let root) = json else {
+            throw PassModelError(.invalidPass, "\(origin): must be a JSON object, found \(json.kindName)")
+        }
+        do {
+            pass = try Pass(jsonData: passJSON)
+        } catch let error as PassModelError {
+            throw PassModelError(.invalidPass, "\(origin): \(error.reason)")
+        }
+        self.name = name
+        self.passJSON = passJSON
+        self.files = files
+        self.root = root
+        fieldIndex = FieldIndex(root: root)
+    }
+
+    private static func read(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw PassModelError(.unreadableFile, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Relative paths of the regular files under `folder`, skipping hidden files and folders.
+    private static func listFiles(in folder: URL) throws -> [String] {
+        let manager = FileManager.default
+        var result: [String] = []
+        func walk(_ relative: String) throws {
+            let url = relative.isEmpty ? folder : folder.appendingPathComponent(relative)
+            let names: [String]
+            do {
+                names = try manager.contentsOfDirectory(atPath: url.path)
+            } catch {
+                throw PassModelError(.unreadableFile, "cannot list \(url.path): \(error.localizedDescription)")
+            }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let child = relative.isEmpty ? name : "\(relative)/\(name)"
+                var isDirectory: ObjCBool = false
+                guard manager.fileExists(atPath: folder.appendingPathComponent(child).path, isDirectory: &isDirectory)
+                else { continue }
+                if isDirectory.boolValue {
+                    try walk(child)
+                } else {
+                    result.append(child)
+                }
+            }
+        }
+        try walk("")
+        return result
+    }
+}

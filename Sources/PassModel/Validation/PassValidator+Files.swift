@@ -1,0 +1,157 @@
+import Foundation
+
+/// A bundle file path split into its language folder, base name and scale.
+struct BundleFilePath {
+    /// `fr` for `fr.lproj/logo@2x.png`; `nil` at the top level.
+    var language: String?
+    /// The file name without folder, such as `logo@2x.png`.
+    var fileName: String
+    /// Whether the path is at the top level or directly inside one `xx.lproj` folder.
+    var isWellPlaced: Bool
+
+    init(_ path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        fileName = parts.last ?? path
+        if parts.count == 1 {
+            language = nil
+            isWellPlaced = true
+        } else if parts.count == 2, parts[0].hasSuffix(".lproj"), parts[0].count > 6 {
+            language = String(parts[0].dropLast(6))
+            isWellPlaced = true
+        } else {
+            language = nil
+            isWellPlaced = false
+        }
+    }
+
+    /// For `logo@2x.png`: `("logo", 2)`; `nil` for files that are not PNG.
+    var image: (base: String, scale: Int)? {
+        guard fileName.lowercased().hasSuffix(".png") else { return nil }
+        let stem = String(fileName.dropLast(4))
+        for scale in [2, 3] where stem.hasSuffix("@\(scale)x") {
+            return (String(stem.dropLast(3)), scale)
+        }
+        return (stem, 1)
+    }
+}
+
+extension PassValidator {
+    /// Image names Wallet uses (the poster names are for iOS 18+ poster event tickets and personalisation).
+    static let imageNames = [
+        "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
+        "personalizationLogo",
+    ]
+
+    /// The images each style shows; others are ignored by Wallet.
+    static func images(for style: PassStyle) -> Set<String> {
+        switch style {
+        case .boardingPass: return ["icon", "logo", "footer"]
+        case .coupon: return ["icon", "logo", "strip"]
+        case .storeCard: return ["icon", "logo", "strip", "personalizationLogo"]
+        case .generic: return ["icon", "logo", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"]
+        case .eventTicket:
+            return ["icon", "logo", "strip", "background", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"]
+        }
+    }
+
+    func checkFiles(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
+        let style = pass.style
+        let shown = style.map(Self.images(for:)) ?? []
+        if !files.hasIcon {
+            context.error("icon.png", "required image is missing (icon.png, icon@2x.png or icon@3x.png)")
+        }
+        for entry in files.entries {
+            let path = entry.path
+            switch entry.kind {
+            case .misplaced:
+                context.warning(path, "not a pass file (only top-level files and xx.lproj folders are used); Wallet ignores it")
+            case .strings(let inLanguageFolder):
+                if !inLanguageFolder {
+                    context.warning(path, "must be inside a language folder such as en.lproj; Wallet ignores it")
+                }
+            case .personalization(let isValidJSON):
+                if !isValidJSON { context.error(path, "not valid JSON") }
+            case .other:
+                context.warning(path, "not a pass file; Wallet ignores it")
+            case .image(_, _, .failure(let error)):
+                context.error(path, "not a valid PNG image: \(error.reason)")
+            case .image(let base, let scale, .success(let info)):
+                checkImage(
+                    info, base: base, scale: scale, style: style, shown: shown, hasStrip: files.hasStrip, path: path,
+                    context: &context
+                )
+            }
+        }
+    }
+
+    private func checkImage(
+        _ info: PNGInfo,
+        base: String,
+        scale: Int,
+        style: PassStyle?,
+        shown: Set<String>,
+        hasStrip: Bool,
+        path: String,
+        context: inout ValidationContext
+    ) {
+        guard Self.imageNames.contains(base) else {
+            context.warning(path, "not an image Wallet uses; expected one of \(Self.imageNames.joined(separator: ", ")) "
+                + "with an optional @2x or @3x suffix")
+            return
+        }
+        guard let style else { return }
+        if !shown.contains(base) {
+            context.warning(path, "\(style.rawValue) passes do not show a \(base) image; Wallet ignores it")
+            return
+        }
+        if style == .eventTicket, hasStrip, base == "background" || base == "thumbnail" {
+            context.warning(path, "event tickets with a strip image do not show \(base) images; Wallet ignores it")
+            return
+        }
+        checkImageSize(info, base: base, scale: scale, style: style, path: path, context: &context)
+    }
+
+    /// Compares pixel size with Apple's point sizes × scale. Mismatches are warnings: Wallet scales and crops.
+    private func checkImageSize(
+        _ info: PNGInfo,
+        base: String,
+        scale: Int,
+        style: PassStyle,
+        path: String,
+        context: inout ValidationContext
+    ) {
+        enum Rule {
+            case exact([(Int, Int)])
+            case maximum(Int, Int)
+        }
+        let rule: Rule
+        switch base {
+        case "icon": rule = .exact([(29, 29), (38, 38)])
+        case "logo": rule = .maximum(160, 50)
+        case "thumbnail": rule = .maximum(90, 90)
+        case "footer": rule = .maximum(286, 15)
+        case "background": rule = .exact([(180, 220)])
+        case "strip":
+            switch style {
+            case .eventTicket: rule = .exact([(375, 98)])
+            case .coupon, .storeCard: rule = .exact([(375, 144)])
+            default: rule = .exact([(375, 123)])
+            }
+        default: return
+        }
+        let size = "\(info.width)×\(info.height) pixels"
+        let suffix = scale == 1 ? "" : " at @\(scale)x"
+        switch rule {
+        case .exact(let sizes):
+            guard !sizes.contains(where: { $0.0 * scale == info.width && $0.1 * scale == info.height }) else { return }
+            let expected = sizes.map { "\($0.0 * scale)×\($0.1 * scale) (\($0.0)×\($0.1) points\(suffix))" }
+            context.warning(path, "is \(size); expected \(expected.joined(separator: " or "))")
+        case .maximum(let width, let height):
+            guard info.width > width * scale || info.height > height * scale else { return }
+            context.warning(
+                path,
+                "is \(size); at most \(width * scale)×\(height * scale) (\(width)×\(height) points\(suffix)) is shown"
+            )
+        }
+    }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+
+extension PassValidator {
+    /// A bundle's files other than `pass.json`, parsed once for validating many passes.
+    ///
+    /// Reading PNG headers, `.strings` files and `personalization.json` does not depend on the pass, so
+    /// a template's files can be prepared once and each pass made from it checked with
+    /// ``PassValidator/validate(passJSON:prepared:)``:
+    ///
+    /// ```swift
+    /// let prepared = PassValidator.PreparedFiles(files: template.files)
+    /// for data in documents {
+    ///     let report = PassValidator().validate(passJSON: try template.passJSON(applying: data), prepared: prepared)
+    /// }
+    /// ```
+    public struct PreparedFiles: Sendable {
+        /// The files as given, by relative path.
+        public let files: [String: Data]
+
+        /// Every path, sorted, with what it holds.
+        let entries: [Entry]
+        /// Whether any path names an icon outside a language folder.
+        let hasIcon: Bool
+        /// Whether any path names a strip image.
+        let hasStrip: Bool
+        /// The language of every well-placed `xx.lproj` file.
+        let languages: Set<String>
+        /// Each language's `pass.strings`, empty when it does not parse.
+        let strings: [String: StringsFile]
+        /// `pass.strings` files that do not parse, sorted by path, with the reason.
+        let stringsErrors: [(path: String, reason: String)]
+        /// Every key of every `pass.strings` file.
+        let stringsKeys: Set<String>
+
+        struct Entry: Sendable {
+            var path: String
+            var kind: Kind
+        }
+
+        enum Kind: Sendable {
+            /// Neither at the top level nor directly inside an `xx.lproj` folder.
+            case misplaced
+            /// A `pass.strings` file; `inLanguageFolder` is false at the top level.
+            case strings(inLanguageFolder: Bool)
+            /// The top-level `personalization.json`.
+            case personalization(isValidJSON: Bool)
+            /// An image: its base name, scale and header (or why the header does not read).
+            case image(base: String, scale: Int, header: Result<PNGInfo, PassModelError>)
+            /// Any other file.
+            case other
+        }
+
+        /// Parses the files.
+        /// - Parameter files: Every bundle file other than `pass.json` by relative path (`icon.png`,
+        ///   `en.lproj/pass.strings`, `fr.lproj/logo@2x.png`), excluding `manifest.json` and `signature`.
+        public init(files: [String: Data]) {
+            self.files = files
+            var entries: [Entry] = []
+            var hasIcon = false
+            var hasStrip = false
+            var languages: Set<String> = []
+            var strings: [String: StringsFile] = [:]
+            var stringsErrors: [(String, String)] = []
+            for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+                let file = BundleFilePath(path)
+                let image = file.image
+                if file.language == nil, image?.base == "icon" { hasIcon = true }
+                if image?.base == "strip" { hasStrip = true }
+                if file.isWellPlaced, let language = file.language {
+                    languages.insert(language)
+                    if file.fileName == "pass.strings" {
+                        do {
+                            strings[language] = try StringsFile(data: data, fileName: path)
+                        } catch {
+                            let reason = (error as? PassModelError)?.reason ?? "\(error)"
+                            let prefix = "\(path), "
+                            stringsErrors.append(
+                                (path, reason.hasPrefix(prefix) ? String(reason.dropFirst(prefix.count)) : reason))
+                            strings[language] = StringsFile(entries: [:])
+                        }
+                    }
+                }
+                entries.append(Entry(path: path, kind: Self.kind(of: file, image: image, data: data)))
+            }
+            self.entries = entries
+            self.hasIcon = hasIcon
+            self.hasStrip = hasStrip
+            self.languages = languages
+            self.strings = strings
+            self.stringsErrors = stringsErrors
+            stringsKeys = strings.values.reduce(into: []) { $0.formUnion($1.entries.keys) }
+        }
+
+        private static func kind(of file: BundleFilePath, image: (base: String, scale: Int)?, data: Data) -> Kind {
+            guard file.isWellPlaced else { return .misplaced }
+            if file.fileName == "pass.strings" { return .strings(inLanguageFolder: file.language != nil) }
+            if file.fileName == "personalization.json", file.language == nil {
+                return .personalization(isValidJSON: (try? JSONValue(jsonData: data)) != nil)
+            }
+            guard let (base, scale) = image else { return .other }
+            do {
+                return .image(base: base, scale: scale, header: .success(try PNGInfo(data: data)))
+            } catch let error as PassModelError {
+                return .image(base: base, scale: scale, header: .failure(error))
+            } catch {
+                return .image(base: base, scale: scale, header: .failure(PassModelError(.invalidPNG, "\(error)")))
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+extension PassValidator {
+    private static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
+
+    /// IANA character-set names Wallet can use for barcode messages (compared case-insensitively).
+    static let knownEncodings: Set<String> = [
+        "iso-8859-1", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7",
+        "iso-8859-8", "iso-8859-9", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15", "iso-8859-16",
+        "utf-8", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-32be", "utf-32le", "us-ascii",
+        "windows-1250", "windows-1251", "windows-1252", "windows-1253", "windows-1254", "shift_jis", "euc-jp",
+        "iso-2022-jp", "gb2312", "gbk", "gb18030", "big5", "euc-kr", "koi8-r", "macintosh",
+    ]
+
+    func checkServices(_ pass: Pass, context: inout ValidationContext) {
+        checkWebService(pass, context: &context)
+        if pass.appLaunchURL != nil, (pass.associatedStoreIdentifiers ?? []).isEmpty {
+            context.warning("appLaunchURL", "requires associatedStoreIdentifiers; Wallet ignores it otherwise")
+        }
+        for (key, identifiers) in [
+            ("associatedStoreIdentifiers", pass.associatedStoreIdentifiers),
+            ("auxiliaryStoreIdentifiers", pass.auxiliaryStoreIdentifiers),
+        ] {
+            for (index, identifier) in (identifiers ?? []).enumerated() where identifier <= 0 {
+                context.error("\(key)[\(index)]", "must be a positive App Store identifier, found \(identifier)")
+            }
+        }
+        if let nfc = pass.nfc { checkNFC(nfc, context: &context) }
+    }
+
+    private func checkWebService(_ pass: Pass, context: inout ValidationContext) {
+        if let address = pass.webServiceURL {
+            if let url = URL(string: address), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty {
+                if scheme == "http" {
+                    if Self.loopbackHosts.contains(host.lowercased()) {
+                        context.warning("webServiceURL", "http is for development only; devices require https")
+                    } else {
+                        context.error("webServiceURL", "must use https (http is allowed only for localhost)")
+                    }
+                } else if scheme != "https" {
+                    context.error("webServiceURL", "must be an https URL, found scheme \"\(scheme)\"")
+                }
+                let path = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+                if path.hasSuffix("/v1") {
+                    context.error("webServiceURL", "must not end with /v1 (Wallet appends /v1 itself)")
+                }
+            } else {
+                context.error("webServiceURL", "must be an https URL, found \"\(address)\"")
+            }
+            if pass.authenticationToken == nil {
+                context.error("authenticationToken", "required when webServiceURL is set")
+            }
+        } else if pass.authenticationToken != nil {
+            context.warning("authenticationToken", "needs webServiceURL; Wallet ignores it otherwise")
+        }
+        if let token = pass.authenticationToken, token.count < 16 {
+            context.error("authenticationToken", "must be at least 16 characters, found \(token.count)")
+        }
+    }
+
+    private func checkNFC(_ nfc: PassNFC, context: inout ValidationContext) {
+        if let message = nfc.message {
+            if message.utf8.count > 64 {
+                context.warning("nfc.message", "should be at most 64 bytes, found \(message.utf8.count)")
+            }
+        } else {
+            context.error("nfc.message", "required key is missing")
+        }
+        if let key = nfc.encryptionPublicKey {
+            if Data(base64Encoded: key) == nil {
+                context.error("nfc.encryptionPublicKey", "must be a Base64-encoded public key")
+            }
+        } else {
+            context.error("nfc.encryptionPublicKey", "required key is missing")
+        }
+        context.warning("nfc", "needs a pass type certificate with the NFC entitlement; Wallet ignores nfc otherwise")
+        Self.warnUnknownKeys(nfc.unknownKeys, at: "nfc", context: &context)
+    }
+
+    func checkBarcodes(_ pass: Pass, context: inout ValidationContext) {
+        for (index, barcode) in (pass.barcodes ?? []).enumerated() {
+            checkBarcode(barcode, path: "barcodes[\(index)]", context: &context)
+        }
+        if let barcode = pass.barcode {
+            checkBarcode(barcode, path: "barcode", context: &context)
+            if pass.barcodes == nil {
+                context.warning("barcode", "is deprecated since iOS 9; also provide barcodes")
+            }
+        }
+    }
+
+    private func checkBarcode(_ barcode: PassBarcode, path: String, context: inout ValidationContext) {
+        if let format = barcode.format {
+            if !format.isKnown { context.error("\(path).format", Self.unknownValue(format)) }
+        } else {
+            context.error("\(path).format", "required key is missing")
+        }
+        if barcode.message == nil { context.error("\(path).message", "required key is missing") }
+        if let encoding = barcode.messageEncoding {
+            if !Self.knownEncodings.contains(encoding.lowercased()) {
+                context.error(
+                    "\(path).messageEncoding",
+                    "unknown value \"\(encoding)\", expected an IANA character set name such as iso-8859-1 or utf-8"
+                )
+            }
+        } else {
+            context.error("\(path).messageEncoding", "required key is missing (usually iso-8859-1)")
+        }
+        Self.warnUnknownKeys(barcode.unknownKeys, at: path, context: &context)
+    }
+}

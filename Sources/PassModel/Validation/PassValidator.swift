@@ -1,0 +1,256 @@
+public import Foundation
+
+/// Checks a pass against Apple's `pass.json` reference and bundle rules, reporting every problem at
+/// once, each with a JSON or file path and a plain reason.
+///
+/// Severity: an **error** means Wallet would refuse the pass (missing or mistyped required keys, bad
+/// dates, URLs, colours, barcodes, missing icon, unreadable images or strings files). A **warning**
+/// means Wallet opens it but ignores or mis-shows something (too many fields for the layout, images the
+/// style does not use, image sizes, unknown keys, untranslated strings, formatting constants it does not know).
+public struct PassValidator: Sendable {
+    /// Creates a validator.
+    public init() {}
+
+    /// Validates `pass.json` bytes and the other files of the bundle.
+    ///
+    /// Values of the wrong type are reported with their path and then ignored, so the rest of the pass
+    /// is still checked. To validate many passes with the same files, prepare them once with
+    /// ``PreparedFiles`` and call ``validate(passJSON:prepared:)``.
+    /// - Parameters:
+    ///   - passJSON: The `pass.json` bytes.
+    ///   - files: Every other bundle file by relative path (`icon.png`, `en.lproj/pass.strings`,
+    ///     `fr.lproj/logo@2x.png`), excluding `pass.json`, `manifest.json` and `signature`.
+    /// - Returns: The report.
+    public func validate(passJSON: Data, files: [String: Data]) -> ValidationReport {
+        validate(passJSON: passJSON, prepared: PreparedFiles(files: files))
+    }
+
+    /// Validates `pass.json` bytes against bundle files parsed beforehand.
+    ///
+    /// Gives the same report as ``validate(passJSON:files:)`` with the files the ``PreparedFiles`` was
+    /// made from, without reading PNG headers or `.strings` files again: the cheap way to check every
+    /// pass made from one template.
+    /// - Parameters:
+    ///   - passJSON: The `pass.json` bytes.
+    ///   - prepared: The other bundle files, parsed once.
+    /// - Returns: The report.
+    public func validate(passJSON: Data, prepared: PreparedFiles) -> ValidationReport {
+        var context = ValidationContext()
+        guard let pass = decodeReportingTypeErrors(passJSON, context: &context) else {
+            return ValidationReport(issues: context.issues)
+        }
+        check(pass, files: prepared, context: &context)
+        return ValidationReport(issues: context.issues)
+    }
+
+    /// Validates a decoded pass and the other files of the bundle.
+    /// - Parameters:
+    ///   - pass: The pass.
+    ///   - files: Every other bundle file by relative path, excluding `pass.json`, `manifest.json` and `signature`.
+    /// - Returns: The report.
+    public func validate(pass: Pass, files: [String: Data]) -> ValidationReport {
+        validate(pass: pass, prepared: PreparedFiles(files: files))
+    }
+
+    /// Validates a decoded pass against bundle files parsed beforehand.
+    /// - Parameters:
+    ///   - pass: The pass.
+    ///   - prepared: The other bundle files, parsed once.
+    /// - Returns: The report, the same as ``validate(pass:files:)`` gives for the same files.
+    public func validate(pass: Pass, prepared: PreparedFiles) -> ValidationReport {
+        var context = ValidationContext()
+        check(pass, files: prepared, context: &context)
+        return ValidationReport(issues: context.issues)
+    }
+
+    /// Decodes the bytes once with `JSONDecoder`. Only when that fails is the JSON parsed into a tree,
+    /// so each type mismatch can be reported and its value removed until the rest decodes.
+    private func decodeReportingTypeErrors(_ passJSON: Data, context: inout ValidationContext) -> Pass? {
+        var failure: any Error
+        do {
+            return try JSONCoding.decoder.decode(Pass.self, from: passJSON)
+        } catch {
+            failure = error
+        }
+        var tree: JSONValue
+        do {
+            tree = try JSONValue(jsonData: passJSON)
+        } catch {
+            context.error("pass.json", "not valid JSON: \((error as? PassModelError)?.reason ?? "\(error)")")
+            return nil
+        }
+        for _ in 0..<200 {
+            guard let error = failure as? DecodingError else {
+                context.error("pass.json", "\(failure)")
+                return nil
+            }
+            let (codingPath, message) = CodingPath.reason(error, in: tree)
+            let path = CodingPath.string(codingPath)
+            guard !codingPath.isEmpty, tree.removeValue(at: codingPath[...]) else {
+                context.error(path.isEmpty ? "pass.json" : path, message)
+                return nil
+            }
+            context.error(path, message)
+            context.suppressed.insert(path)
+            do {
+                let bytes = try tree.jsonData(sortedKeys: false, prettyPrinted: false)
+                return try JSONCoding.decoder.decode(Pass.self, from: bytes)
+            } catch {
+                failure = error
+            }
+        }
+        return nil
+    }
+
+    private func check(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
+        checkStandardKeys(pass, context: &context)
+        checkColors(pass, context: &context)
+        checkUnknownKeys(pass, context: &context)
+        checkStyleAndFields(pass, context: &context)
+        checkRelevance(pass, context: &context)
+        checkServices(pass, context: &context)
+        checkBarcodes(pass, context: &context)
+        checkFiles(pass, files: files, context: &context)
+        checkLocalization(pass, files: files, context: &context)
+    }
+
+    private func checkStandardKeys(_ pass: Pass, context: inout ValidationContext) {
+        let required: [(String, String?)] = [
+            ("description", pass.description), ("organizationName", pass.organizationName),
+            ("passTypeIdentifier", pass.passTypeIdentifier), ("serialNumber", pass.serialNumber),
+            ("teamIdentifier", pass.teamIdentifier),
+        ]
+        for (key, value) in required {
+            if value == nil {
+                context.error(key, "required key is missing")
+            } else if value!.trimmingCharacters(in: .whitespaces).isEmpty {
+                context.error(key, "must not be empty")
+            }
+        }
+        switch pass.formatVersion {
+        case nil: context.error("formatVersion", "required key is missing")
+        case 1: break
+        case let version?: context.error("formatVersion", "must be 1, found \(version)")
+        }
+        if let identifier = pass.passTypeIdentifier, !identifier.isEmpty, !identifier.hasPrefix("pass.") {
+            context.warning("passTypeIdentifier", "pass type identifiers start with \"pass.\", found \"\(identifier)\"")
+        }
+        if let team = pass.teamIdentifier, !team.isEmpty,
+            team.count != 10 || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
+        {
+            context.warning("teamIdentifier", "does not look like a team ID (10 uppercase letters and digits)")
+        }
+    }
+
+    private func checkColors(_ pass: Pass, context: inout ValidationContext) {
+        let colors = [
+            ("backgroundColor", pass.backgroundColor), ("foregroundColor", pass.foregroundColor),
+            ("labelColor", pass.labelColor), ("stripColor", pass.stripColor),
+            ("footerBackgroundColor", pass.footerBackgroundColor),
+        ]
+        for case let (key, value?) in colors {
+            Self.checkColor(value, path: key, context: &context)
+        }
+    }
+
+    static func checkColor(_ value: String, path: String, context: inout ValidationContext) {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("#") {
+            let hex = text.dropFirst()
+            if hex.count == 6, hex.allSatisfy(\.isHexDigit) {
+                context.warning(path, "hex colours are undocumented; write rgb(r, g, b)")
+            } else {
+                context.error(path, "must be a colour written rgb(r, g, b), found \"\(value)\"")
+            }
+            return
+        }
+        guard text.hasPrefix("rgb("), text.hasSuffix(")") else {
+            context.error(path, "must be a colour written rgb(r, g, b), found \"\(value)\"")
+            return
+        }
+        let parts = text.dropFirst(4).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 3 else {
+            context.error(path, "must have three components, rgb(r, g, b), found \"\(value)\"")
+            return
+        }
+        for part in parts {
+            let component = part.trimmingCharacters(in: .whitespaces)
+            guard let number = Int(component), (0...255).contains(number) else {
+                context.error(path, "colour components must be whole numbers from 0 to 255, found \"\(component)\"")
+                return
+            }
+        }
+    }
+
+    private func checkUnknownKeys(_ pass: Pass, context: inout ValidationContext) {
+        for key in pass.unknownKeys.keys.sorted() where !Pass.documentedUntypedKeys.contains(key) {
+            if PassStyle.allCases.contains(where: { $0.rawValue.lowercased() == key.lowercased() }) {
+                context.warning(key, "unknown key, kept as is (style keys are case-sensitive)")
+            } else {
+                context.warning(key, "unknown key, kept as is")
+            }
+        }
+    }
+
+    static func warnUnknownKeys(_ keys: [String: JSONValue], at path: String, context: inout ValidationContext) {
+        for key in keys.keys.sorted() {
+            context.warning("\(path).\(key)", "unknown key, kept as is")
+        }
+    }
+
+    /// "unknown value X, expected one of A, B, C".
+    static func unknownValue<E: PassEnumeration>(_ value: E) -> String {
+        "unknown value \"\(value.rawValue)\", expected one of \(E.knownValues.map(\.rawValue).joined(separator: ", "))"
+    }
+}
+
+/// Collects issues while validating.
+struct ValidationContext {
+    var issues: [ValidationIssue] = []
+    /// Paths already reported as having the wrong type; later issues at the same path are dropped.
+    var suppressed: Set<String> = []
+
+    mutating func error(_ path: String, _ message: String) {
+        add(.error, path, message)
+    }
+
+    mutating func warning(_ path: String, _ message: String) {
+        add(.warning, path, message)
+    }
+
+    private mutating func add(_ severity: ValidationIssue.Severity, _ path: String, _ message: String) {
+        guard !suppressed.contains(path) else { return }
+        issues.append(ValidationIssue(severity: severity, path: path, message: message))
+    }
+}
+
+extension JSONValue {
+    /// Removes the value at a coding path; returns whether something was removed.
+    mutating func removeValue(at path: ArraySlice<any CodingKey>) -> Bool {
+        guard let first = path.first else { return false }
+        let rest = path.dropFirst()
+        switch self {
+        case .object(var members):
+            guard var child = members[first.stringValue] else { return false }
+            if rest.isEmpty {
+                members[first.stringValue] = nil
+            } else {
+                guard child.removeValue(at: rest) else { return false }
+                members[first.stringValue] = child
+            }
+            self = .object(members)
+            return true
+        case .array(var elements):
+            guard let index = first.intValue, elements.indices.contains(index) else { return false }
+            if rest.isEmpty {
+                elements.remove(at: index)
+            } else {
+                guard elements[index].removeValue(at: rest) else { return false }
+            }
+            self = .array(elements)
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Every problem ``PassValidator`` found in a pass, errors and warnings together.
+public struct ValidationReport: Sendable, Codable, Equatable {
+    /// All issues, in the order they were found.
+    public var issues: [ValidationIssue]
+
+    /// Creates a report.
+    /// - Parameter issues: The issues found.
+    public init(issues: [ValidationIssue] = []) {
+        self.issues = issues
+    }
+
+    /// Problems that stop Wallet from opening the pass.
+    public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
+
+    /// Problems Wallet tolerates (it ignores or shows something wrongly).
+    public var warnings: [ValidationIssue] { issues.filter { $0.severity == .warning } }
+
+    /// Whether there are no errors (warnings allowed).
+    public var isValid: Bool { !issues.contains { $0.severity == .error } }
+
+    /// The issues at a JSON or file path.
+    /// - Parameter path: A path such as `eventTicket.primaryFields[0].changeMessage` or `icon.png`.
+    /// - Returns: The issues whose path is exactly `path`.
+    public func issues(at path: String) -> [ValidationIssue] {
+        issues.filter { $0.path == path }
+    }
+}
+
+/// One problem in a pass: how bad it is, where it is and why.
+public struct ValidationIssue: Sendable, Codable, Equatable, CustomStringConvertible {
+    /// How bad a problem is.
+    public enum Severity: String, Sendable, Codable {
+        /// Wallet would not open the pass.
+        case error
+        /// Wallet opens the pass but ignores or mis-shows something.
+        case warning
+    }
+
+    /// How bad the problem is.
+    public var severity: Severity
+    /// A JSON path (`eventTicket.primaryFields[0].changeMessage`) or a bundle file path (`fr.lproj/pass.strings`).
+    public var path: String
+    /// A plain reason, such as "must contain %@ where the new value goes".
+    public var message: String
+
+    /// Creates an issue.
+    /// - Parameters:
+    ///   - severity: How bad it is.
+    ///   - path: Where it is.
+    ///   - message: Why it is a problem.
+    public init(severity: Severity, path: String, message: String) {
+        self.severity = severity
+        self.path = path
+        self.message = message
+    }
+
+    /// `error: <path>: <message>` or `warning: <path>: <message>`.
+    public var description: String { "\(severity.rawValue): \(path): \(message)" }
+}
