@@ -19,9 +19,10 @@ public struct PassBuilder: Sendable {
     /// The signer.
     public let signer: PassSigner
     private let contents: PassContents
+    private let preparedFiles: PassValidator.PreparedFiles
     private let validator = PassValidator()
 
-    /// Creates a builder; the template's files are hashed and zipped once here.
+    /// Creates a builder; the template's files are hashed, zipped and checked once here.
     /// - Parameters:
     ///   - template: A loaded template.
     ///   - signer: The signer.
@@ -29,6 +30,7 @@ public struct PassBuilder: Sendable {
         self.template = template
         self.signer = signer
         self.contents = try PassContents(files: template.files)
+        self.preparedFiles = PassValidator.PreparedFiles(files: template.files)
     }
 
     /// Builds one signed pass.
@@ -36,13 +38,14 @@ public struct PassBuilder: Sendable {
     /// - Returns: The serial number, bundle bytes and warnings.
     /// - Throws: ``PassBundleError`` with code `.invalidPass` listing every validation error, or a data error naming the key.
     public func build(data: PassData?) throws -> BuiltPass {
-        let passJSON = try template.passJSON(applying: data)
-        let report = validator.validate(passJSON: passJSON, files: template.files)
+        let pass = try template.pass(applying: data)
+        let report = validator.validate(pass: pass, prepared: preparedFiles)
         guard report.isValid else {
             throw PassBundleError(.invalidPass, "the pass is not valid:\n" + report.errors.map { "  \($0)" }.joined(separator: "\n"))
         }
-        let bundle = try signer.signedBundle(passJSON: passJSON, contents: contents)
-        let serial = (try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any])?["serialNumber"] as? String ?? ""
-        return BuiltPass(serialNumber: serial, bundle: bundle, warnings: report.warnings)
+        let passJSON = try pass.jsonData()
+        let bundle = try signer.signedBundle(passJSON: passJSON, contents: contents,
+                                             passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)
+        return BuiltPass(serialNumber: pass.serialNumber ?? "", bundle: bundle, warnings: report.warnings)
     }
 }

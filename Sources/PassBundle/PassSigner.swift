@@ -36,7 +36,20 @@ public struct PassSigner: Sendable {
     ///   - contents: The other files, hashed and zipped.
     /// - Returns: The `.pkpass` (ZIP) bytes.
     public func signedBundle(passJSON: Data, contents: PassContents) throws -> Data {
-        try checkIdentity(passJSON: passJSON)
+        guard let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] else {
+            throw PassBundleError(.invalidPass, "pass.json: not a JSON object")
+        }
+        return try signedBundle(passJSON: passJSON, contents: contents,
+                                passTypeIdentifier: object["passTypeIdentifier"] as? String,
+                                teamIdentifier: object["teamIdentifier"] as? String)
+    }
+
+    /// Signs `passJSON` whose identifiers the caller has already read (``PassBuilder`` has the typed pass).
+    func signedBundle(passJSON: Data, contents: PassContents, passTypeIdentifier: String?, teamIdentifier: String?) throws -> Data {
+        let problems = credentials.identity.mismatches(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier)
+        if !problems.isEmpty {
+            throw PassBundleError(.identityMismatch, problems.map { "pass.json \($0.path): \($0.message)" }.joined(separator: "\n"))
+        }
         var manifest = Manifest(files: ["pass.json": passJSON])
         manifest.hashes.merge(contents.hashes) { own, _ in own }
         let manifestData = manifest.jsonData()
@@ -73,17 +86,6 @@ public struct PassSigner: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw PassBundleError(.io, "\(url.path): could not write: \(error.localizedDescription)")
-        }
-    }
-
-    private func checkIdentity(passJSON: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] else {
-            throw PassBundleError(.invalidPass, "pass.json: not a JSON object")
-        }
-        let problems = credentials.identity.mismatches(passTypeIdentifier: object["passTypeIdentifier"] as? String,
-                                                       teamIdentifier: object["teamIdentifier"] as? String)
-        if !problems.isEmpty {
-            throw PassBundleError(.identityMismatch, problems.map { "pass.json \($0.path): \($0.message)" }.joined(separator: "\n"))
         }
     }
 

@@ -34,10 +34,11 @@ struct SignBenchmark: ParsableCommand {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func run() throws {
-        let chain = try DevelopmentChain.generate(passTypeIdentifier: "pass.dev.tessera.demo", teamIdentifier: "TESSERA123")
+        let passTemplate = try PassTemplate(directory: URL(fileURLWithPath: template))
+        let chain = try DevelopmentChain.generate(passTypeIdentifier: passTemplate.pass.passTypeIdentifier ?? "pass.dev.tessera.demo",
+                                                  teamIdentifier: passTemplate.pass.teamIdentifier ?? "TESSERA123")
         let credentials = try PassCredentials(certificate: chain.pass, privateKey: chain.passKey, wwdr: chain.wwdr)
-        let builder = try PassBuilder(template: try PassTemplate(directory: URL(fileURLWithPath: template)),
-                                  signer: try PassSigner(credentials: credentials))
+        let builder = try PassBuilder(template: passTemplate, signer: try PassSigner(credentials: credentials))
         _ = try builder.build(data: Self.data(0))  // warm up
         if let profileCount {
             let start = DispatchTime.now().uptimeNanoseconds
