@@ -104,6 +104,8 @@ struct PassTemplateTests {
     @Test func nullOverrideRemovesKey() throws {
         let pass = try template().pass(applying: PassData(overrides: ["backgroundColor": nil]))
         #expect(pass.backgroundColor == nil)
+        let json = try JSONValue(jsonData: template().passJSON(applying: PassData(overrides: ["backgroundColor": nil, "x": nil])))
+        #expect(json["backgroundColor"] == nil && json["x"] == nil)
     }
 
     @Test func loadsFolder() throws {

@@ -103,6 +103,16 @@ struct PassValidatorTests {
         #expect(Fixtures.validate(good).issues.isEmpty)
     }
 
+    @Test func localizedChangeMessageIsCheckedInEveryLanguage() {
+        let json = Fixtures.eventTicket.setting(["eventTicket", "primaryFields", 0, "changeMessage"], to: "SEAT_CHANGED")
+        var files = Fixtures.iconFiles
+        files["en.lproj/pass.strings"] = Data(#""SEAT_CHANGED" = "Your seat is now %@";"#.utf8)
+        files["fr.lproj/pass.strings"] = Data(#""SEAT_CHANGED" = "Nouvelle place";"#.utf8)
+        let report = Fixtures.validate(json, files: files)
+        #expect(report.has(.warning, "fr.lproj/pass.strings", "\"SEAT_CHANGED\" (the changeMessage of eventTicket.primaryFields[0].changeMessage) must contain %@"))
+        #expect(!report.issues.contains { $0.path == "en.lproj/pass.strings" || $0.path.hasSuffix(".changeMessage") })
+    }
+
     @Test func enumerationValues() {
         var json = Fixtures.eventTicket
         json.set(["barcodes", 0, "format"], to: "PKBarcodeFormatQRCode")

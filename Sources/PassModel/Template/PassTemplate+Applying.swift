@@ -8,6 +8,25 @@ struct FieldIndex: Sendable {
         var index: Int
         /// Whether the field formats its value as a date (so a new value must be a W3C date).
         var isDate: Bool
+        /// The same style in the typed ``Pass``.
+        var stylePath: any WritableKeyPath<Pass, PassFields?> & Sendable
+        /// The same group in the typed ``PassFields``.
+        var groupPath: any WritableKeyPath<PassFields, [PassField]?> & Sendable
+    }
+
+    /// The typed field groups, in ``PassFields/groupNames`` order.
+    static let groupPaths: [any WritableKeyPath<PassFields, [PassField]?> & Sendable] = [
+        \.headerFields, \.primaryFields, \.secondaryFields, \.auxiliaryFields, \.backFields, \.additionalInfoFields,
+    ]
+
+    static func stylePath(_ style: PassStyle) -> any WritableKeyPath<Pass, PassFields?> & Sendable {
+        switch style {
+        case .boardingPass: return \.boardingPass
+        case .coupon: return \.coupon
+        case .eventTicket: return \.eventTicket
+        case .generic: return \.generic
+        case .storeCard: return \.storeCard
+        }
     }
 
     var locations: [String: [Location]] = [:]
@@ -15,7 +34,7 @@ struct FieldIndex: Sendable {
     init(root: [String: JSONValue]) {
         for style in PassStyle.allCases {
             guard case .object(let groups)? = root[style.rawValue] else { continue }
-            for group in PassFields.groupNames {
+            for (group, groupPath) in zip(PassFields.groupNames, Self.groupPaths) {
                 guard case .array(let fields)? = groups[group] else { continue }
                 for (index, field) in fields.enumerated() {
                     guard case .object(let members) = field, case .string(let key)? = members["key"] else { continue }
@@ -24,7 +43,10 @@ struct FieldIndex: Sendable {
                         return false
                     }
                     locations[key, default: []].append(
-                        Location(style: style.rawValue, group: group, index: index, isDate: isDate)
+                        Location(
+                            style: style.rawValue, group: group, index: index, isDate: isDate,
+                            stylePath: Self.stylePath(style), groupPath: groupPath
+                        )
                     )
                 }
             }
@@ -47,12 +69,19 @@ extension PassTemplate {
         return try JSONValue.object(merged(with: data)).jsonData()
     }
 
-    /// Applies a data document and decodes the result.
+    /// Applies a data document to the typed ``pass``: the cheap way to make a pass to validate and encode.
+    ///
+    /// Field values, `barcodeMessage` and overrides of scalar keys (strings such as `serialNumber` or
+    /// `authenticationToken`, Booleans such as `voided`, `formatVersion`, or `null` for any of them) are
+    /// set on a copy of the decoded template without any JSON coding. Any other override (an array, an
+    /// object, a style, an unknown key, a value of the wrong type) is merged into the JSON tree and the
+    /// result decoded. Either way the result and the errors are those of decoding ``passJSON(applying:)``.
     /// - Parameter data: The data document, or `nil`.
     /// - Returns: The merged pass.
     /// - Throws: ``PassModelError`` as for ``passJSON(applying:)``.
     public func pass(applying data: PassData?) throws -> Pass {
         guard let data, !data.overrides.isEmpty || !data.fields.isEmpty else { return pass }
+        if let pass = try typedPass(applying: data) { return pass }
         return try Pass(json: .object(merged(with: data)))
     }
 
@@ -65,7 +94,13 @@ extension PassTemplate {
         if !overrides.isEmpty {
             try typeCheck(overrides)
             for (key, value) in overrides {
-                root[key] = value == .null ? nil : value
+                // Not `root[key] = value == .null ? nil : value`: JSONValue is ExpressibleByNilLiteral, so
+                // that `nil` would be `.null` and write `"key": null` instead of removing the key.
+                if value == .null {
+                    root.removeValue(forKey: key)
+                } else {
+                    root[key] = value
+                }
             }
             if PassStyle.allCases.contains(where: { overrides[$0.rawValue] != nil }) {
                 index = FieldIndex(root: root)
@@ -80,31 +115,12 @@ extension PassTemplate {
         return root
     }
 
-    /// Top-level keys typed as a plain string or Boolean: overrides of these are checked without decoding.
-    private static let scalarKeys: [String: Bool] = {
-        var keys: [String: Bool] = [:]
-        for key in [
-            "description", "organizationName", "passTypeIdentifier", "serialNumber", "teamIdentifier", "appLaunchURL",
-            "expirationDate", "relevantDate", "backgroundColor", "foregroundColor", "labelColor", "stripColor",
-            "groupingIdentifier", "logoText", "webServiceURL", "authenticationToken", "eventLogoText",
-            "footerBackgroundColor",
-        ] {
-            keys[key] = false
-        }
-        for key in ["voided", "suppressStripShine", "sharingProhibited", "useAutomaticColors", "suppressHeaderDarkening"] {
-            keys[key] = true
-        }
-        return keys
-    }()
-
     /// Decodes the overridden typed keys as a pass, so a value of the wrong type is caught with its key.
     /// Strings and Booleans for scalar keys, `null`, and keys the model does not type need no decoding.
     private func typeCheck(_ overrides: [String: JSONValue]) throws {
         let needsDecoding = overrides.filter { key, value in
-            switch (Self.scalarKeys[key], value) {
-            case (_, .null), (false?, .string), (true?, .bool): return false
-            default: return Pass.typedKeys.contains(key)
-            }
+            if value == .null || ScalarOverride.byKey[key]?.accepts(value) == true { return false }
+            return Pass.typedKeys.contains(key)
         }
         guard !needsDecoding.isEmpty else { return }
         let tree = JSONValue.object(needsDecoding)
@@ -119,12 +135,7 @@ extension PassTemplate {
     }
 
     private func apply(barcodeMessage: JSONValue, to root: inout [String: JSONValue]) throws {
-        guard case .string = barcodeMessage else {
-            throw PassModelError(
-                .invalidData,
-                "data override \"\(PassData.barcodeMessageKey)\": expected a string, found \(barcodeMessage.kindName)"
-            )
-        }
+        guard case .string = barcodeMessage else { throw Self.barcodeMessageTypeError(barcodeMessage) }
         var found = false
         if case .array(var barcodes)? = root.removeValue(forKey: "barcodes") {
             for position in barcodes.indices {
@@ -141,46 +152,29 @@ extension PassTemplate {
             root["barcode"] = .object(barcode)
             found = true
         }
-        guard found else {
-            throw PassModelError(
-                .invalidData,
-                "data override \"\(PassData.barcodeMessageKey)\": template \"\(name)\" has no barcodes to set it on"
-            )
-        }
+        guard found else { throw noBarcodesError() }
+    }
+
+    static func barcodeMessageTypeError(_ value: JSONValue) -> PassModelError {
+        PassModelError(
+            .invalidData,
+            "data override \"\(PassData.barcodeMessageKey)\": expected a string, found \(value.kindName)"
+        )
+    }
+
+    func noBarcodesError() -> PassModelError {
+        PassModelError(
+            .invalidData,
+            "data override \"\(PassData.barcodeMessageKey)\": template \"\(name)\" has no barcodes to set it on"
+        )
     }
 
     private func apply(fields: [String: JSONValue], index: FieldIndex, to root: inout [String: JSONValue]) throws {
-        let unknown = fields.keys.filter { index.locations[$0] == nil }.sorted()
-        if !unknown.isEmpty {
-            let known = index.locations.keys.sorted().joined(separator: ", ")
-            let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
-            let verb = unknown.count == 1 ? "does" : "do"
-            throw PassModelError(
-                .unknownField,
-                "data field\(unknown.count == 1 ? "" : "s") \(names) \(verb) not exist in template \"\(name)\"; "
-                    + "known keys: \(known.isEmpty ? "(none)" : known)"
-            )
-        }
+        try checkKnown(fields: fields, index: index)
         // style -> group -> [(index, value)]
         var updates: [String: [String: [(Int, JSONValue)]]] = [:]
         for (key, value) in fields {
-            switch value {
-            case .string, .integer, .number: break
-            default:
-                throw PassModelError(
-                    .invalidData,
-                    "data field \"\(key)\": expected a string, number or date string, found \(value.kindName)"
-                )
-            }
-            for location in index.locations[key]! {
-                if location.isDate {
-                    guard case .string(let text) = value else {
-                        throw PassModelError(.invalidData, "data field \"\(key)\": expected a W3C date string, found a number")
-                    }
-                    if let problem = W3CDate.problem(with: text) {
-                        throw PassModelError(.invalidData, "data field \"\(key)\": \(problem), found \"\(text)\"")
-                    }
-                }
+            for location in try Self.checkField(key: key, value: value, index: index) {
                 updates[location.style, default: [:]][location.group, default: []].append((location.index, value))
             }
         }
@@ -198,5 +192,42 @@ extension PassTemplate {
             }
             root[style] = .object(styleObject)
         }
+    }
+
+    /// Throws `unknownField` naming every field key the template lacks, with the keys it has.
+    func checkKnown(fields: [String: JSONValue], index: FieldIndex) throws {
+        let unknown = fields.keys.filter { index.locations[$0] == nil }.sorted()
+        guard !unknown.isEmpty else { return }
+        let known = index.locations.keys.sorted().joined(separator: ", ")
+        let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+        let verb = unknown.count == 1 ? "does" : "do"
+        throw PassModelError(
+            .unknownField,
+            "data field\(unknown.count == 1 ? "" : "s") \(names) \(verb) not exist in template \"\(name)\"; "
+                + "known keys: \(known.isEmpty ? "(none)" : known)"
+        )
+    }
+
+    /// Checks a known field's new value (a string or number; a W3C date string for a date field) and
+    /// returns where the field sits.
+    static func checkField(key: String, value: JSONValue, index: FieldIndex) throws -> [FieldIndex.Location] {
+        switch value {
+        case .string, .integer, .number: break
+        default:
+            throw PassModelError(
+                .invalidData,
+                "data field \"\(key)\": expected a string, number or date string, found \(value.kindName)"
+            )
+        }
+        let locations = index.locations[key] ?? []
+        for location in locations where location.isDate {
+            guard case .string(let text) = value else {
+                throw PassModelError(.invalidData, "data field \"\(key)\": expected a W3C date string, found a number")
+            }
+            if let problem = W3CDate.problem(with: text) {
+                throw PassModelError(.invalidData, "data field \"\(key)\": \(problem), found \"\(text)\"")
+            }
+        }
+        return locations
     }
 }

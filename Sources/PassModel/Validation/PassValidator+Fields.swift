@@ -61,9 +61,6 @@ extension PassValidator {
         if field.value == nil {
             context.error("\(path).value", "required key is missing")
         }
-        if let message = field.changeMessage, !message.contains("%@") {
-            context.warning("\(path).changeMessage", "must contain %@ where the new value goes")
-        }
         for (key, style) in [("dateStyle", field.dateStyle), ("timeStyle", field.timeStyle)] {
             if let style, !style.isKnown { context.warning("\(path).\(key)", Self.unknownValue(style)) }
         }

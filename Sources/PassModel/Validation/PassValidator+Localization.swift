@@ -4,13 +4,14 @@ extension PassValidator {
     /// Reports `xx.lproj/pass.strings` files that do not parse, and checks that each localisation key the
     /// pass uses is translated in every language folder.
     func checkLocalization(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
+        checkChangeMessages(pass, files: files, context: &context)
         for (path, reason) in files.stringsErrors {
             context.error(path, reason)
         }
         guard !files.strings.isEmpty else { return }
         let languages = files.languages.sorted()
         var reported: Set<String> = []
-        for (path, text) in Self.localizableStrings(in: pass) where files.stringsKeys.contains(text) {
+        for (path, text) in Self.localizableStrings(in: pass, where: files.stringsKeys.contains) {
             for language in languages {
                 guard files.strings[language]?.entries[text] == nil, reported.insert("\(language)\u{0}\(text)").inserted
                 else { continue }
@@ -24,36 +25,68 @@ extension PassValidator {
         }
     }
 
-    /// Every string Wallet looks up in `pass.strings`, with its JSON path.
-    static func localizableStrings(in pass: Pass) -> [(path: String, text: String)] {
+    /// A `changeMessage` must contain `%@` where Wallet puts the new value. When it is a localization key, each
+    /// language's translation must contain it instead (Wallet shows the translation).
+    func checkChangeMessages(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
+        let placeholder = "must contain %@ where the new value goes"
+        for style in pass.styles {
+            guard let fields = pass[style: style] else { continue }
+            for (group, list) in fields.groups {
+                for (index, field) in list.enumerated() {
+                    guard let message = field.changeMessage else { continue }
+                    let path = "\(style.rawValue).\(group)[\(index)].changeMessage"
+                    guard files.stringsKeys.contains(message) else {
+                        if !message.contains("%@") { context.warning(path, placeholder) }
+                        continue
+                    }
+                    for language in files.languages.sorted() {
+                        if let translation = files.strings[language]?.entries[message], !translation.contains("%@") {
+                            context.warning("\(language).lproj/pass.strings",
+                                            "\"\(message)\" (the changeMessage of \(path)) \(placeholder)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every string Wallet looks up in `pass.strings` that passes `include`, with its JSON path (built
+    /// only for the strings included: most passes have many strings and few translated keys).
+    static func localizableStrings(
+        in pass: Pass,
+        where include: (String) -> Bool = { _ in true }
+    ) -> [(path: String, text: String)] {
         var result: [(String, String)] = []
+        func add(_ text: String?, _ path: @autoclosure () -> String) {
+            if let text, include(text) { result.append((path(), text)) }
+        }
         for case let (key, value?) in [
             ("description", pass.description), ("organizationName", pass.organizationName),
             ("logoText", pass.logoText), ("eventLogoText", pass.eventLogoText),
         ] {
-            result.append((key, value))
+            add(value, key)
         }
         for style in pass.styles {
             guard let fields = pass[style: style] else { continue }
             for (group, list) in fields.groups {
                 for (index, field) in list.enumerated() {
-                    let path = "\(style.rawValue).\(group)[\(index)]"
-                    if let label = field.label { result.append(("\(path).label", label)) }
-                    if let value = field.value?.stringValue { result.append(("\(path).value", value)) }
-                    if let value = field.attributedValue?.stringValue { result.append(("\(path).attributedValue", value)) }
-                    if let message = field.changeMessage { result.append(("\(path).changeMessage", message)) }
+                    let path = { (member: String) in "\(style.rawValue).\(group)[\(index)].\(member)" }
+                    add(field.label, path("label"))
+                    add(field.value?.stringValue, path("value"))
+                    add(field.attributedValue?.stringValue, path("attributedValue"))
+                    add(field.changeMessage, path("changeMessage"))
                 }
             }
         }
         for (index, barcode) in (pass.barcodes ?? []).enumerated() {
-            if let text = barcode.altText { result.append(("barcodes[\(index)].altText", text)) }
+            add(barcode.altText, "barcodes[\(index)].altText")
         }
-        if let text = pass.barcode?.altText { result.append(("barcode.altText", text)) }
+        add(pass.barcode?.altText, "barcode.altText")
         for (index, location) in (pass.locations ?? []).enumerated() {
-            if let text = location.relevantText { result.append(("locations[\(index)].relevantText", text)) }
+            add(location.relevantText, "locations[\(index)].relevantText")
         }
         for (index, beacon) in (pass.beacons ?? []).enumerated() {
-            if let text = beacon.relevantText { result.append(("beacons[\(index)].relevantText", text)) }
+            add(beacon.relevantText, "beacons[\(index)].relevantText")
         }
         return result
     }

@@ -123,7 +123,7 @@ public struct PassValidator: Sendable {
         for (key, value) in required {
             if value == nil {
                 context.error(key, "required key is missing")
-            } else if value!.trimmingCharacters(in: .whitespaces).isEmpty {
+            } else if value!.trimmingWhitespace().isEmpty {
                 context.error(key, "must not be empty")
             }
         }
@@ -154,7 +154,7 @@ public struct PassValidator: Sendable {
     }
 
     static func checkColor(_ value: String, path: String, context: inout ValidationContext) {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
             if hex.count == 6, hex.allSatisfy(\.isHexDigit) {
@@ -174,7 +174,7 @@ public struct PassValidator: Sendable {
             return
         }
         for part in parts {
-            let component = part.trimmingCharacters(in: .whitespaces)
+            let component = part.trimmingWhitespace()
             guard let number = Int(component), (0...255).contains(number) else {
                 context.error(path, "colour components must be whole numbers from 0 to 255, found \"\(component)\"")
                 return
@@ -252,5 +252,22 @@ extension JSONValue {
         default:
             return false
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs: what `trimmingCharacters(in: .whitespaces)`
+    /// gives (Unicode space separators and U+0009), without its costly trip through `NSString`.
+    func trimmingWhitespace() -> String {
+        let isWhitespace = { (scalar: Unicode.Scalar) in
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isWhitespace($0) })!
+        if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return String(self) }
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars[first...last])
+        return String(trimmed)
     }
 }
