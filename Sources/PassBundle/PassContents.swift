@@ -20,6 +20,13 @@ public struct PassContents: Sendable {
         self.hashes = Manifest(files: kept).hashes
         self.archive = try ZipWriter.archive(kept.sorted { $0.key < $1.key })
     }
+
+    /// A ZIP archive of ``files`` followed by `entries` (for a pass: `pass.json`, `manifest.json`, `signature`).
+    /// - Parameter entries: Paths and contents to add, in order.
+    /// - Returns: The archive's bytes.
+    public func archive(adding entries: [(path: String, data: Data)]) throws -> Data {
+        try ZipWriter.append(entries.map { (key: $0.path, value: $0.data) }, to: archive)
+    }
 }
 
 /// Writes ZIP archives through ZIPFoundation. Entries are stored, not deflated: PNGs are already compressed and the

@@ -36,12 +36,20 @@ public struct PassSigner: Sendable {
     ///   - contents: The other files, hashed and zipped.
     /// - Returns: The `.pkpass` (ZIP) bytes.
     public func signedBundle(passJSON: Data, contents: PassContents) throws -> Data {
-        guard let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] else {
-            throw PassBundleError(.invalidPass, "pass.json: not a JSON object")
+        let identifiers: Identifiers
+        do {
+            identifiers = try JSONDecoder().decode(Identifiers.self, from: passJSON)
+        } catch {
+            throw PassBundleError(.invalidPass, "pass.json: not a JSON object with string passTypeIdentifier and teamIdentifier")
         }
         return try signedBundle(passJSON: passJSON, contents: contents,
-                                passTypeIdentifier: object["passTypeIdentifier"] as? String,
-                                teamIdentifier: object["teamIdentifier"] as? String)
+                                passTypeIdentifier: identifiers.passTypeIdentifier, teamIdentifier: identifiers.teamIdentifier)
+    }
+
+    /// The two keys of `pass.json` the certificate must match.
+    private struct Identifiers: Decodable {
+        var passTypeIdentifier: String?
+        var teamIdentifier: String?
     }
 
     /// Signs `passJSON` whose identifiers the caller has already read (``PassBuilder`` has the typed pass).
@@ -54,8 +62,7 @@ public struct PassSigner: Sendable {
         manifest.hashes.merge(contents.hashes) { own, _ in own }
         let manifestData = manifest.jsonData()
         let signature = try PassCredentials.mapCrypto { try cms.signDetached(manifestData) }
-        return try ZipWriter.append([("pass.json", passJSON), ("manifest.json", manifestData), ("signature", signature)],
-                                    to: contents.archive)
+        return try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifestData), ("signature", signature)])
     }
 
     /// Builds a signed bundle and writes it to `url` through a temporary file and a rename, so a failure

@@ -1,0 +1,37 @@
+import Foundation
+import PassBundle
+import PassCrypto
+import PassModel
+
+/// CPU time per stage of building one signed pass, to see where time goes besides the RSA signature.
+enum Breakdown {
+    static func run(template: PassTemplate, credentials: PassCredentials, data: PassData, count: Int) throws {
+        let validator = PassValidator()
+        let prepared = PassValidator.PreparedFiles(files: template.files)
+        let contents = try PassContents(files: template.files)
+        let signer = try PassSigner(credentials: credentials)
+        let cms = try CMSSigner(certificate: credentials.certificate, privateKey: credentials.privateKey, chain: [credentials.wwdr])
+        let pass = try template.pass(applying: data)
+        let passJSON = try pass.jsonData()
+        let manifest = Manifest(files: ["pass.json": passJSON]).jsonData()
+
+        func time(_ name: String, _ body: () throws -> Void) rethrows {
+            let start = SignBenchmark.threadCPUTime()
+            for _ in 0..<count { try body() }
+            let perCall = (SignBenchmark.threadCPUTime() - start) / Double(count) * 1e6
+            print("| \(name) | \(String(format: "%.1f", perCall)) µs |")
+        }
+        print("| stage (\(count) calls each, thread CPU time) | per call |")
+        print("| --- | ---: |")
+        try time("apply data (PassTemplate.pass(applying:))") { _ = try template.pass(applying: data) }
+        time("validate (PassValidator.validate(pass:prepared:))") { _ = validator.validate(pass: pass, prepared: prepared) }
+        try time("encode pass.json (Pass.jsonData())") { _ = try pass.jsonData() }
+        time("manifest.json") { _ = Manifest(files: ["pass.json": passJSON]).jsonData() }
+        try time("CMS detached signature (CMSSigner.signDetached)") { _ = try cms.signDetached(manifest) }
+        let signature = try cms.signDetached(manifest)
+        try time("ZIP: template archive + pass.json, manifest.json, signature") {
+            _ = try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifest), ("signature", signature)])
+        }
+        try time("manifest + signature + ZIP (PassSigner.signedBundle)") { _ = try signer.signedBundle(passJSON: passJSON, contents: contents) }
+    }
+}
