@@ -43,7 +43,7 @@ public struct PassBuilder: Sendable {
         guard report.isValid else {
             throw PassBundleError(.invalidPass, "the pass is not valid:\n" + report.errors.map { "  \($0)" }.joined(separator: "\n"))
         }
-        let passJSON = try pass.jsonData()
+        let passJSON = try template.passJSON(for: pass)
         let bundle = try signer.signedBundle(passJSON: passJSON, contents: contents,
                                              passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)
         return BuiltPass(serialNumber: pass.serialNumber ?? "", bundle: bundle, warnings: report.warnings)

@@ -101,6 +101,9 @@ public enum W3CDate {
         }
         guard index == chars.count else { throw Failure(reason: "unexpected text after the time zone") }
 
+        if let utc = try gregorianDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second) {
+            return utc.addingTimeInterval(fraction - Double(offsetSeconds))
+        }
         var components = DateComponents()
         components.year = year
         components.month = month
@@ -114,5 +117,34 @@ public enum W3CDate {
             calendar.component(.day, from: utc) == day
         else { throw Failure(reason: "\(year)-\(month)-\(day) is not a calendar date") }
         return utc.addingTimeInterval(fraction - Double(offsetSeconds))
+    }
+
+    /// The UTC moment of a date and time in the Gregorian calendar, computed without `Calendar`, or `nil`
+    /// when `Calendar` must decide: years before 1583 (where Foundation's calendar is Julian) or after 9999.
+    ///
+    /// Throws the same failure as the `Calendar` check for a day the month does not have, or for
+    /// 23:59:60 (which `Calendar` moves to the next day).
+    static func gregorianDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) throws(Failure)
+        -> Date?
+    {
+        guard (1583...9999).contains(year) else { return nil }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthLength: Int
+        switch month {
+        case 2: monthLength = isLeap ? 29 : 28
+        case 4, 6, 9, 11: monthLength = 30
+        default: monthLength = 31
+        }
+        guard day <= monthLength, !(hour == 23 && minute == 59 && second == 60) else {
+            throw Failure(reason: "\(year)-\(month)-\(day) is not a calendar date")
+        }
+        // Days since 1970-01-01 (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 }

@@ -17,6 +17,8 @@ public struct PassTemplate: Sendable {
     var root: [String: JSONValue]
     /// Where each field key sits in `root`.
     var fieldIndex: FieldIndex
+    /// ``pass`` encoded member by member, for ``passJSON(for:)``; `nil` if a member cannot be encoded.
+    let jsonCache: PassJSONCache?
 
     private static let skippedFiles: Set<String> = ["pass.json", "manifest.json", "signature"]
 
@@ -76,6 +78,7 @@ public struct PassTemplate: Sendable {
         self.files = files
         self.root = root
         fieldIndex = FieldIndex(root: root)
+        jsonCache = try? PassJSONCache(template: pass)
     }
 
     private static func read(_ url: URL) throws -> Data {

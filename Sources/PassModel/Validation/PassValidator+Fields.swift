@@ -10,7 +10,7 @@ extension PassValidator {
                 "must contain exactly one style key; found \(styles.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        var keyPaths: [String: String] = [:]
+        var keyPaths: [String: FieldPath] = [:]
         for style in styles {
             guard let fields = pass[style: style] else { continue }
             checkFields(fields, style: style, pass: pass, keyPaths: &keyPaths, context: &context)
@@ -21,7 +21,7 @@ extension PassValidator {
         _ fields: PassFields,
         style: PassStyle,
         pass: Pass,
-        keyPaths: inout [String: String],
+        keyPaths: inout [String: FieldPath],
         context: inout ValidationContext
     ) {
         let stylePath = style.rawValue
@@ -39,17 +39,17 @@ extension PassValidator {
 
         for (group, list) in fields.groups {
             for (index, field) in list.enumerated() {
-                let path = "\(stylePath).\(group)[\(index)]"
+                let path = FieldPath(style: stylePath, group: group, index: index)
                 if let key = field.key {
                     if key.isEmpty {
-                        context.error("\(path).key", "must not be empty")
+                        context.error(path["key"], "must not be empty")
                     } else if let first = keyPaths[key] {
-                        context.error("\(path).key", "duplicate field key \"\(key)\", also used at \(first)")
+                        context.error(path["key"], "duplicate field key \"\(key)\", also used at \(first)")
                     } else {
                         keyPaths[key] = path
                     }
                 } else {
-                    context.error("\(path).key", "required key is missing")
+                    context.error(path["key"], "required key is missing")
                 }
                 checkField(field, path: path, isEventAuxiliary: style == .eventTicket && group == "auxiliaryFields",
                     context: &context)
@@ -57,52 +57,51 @@ extension PassValidator {
         }
     }
 
-    private func checkField(_ field: PassField, path: String, isEventAuxiliary: Bool, context: inout ValidationContext) {
+    private func checkField(_ field: PassField, path: FieldPath, isEventAuxiliary: Bool, context: inout ValidationContext) {
         if field.value == nil {
-            context.error("\(path).value", "required key is missing")
+            context.error(path["value"], "required key is missing")
         }
-        for (key, style) in [("dateStyle", field.dateStyle), ("timeStyle", field.timeStyle)] {
-            if let style, !style.isKnown { context.warning("\(path).\(key)", Self.unknownValue(style)) }
-        }
+        if let style = field.dateStyle, !style.isKnown { context.warning(path["dateStyle"], Self.unknownValue(style)) }
+        if let style = field.timeStyle, !style.isKnown { context.warning(path["timeStyle"], Self.unknownValue(style)) }
         if let style = field.numberStyle, !style.isKnown {
-            context.warning("\(path).numberStyle", Self.unknownValue(style))
+            context.warning(path["numberStyle"], Self.unknownValue(style))
         }
         if let alignment = field.textAlignment, !alignment.isKnown {
-            context.warning("\(path).textAlignment", Self.unknownValue(alignment))
+            context.warning(path["textAlignment"], Self.unknownValue(alignment))
         }
         for (index, type) in (field.dataDetectorTypes ?? []).enumerated() where !type.isKnown {
-            context.warning("\(path).dataDetectorTypes[\(index)]", Self.unknownValue(type))
+            context.warning("\(path["dataDetectorTypes"])[\(index)]", Self.unknownValue(type))
         }
-        let isDate = [field.dateStyle, field.timeStyle].contains { $0 != nil && $0 != PassDateStyle.none }
-            || field.isRelative == true
+        let isDate = (field.dateStyle != nil && field.dateStyle != PassDateStyle.none)
+            || (field.timeStyle != nil && field.timeStyle != PassDateStyle.none) || field.isRelative == true
         if isDate, let value = field.value {
             if let text = value.stringValue {
                 if let problem = W3CDate.problem(with: text) {
-                    context.error("\(path).value", "a field with dateStyle or timeStyle needs a W3C date: \(problem)")
+                    context.error(path["value"], "a field with dateStyle or timeStyle needs a W3C date: \(problem)")
                 }
             } else {
-                context.error("\(path).value", "a field with dateStyle or timeStyle needs a W3C date string, found a number")
+                context.error(path["value"], "a field with dateStyle or timeStyle needs a W3C date string, found a number")
             }
         }
         if let value = field.value, !value.isNumber {
             if field.numberStyle != nil {
-                context.warning("\(path).numberStyle", "applies only to numeric values; the value is a string")
+                context.warning(path["numberStyle"], "applies only to numeric values; the value is a string")
             }
             if field.currencyCode != nil {
-                context.warning("\(path).currencyCode", "applies only to numeric values; the value is a string")
+                context.warning(path["currencyCode"], "applies only to numeric values; the value is a string")
             }
         }
         if let code = field.currencyCode, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
-            context.warning("\(path).currencyCode", "must be an ISO 4217 code such as USD, found \"\(code)\"")
+            context.warning(path["currencyCode"], "must be an ISO 4217 code such as USD, found \"\(code)\"")
         }
         if let row = field.row {
             if !isEventAuxiliary {
-                context.warning("\(path).row", "only event ticket auxiliary fields use row; Wallet ignores it")
+                context.warning(path["row"], "only event ticket auxiliary fields use row; Wallet ignores it")
             } else if row != 0 && row != 1 {
-                context.error("\(path).row", "must be 0 or 1, found \(row)")
+                context.error(path["row"], "must be 0 or 1, found \(row)")
             }
         }
-        Self.warnUnknownKeys(field.unknownKeys, at: path, context: &context)
+        Self.warnUnknownKeys(field.unknownKeys, at: path.description, context: &context)
     }
 
     /// Apple's layout limits. Extra fields are not shown, so exceeding a limit is a warning.
@@ -141,4 +140,16 @@ extension PassValidator {
             }
         }
     }
+}
+
+/// Where a field sits (`eventTicket.auxiliaryFields[2]`), turned into text only when an issue is reported.
+struct FieldPath: CustomStringConvertible {
+    var style: String
+    var group: String
+    var index: Int
+
+    var description: String { "\(style).\(group)[\(index)]" }
+
+    /// The path of one of the field's members: `eventTicket.auxiliaryFields[2].value`.
+    subscript(member: String) -> String { "\(description).\(member)" }
 }

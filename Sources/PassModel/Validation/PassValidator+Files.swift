@@ -44,15 +44,16 @@ extension PassValidator {
 
     /// The images each style shows; others are ignored by Wallet.
     static func images(for style: PassStyle) -> Set<String> {
-        switch style {
-        case .boardingPass: return ["icon", "logo", "footer"]
-        case .coupon: return ["icon", "logo", "strip"]
-        case .storeCard: return ["icon", "logo", "strip", "personalizationLogo"]
-        case .generic: return ["icon", "logo", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"]
-        case .eventTicket:
-            return ["icon", "logo", "strip", "background", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"]
-        }
+        imagesByStyle[style] ?? []
     }
+
+    private static let imagesByStyle: [PassStyle: Set<String>] = [
+        .boardingPass: ["icon", "logo", "footer"],
+        .coupon: ["icon", "logo", "strip"],
+        .storeCard: ["icon", "logo", "strip", "personalizationLogo"],
+        .generic: ["icon", "logo", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"],
+        .eventTicket: ["icon", "logo", "strip", "background", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"],
+    ]
 
     func checkFiles(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
         let style = pass.style
@@ -139,18 +140,18 @@ extension PassValidator {
             }
         default: return
         }
-        let size = "\(info.width)×\(info.height) pixels"
-        let suffix = scale == 1 ? "" : " at @\(scale)x"
+        let size = { "\(info.width)×\(info.height) pixels" }
+        let suffix = { scale == 1 ? "" : " at @\(scale)x" }
         switch rule {
         case .exact(let sizes):
             guard !sizes.contains(where: { $0.0 * scale == info.width && $0.1 * scale == info.height }) else { return }
-            let expected = sizes.map { "\($0.0 * scale)×\($0.1 * scale) (\($0.0)×\($0.1) points\(suffix))" }
-            context.warning(path, "is \(size); expected \(expected.joined(separator: " or "))")
+            let expected = sizes.map { "\($0.0 * scale)×\($0.1 * scale) (\($0.0)×\($0.1) points\(suffix()))" }
+            context.warning(path, "is \(size()); expected \(expected.joined(separator: " or "))")
         case .maximum(let width, let height):
             guard info.width > width * scale || info.height > height * scale else { return }
             context.warning(
                 path,
-                "is \(size); at most \(width * scale)×\(height * scale) (\(width)×\(height) points\(suffix)) is shown"
+                "is \(size()); at most \(width * scale)×\(height * scale) (\(width)×\(height) points\(suffix())) is shown"
             )
         }
     }

@@ -8,10 +8,11 @@ extension PassValidator {
         for (path, reason) in files.stringsErrors {
             context.error(path, reason)
         }
-        guard !files.strings.isEmpty else { return }
-        let languages = files.languages.sorted()
+        // A key translated in every language folder gives no warning, so only the others are looked for.
+        guard !files.strings.isEmpty, !files.partiallyTranslatedKeys.isEmpty else { return }
+        let languages = files.sortedLanguages
         var reported: Set<String> = []
-        for (path, text) in Self.localizableStrings(in: pass, where: files.stringsKeys.contains) {
+        for (path, text) in Self.localizableStrings(in: pass, where: files.partiallyTranslatedKeys.contains) {
             for language in languages {
                 guard files.strings[language]?.entries[text] == nil, reported.insert("\(language)\u{0}\(text)").inserted
                 else { continue }
@@ -34,20 +35,31 @@ extension PassValidator {
             for (group, list) in fields.groups {
                 for (index, field) in list.enumerated() {
                     guard let message = field.changeMessage else { continue }
-                    let path = "\(style.rawValue).\(group)[\(index)].changeMessage"
+                    let path = { "\(style.rawValue).\(group)[\(index)].changeMessage" }
                     guard files.stringsKeys.contains(message) else {
-                        if !message.contains("%@") { context.warning(path, placeholder) }
+                        if !Self.containsPlaceholder(message) { context.warning(path(), placeholder) }
                         continue
                     }
-                    for language in files.languages.sorted() {
-                        if let translation = files.strings[language]?.entries[message], !translation.contains("%@") {
-                            context.warning("\(language).lproj/pass.strings",
-                                            "\"\(message)\" (the changeMessage of \(path)) \(placeholder)")
-                        }
+                    for language in files.languagesLackingPlaceholder[message] ?? [] {
+                        context.warning("\(language).lproj/pass.strings",
+                                        "\"\(message)\" (the changeMessage of \(path())) \(placeholder)")
                     }
                 }
             }
         }
+    }
+
+    /// Whether `text` contains `%@`; ASCII text is searched byte by byte, other text as before with
+    /// Foundation's `contains`, which compares whole characters.
+    static func containsPlaceholder(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.contains("%@") }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if previous == UInt8(ascii: "%"), byte == UInt8(ascii: "@") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Every string Wallet looks up in `pass.strings` that passes `include`, with its JSON path (built

@@ -31,6 +31,12 @@ extension PassValidator {
         let stringsErrors: [(path: String, reason: String)]
         /// Every key of every `pass.strings` file.
         let stringsKeys: Set<String>
+        /// ``languages``, sorted.
+        let sortedLanguages: [String]
+        /// The keys of ``stringsKeys`` that some language folder does not translate (or has no `pass.strings`).
+        let partiallyTranslatedKeys: Set<String>
+        /// For each key, the languages (sorted) whose translation lacks the `%@` a `changeMessage` needs.
+        let languagesLackingPlaceholder: [String: [String]]
 
         struct Entry: Sendable {
             var path: String
@@ -88,7 +94,19 @@ extension PassValidator {
             self.languages = languages
             self.strings = strings
             self.stringsErrors = stringsErrors
-            stringsKeys = strings.values.reduce(into: []) { $0.formUnion($1.entries.keys) }
+            let stringsKeys: Set<String> = strings.values.reduce(into: []) { $0.formUnion($1.entries.keys) }
+            self.stringsKeys = stringsKeys
+            sortedLanguages = languages.sorted()
+            partiallyTranslatedKeys = stringsKeys.filter { key in
+                languages.contains { strings[$0]?.entries[key] == nil }
+            }
+            var lacking: [String: [String]] = [:]
+            for language in sortedLanguages {
+                for (key, translation) in strings[language]?.entries ?? [:] where !translation.contains("%@") {
+                    lacking[key, default: []].append(language)
+                }
+            }
+            languagesLackingPlaceholder = lacking
         }
 
         private static func kind(of file: BundleFilePath, image: (base: String, scale: Int)?, data: Data) -> Kind {

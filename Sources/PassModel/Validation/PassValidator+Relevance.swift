@@ -2,9 +2,8 @@ import Foundation
 
 extension PassValidator {
     func checkRelevance(_ pass: Pass, context: inout ValidationContext) {
-        for case let (key, value?) in [("relevantDate", pass.relevantDate), ("expirationDate", pass.expirationDate)] {
-            checkDate(value, path: key, context: &context)
-        }
+        if let value = pass.relevantDate { checkDate(value, path: "relevantDate", context: &context) }
+        if let value = pass.expirationDate { checkDate(value, path: "expirationDate", context: &context) }
         for (index, entry) in (pass.relevantDates ?? []).enumerated() {
             checkRelevantDate(entry, path: "relevantDates[\(index)]", context: &context)
         }
@@ -17,10 +16,9 @@ extension PassValidator {
             context.error("locations", "at most 10 locations are allowed, found \(locations.count)")
         }
         for (index, location) in locations.enumerated() {
-            let path = "locations[\(index)]"
-            checkCoordinate(location.latitude, limit: 90, path: "\(path).latitude", context: &context)
-            checkCoordinate(location.longitude, limit: 180, path: "\(path).longitude", context: &context)
-            Self.warnUnknownKeys(location.unknownKeys, at: path, context: &context)
+            checkCoordinate(location.latitude, limit: 90, path: "locations[\(index)].latitude", context: &context)
+            checkCoordinate(location.longitude, limit: 180, path: "locations[\(index)].longitude", context: &context)
+            Self.warnUnknownKeys(location.unknownKeys, at: "locations[\(index)]", context: &context)
         }
 
         let beacons = pass.beacons ?? []
@@ -44,40 +42,52 @@ extension PassValidator {
     }
 
     @discardableResult
-    func checkDate(_ value: String, path: String, context: inout ValidationContext) -> Date? {
-        if let problem = W3CDate.problem(with: value) {
-            context.error(path, "\(problem), found \"\(value)\"")
+    func checkDate(_ value: String, path: @autoclosure () -> String, context: inout ValidationContext) -> Date? {
+        do {
+            return try W3CDate.parse(value)
+        } catch {
+            context.error(path(), "\(error.reason), found \"\(value)\"")
             return nil
         }
-        return W3CDate.date(from: value)
     }
 
-    private func checkRelevantDate(_ entry: PassRelevantDate, path: String, context: inout ValidationContext) {
-        if let date = entry.date { checkDate(date, path: "\(path).date", context: &context) }
-        let start = entry.startDate.flatMap { checkDate($0, path: "\(path).startDate", context: &context) }
-        let end = entry.endDate.flatMap { checkDate($0, path: "\(path).endDate", context: &context) }
+    private func checkRelevantDate(
+        _ entry: PassRelevantDate,
+        path: @autoclosure () -> String,
+        context: inout ValidationContext
+    ) {
+        if let date = entry.date { checkDate(date, path: "\(path()).date", context: &context) }
+        var start: Date?
+        if let startDate = entry.startDate { start = checkDate(startDate, path: "\(path()).startDate", context: &context) }
+        var end: Date?
+        if let endDate = entry.endDate { end = checkDate(endDate, path: "\(path()).endDate", context: &context) }
         switch (entry.startDate, entry.endDate) {
         case (nil, nil):
-            if entry.date == nil { context.error(path, "needs date, or startDate and endDate") }
+            if entry.date == nil { context.error(path(), "needs date, or startDate and endDate") }
         case (_?, nil):
-            context.error("\(path).endDate", "required when startDate is set")
+            context.error("\(path()).endDate", "required when startDate is set")
         case (nil, _?):
-            context.error("\(path).startDate", "required when endDate is set")
+            context.error("\(path()).startDate", "required when endDate is set")
         case (_?, _?):
             if let start, let end, end <= start {
-                context.error("\(path).endDate", "must be after startDate")
+                context.error("\(path()).endDate", "must be after startDate")
             }
         }
-        Self.warnUnknownKeys(entry.unknownKeys, at: path, context: &context)
+        Self.warnUnknownKeys(entry.unknownKeys, at: path(), context: &context)
     }
 
-    private func checkCoordinate(_ value: Double?, limit: Double, path: String, context: inout ValidationContext) {
+    private func checkCoordinate(
+        _ value: Double?,
+        limit: Double,
+        path: @autoclosure () -> String,
+        context: inout ValidationContext
+    ) {
         guard let value else {
-            context.error(path, "required key is missing")
+            context.error(path(), "required key is missing")
             return
         }
         if !(-limit...limit).contains(value) {
-            context.error(path, "must be from -\(Int(limit)) to \(Int(limit)) degrees, found \(value)")
+            context.error(path(), "must be from -\(Int(limit)) to \(Int(limit)) degrees, found \(value)")
         }
     }
 }

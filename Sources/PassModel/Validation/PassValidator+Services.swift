@@ -89,23 +89,23 @@ extension PassValidator {
         }
     }
 
-    private func checkBarcode(_ barcode: PassBarcode, path: String, context: inout ValidationContext) {
+    private func checkBarcode(_ barcode: PassBarcode, path: @autoclosure () -> String, context: inout ValidationContext) {
         if let format = barcode.format {
-            if !format.isKnown { context.error("\(path).format", Self.unknownValue(format)) }
+            if !format.isKnown { context.error("\(path()).format", Self.unknownValue(format)) }
         } else {
-            context.error("\(path).format", "required key is missing")
+            context.error("\(path()).format", "required key is missing")
         }
-        if barcode.message == nil { context.error("\(path).message", "required key is missing") }
+        if barcode.message == nil { context.error("\(path()).message", "required key is missing") }
         if let encoding = barcode.messageEncoding {
             if !Self.knownEncodings.contains(encoding.lowercased()) {
                 context.error(
-                    "\(path).messageEncoding",
+                    "\(path()).messageEncoding",
                     "unknown value \"\(encoding)\", expected an IANA character set name such as iso-8859-1 or utf-8"
                 )
             }
         } else {
-            context.error("\(path).messageEncoding", "required key is missing (usually iso-8859-1)")
+            context.error("\(path()).messageEncoding", "required key is missing (usually iso-8859-1)")
         }
-        Self.warnUnknownKeys(barcode.unknownKeys, at: path, context: &context)
+        Self.warnUnknownKeys(barcode.unknownKeys, at: path(), context: &context)
     }
 }

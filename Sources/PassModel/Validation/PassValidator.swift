@@ -135,11 +135,16 @@ public struct PassValidator: Sendable {
         if let identifier = pass.passTypeIdentifier, !identifier.isEmpty, !identifier.hasPrefix("pass.") {
             context.warning("passTypeIdentifier", "pass type identifiers start with \"pass.\", found \"\(identifier)\"")
         }
-        if let team = pass.teamIdentifier, !team.isEmpty,
+        if let team = pass.teamIdentifier, !team.isEmpty, !Self.isPlainTeamIdentifier(team),
             team.count != 10 || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
         {
             context.warning("teamIdentifier", "does not look like a team ID (10 uppercase letters and digits)")
         }
+    }
+
+    /// Whether `team` is 10 ASCII uppercase letters and digits: the common case, checked on bytes.
+    private static func isPlainTeamIdentifier(_ team: String) -> Bool {
+        team.utf8.count == 10 && team.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     private func checkColors(_ pass: Pass, context: inout ValidationContext) {
@@ -153,7 +158,9 @@ public struct PassValidator: Sendable {
         }
     }
 
-    static func checkColor(_ value: String, path: String, context: inout ValidationContext) {
+    static func checkColor(_ value: String, path: @autoclosure () -> String, context: inout ValidationContext) {
+        if isPlainRGB(value) { return }
+        let path = path()
         let text = value.trimmingWhitespace()
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
@@ -182,6 +189,28 @@ public struct PassValidator: Sendable {
         }
     }
 
+    /// Whether `value` is `rgb(r, g, b)` in ASCII with components from 0 to 255 of at most three digits,
+    /// optionally surrounded by spaces or tabs: a valid colour, recognised without the general parse.
+    static func isPlainRGB(_ value: String) -> Bool {
+        var bytes = value.utf8.makeIterator()
+        for expected in "rgb(".utf8 where bytes.next() != expected { return false }
+        for component in 0..<3 {
+            var byte = bytes.next()
+            while byte == 0x20 || byte == 0x09 { byte = bytes.next() }
+            var number = 0
+            var digits = 0
+            while let digit = byte, (0x30...0x39).contains(digit) {
+                number = number * 10 + Int(digit - 0x30)
+                digits += 1
+                byte = bytes.next()
+            }
+            guard (1...3).contains(digits), number <= 255 else { return false }
+            while byte == 0x20 || byte == 0x09 { byte = bytes.next() }
+            guard byte == (component == 2 ? UInt8(ascii: ")") : UInt8(ascii: ",")) else { return false }
+        }
+        return bytes.next() == nil
+    }
+
     private func checkUnknownKeys(_ pass: Pass, context: inout ValidationContext) {
         for key in pass.unknownKeys.keys.sorted() where !Pass.documentedUntypedKeys.contains(key) {
             if PassStyle.allCases.contains(where: { $0.rawValue.lowercased() == key.lowercased() }) {
@@ -192,7 +221,13 @@ public struct PassValidator: Sendable {
         }
     }
 
-    static func warnUnknownKeys(_ keys: [String: JSONValue], at path: String, context: inout ValidationContext) {
+    static func warnUnknownKeys(
+        _ keys: [String: JSONValue],
+        at path: @autoclosure () -> String,
+        context: inout ValidationContext
+    ) {
+        guard !keys.isEmpty else { return }
+        let path = path()
         for key in keys.keys.sorted() {
             context.warning("\(path).\(key)", "unknown key, kept as is")
         }
@@ -210,12 +245,14 @@ struct ValidationContext {
     /// Paths already reported as having the wrong type; later issues at the same path are dropped.
     var suppressed: Set<String> = []
 
-    mutating func error(_ path: String, _ message: String) {
-        add(.error, path, message)
+    /// Reports an error; the path and message are built only here, when there is something to report.
+    mutating func error(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+        add(.error, path(), message())
     }
 
-    mutating func warning(_ path: String, _ message: String) {
-        add(.warning, path, message)
+    /// Reports a warning; the path and message are built only here, when there is something to report.
+    mutating func warning(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+        add(.warning, path(), message())
     }
 
     private mutating func add(_ severity: ValidationIssue.Severity, _ path: String, _ message: String) {
@@ -259,6 +296,12 @@ extension StringProtocol {
     /// The text without leading and trailing spaces and tabs: what `trimmingCharacters(in: .whitespaces)`
     /// gives (Unicode space separators and U+0009), without its costly trip through `NSString`.
     func trimmingWhitespace() -> String {
+        // Nothing to trim when both ends are ASCII other than a space or a tab (the only ASCII characters trimmed).
+        if let first = unicodeScalars.first?.value, let last = unicodeScalars.last?.value, first < 0x80, last < 0x80,
+            first != 0x20, first != 0x09, last != 0x20, last != 0x09
+        {
+            return String(self)
+        }
         let isWhitespace = { (scalar: Unicode.Scalar) in
             scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
         }
