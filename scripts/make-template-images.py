@@ -264,7 +264,7 @@ def logo(scale, glyph, mark_bg, mark_fg, word, word_color):
 
 # -- boarding pass (Tessera Air) -------------------------------------------
 
-AIR_BG = (18, 52, 86, 255)
+AIR_BG = (18, 52, 99, 255)  # pass.json backgroundColor
 AIR_ACCENT = (94, 178, 240, 255)
 WHITE = (255, 255, 255, 255)
 
@@ -284,9 +284,9 @@ def air_footer(scale):
     return c.render()
 
 
-# -- coupon (Tessera Coffee) -------------------------------------------------
+# -- coupon (Bean & Leaf Coffee) ---------------------------------------------
 
-COFFEE_BG = (96, 56, 34, 255)
+COFFEE_BG = (120, 72, 40, 255)  # pass.json backgroundColor
 COFFEE_CREAM = (246, 226, 200, 255)
 
 
@@ -305,9 +305,9 @@ def coupon_strip(scale):
     return c.render()
 
 
-# -- store card (Tessera Coffee rewards) ------------------------------------
+# -- store card (Bean & Leaf Coffee rewards) --------------------------------
 
-CARD_BG = (28, 74, 60, 255)
+CARD_BG = (34, 85, 60, 255)  # pass.json backgroundColor
 
 
 def card_strip(scale):
@@ -327,9 +327,9 @@ def card_strip(scale):
     return c.render()
 
 
-# -- event ticket (Harborview Live) ------------------------------------------
+# -- event ticket (The Midnight Echo at Tessera Arena) -------------------------
 
-EVENT_BG = (44, 20, 82, 255)
+EVENT_BG = (44, 18, 82, 255)  # pass.json backgroundColor
 EVENT_ACCENT = (255, 94, 168, 255)
 
 
@@ -345,9 +345,9 @@ def event_background(scale):
     w, h = SIZES["background"]
     c = Canvas((w, h), scale)
     c.gradient((72, 28, 120, 255), (16, 10, 40, 255), "vertical")
-    # stage lights
-    for i, x in enumerate((30, 90, 150)):
-        c.polygon([(x - 6, 0), (x + 6, 0), (x + 50 - i * 50, h), (x - 50 - i * 10 + 40, h)], (255, 255, 255, 22))
+    # a soft spotlight glow above the stage
+    c.ellipse(40, -60, 140, 60, fill=(255, 255, 255, 18))
+    c.ellipse(65, -35, 115, 35, fill=(255, 255, 255, 18))
     aurora_bands(c, w, h, 120, [(255, 94, 168, 90), (120, 90, 255, 90), (60, 220, 200, 80)], 10, 22)
     # crowd silhouette
     rng = random.Random(7)
@@ -366,22 +366,23 @@ def event_thumbnail(scale):
     c.ellipse(48, 10, 80, 42, fill=(255, 214, 120, 235))  # moon
     aurora_bands(c, w, h, 40, [(255, 94, 168, 170), (120, 90, 255, 170), (60, 220, 200, 160)], 6, 16)
     c.rounded(0, 0, w, h, 0, outline=(255, 255, 255, 120), width_pt=1.5)
-    c.text((w / 2, 80), "AURORA LIGHTS", fit_size("AURORA LIGHTS", 80, 10), WHITE, anchor="mm")
+    c.text((w / 2, 80), "THE MIDNIGHT ECHO", fit_size("THE MIDNIGHT ECHO", 80, 10), WHITE, anchor="mm")
     return c.render()
 
 
 # -- generic (Tessera Fitness) ------------------------------------------------
 
-FIT_BG = (24, 24, 30, 255)
+FIT_BG = (24, 24, 30, 255)  # icon only; the pass itself is light
 FIT_ACCENT = (255, 92, 57, 255)
+FIT_TEXT = (20, 30, 40, 255)  # pass.json foregroundColor (on rgb(230, 236, 240))
 
 
 def fitness_thumbnail(scale):
     w, h = SIZES["thumbnail"]
     c = Canvas((w, h), scale)
-    c.rounded(0, 0, w, h, 10, fill=(58, 60, 70, 255))
-    c.ellipse(31, 16, 59, 46, fill=(150, 154, 168, 255))  # head
-    c.ellipse(14, 52, 76, 112, fill=(150, 154, 168, 255))  # shoulders
+    c.rounded(0, 0, w, h, 10, fill=(196, 204, 212, 255))
+    c.ellipse(31, 16, 59, 46, fill=(128, 138, 150, 255))  # head
+    c.ellipse(14, 52, 76, 112, fill=(128, 138, 150, 255))  # shoulders
     c.rounded(0, 0, w, h, 10, outline=FIT_ACCENT, width_pt=2.5)
     return c.render()
 
@@ -396,23 +397,23 @@ TEMPLATES = {
     },
     "coupon": {
         "icon": lambda s: icon(s, COFFEE_BG, COFFEE_CREAM, glyph_cup),
-        "logo": lambda s: logo(s, glyph_cup, COFFEE_CREAM, COFFEE_BG, "Tessera Coffee", WHITE),
+        "logo": lambda s: logo(s, glyph_cup, COFFEE_CREAM, COFFEE_BG, "Bean & Leaf", WHITE),
         "strip": coupon_strip,
     },
     "event-ticket": {
         "icon": lambda s: icon(s, EVENT_BG, EVENT_ACCENT, glyph_note),
-        "logo": lambda s: logo(s, glyph_note, EVENT_ACCENT, WHITE, "Harborview Live", WHITE),
+        "logo": lambda s: logo(s, glyph_note, EVENT_ACCENT, WHITE, "Tessera Arena", WHITE),
         "background": event_background,
         "thumbnail": event_thumbnail,
     },
     "store-card": {
         "icon": lambda s: icon(s, CARD_BG, COFFEE_CREAM, glyph_cup),
-        "logo": lambda s: logo(s, glyph_cup, COFFEE_CREAM, CARD_BG, "Tessera Coffee", WHITE),
+        "logo": lambda s: logo(s, glyph_cup, COFFEE_CREAM, CARD_BG, "Bean & Leaf", WHITE),
         "strip": card_strip,
     },
     "generic": {
         "icon": lambda s: icon(s, FIT_BG, FIT_ACCENT, glyph_dumbbell),
-        "logo": lambda s: logo(s, glyph_dumbbell, FIT_ACCENT, WHITE, "Tessera Fitness", WHITE),
+        "logo": lambda s: logo(s, glyph_dumbbell, FIT_ACCENT, WHITE, "Tessera Fitness", FIT_TEXT),
         "thumbnail": fitness_thumbnail,
     },
 }
