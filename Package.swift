@@ -14,12 +14,15 @@ let package = Package(
         .library(name: "PassModel", targets: ["PassModel"]),
         .library(name: "PassCrypto", targets: ["PassCrypto"]),
         .library(name: "PassBundle", targets: ["PassBundle"]),
+        .library(name: "Barcodes", targets: ["Barcodes"]),
+        .library(name: "PaymentRequest", targets: ["PaymentRequest"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries
@@ -28,6 +31,11 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // zint ships no .pc file, so its module map links "zint" directly.
+        .systemLibrary(name: "CZint", providers: [.apt(["libzint-dev"]), .brew(["zint"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
+        // Not "CZlib": ZIPFoundation already defines a clang module of that name, and two cannot meet in one build.
+        .systemLibrary(name: "CLibz", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
         .target(name: "PassModel", swiftSettings: swiftSettings),
@@ -39,12 +47,17 @@ let package = Package(
             dependencies: ["PassModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
+        // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
+        .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "CLibz"], swiftSettings: swiftSettings),
+
+        // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
+        .target(name: "PaymentRequest", swiftSettings: swiftSettings),
 
         // Executables
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle",
+                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PaymentRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
@@ -54,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "tessera-bench",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle",
+                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PaymentRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -69,8 +82,20 @@ let package = Package(
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "PaymentRequestTests",
+            dependencies: ["PaymentRequest", .product(name: "PropertyBased", package: "swift-property-based")],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PassBundleTests",
             dependencies: ["PassModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BarcodeTests",
+            dependencies: ["Barcodes", "PassModel", "tessera", "TesseraTestSupport"],
+            exclude: ["decode.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,7 +3,9 @@
 # The Swift toolchain itself must already be on PATH (https://www.swift.org/install/).
 set -euo pipefail
 
-packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates)
+# libzint-dev and libqrencode-dev: barcodes; zint (the CLI): the barcode benchmark's comparison.
+packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates libzint-dev libqrencode-dev zint)
+command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -21,4 +23,12 @@ fi
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: swift is not on PATH; install the Swift toolchain first (https://www.swift.org/install/)" >&2
     exit 1
+fi
+
+# The barcode tests read every rendered barcode back with zxing-cpp (from PyPI), a decoder independent of zint and
+# libqrencode; Pillow opens the PNGs for it.
+if ! python3 -c "import zxingcpp, PIL" >/dev/null 2>&1; then
+    echo "==> installing zxing-cpp and pillow (barcode tests)"
+    python3 -m pip install --quiet zxing-cpp pillow 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages zxing-cpp pillow
 fi

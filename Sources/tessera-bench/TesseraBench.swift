@@ -1,5 +1,11 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(CoreFoundation)
+import CoreFoundation  // on Linux, timespec resolves through CoreFoundation's module map
+#endif
 import PassBundle
 import PassCrypto
 import PassModel
@@ -10,7 +16,7 @@ struct TesseraBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
         abstract: "Benchmarks for Tessera (run with -c release).",
-        subcommands: [SignBenchmark.self]
+        subcommands: [SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self]
     )
 }
 

@@ -7,7 +7,7 @@ struct Tessera: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Build, sign, verify and inspect Apple Wallet passes.",
-        subcommands: [CertsCommand.self, PassCommand.self]
+        subcommands: [CertsCommand.self, PassCommand.self, BarcodeCommand.self, PayCommand.self]
     )
 
     static func main() {
