@@ -26,6 +26,9 @@ public struct CMSSigner: Sendable {
         self.chain = chain
     }
 
+    /// SHA-256, fetched from the default provider once per process.
+    private static let sha256 = FetchedDigest(name: "SHA256")
+
     /// Signs `content` and returns the DER-encoded detached signature.
     /// - Parameter content: The exact bytes to sign.
     /// - Returns: A DER `ContentInfo` holding `SignedData` without the content.
@@ -36,14 +39,20 @@ public struct CMSSigner: Sendable {
         defer { tessera_sk_X509_free(stack) }
         for intermediate in chain { _ = tessera_sk_X509_push(stack, intermediate.pointer) }
 
-        let flags = UInt32(CMS_DETACHED | CMS_BINARY | CMS_NOSMIMECAP)
-        let cms: OpaquePointer? = try OpenSSL.withReadBIO(content) { bio in
-            CMS_sign(certificate.pointer, privateKey.pointer, stack, bio, flags)
-        }
-        guard let cms else {
-            throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")
+        // CMS_sign in two steps (PARTIAL, add the signer with a SHA-256 fetched once, then final) is the same
+        // signature as CMS_sign(cert, key, ...) without a digest lookup per call.
+        let flags = UInt32(CMS_DETACHED | CMS_BINARY | CMS_NOSMIMECAP | CMS_PARTIAL)
+        guard let cms = CMS_sign(nil, nil, stack, nil, flags) else {
+            throw CryptoError.openSSL(.signingFailed, "could not start the signature")
         }
         defer { CMS_ContentInfo_free(cms) }
+        guard CMS_add1_signer(cms, certificate.pointer, privateKey.pointer, Self.sha256.pointer, flags) != nil else {
+            throw CryptoError.openSSL(.signingFailed, "could not add the signer")
+        }
+        let finished = try OpenSSL.withReadBIO(content) { bio in CMS_final(cms, bio, nil, flags) == 1 }
+        guard finished else {
+            throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")
+        }
         var buffer: UnsafeMutablePointer<UInt8>?
         let length = i2d_CMS_ContentInfo(cms, &buffer)
         guard length > 0, let buffer else {
@@ -51,5 +60,18 @@ public struct CMSSigner: Sendable {
         }
         defer { tessera_OPENSSL_free(buffer) }
         return Data(bytes: buffer, count: Int(length))
+    }
+}
+
+/// An `EVP_MD` fetched once and kept for the life of the process.
+final class FetchedDigest: @unchecked Sendable {
+    let pointer: OpaquePointer?
+
+    init(name: String) {
+        pointer = EVP_MD_fetch(nil, name, nil)
+    }
+
+    deinit {
+        EVP_MD_free(pointer)
     }
 }

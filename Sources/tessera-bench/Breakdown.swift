@@ -33,6 +33,9 @@ enum Breakdown {
         try time("ZIP: template archive + pass.json, manifest.json, signature") {
             _ = try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifest), ("signature", signature)])
         }
+        let builder = try PassBuilder(template: template, signer: signer)
+        try time("whole pass (PassBuilder.build)") { _ = try builder.build(data: data) }
+        try time("CMS detached signature again") { _ = try cms.signDetached(manifest) }
         try time("manifest + signature + ZIP (PassSigner.signedBundle)") { _ = try signer.signedBundle(passJSON: passJSON, contents: contents) }
     }
 }
