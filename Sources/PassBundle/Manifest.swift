@@ -33,26 +33,13 @@ public struct Manifest: Sendable, Equatable {
 
     /// The manifest's JSON bytes with sorted keys, so equal bundles sign equal bytes.
     public func jsonData() -> Data {
-        var out = "{\n"
-        let sorted = hashes.sorted { $0.key < $1.key }
-        for (index, entry) in sorted.enumerated() {
-            out += "  \(Self.quoted(entry.key)) : \"\(entry.value)\""
-            out += index == sorted.count - 1 ? "\n" : ",\n"
-        }
-        out += "}\n"
-        return Data(out.utf8)
+        // Encoding a [String: String] cannot fail.
+        (try? Self.encoder.encode(hashes)) ?? Data("{}".utf8)
     }
 
-    private static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return encoder
+    }()
 }
