@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PassCrypto", targets: ["PassCrypto"]),
         .library(name: "PassBundle", targets: ["PassBundle"]),
         .library(name: "Barcodes", targets: ["Barcodes"]),
+        .library(name: "PassPreview", targets: ["PassPreview"]),
         .library(name: "PaymentRequest", targets: ["PaymentRequest"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
@@ -36,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
         // Not "CZlib": ZIPFoundation already defines a clang module of that name, and two cannot meet in one build.
         .systemLibrary(name: "CLibz", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // librsvg 2.52+ and cairo: pass previews rasterized from SVG to PNG.
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
         .target(name: "PassModel", swiftSettings: swiftSettings),
@@ -49,6 +52,8 @@ let package = Package(
         ),
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
         .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "CLibz"], swiftSettings: swiftSettings),
+        // Pass previews: a pass drawn as Wallet shows it, as SVG (pure Swift) and PNG (librsvg + cairo)
+        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg"], swiftSettings: swiftSettings),
 
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
         .target(name: "PaymentRequest", swiftSettings: swiftSettings),
@@ -57,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PaymentRequest",
+                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
@@ -67,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "tessera-bench",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PaymentRequest",
+                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -96,6 +101,12 @@ let package = Package(
             name: "BarcodeTests",
             dependencies: ["Barcodes", "PassModel", "tessera", "TesseraTestSupport"],
             exclude: ["decode.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassPreviewTests",
+            dependencies: ["PassPreview", "PassModel", "tessera", "TesseraTestSupport"],
+            exclude: ["pixels.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

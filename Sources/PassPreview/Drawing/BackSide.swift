@@ -1,0 +1,66 @@
+import PassModel
+
+/// The back of the card: the organisation's name, then each back field (label, then its value wrapped over as many
+/// lines as it needs) with a hairline between fields, on the pass colour.
+struct BackSide {
+    let pass: Pass
+    let fields: PassFields?
+    let colors: CardColors
+    let formatter: FieldFormatter
+
+    /// Draws the content (the background is drawn by the caller) and returns its height, at least `minimumHeight`.
+    func draw(on canvas: inout SVGCanvas, minimumHeight: Double) -> Double {
+        let left = FrontSide.padding
+        let width = FrontSide.width - 2 * left
+        let title = pass.organizationName.map(formatter.localized) ?? pass.logoText.map(formatter.localized) ?? ""
+        canvas.text(title, x: left, y: 32, size: 16, fill: colors.foreground.svg, bold: true, maxWidth: width)
+        var y = 48.0
+        let backFields = fields?.backFields ?? []
+        if backFields.isEmpty {
+            canvas.text("No back fields", x: left, y: y + 22, size: 12, fill: colors.label.svg)
+            y += 34
+        }
+        for (index, field) in backFields.enumerated() {
+            if index > 0 {
+                canvas.rect(x: left, y: y, width: width, height: 0.5, fill: colors.foreground.svg,
+                            attributes: "fill-opacity=\"0.3\"")
+            }
+            canvas.text(formatter.label(field), x: left, y: y + 18, size: 11, fill: colors.label.svg, maxWidth: width)
+            y += 22
+            for line in TextMetrics.wrap(formatter.value(field, back: true), size: 13, maxWidth: width) {
+                y += 17
+                canvas.text(line, x: left, y: y, size: 13, fill: colors.foreground.svg, maxWidth: width)
+            }
+            y += 10
+        }
+        return max(y + FrontSide.padding, minimumHeight)
+    }
+}
+
+/// The red banner over a pass that fails validation: the error count, then each error's path and message.
+struct ValidationBanner {
+    let lines: [String]
+    let width: Double
+
+    init?(report: ValidationReport, width: Double) {
+        let errors = report.errors
+        guard !errors.isEmpty else { return nil }
+        var lines = ["Invalid pass: \(errors.count) validation error\(errors.count == 1 ? "" : "s")"]
+        for error in errors {
+            lines += TextMetrics.wrap("• \(error.path): \(error.message)", size: 11, maxWidth: width - 24)
+        }
+        self.lines = lines
+        self.width = width
+    }
+
+    var height: Double { 16 + Double(lines.count) * 16 + 6 }
+
+    func draw(on canvas: inout SVGCanvas) {
+        canvas.rect(x: 0, y: 0, width: width, height: height - 6, radius: 8, fill: "#c62828",
+                    attributes: "data-role=\"validation-errors\"")
+        for (index, line) in lines.enumerated() {
+            canvas.text(line, x: 12, y: 24 + Double(index) * 16, size: index == 0 ? 12 : 11, fill: "#ffffff",
+                        bold: index == 0, maxWidth: width - 24)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Appends SVG elements to a string: rectangles, text in DejaVu Sans (XML-escaped), embedded images.
+struct SVGCanvas {
+    static let fontFamily = "DejaVu Sans, sans-serif"
+
+    var text = ""
+
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, radius: Double = 0, fill: String,
+                       attributes: String = "") {
+        text += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\""
+        if radius > 0 { text += " rx=\"\(n(radius))\"" }
+        text += " fill=\"\(fill)\"\(attributes.isEmpty ? "" : " " + attributes)/>\n"
+    }
+
+    /// One line of text at baseline `y`; `anchor` is `start`, `middle` or `end`. Text wider than `maxWidth` is
+    /// squeezed with `textLength` rather than cut, so every character stays in the picture.
+    mutating func text(_ string: String, x: Double, y: Double, size: Double, fill: String, bold: Bool = false,
+                       anchor: String = "start", maxWidth: Double? = nil) {
+        guard !string.isEmpty else { return }
+        text += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(Self.fontFamily)\" font-size=\"\(n(size))\""
+        if bold { text += " font-weight=\"bold\"" }
+        if anchor != "start" { text += " text-anchor=\"\(anchor)\"" }
+        if let maxWidth, TextMetrics.width(string, size: size, bold: bold) > maxWidth {
+            text += " textLength=\"\(n(maxWidth))\" lengthAdjust=\"spacingAndGlyphs\""
+        }
+        text += " fill=\"\(fill)\">\(Self.escape(string))</text>\n"
+    }
+
+    mutating func image(_ uri: String, x: Double, y: Double, width: Double, height: Double,
+                        aspect: String = "xMidYMid meet", attributes: String = "") {
+        text += "<image x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" "
+            + "preserveAspectRatio=\"\(aspect)\"\(attributes.isEmpty ? "" : " " + attributes) xlink:href=\"\(uri)\"/>\n"
+    }
+
+    mutating func raw(_ element: String) { text += element }
+
+    /// A coordinate with at most two decimals and no trailing zeros.
+    func n(_ value: Double) -> String { Self.number(value) }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    /// Escapes `&`, `<`, `>` and quotes, and drops characters XML 1.0 cannot hold (most C0 controls).
+    static func escape(_ string: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(string.utf8.count)
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped += " "
+            default:
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return escaped
+    }
+}
+
+/// Approximate advance widths of DejaVu Sans, enough to fit and wrap text before the rasterizer measures it.
+enum TextMetrics {
+    static func width(_ string: String, size: Double, bold: Bool = false) -> Double {
+        var ems = 0.0
+        for character in string {
+            if character == " " { ems += 0.32 }
+            else if character == "i" || character == "l" || character == "." || character == "," || character == ":" { ems += 0.3 }
+            else if character.isUppercase || character == "%" || character == "W" || character == "m" || character == "w" { ems += 0.72 }
+            else if character.isNumber { ems += 0.64 }
+            else { ems += 0.6 }
+        }
+        return ems * size * (bold ? 1.1 : 1)
+    }
+
+    /// The largest size from `size` down to `minimum` at which `string` fits `maxWidth`.
+    static func fittingSize(_ string: String, maxWidth: Double, size: Double, minimum: Double, bold: Bool = false) -> Double {
+        let natural = width(string, size: size, bold: bold)
+        guard natural > maxWidth, natural > 0 else { return size }
+        return max(minimum, (size * maxWidth / natural).rounded(.down))
+    }
+
+    /// Greedy word wrap to lines no wider than `maxWidth`; words longer than a line are split.
+    static func wrap(_ string: String, size: Double, maxWidth: Double) -> [String] {
+        var lines: [String] = []
+        for paragraph in string.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                var word = String(word)
+                let candidate = line.isEmpty ? word : line + " " + word
+                if width(candidate, size: size) <= maxWidth { line = candidate; continue }
+                if !line.isEmpty { lines.append(line); line = "" }
+                while width(word, size: size) > maxWidth && word.count > 1 {
+                    var cut = word.count - 1
+                    while cut > 1 && width(String(word.prefix(cut)), size: size) > maxWidth { cut -= 1 }
+                    lines.append(String(word.prefix(cut)))
+                    word = String(word.dropFirst(cut))
+                }
+                line = word
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
+
+/// A pass colour (`rgb(r, g, b)` or `#rrggbb`) as SVG wants it.
+struct PassColor: Sendable, Equatable {
+    var red: Int, green: Int, blue: Int
+
+    init(red: Int, green: Int, blue: Int) { (self.red, self.green, self.blue) = (red, green, blue) }
+
+    init?(_ string: String?) {
+        guard let string = string?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if string.hasPrefix("#"), string.count == 7, let value = Int(string.dropFirst(), radix: 16) {
+            self.init(red: value >> 16 & 0xFF, green: value >> 8 & 0xFF, blue: value & 0xFF)
+            return
+        }
+        guard string.lowercased().hasPrefix("rgb("), string.hasSuffix(")") else { return nil }
+        let parts = string.dropFirst(4).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, let r = parts[0], let g = parts[1], let b = parts[2],
+              [r, g, b].allSatisfy({ (0...255).contains($0) }) else { return nil }
+        self.init(red: r, green: g, blue: b)
+    }
+
+    var svg: String { "rgb(\(red),\(green),\(blue))" }
+    var isDark: Bool { 0.299 * Double(red) + 0.587 * Double(green) + 0.114 * Double(blue) < 140 }
+}

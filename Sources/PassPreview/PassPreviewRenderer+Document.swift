@@ -1,0 +1,73 @@
+import PassModel
+
+extension PassPreviewRenderer {
+    /// An SVG document and its size in points.
+    struct Document {
+        var text: String
+        var width: Double
+        var height: Double
+    }
+
+    /// Space between the front and the back when both are drawn.
+    static let sideGap = 20.0
+
+    /// Builds the SVG: the validation banner (if any) across the top, then the requested sides.
+    func document(side: Side) -> Document {
+        let colors = CardColors(pass: pass)
+        var cards: [(canvas: SVGCanvas, height: Double, id: String)] = []
+        var frontHeight = 300.0
+        if side != .back {
+            var canvas = SVGCanvas()
+            let front = FrontSide(pass: pass, fields: pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] }
+                                    ?? PassFields(), colors: colors, resources: resources, formatter: formatter,
+                                  barcode: barcode)
+            frontHeight = front.draw(on: &canvas)
+            cards.append((canvas, frontHeight, "front"))
+        }
+        if side != .front {
+            var canvas = SVGCanvas()
+            let back = BackSide(pass: pass, fields: pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] },
+                                colors: colors, formatter: formatter)
+            let height = back.draw(on: &canvas, minimumHeight: side == .both ? frontHeight : 300)
+            cards.append((canvas, height, "back"))
+        }
+        let width = FrontSide.width * Double(cards.count) + Self.sideGap * Double(cards.count - 1)
+        let banner = ValidationBanner(report: report, width: width)
+        let top = banner?.height ?? 0
+        let height = (top + (cards.map(\.height).max() ?? 0)).rounded(.up)
+
+        var svg = SVGCanvas()
+        svg.raw("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" \
+            width="\(svg.n(width))" height="\(svg.n(height))" viewBox="0 0 \(svg.n(width)) \(svg.n(height))">
+
+            """)
+        if let banner { banner.draw(on: &svg) }
+        for (index, card) in cards.enumerated() {
+            let x = Double(index) * (FrontSide.width + Self.sideGap)
+            svg.raw("<g transform=\"translate(\(svg.n(x)) \(svg.n(top)))\" data-side=\"\(card.id)\">\n")
+            svg.raw("<defs><clipPath id=\"\(card.id)-card\"><rect width=\"\(svg.n(FrontSide.width))\" "
+                + "height=\"\(svg.n(card.height))\" rx=\"12\"/></clipPath></defs>\n")
+            svg.raw("<g clip-path=\"url(#\(card.id)-card)\">\n")
+            drawBackground(on: &svg, colors: colors, height: card.height, id: card.id)
+            svg.raw(card.canvas.text)
+            svg.raw("</g>\n</g>\n")
+        }
+        svg.raw("</svg>\n")
+        return Document(text: svg.text, width: width, height: height)
+    }
+
+    /// The pass colour, or for an event ticket with `background.png` that image scaled to fill and blurred.
+    func drawBackground(on canvas: inout SVGCanvas, colors: CardColors, height: Double, id: String) {
+        canvas.rect(x: 0, y: 0, width: FrontSide.width, height: height, fill: colors.background.svg,
+                    attributes: "data-role=\"background\"")
+        guard id == "front", pass.style == .eventTicket, resources[image: "strip"] == nil,
+              let background = resources[image: "background"] else { return }
+        canvas.raw("<defs><filter id=\"\(id)-blur\" x=\"0\" y=\"0\" width=\"1\" height=\"1\">"
+            + "<feGaussianBlur stdDeviation=\"10\"/></filter></defs>\n")
+        // Drawn larger than the card so the blur's faded edges fall outside the clip.
+        canvas.image(background.uri, x: -30, y: -30, width: FrontSide.width + 60, height: height + 60,
+                     aspect: "xMidYMid slice", attributes: "filter=\"url(#\(id)-blur)\"")
+    }
+}

@@ -1,0 +1,36 @@
+public import Foundation
+public import PassModel
+
+extension PassPreviewRenderer {
+    /// Prepares a preview of a template with a data document applied, as `tessera pass create` would build it.
+    /// - Parameters:
+    ///   - template: The template (its `pass.json` and files).
+    ///   - data: The data document, or `nil` to draw the template as it is.
+    ///   - language: A language code such as `en` or `fr`; `nil` picks `en` when the template has it.
+    ///   - configuration: The device's time zone and clock.
+    /// - Throws: `PassModelError` when the data does not apply (an unknown field key, a value of the wrong type).
+    public init(template: PassTemplate, data: PassData? = nil, language: String? = nil,
+                configuration: Configuration = .init()) throws {
+        self.init(pass: try template.pass(applying: data), files: template.files, language: language,
+                  configuration: configuration)
+    }
+
+    /// Prepares a preview of a pass bundle's files, such as those of a `.pkpass` archive.
+    /// - Parameters:
+    ///   - bundleFiles: Every file by path, `pass.json` included.
+    ///   - language: A language code such as `en` or `fr`; `nil` picks `en` when the pass has it.
+    ///   - configuration: The device's time zone and clock.
+    /// - Throws: ``PassPreviewError`` `missingPassJSON`, or `invalidPass` with the decoding reason.
+    public init(bundleFiles: [String: Data], language: String? = nil, configuration: Configuration = .init()) throws {
+        guard let passJSON = bundleFiles["pass.json"] else {
+            throw PassPreviewError(.missingPassJSON, "pass.json: missing from the pass")
+        }
+        let pass: Pass
+        do {
+            pass = try Pass(jsonData: passJSON)
+        } catch let error as PassModelError {
+            throw PassPreviewError(.invalidPass, error.description)
+        }
+        self.init(pass: pass, files: bundleFiles, language: language, configuration: configuration)
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PassBundle
+import PassModel
+import PassPreview
+
+/// `tessera pass preview`: a picture of a pass (front, back or both) as SVG or PNG.
+struct PassPreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Draw a .pkpass or a template (with optional data) as Wallet shows it, as PNG or SVG.",
+        discussion: """
+        The output format follows the --output extension: .svg (vector, text kept as text) or .png (drawn by librsvg \
+        with DejaVu Sans, --scale pixels per point). A pass that fails validation is still drawn, under a red banner \
+        listing its errors; the errors are also printed as warnings.
+        """
+    )
+
+    @Argument(help: "A .pkpass file (or use --template).")
+    var pkpass: String?
+
+    @Option(help: "Template folder (pass.json, images, xx.lproj) instead of a .pkpass.")
+    var template: String?
+
+    @Option(help: "JSON data document applied to the template (with --template).")
+    var data: String?
+
+    @Option(help: "front, back or both (side by side).")
+    var side: String = "front"
+
+    @Option(help: "Language whose xx.lproj/pass.strings and images are used (default: en when present).")
+    var lang: String?
+
+    @Option(help: "Time zone dates are shown in, as on a device there (IANA name; default: this machine's).")
+    var timeZone: String?
+
+    @Option(help: "PNG pixels per point, 0.25-8.")
+    var scale: Double = 2
+
+    @Option(help: "Output file: FILE.png or FILE.svg (written whole or not at all).")
+    var output: String
+
+    func validate() throws {
+        guard (pkpass == nil) != (template == nil) else {
+            throw ValidationError("give either a .pkpass file or --template DIR")
+        }
+        if data != nil && template == nil { throw ValidationError("--data applies to --template only") }
+        guard PassPreviewRenderer.Side(rawValue: side) != nil else {
+            throw ValidationError("--side must be front, back or both, not \"\(side)\"")
+        }
+        guard ["png", "svg"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
+            throw ValidationError("--output must end in .png or .svg")
+        }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("--time-zone: unknown time zone \"\(timeZone)\"")
+        }
+        guard scale >= 0.25 && scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
+    }
+
+    func run() throws {
+        let renderer = try makeRenderer()
+        for error in renderer.report.errors { Terminal.warning("\(error.path): \(error.message)") }
+        let url = URL(fileURLWithPath: output)
+        let isSVG = url.pathExtension.lowercased() == "svg"
+        let side = PassPreviewRenderer.Side(rawValue: self.side)!
+        let bytes: Data
+        do {
+            bytes = isSVG ? Data(renderer.svg(side: side).utf8) : try renderer.png(side: side, scale: scale)
+        } catch let error as PassPreviewError {
+            throw CommandFailure(message: error.description)
+        }
+        do {
+            try bytes.write(to: url, options: .atomic)  // a temporary file beside the output, then a rename
+        } catch {
+            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
+        }
+        let size = renderer.pixelSize(side: side, scale: isSVG ? 1 : scale)
+        let verdict = renderer.report.isValid ? "valid" : "INVALID (\(renderer.report.errors.count) errors)"
+        print("\(output): \(side.rawValue), \(size.width)x\(size.height) \(isSVG ? "pt SVG" : "px PNG"), pass \(verdict)")
+    }
+
+    func makeRenderer() throws -> PassPreviewRenderer {
+        let configuration = PassPreviewRenderer.Configuration(timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        if let template {
+            let passTemplate = try Loading.template(at: template)
+            let passData = try data.map { try Loading.passData(at: $0) }
+            do {
+                return try PassPreviewRenderer(template: passTemplate, data: passData, language: lang,
+                                               configuration: configuration)
+            } catch let error as PassModelError {
+                throw CommandFailure(message: error.description)
+            }
+        }
+        let path = pkpass ?? ""
+        do {
+            let archive = try PassArchive(contentsOf: path)
+            return try PassPreviewRenderer(bundleFiles: archive.files, language: lang, configuration: configuration)
+        } catch let error as PassBundleError {
+            throw CommandFailure(message: error.description)
+        } catch let error as PassPreviewError {
+            throw CommandFailure(message: "\(path): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// `tessera pass preview` run as a subprocess: templates and .pkpass files, SVG and PNG, exit codes 0, 1 and 2.
+@Suite("tessera pass preview")
+struct PassPreviewCommandTests {
+    let work: URL
+    let templates = Subprocess.repositoryRoot.appendingPathComponent("PassTemplates")
+
+    init() throws { work = try PreviewFixtures.temporaryFolder() }
+
+    @Test func templateToPNG() throws {
+        let output = work.appendingPathComponent("ticket.png")
+        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+                                             "--scale", "1", "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("320x"))
+        let report = try PixelReport.read(try Data(contentsOf: output))
+        #expect(report.width == 320)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0 != "preview.png" } == ["ticket.png"])
+    }
+
+    @Test func templateWithDataBackInFrench() throws {
+        let data = work.appendingPathComponent("data.json")
+        try Data(#"{"fields": {"terms": "Pas de remboursement & pas d'échange"}}"#.utf8).write(to: data)
+        let output = work.appendingPathComponent("back.svg")
+        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+                                             "--data", data.path, "--side", "back", "--lang", "fr", "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try String(contentsOf: output, encoding: .utf8)
+        #expect(svg.contains(">Ouverture des portes</text>"))
+        #expect(svg.contains("Pas de remboursement &amp; pas d&apos;échange"))
+    }
+
+    @Test func pkpassToSVG() throws {
+        // An unsigned bundle is enough to draw: zip the template's files with Python's zipfile.
+        let folder = templates.appendingPathComponent("coupon").path
+        let pkpass = work.appendingPathComponent("coupon.pkpass").path
+        let zipped = try Subprocess.run("python3", ["-c", """
+            import os, sys, zipfile
+            with zipfile.ZipFile(sys.argv[2], "w") as z:
+                for root, _, names in os.walk(sys.argv[1]):
+                    for name in names:
+                        path = os.path.join(root, name)
+                        z.write(path, os.path.relpath(path, sys.argv[1]))
+            """, folder, pkpass])
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        let output = work.appendingPathComponent("coupon.svg")
+        let result = try Subprocess.tessera(["pass", "preview", pkpass, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains(">20% off</text>"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let template = templates.appendingPathComponent("generic").path
+        for arguments in [["--template", template, "--output", work.appendingPathComponent("x.jpg").path],
+                          ["--template", template, "--side", "left", "--output", work.appendingPathComponent("x.svg").path],
+                          ["--output", work.appendingPathComponent("x.svg").path]] {
+            let result = try Subprocess.tessera(["pass", "preview"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func missingInputExitsOneNamingThePath() throws {
+        let missing = work.appendingPathComponent("nowhere.pkpass").path
+        let result = try Subprocess.tessera(["pass", "preview", missing, "--output", work.appendingPathComponent("x.png").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(missing))
+        let noTemplate = work.appendingPathComponent("no-template").path
+        let second = try Subprocess.tessera(["pass", "preview", "--template", noTemplate, "--output", work.appendingPathComponent("x.png").path])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains(noTemplate))
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("x.png").path))
+    }
+}
