@@ -59,7 +59,8 @@ public struct PassVerifier: Sendable {
         do {
             archive = try PassArchive(data: data, source: source)
         } catch let failure {
-            error(source, "\(failure)")
+            let reason = "\(failure)"
+            error(source, reason.hasPrefix("\(source): ") ? String(reason.dropFirst(source.count + 2)) : reason)
             return report
         }
         for problem in archive.layoutProblems { error(problem.path, problem.message) }

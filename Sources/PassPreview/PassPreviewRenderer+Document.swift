@@ -12,7 +12,11 @@ extension PassPreviewRenderer {
     static let sideGap = 20.0
 
     /// Builds the SVG: the validation banner (if any) across the top, then the requested sides.
-    func document(side: Side) -> Document {
+    /// - Parameters:
+    ///   - side: The sides to draw.
+    ///   - forRaster: Whether the SVG is for librsvg (the PNG path): the blurred background is then a cached,
+    ///     pre-blurred image instead of an `feGaussianBlur` filter.
+    func document(side: Side, forRaster: Bool = false) -> Document {
         let colors = CardColors(pass: pass)
         var cards: [(canvas: SVGCanvas, height: Double, id: String)] = []
         var frontHeight = 300.0
@@ -50,7 +54,7 @@ extension PassPreviewRenderer {
             svg.raw("<defs><clipPath id=\"\(card.id)-card\"><rect width=\"\(svg.n(FrontSide.width))\" "
                 + "height=\"\(svg.n(card.height))\" rx=\"12\"/></clipPath></defs>\n")
             svg.raw("<g clip-path=\"url(#\(card.id)-card)\">\n")
-            drawBackground(on: &svg, colors: colors, height: card.height, id: card.id)
+            drawBackground(on: &svg, colors: colors, height: card.height, id: card.id, forRaster: forRaster)
             svg.raw(card.canvas.text)
             svg.raw("</g>\n</g>\n")
         }
@@ -58,16 +62,23 @@ extension PassPreviewRenderer {
         return Document(text: svg.text, width: width, height: height)
     }
 
-    /// The pass colour, or for an event ticket with `background.png` that image scaled to fill and blurred.
-    func drawBackground(on canvas: inout SVGCanvas, colors: CardColors, height: Double, id: String) {
+    /// The pass colour, or for an event ticket with `background.png` that image scaled to fill and blurred (for
+    /// librsvg, by ``BlurredBackground`` once per image and size; should that fail, by the filter).
+    func drawBackground(on canvas: inout SVGCanvas, colors: CardColors, height: Double, id: String,
+                        forRaster: Bool = false) {
         canvas.rect(x: 0, y: 0, width: FrontSide.width, height: height, fill: colors.background.svg,
                     attributes: "data-role=\"background\"")
         guard id == "front", pass.style == .eventTicket, resources[image: "strip"] == nil,
               let background = resources[image: "background"] else { return }
+        // Drawn larger than the card so the blur's faded edges fall outside the clip.
+        let (width, fullHeight) = (FrontSide.width + 60, height + 60)
+        if forRaster, let blurred = try? BlurredBackground.uri(image: background.uri, width: width, height: fullHeight) {
+            canvas.image(blurred, x: -30, y: -30, width: width, height: fullHeight, aspect: "none")
+            return
+        }
         canvas.raw("<defs><filter id=\"\(id)-blur\" x=\"0\" y=\"0\" width=\"1\" height=\"1\">"
             + "<feGaussianBlur stdDeviation=\"10\"/></filter></defs>\n")
-        // Drawn larger than the card so the blur's faded edges fall outside the clip.
-        canvas.image(background.uri, x: -30, y: -30, width: FrontSide.width + 60, height: height + 60,
+        canvas.image(background.uri, x: -30, y: -30, width: width, height: fullHeight,
                      aspect: "xMidYMid slice", attributes: "filter=\"url(#\(id)-blur)\"")
     }
 }

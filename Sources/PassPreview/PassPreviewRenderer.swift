@@ -86,7 +86,7 @@ public struct PassPreviewRenderer: Sendable {
         guard scale >= 0.25 && scale <= 8 else {
             throw PassPreviewError(.invalidOption, "scale: \(scale) is not between 0.25 and 8")
         }
-        let document = document(side: side)
+        let document = document(side: side, forRaster: true)
         let size = Self.pixelSize(width: document.width, height: document.height, scale: scale)
         return try SVGRasterizer.png(svg: document.text, width: size.width, height: size.height)
     }

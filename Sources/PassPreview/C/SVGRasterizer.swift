@@ -68,28 +68,16 @@ final class CairoImageSurface {
 
     func withUnsafePointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T { try body(surface) }
 
-    /// The surface as PNG bytes, written by cairo into memory.
+    /// The surface as PNG bytes, encoded by ``PNGEncoder``.
     func pngData() throws -> Data {
         cairo_surface_flush(surface)
-        let sink = PNGSink()
-        let status = withExtendedLifetime(sink) {
-            cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-                guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-                Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(sink).toOpaque())
+        guard let pixels = cairo_image_surface_get_data(surface) else {
+            throw PassPreviewError(.rasterizerFailure, "cannot read the drawn preview")
         }
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw PassPreviewError(.rasterizerFailure, "cannot encode the preview as PNG",
-                                   libraryError: String(cString: cairo_status_to_string(status)))
-        }
-        return sink.data
+        return try PNGEncoder.encode(pixels: pixels, width: Int(cairo_image_surface_get_width(surface)),
+                                     height: Int(cairo_image_surface_get_height(surface)),
+                                     stride: Int(cairo_image_surface_get_stride(surface)))
     }
-}
-
-/// Collects the bytes cairo's PNG writer hands over.
-private final class PNGSink {
-    var data = Data()
 }
 
 /// An owned cairo drawing context on a surface.
