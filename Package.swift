@@ -11,6 +11,7 @@ let package = Package(
     name: "tessera",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "Validation", targets: ["Validation"]),
         .library(name: "PassModel", targets: ["PassModel"]),
         .library(name: "PassCrypto", targets: ["PassCrypto"]),
         .library(name: "PassBundle", targets: ["PassBundle"]),
@@ -40,8 +41,10 @@ let package = Package(
         // librsvg 2.52+ and cairo: pass previews rasterized from SVG to PNG.
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
+        // ValidationReport and ValidationIssue, shared by the pass and payment-request validators
+        .target(name: "Validation", swiftSettings: swiftSettings),
         // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
-        .target(name: "PassModel", swiftSettings: swiftSettings),
+        .target(name: "PassModel", dependencies: ["Validation"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg"], swiftSettings: swiftSettings),
 
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
-        .target(name: "PaymentRequest", swiftSettings: swiftSettings),
+        .target(name: "PaymentRequest", dependencies: ["Validation"], swiftSettings: swiftSettings),
 
         // Executables
         .executableTarget(

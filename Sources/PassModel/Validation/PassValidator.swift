@@ -1,4 +1,5 @@
 public import Foundation
+@_exported public import Validation
 
 /// Checks a pass against Apple's `pass.json` reference and bundle rules, reporting every problem at
 /// once, each with a JSON or file path and a plain reason.
