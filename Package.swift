@@ -54,9 +54,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
-        .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "CLibz"], swiftSettings: swiftSettings),
+        // PNG files from filtered scanlines through zlib (deflate and CRC-32), for barcodes and previews
+        .target(name: "PNGEncoding", dependencies: ["CLibz"], swiftSettings: swiftSettings),
+        .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "PNGEncoding"], swiftSettings: swiftSettings),
         // Pass previews: a pass drawn as Wallet shows it, as SVG (pure Swift) and PNG (librsvg + cairo)
-        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg"], swiftSettings: swiftSettings),
+        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg", "PNGEncoding"], swiftSettings: swiftSettings),
 
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
         .target(name: "PaymentRequest", dependencies: ["Validation"], swiftSettings: swiftSettings),

@@ -1,4 +1,5 @@
 public import Foundation
+import PNGEncoding
 
 extension BarcodeMatrix {
     /// The barcode as a lossless 1-bit greyscale PNG, quiet zone included, each module `scale` × `scale` pixels.
@@ -36,15 +37,12 @@ extension BarcodeMatrix {
             }
         }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        Self.appendBigEndian(UInt32(pixelWidth), to: &header)
-        Self.appendBigEndian(UInt32(pixelHeight), to: &header)
-        header += [1, 0, 0, 0, 0]  // bit depth 1, greyscale, deflate, adaptive filtering, no interlace
-        Self.appendChunk("IHDR", header, to: &png)
-        Self.appendChunk("IDAT", try Zlib.compress(scanlines), to: &png)
-        Self.appendChunk("IEND", [], to: &png)
-        return Data(png)
+        do {
+            return try PNGFile.encode(width: pixelWidth, height: pixelHeight, bitDepth: 1, colorType: .greyscale,
+                                      filteredScanlines: scanlines)
+        } catch let error as PNGEncodingError {
+            throw BarcodeError(.encoderFailure, "png: \(error.reason)", libraryError: "zlib")
+        }
     }
 
     /// Darkens the pixels of symbol row `y` in a 1-bit scanline (most significant bit first), quiet zone included.
@@ -70,18 +68,5 @@ extension BarcodeMatrix {
             line[pixel >> 3] &= ~(0x80 >> UInt8(pixel & 7))
             pixel += 1
         }
-    }
-
-    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
-        appendBigEndian(UInt32(data.count), to: &png)
-        let typeStart = png.count
-        png += Array(type.utf8)
-        png += data
-        appendBigEndian(Zlib.crc(png[typeStart...]), to: &png)
-    }
-
-    private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
-                  UInt8(truncatingIfNeeded: value)]
     }
 }
