@@ -33,6 +33,9 @@ struct SignBenchmark: ParsableCommand {
     @Option(help: "Seconds per measurement.")
     var seconds: Double = 5
 
+    @Option(help: "Rounds of (openssl speed, then passes) back to back; the report gives each round and the median, so a drifting machine speed hits both sides alike.")
+    var rounds = 1
+
     @Option(help: "Only build this many passes on one thread and print the time (for profilers such as callgrind).")
     var profileCount: Int?
 
@@ -63,22 +66,35 @@ struct SignBenchmark: ParsableCommand {
 
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("machine: \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
-        let openSSLOne = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: 1, seconds: Int(seconds.rounded(.up)))
-        let single = try measure(builder: builder, workers: 1)
-        let all = try measure(builder: builder, workers: jobs)
-        let openSSLAll = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: jobs, seconds: Int(seconds.rounded(.up)))
-
-        print("| measurement | per second |")
-        print("| --- | ---: |")
-        print("| openssl speed rsa2048 sign, 1 process (CPU time) | \(format(openSSLOne)) |")
-        print("| signed \(URL(fileURLWithPath: template).lastPathComponent) passes, 1 thread (per CPU second) | \(format(single.cpu)) |")
-        print("| signed passes, 1 thread (wall clock) | \(format(single.wall)) |")
-        print("| openssl speed rsa2048 sign, \(jobs) processes (CPU time) | \(format(openSSLAll)) |")
-        print("| signed passes, \(jobs) threads (wall clock) | \(format(all.wall)) |")
-        print("")
-        print("per-core pass rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", single.cpu / openSSLOne * 100))%")
-        print("scaling 1 -> \(jobs) threads (wall clock): \(String(format: "%.2f", all.wall / single.wall))x"
-              + " (openssl: \(String(format: "%.2f", openSSLAll / openSSLOne))x)")
+        var ratios: [Double] = []
+        var scalings: [Double] = []
+        for round in 1...max(rounds, 1) {
+            let openSSLOne = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: 1, seconds: Int(seconds.rounded(.up)))
+            let single = try measure(builder: builder, workers: 1)
+            let all = try measure(builder: builder, workers: jobs)
+            let openSSLAll = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: jobs, seconds: Int(seconds.rounded(.up)))
+            ratios.append(single.cpu / openSSLOne)
+            scalings.append(all.wall / single.wall)
+            if rounds > 1 { print("round \(round):") }
+            print("| measurement | per second |")
+            print("| --- | ---: |")
+            print("| openssl speed rsa2048 sign, 1 process (CPU time) | \(format(openSSLOne)) |")
+            print("| signed \(URL(fileURLWithPath: template).lastPathComponent) passes, 1 thread (per CPU second) | \(format(single.cpu)) |")
+            print("| signed passes, 1 thread (wall clock) | \(format(single.wall)) |")
+            print("| openssl speed rsa2048 sign, \(jobs) processes (CPU time) | \(format(openSSLAll)) |")
+            print("| signed passes, \(jobs) threads (wall clock) | \(format(all.wall)) |")
+            print("")
+            print("per-core pass rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", ratios.last! * 100))%")
+            print("scaling 1 -> \(jobs) threads (wall clock): \(String(format: "%.2f", scalings.last!))x"
+                  + " (openssl: \(String(format: "%.2f", openSSLAll / openSSLOne))x)")
+            print("")
+        }
+        if rounds > 1 {
+            let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+            print("median of \(rounds) rounds: per-core rate \(String(format: "%.1f", median(ratios) * 100))% of RSA-2048 sign/s"
+                  + " (range \(String(format: "%.1f", ratios.min()! * 100))-\(String(format: "%.1f", ratios.max()! * 100))%),"
+                  + " scaling \(String(format: "%.2f", median(scalings)))x")
+        }
         print("mean bundle size: \(try builder.build(data: Self.data(1)).bundle.count) bytes")
     }
 
