@@ -78,7 +78,7 @@ extension BarcodeMatrix {
     }
 
     /// Escapes `&`, `<`, `>`, quotes, and drops characters XML 1.0 cannot hold (most C0 controls).
-    static func xmlText(_ text: String) -> String {
+    package static func xmlText(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {

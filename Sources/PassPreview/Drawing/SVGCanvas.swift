@@ -1,3 +1,4 @@
+import Barcodes
 import Foundation
 
 /// Appends SVG elements to a string: rectangles, text in DejaVu Sans (XML-escaped), embedded images.
@@ -44,25 +45,9 @@ struct SVGCanvas {
         return String(rounded)
     }
 
-    /// Escapes `&`, `<`, `>` and quotes, and drops characters XML 1.0 cannot hold (most C0 controls).
+    /// Escapes `&`, `<`, `>` and quotes, and drops characters XML 1.0 cannot hold: the same escaping as barcode SVGs.
     static func escape(_ string: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(string.utf8.count)
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped += " "
-            default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return escaped
+        BarcodeMatrix.xmlText(string)
     }
 }
 
