@@ -41,7 +41,6 @@ static inline CMS_SignerInfo *tessera_sk_CMS_SignerInfo_value(STACK_OF(CMS_Signe
 
 static inline CMS_ContentInfo *tessera_PEM_read_bio_CMS(BIO *bio) { return PEM_read_bio_CMS(bio, NULL, NULL, NULL); }
 static inline int tessera_BIO_reset(BIO *bio) { return (int)BIO_reset(bio); }
-static inline int tessera_X509_get_ext_count(const X509 *cert) { return X509_get_ext_count(cert); }
 
 static inline EVP_PKEY *tessera_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
 static inline EVP_PKEY *tessera_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }

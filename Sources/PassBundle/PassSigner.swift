@@ -95,12 +95,4 @@ public struct PassSigner: Sendable {
             throw PassBundleError(.io, "\(url.path): could not write: \(error.localizedDescription)")
         }
     }
-
-    /// Zips `contents` with every entry at the root: `pass.json` first, `manifest.json` and `signature` last.
-    static func zip(_ contents: [String: Data]) throws -> Data {
-        let first = contents["pass.json"].map { [(key: "pass.json", value: $0)] } ?? []
-        let middle = contents.filter { $0.key != "pass.json" && !reservedNames.contains($0.key) }.sorted { $0.key < $1.key }
-        let last = ["manifest.json", "signature"].compactMap { name in contents[name].map { (key: name, value: $0) } }
-        return try ZipWriter.archive(first + middle + last)
-    }
 }

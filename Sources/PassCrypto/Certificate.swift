@@ -22,11 +22,6 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with the underlying `X509*`, valid only for the call.
-    func withUnsafeX509Pointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
-        try body(pointer)
-    }
-
     /// Reads one certificate from PEM or DER bytes.
     /// - Parameters:
     ///   - data: PEM (`-----BEGIN CERTIFICATE-----`) or DER bytes.

@@ -14,11 +14,6 @@ public final class PrivateKey: @unchecked Sendable {
         EVP_PKEY_free(pointer)
     }
 
-    /// Calls `body` with the underlying `EVP_PKEY*`, valid only for the call.
-    func withUnsafeEVPPointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
-        try body(pointer)
-    }
-
     /// The key algorithm and size, e.g. "RSA 2048" or "EC 256".
     public var algorithmDescription: String {
         let bits = EVP_PKEY_get_bits(pointer)
