@@ -18,6 +18,13 @@ let package = Package(
         .library(name: "Barcodes", targets: ["Barcodes"]),
         .library(name: "PassPreview", targets: ["PassPreview"]),
         .library(name: "PaymentRequest", targets: ["PaymentRequest"]),
+        .library(name: "PaymentToken", targets: ["PaymentToken"]),
+        .library(name: "PassStore", targets: ["PassStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        .library(name: "APNs", targets: ["APNs"]),
+        .library(name: "PassWebService", targets: ["PassWebService"]),
+        .library(name: "TesseraServer", targets: ["TesseraServer"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -25,6 +32,18 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         // C libraries
@@ -63,11 +82,79 @@ let package = Package(
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
         .target(name: "PaymentRequest", dependencies: ["Validation"], swiftSettings: swiftSettings),
 
+        // Apple Pay payment tokens: signature verification (CMS over OpenSSL) and EC_v1 / RSA_v1 decryption (swift-crypto)
+        .target(
+            name: "PaymentToken",
+            dependencies: [
+                "PassCrypto", "COpenSSL",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Pass web service storage: the protocol and an in-memory store; SQLite (GRDB) and PostgreSQL (postgres-nio)
+        .target(name: "PassStore", swiftSettings: swiftSettings),
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["PassStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "PassStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // APNs over HTTP/2 (async-http-client): certificate or token (ES256 JWT) authentication
+        .target(
+            name: "APNs",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Apple's pass web service protocol, the issuer API and the push dispatcher (Hummingbird routes)
+        .target(
+            name: "PassWebService",
+            dependencies: [
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The server that composes the services: configuration, stores, metrics, lifecycle (`tessera serve`)
+        .target(
+            name: "TesseraServer",
+            dependencies: [
+                "PassWebService", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // Executables
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest",
+                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
+                "TesseraServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ],
@@ -112,6 +199,39 @@ let package = Package(
             name: "PassPreviewTests",
             dependencies: ["PassPreview", "PassModel", "tessera", "TesseraTestSupport"],
             exclude: ["pixels.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PaymentTokenTests",
+            dependencies: ["PaymentToken", "PassCrypto", "tessera", "TesseraTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassStoreTests",
+            dependencies: ["PassStore", "SQLiteStore", "PostgresStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "APNsTests",
+            dependencies: [
+                "APNs", "TesseraTestSupport",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassWebServiceTests",
+            dependencies: [
+                "PassWebService", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "APNs", "tessera",
+                "TesseraTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,68 @@
+public import Foundation
+
+/// Storage of the pass web service: passes, device registrations and the queue of pushes owed.
+///
+/// Every method is one transaction: either all of its effect is stored or none. Implementations: ``MemoryPassStore``
+/// (tests), `SQLiteStore` (the default, one file) and `PostgresStore` (several server instances on one database).
+/// Times are passed in (`now`) so callers and tests control the clock.
+public protocol PassStore: Sendable {
+    /// Creates the store's tables or brings them up to date. Safe to call on every start.
+    func migrate() async throws
+
+    /// Stores a new pass as version 1 (a fresh update tag, `lastModified` = `now` to the second).
+    /// - Throws: ``PassStoreError/duplicatePass(passTypeIdentifier:serialNumber:)`` when the serial number exists.
+    /// - Returns: the stored pass.
+    func insertPass(_ pass: NewPass, now: Date) async throws -> PassRecord
+
+    /// - Returns: the pass with this pass type and serial number, or `nil`.
+    func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord?
+
+    /// - Returns: the pass whose holder download link carries this token, or `nil`.
+    func pass(downloadToken: String) async throws -> PassRecord?
+
+    /// Applies a change as a new version: advances the update tag, sets `lastModified` to `now` (to the second) and
+    /// queues one push per push token registered for the pass, all in one transaction.
+    /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass.
+    func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date) async throws
+        -> PassUpdate?
+
+    /// Registers a device for a pass's updates, or updates its push token when already registered.
+    /// - Throws: ``PassStoreError/passNotFound(passTypeIdentifier:serialNumber:)`` when there is no such pass.
+    /// - Returns: whether the registration is new.
+    func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
+    ) async throws -> RegistrationOutcome
+
+    /// Removes a registration; a device left with none is removed too.
+    /// - Returns: whether a registration existed.
+    @discardableResult
+    func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws
+        -> Bool
+
+    /// The passes of a type registered on a device that changed after `updatedSince` (all of them when `nil`).
+    /// - Returns: the serial numbers and the greatest tag among them, or `nil` when there are none.
+    func serialNumbers(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?) async throws
+        -> SerialNumberList?
+
+    /// - Returns: how many devices are registered for the pass.
+    func registrationCount(passTypeIdentifier: String, serialNumber: String) async throws -> Int
+
+    /// Claims up to `limit` pushes that are due (`notBefore` reached, not claimed by a live lease), leasing them until
+    /// `now + lease` so other server instances skip them. A crashed sender's claims come back when the lease ends.
+    func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush]
+
+    /// Removes a sent push from the queue, unless another change queued it again meanwhile (its generation moved),
+    /// in which case the claim is released so it goes out again.
+    func completePush(_ push: PendingPush) async throws
+
+    /// Puts a push back for a later try (`attempts` incremented, due at `notBefore`).
+    func retryPush(_ push: PendingPush, notBefore: Date) async throws
+
+    /// Deletes the registrations of a push token for a pass type (APNs said the token is no longer valid), except
+    /// when the device registered again after `unlessRefreshedAfter` (APNs' 410 timestamp). Devices left with no
+    /// registration are removed.
+    /// - Returns: how many registrations were deleted.
+    @discardableResult
+    func removeRegistrations(pushToken: String, passTypeIdentifier: String, unlessRefreshedAfter: Date?) async throws
+        -> Int
+}
