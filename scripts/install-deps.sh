@@ -5,7 +5,9 @@ set -euo pipefail
 
 # libzint-dev and libqrencode-dev: barcodes; zint (the CLI): the barcode benchmark's comparison.
 # librsvg2-dev (with cairo) and fonts-dejavu-core: PNG pass previews.
-packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates libzint-dev libqrencode-dev zint librsvg2-dev fonts-dejavu-core)
+# postgresql: the PostgresStore tests' throwaway server (scripts/postgres.sh).
+packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates libzint-dev libqrencode-dev zint librsvg2-dev fonts-dejavu-core
+    postgresql)
 command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 
 missing=()

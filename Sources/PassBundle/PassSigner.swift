@@ -96,3 +96,13 @@ public struct PassSigner: Sendable {
         }
     }
 }
+
+extension PassSigner {
+    /// Signs arbitrary bytes with the pass certificate: a detached CMS (PKCS#7) signature in DER, SHA-256, with the
+    /// WWDR intermediate included, as Wallet expects for a rewards-enrollment personalization token.
+    /// - Parameter content: The bytes to sign (the personalization token's UTF-8 bytes).
+    /// - Returns: The DER signature.
+    public func signDetached(_ content: Data) throws -> Data {
+        try PassCredentials.mapCrypto { try cms.signDetached(content) }
+    }
+}

@@ -36,16 +36,74 @@ struct CredentialOptions: ParsableArguments {
 
     /// Loads and checks the credentials; passwords come from files or the environment, never the command line.
     func load() throws -> PassCredentials {
+        try Self.load(cert: cert, key: key, keyPasswordFile: keyPasswordFile, p12: p12, p12PasswordFile: p12PasswordFile, wwdr: wwdr)
+    }
+
+    /// Loads credentials from paths already checked for completeness.
+    static func load(
+        cert: String?, key: String?, keyPasswordFile: String?, p12: String?, p12PasswordFile: String?, wwdr: String?
+    ) throws -> PassCredentials {
         do {
             if let p12 {
                 let password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD") ?? ""
                 return try PassCredentials.load(p12Path: p12, password: password, wwdrPath: wwdr)
             }
+            guard let cert, let key, let wwdr else {
+                throw CommandFailure(message: "signing needs --cert, --key and --wwdr, or --p12", exitCode: 2)
+            }
             let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
-            return try PassCredentials.load(certificatePath: cert!, keyPath: key!, keyPassword: password, wwdrPath: wwdr!)
+            return try PassCredentials.load(certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr)
         } catch let error as PassBundleError {
             throw CommandFailure(message: error.description)
         }
+    }
+}
+
+/// The signing credentials of `tessera serve`: the same flags, each with an environment variable
+/// (TESSERA_CERT, TESSERA_KEY, TESSERA_KEY_PASSWORD_FILE, TESSERA_P12, TESSERA_P12_PASSWORD_FILE, TESSERA_WWDR).
+struct ServerCredentialOptions: ParsableArguments {
+    @Option(help: "Pass Type ID certificate (PEM or DER) (TESSERA_CERT).")
+    var cert: String?
+
+    @Option(help: "Private key for --cert (TESSERA_KEY); its password from --key-password-file or TESSERA_KEY_PASSWORD.")
+    var key: String?
+
+    @Option(help: "File holding the --key password (TESSERA_KEY_PASSWORD_FILE).")
+    var keyPasswordFile: String?
+
+    @Option(help: "PKCS#12 holding certificate and key, instead of --cert/--key (TESSERA_P12).")
+    var p12: String?
+
+    @Option(help: "File holding the --p12 password (TESSERA_P12_PASSWORD_FILE or TESSERA_P12_PASSWORD).")
+    var p12PasswordFile: String?
+
+    @Option(help: "Apple WWDR intermediate that issued the certificate (TESSERA_WWDR).")
+    var wwdr: String?
+
+    private func value(_ flag: String?, _ variable: String) -> String? {
+        flag ?? ProcessInfo.processInfo.environment[variable]
+    }
+
+    var resolvedCert: String? { value(cert, "TESSERA_CERT") }
+    var resolvedKey: String? { value(key, "TESSERA_KEY") }
+    var resolvedKeyPasswordFile: String? { value(keyPasswordFile, "TESSERA_KEY_PASSWORD_FILE") }
+    var resolvedP12: String? { value(p12, "TESSERA_P12") }
+    var resolvedP12PasswordFile: String? { value(p12PasswordFile, "TESSERA_P12_PASSWORD_FILE") }
+    var resolvedWWDR: String? { value(wwdr, "TESSERA_WWDR") }
+
+    /// Loads the credentials, failing with a usage error (exit 2) when they are incomplete.
+    func load() throws -> PassCredentials {
+        if resolvedP12 != nil && (resolvedCert != nil || resolvedKey != nil) {
+            throw CommandFailure(message: "give either --p12 or --cert with --key, not both", exitCode: 2)
+        }
+        if resolvedP12 == nil && (resolvedCert == nil || resolvedKey == nil || resolvedWWDR == nil) {
+            throw CommandFailure(
+                message: "signing credentials are needed: --cert, --key and --wwdr (or --p12), or TESSERA_CERT, TESSERA_KEY and TESSERA_WWDR",
+                exitCode: 2)
+        }
+        return try CredentialOptions.load(
+            cert: resolvedCert, key: resolvedKey, keyPasswordFile: resolvedKeyPasswordFile, p12: resolvedP12,
+            p12PasswordFile: resolvedP12PasswordFile, wwdr: resolvedWWDR)
     }
 }
 

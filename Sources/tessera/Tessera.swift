@@ -3,17 +3,21 @@ import Foundation
 
 /// The `tessera` command: exit 0 on success, 1 for invalid input or a pass that fails, 2 for usage errors.
 @main
-struct Tessera: ParsableCommand {
+struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
-        abstract: "Build, sign, verify and inspect Apple Wallet passes.",
-        subcommands: [CertsCommand.self, PassCommand.self, BarcodeCommand.self, PayCommand.self]
+        abstract: "Build, sign, verify and serve Apple Wallet passes; check Apple Pay requests and tokens.",
+        subcommands: [CertsCommand.self, PassCommand.self, BarcodeCommand.self, PayCommand.self, ServeCommand.self]
     )
 
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch let failure as CommandFailure {

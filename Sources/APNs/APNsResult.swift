@@ -1,0 +1,88 @@
+public import Foundation
+
+/// What became of one notification, classified for the push dispatcher.
+public enum APNsResult: Sendable, Equatable {
+    /// APNs accepted the notification (200). `apnsID` is the `apns-id` it answered with.
+    case delivered(apnsID: String?)
+    /// The token is no longer active for the topic (410, `Unregistered` or `ExpiredToken`): forget the
+    /// registration. `timestamp` is when APNs last confirmed it was invalid, when APNs said.
+    case unregistered(timestamp: Date?)
+    /// The token is malformed or belongs to the other environment (400 `BadDeviceToken`).
+    case badDeviceToken
+    /// Worth trying again later: 429, 5xx, a timeout or a connection failure. `status` is `nil` when no
+    /// answer arrived; `retryAfter` is the server's `Retry-After`, in seconds, when it sent one.
+    case retryable(status: Int?, reason: String, retryAfter: TimeInterval?)
+    /// Refused for a reason that retrying will not fix (e.g. 403 `InvalidProviderToken`, 400 `TopicDisallowed`).
+    case failed(status: Int, reason: String)
+
+    /// Whether the dispatcher should try again later.
+    public var isRetryable: Bool {
+        if case .retryable = self { return true }
+        return false
+    }
+
+    /// Whether the push token should be removed from the store (``unregistered(timestamp:)`` or ``badDeviceToken``).
+    public var invalidatesPushToken: Bool {
+        switch self {
+        case .unregistered, .badDeviceToken: return true
+        default: return false
+        }
+    }
+
+    /// Classifies an APNs answer.
+    /// - Parameters:
+    ///   - status: The HTTP status code.
+    ///   - headers: The response headers, names in lowercase.
+    ///   - body: The response body (APNs sends `{"reason": ..., "timestamp": ...}` on errors).
+    ///   - now: The current time, for an HTTP-date `Retry-After`.
+    /// - Returns: The classification.
+    public static func classify(status: Int, headers: [String: String], body: Data, now: Date = Date()) -> APNsResult {
+        let error = ErrorBody(body)
+        let reason = error.reason ?? "HTTP \(status)"
+        switch status {
+        case 200..<300:
+            return .delivered(apnsID: headers["apns-id"])
+        case 410:
+            return .unregistered(timestamp: error.timestamp)
+        case 400 where error.reason == "BadDeviceToken":
+            return .badDeviceToken
+        case 429, 500..<600:
+            return .retryable(status: status, reason: reason, retryAfter: headers["retry-after"].flatMap {
+                retryAfterSeconds($0, now: now)
+            })
+        default:
+            return .failed(status: status, reason: reason)
+        }
+    }
+
+    /// Parses `Retry-After`: delay seconds or an HTTP date.
+    /// - Parameters:
+    ///   - value: The header value.
+    ///   - now: The current time.
+    /// - Returns: Seconds to wait (never negative), or `nil` when unreadable.
+    static func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = TimeInterval(trimmed), seconds.isFinite { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// APNs's JSON error body: `reason` and, for 410, `timestamp` in milliseconds since 1970.
+    struct ErrorBody {
+        var reason: String?
+        var timestamp: Date?
+
+        init(_ body: Data) {
+            guard !body.isEmpty,
+                  let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return }
+            reason = object["reason"] as? String
+            if let milliseconds = (object["timestamp"] as? NSNumber)?.doubleValue {
+                timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Signed bundles of the current pass versions, so device fetches do not sign again.
+///
+/// Keyed by pass and update tag: a new version has a new tag, so stale entries are never served. Bounded by
+/// total bytes; the least recently used entries go first.
+final class BundleCache: Sendable {
+    struct Key: Hashable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+    }
+
+    private struct Entry {
+        var updateTag: Int64
+        var bundle: Data
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+
+    /// - Parameter capacity: Most bytes of bundles kept.
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func bundle(for key: Key, updateTag: Int64) -> Data? {
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.updateTag == updateTag else { return nil }
+            state.clock += 1
+            state.entries[key]?.lastUse = state.clock
+            return entry.bundle
+        }
+    }
+
+    func store(_ bundle: Data, for key: Key, updateTag: Int64) {
+        guard bundle.count <= capacity else { return }
+        state.withLock { state in
+            if let old = state.entries[key] {
+                guard old.updateTag <= updateTag else { return }
+                state.bytes -= old.bundle.count
+            }
+            state.clock += 1
+            state.entries[key] = Entry(updateTag: updateTag, bundle: bundle, lastUse: state.clock)
+            state.bytes += bundle.count
+            guard state.bytes > capacity else { return }
+            // Evict the older half by last use: amortised, so a full cache does not sort on every store.
+            let sorted = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
+            for (evicted, entry) in sorted where state.bytes > capacity / 2 {
+                state.entries[evicted] = nil
+                state.bytes -= entry.bundle.count
+            }
+        }
+    }
+}

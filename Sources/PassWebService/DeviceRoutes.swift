@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PassModel
+import PassStore
+
+/// Apple's pass web service protocol, the endpoints Wallet calls under a pass's `webServiceURL`.
+struct DeviceRoutes: Sendable {
+    let issuer: PassIssuer
+    let maximumBodySize: Int
+    let now: @Sendable () -> Date
+
+    private var store: any PassStore { issuer.store }
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        let registrations = "devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier"
+        group.post("\(registrations)/:serialNumber", use: register)
+        group.delete("\(registrations)/:serialNumber", use: unregister)
+        group.get(RouterPath(registrations), use: serialNumbers)
+        group.get("passes/:passTypeIdentifier/:serialNumber", use: latestPass)
+        group.head("passes/:passTypeIdentifier/:serialNumber", use: latestPass)
+        group.post("passes/:passTypeIdentifier/:serialNumber/personalize", use: personalize)
+    }
+
+    /// Finds the pass and checks `Authorization: ApplePass <token>` in constant time. An unknown serial number and a
+    /// wrong token get the same 401, so serial numbers cannot be probed.
+    private func authenticatedPass(_ request: Request, _ context: WebServiceRequestContext) async throws -> PassRecord {
+        let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
+        let serialNumber = try PathSegments.serialNumber(in: context)
+        let token = Secrets.credential(scheme: "ApplePass", in: request.headers[.authorization])
+        let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        // Compare even when the pass is missing, so both failures take the same time.
+        let expected = pass?.authenticationToken ?? String(repeating: "-", count: 32)
+        let matches = Secrets.constantTimeEqual(token ?? "", expected)
+        guard let pass, token != nil, matches else { throw HTTPError(.unauthorized) }
+        return pass
+    }
+
+    private struct RegistrationBody: Decodable {
+        var pushToken: String
+    }
+
+    @Sendable func register(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let device = try PathSegments.deviceLibraryIdentifier(in: context)
+        let pass = try await authenticatedPass(request, context)
+        let body = try await JSONBody.decode(RegistrationBody.self, from: request, limit: maximumBodySize)
+        guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
+            throw HTTPError(.badRequest, message: "pushToken: must be a non-empty string")
+        }
+        let outcome = try await store.register(
+            deviceLibraryIdentifier: device, pushToken: body.pushToken, passTypeIdentifier: pass.passTypeIdentifier,
+            serialNumber: pass.serialNumber, now: now())
+        return Response(status: outcome == .created ? .created : .ok)
+    }
+
+    @Sendable func unregister(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let device = try PathSegments.deviceLibraryIdentifier(in: context)
+        let pass = try await authenticatedPass(request, context)
+        try await store.unregister(
+            deviceLibraryIdentifier: device, passTypeIdentifier: pass.passTypeIdentifier,
+            serialNumber: pass.serialNumber)
+        return Response(status: .ok)
+    }
+
+    private struct SerialNumbers: ResponseEncodable {
+        var serialNumbers: [String]
+        var lastUpdated: String
+    }
+
+    @Sendable func serialNumbers(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let device = try PathSegments.deviceLibraryIdentifier(in: context)
+        let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
+        // An unparseable tag counts as none: the device gets every pass, which is always safe.
+        let since = request.uri.queryParameters.get("passesUpdatedSince").flatMap { Int64($0) }
+        guard let list = try await store.serialNumbers(
+            deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
+        else { return Response(status: .noContent) }
+        return try JSONBody.response(SerialNumbers(serialNumbers: list.serialNumbers, lastUpdated: String(list.lastUpdated)))
+    }
+
+    @Sendable func latestPass(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let pass = try await authenticatedPass(request, context)
+        return try PassResponse.make(for: pass, issuer: issuer, request: request)
+    }
+
+    private struct PersonalizeBody: Decodable {
+        var personalizationToken: String
+        var requiredPersonalizationInfo: [String: JSONValue]
+    }
+
+    /// Rewards enrollment: stores the holder's details and answers with the personalization token signed by the pass
+    /// certificate. Wallet then fetches the personalized pass.
+    @Sendable func personalize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
+        let serialNumber = try PathSegments.serialNumber(in: context)
+        let pass: PassRecord
+        if request.headers[.authorization] != nil {
+            pass = try await authenticatedPass(request, context)
+        } else {
+            // Wallet sends this request before the pass is in the library, without credentials.
+            guard let found = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            else { throw HTTPError(.unauthorized) }
+            pass = found
+        }
+        let body = try await JSONBody.decode(PersonalizeBody.self, from: request, limit: maximumBodySize)
+        guard !body.personalizationToken.isEmpty else {
+            throw HTTPError(.badRequest, message: "personalizationToken: must be a non-empty string")
+        }
+        let signature = try await issuer.personalize(
+            pass, token: body.personalizationToken, information: body.requiredPersonalizationInfo)
+        return Response(
+            status: .ok, headers: [.contentType: "application/octet-stream"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: signature)))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+
+/// The issuer API under `/api/v1`: create, read, change, void and download passes. Bearer-token protected.
+struct IssuerRoutes: Sendable {
+    let issuer: PassIssuer
+    let adminToken: String
+    let maximumBodySize: Int
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        let passes = group.group("passes").add(middleware: BearerTokenMiddleware(token: adminToken))
+        passes.post(use: create)
+        passes.get(":passTypeIdentifier/:serialNumber", use: read)
+        passes.patch(":passTypeIdentifier/:serialNumber", use: change)
+        passes.delete(":passTypeIdentifier/:serialNumber", use: void)
+        passes.get(":passTypeIdentifier/:serialNumber/pkpass", use: download)
+        passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
+    }
+
+    /// The state of a pass as the issuer API shows it.
+    struct PassState: Encodable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+        var authenticationToken: String
+        var downloadURL: String
+        var template: String
+        var data: JSONValue
+        var voided: Bool
+        var personalized: Bool
+        var updateTag: String
+        var lastModified: String
+        var registrations: Int
+        var pushesQueued: Int?
+    }
+
+    private func state(_ pass: PassRecord, pushesQueued: Int? = nil) async throws -> PassState {
+        PassState(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+            authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
+            template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
+            personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
+            lastModified: HTTPDate.format(pass.lastModified),
+            registrations: try await issuer.store.registrationCount(
+                passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
+            pushesQueued: pushesQueued)
+    }
+
+    private struct CreateBody: Decodable {
+        var template: String
+        var data: [String: JSONValue]?
+    }
+
+    private struct ChangeBody: Decodable {
+        var data: [String: JSONValue]
+    }
+
+    @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateBody.self, from: request, limit: maximumBodySize)
+        let pass = try await issuer.createPass(template: body.template, data: body.data ?? [:])
+        var response = try JSONBody.response(try await state(pass), status: .created)
+        response.headers[.location] = "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"
+        return response
+    }
+
+    private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
+        let type = try PathSegments.passTypeIdentifier(in: context)
+        let serial = try PathSegments.serialNumber(in: context)
+        guard let pass = try await issuer.store.pass(passTypeIdentifier: type, serialNumber: serial) else {
+            throw IssuerError.notFound
+        }
+        return pass
+    }
+
+    @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        try JSONBody.response(try await state(try await existing(context)))
+    }
+
+    @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let type = try PathSegments.passTypeIdentifier(in: context)
+        let serial = try PathSegments.serialNumber(in: context)
+        let body = try await JSONBody.decode(ChangeBody.self, from: request, limit: maximumBodySize)
+        guard let update = try await issuer.changePass(passTypeIdentifier: type, serialNumber: serial, data: body.data)
+        else { throw IssuerError.notFound }
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued))
+    }
+
+    @Sendable func void(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let type = try PathSegments.passTypeIdentifier(in: context)
+        let serial = try PathSegments.serialNumber(in: context)
+        guard let update = try await issuer.voidPass(passTypeIdentifier: type, serialNumber: serial) else {
+            throw IssuerError.notFound
+        }
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued))
+    }
+
+    @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let pass = try await existing(context)
+        return try PassResponse.make(for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+    }
+
+    private struct RegistrationCount: Encodable {
+        var count: Int
+    }
+
+    @Sendable func registrations(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let pass = try await existing(context)
+        let count = try await issuer.store.registrationCount(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        return try JSONBody.response(RegistrationCount(count: count))
+    }
+}
+
+/// Lets a request through only with `Authorization: Bearer <token>` matching the configured token (constant time).
+struct BearerTokenMiddleware: RouterMiddleware {
+    let token: String
+
+    func handle(
+        _ request: Request, context: WebServiceRequestContext,
+        next: (Request, WebServiceRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]),
+              Secrets.constantTimeEqual(given, token)
+        else {
+            throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""], message: "a valid bearer token is required")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The holder's download link: `GET /download/<token>.pkpass`, no credentials, the token being unguessable.
+struct DownloadRoutes: Sendable {
+    let issuer: PassIssuer
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        group.get("download/:file", use: download)
+        group.head("download/:file", use: download)
+    }
+
+    @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        guard var token = context.parameters.get("file") else { throw HTTPError(.notFound) }
+        if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
+        guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
+              let pass = try await issuer.store.pass(downloadToken: token)
+        else { throw HTTPError(.notFound, message: "no pass at this link") }
+        return try PassResponse.make(for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+    }
+}

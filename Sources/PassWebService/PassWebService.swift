@@ -1,0 +1,69 @@
+public import Foundation
+public import Hummingbird
+
+/// Apple's pass web service (device registration, changed serial numbers, latest pass, log, personalization),
+/// the holder download links and the issuer API, as Hummingbird routes.
+///
+/// Routes are mounted under the path of the public URL (`https://example.com/wallet` → `/wallet/v1/...`), so a pass's
+/// `webServiceURL` works as Wallet appends `/v1/...` to it.
+public struct PassWebService: Sendable {
+    /// Limits and the issuer API's credential.
+    public struct Configuration: Sendable {
+        /// The bearer token of the issuer API; `nil` turns the issuer API off (404), never open.
+        public var adminToken: String?
+        /// Largest accepted request body.
+        public var maximumBodySize: Int
+        /// Log requests accepted at once per client address.
+        public var logBurst: Int
+        /// Log requests per minute per client address after the burst.
+        public var logRequestsPerMinute: Int
+
+        /// Creates a configuration.
+        public init(adminToken: String? = nil, maximumBodySize: Int = 64 << 10, logBurst: Int = 20, logRequestsPerMinute: Int = 10) {
+            self.adminToken = adminToken
+            self.maximumBodySize = maximumBodySize
+            self.logBurst = logBurst
+            self.logRequestsPerMinute = logRequestsPerMinute
+        }
+    }
+
+    /// Makes and changes the passes.
+    public let issuer: PassIssuer
+    /// The configuration.
+    public let configuration: Configuration
+    private let now: @Sendable () -> Date
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - issuer: The pass issuer (store, templates, signer).
+    ///   - configuration: Limits and the issuer API token.
+    ///   - now: The clock.
+    public init(issuer: PassIssuer, configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init) {
+        self.issuer = issuer
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// The path prefix routes are mounted under (the public URL's path, without a trailing slash).
+    public var pathPrefix: String {
+        var path = issuer.configuration.publicURL.path
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// Adds every route to a router.
+    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+        let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
+        let v1 = root.group("v1")
+        DeviceRoutes(issuer: issuer, maximumBodySize: configuration.maximumBodySize, now: now).add(to: v1)
+        LogRoutes(
+            maximumBodySize: configuration.maximumBodySize,
+            limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
+        ).add(to: v1)
+        DownloadRoutes(issuer: issuer).add(to: root)
+        if let token = configuration.adminToken {
+            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
+                .add(to: root.group("api/v1"))
+        }
+    }
+}

@@ -1,0 +1,201 @@
+public import Foundation
+public import Logging
+import Metrics
+public import PassStore
+public import ServiceLifecycle
+import Synchronization
+
+/// Sends the pushes the store queued with each change, on every server instance at once without sending one twice
+/// (claims are leased), and cleans up registrations APNs says are dead.
+public final class PushDispatcher: Service, Sendable {
+    /// How the dispatcher paces itself.
+    public struct Configuration: Sendable {
+        /// How often the queue is read when no change was announced (other instances' changes, retries).
+        public var pollInterval: Duration
+        /// Pushes claimed per round.
+        public var batchSize: Int
+        /// Pushes in flight at once.
+        public var concurrency: Int
+        /// How long a claim lasts before another instance may take the push over.
+        public var lease: TimeInterval
+        /// Tries before a push that keeps failing temporarily is dropped.
+        public var maximumAttempts: Int
+
+        /// Creates a configuration.
+        public init(
+            pollInterval: Duration = .seconds(1), batchSize: Int = 200, concurrency: Int = 32, lease: TimeInterval = 60,
+            maximumAttempts: Int = 8
+        ) {
+            self.pollInterval = pollInterval
+            self.batchSize = batchSize
+            self.concurrency = concurrency
+            self.lease = lease
+            self.maximumAttempts = maximumAttempts
+        }
+    }
+
+    private let store: any PassStore
+    private let sender: any PushSender
+    private let configuration: Configuration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let wakeUp = WakeUpSignal()
+
+    /// Creates a dispatcher.
+    public init(
+        store: any PassStore, sender: any PushSender, configuration: Configuration = .init(), logger: Logger,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.sender = sender
+        self.configuration = configuration
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Tells the dispatcher a change queued pushes, so it sends them now rather than at the next poll.
+    public func notify() { wakeUp.signal() }
+
+    /// Sends pushes until the service group shuts down.
+    public func run() async throws {
+        logger.info("push dispatcher started")
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let sent = (try? await self.sendDueBatch()) ?? 0
+                if sent < self.configuration.batchSize {
+                    await self.wakeUp.wait(timeout: self.configuration.pollInterval)
+                }
+            }
+        }
+        logger.info("push dispatcher stopped")
+    }
+
+    /// Claims and sends one batch of due pushes.
+    /// - Returns: How many pushes were handled.
+    @discardableResult
+    public func sendDueBatch() async throws -> Int {
+        let pushes: [PendingPush]
+        do {
+            pushes = try await store.claimPushes(limit: configuration.batchSize, now: now(), lease: configuration.lease)
+        } catch {
+            logger.error("cannot read the push queue", metadata: ["error": "\(error)"])
+            throw error
+        }
+        guard !pushes.isEmpty else { return 0 }
+        await withTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            for push in pushes {
+                if inFlight == configuration.concurrency {
+                    await group.next()
+                    inFlight -= 1
+                }
+                group.addTask { await self.send(push) }
+                inFlight += 1
+            }
+        }
+        return pushes.count
+    }
+
+    private func send(_ push: PendingPush) async {
+        let outcome = await sender.sendPassUpdate(pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier)
+        Counter(label: "tessera_apns_pushes_total", dimensions: [("result", outcome.name)]).increment()
+        let metadata: Logger.Metadata = [
+            "passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken)),
+        ]
+        do {
+            switch outcome {
+            case .delivered:
+                try await store.completePush(push)
+            case .unregistered(let timestamp):
+                let removed = try await store.removeRegistrations(
+                    pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier,
+                    unlessRefreshedAfter: timestamp)
+                logger.info("push token unregistered", metadata: metadata.merging(["removed": "\(removed)"]) { $1 })
+                try await store.completePush(push)
+            case .badDeviceToken:
+                try await store.removeRegistrations(
+                    pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier, unlessRefreshedAfter: nil)
+                logger.warning("bad device token: registrations removed", metadata: metadata)
+                try await store.completePush(push)
+            case .retryable(let reason, let retryAfter):
+                if push.attempts + 1 >= configuration.maximumAttempts {
+                    logger.error("push dropped after \(push.attempts + 1) tries: \(reason)", metadata: metadata)
+                    try await store.completePush(push)
+                } else {
+                    let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
+                    logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
+                    try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
+                }
+            case .failed(let reason):
+                logger.error("push refused: \(reason)", metadata: metadata)
+                try await store.completePush(push)
+            }
+        } catch {
+            // The claim runs out and the push goes again: better twice than never.
+            logger.error("cannot record a push result", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+        }
+    }
+
+    /// Exponential backoff with jitter, 1 s doubling up to 5 minutes, never sooner than `Retry-After`.
+    static func backoff(attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
+        let base = min(300, pow(2, Double(min(attempt, 9))))
+        let jittered = base * Double.random(in: 0.5...1.0)
+        return max(jittered, retryAfter ?? 0)
+    }
+
+    /// A push token shortened for logs.
+    static func redacted(_ token: String) -> String {
+        token.count <= 8 ? "…" : token.prefix(8) + "…"
+    }
+}
+
+/// A wake-up call that a waiting task gets at once, or at its timeout.
+final class WakeUpSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns when signalled (or already signalled since the last wait), after `timeout`, or when cancelled.
+    func wait(timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { await self.waitForSignal() }
+            await group.next()
+            group.cancelAll()  // the waiting child's cancellation handler releases it
+            self.state.withLock { $0.pending = false }
+        }
+    }
+
+    private func waitForSignal() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            signal()
+        }
+    }
+}

@@ -1,0 +1,36 @@
+public import Foundation
+
+/// What happened to one push.
+public enum PushOutcome: Sendable, Equatable {
+    /// APNs accepted the push.
+    case delivered
+    /// APNs says the token is no longer valid since `timestamp` (410 Unregistered).
+    case unregistered(timestamp: Date?)
+    /// APNs says the token is malformed or for another environment (400 BadDeviceToken).
+    case badDeviceToken
+    /// A temporary failure (429, 5xx, connection): try again later, not before `retryAfter` seconds if given.
+    case retryable(reason: String, retryAfter: TimeInterval?)
+    /// A permanent failure for this push (other 4xx), with APNs' reason.
+    case failed(reason: String)
+
+    /// A short name for metrics and logs.
+    public var name: String {
+        switch self {
+        case .delivered: "delivered"
+        case .unregistered: "unregistered"
+        case .badDeviceToken: "bad_device_token"
+        case .retryable: "retry"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// Sends "your passes of this type changed" pushes: APNs in production, a recorder in tests.
+public protocol PushSender: Sendable {
+    /// Sends one pass-update push (empty payload, topic = pass type identifier).
+    /// - Parameters:
+    ///   - pushToken: The device's push token.
+    ///   - passTypeIdentifier: The pass type whose passes changed.
+    /// - Returns: What APNs answered.
+    func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome
+}

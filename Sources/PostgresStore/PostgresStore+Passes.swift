@@ -1,0 +1,98 @@
+public import Foundation
+public import PassStore
+internal import PostgresNIO
+
+extension PostgresStore {
+    static let passColumns = """
+        pass_type_identifier, serial_number, authentication_token, template, data, personalization, voided, \
+        download_token, update_tag, last_modified, created_at
+        """
+
+    static func passRecord(_ row: PostgresRow) throws -> PassRecord {
+        let (type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
+            try row.decode((String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
+        return PassRecord(
+            passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template, data: data,
+            personalization: personalization, voided: voided, downloadToken: download, updateTag: tag,
+            lastModified: modified, createdAt: created
+        )
+    }
+
+    /// Stores a new pass with a fresh update tag.
+    /// - Parameters:
+    ///   - new: The pass to store.
+    ///   - now: The creation time (kept to the second).
+    /// - Throws: ``PassStore/PassStoreError/duplicatePass(passTypeIdentifier:serialNumber:)`` when the serial number
+    ///   exists; ``PassStore/PassStoreError/invalidData(_:)`` when the download token is already in use.
+    /// - Returns: The stored pass.
+    public func insertPass(_ new: NewPass, now: Date) async throws -> PassRecord {
+        try await transaction { connection in
+            let tag = try await Self.nextUpdateTag(connection, logger: logger)
+            let seconds = now.wholeSeconds
+            let rows: [PostgresRow]
+            do {
+                rows = try await connection.query("""
+                    INSERT INTO passes (\(unescaped: Self.passColumns)) VALUES (\(new.passTypeIdentifier), \
+                    \(new.serialNumber), \(new.authenticationToken), \(new.template), \(new.data), NULL, false, \
+                    \(new.downloadToken), \(tag), \(seconds), \(seconds))
+                    ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
+                    RETURNING \(unescaped: Self.passColumns)
+                    """, logger: logger).collect()
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                throw PassStoreError.invalidData("download token already in use")
+            }
+            guard let row = rows.first else {
+                throw PassStoreError.duplicatePass(passTypeIdentifier: new.passTypeIdentifier, serialNumber: new.serialNumber)
+            }
+            return try Self.passRecord(row)
+        }
+    }
+
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: The pass, or `nil`.
+    public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
+        let rows = try await rows("""
+            SELECT \(unescaped: Self.passColumns) FROM passes
+            WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+            """)
+        return try rows.first.map(Self.passRecord)
+    }
+
+    /// - Parameter downloadToken: The token of the holder's download link.
+    /// - Returns: The pass, or `nil`.
+    public func pass(downloadToken: String) async throws -> PassRecord? {
+        let rows = try await rows(
+            "SELECT \(unescaped: Self.passColumns) FROM passes WHERE download_token = \(downloadToken)"
+        )
+        return try rows.first.map(Self.passRecord)
+    }
+
+    /// Applies a change as a new version and queues the pushes it owes, in one transaction.
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    ///   - change: The new values.
+    ///   - now: The time of the change (`lastModified`, to the second).
+    /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
+    public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
+        async throws -> PassUpdate?
+    {
+        try await transaction { connection in
+            let tag = try await Self.nextUpdateTag(connection, logger: logger)
+            let rows = try await connection.query("""
+                UPDATE passes SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
+                    personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
+                    last_modified = \(now.wholeSeconds)
+                WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                RETURNING \(unescaped: Self.passColumns)
+                """, logger: logger).collect()
+            guard let row = rows.first else { return nil }
+            let queued = try await queuePushes(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, connection
+            )
+            return PassUpdate(pass: try Self.passRecord(row), pushesQueued: queued)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+public import Foundation
+public import PassStore
+internal import PostgresNIO
+
+extension PostgresStore {
+    /// Queues one push per distinct push token registered for a pass; a push already queued for the same token and
+    /// pass type has its generation bumped instead.
+    /// - Returns: How many queue entries were added.
+    func queuePushes(passTypeIdentifier: String, serialNumber: String, now: Date, _ connection: PostgresConnection)
+        async throws -> Int
+    {
+        // Bump first, so that the entries inserted next are not bumped.
+        try await connection.query("""
+            UPDATE push_queue SET generation = generation + 1
+            WHERE pass_type_identifier = \(passTypeIdentifier) AND push_token IN (
+                SELECT d.push_token FROM registrations r
+                JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+                WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
+            )
+            """, logger: logger)
+        let inserted = try await connection.query("""
+            INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+            SELECT DISTINCT d.push_token, \(passTypeIdentifier), 1, 0, \(now), \(now) FROM registrations r
+            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
+            ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+            RETURNING id
+            """, logger: logger).collect()
+        return inserted.count
+    }
+
+    /// Leases up to `limit` due pushes until `now + lease`, oldest first. Rows another instance is claiming at the same
+    /// moment are skipped (`FOR UPDATE SKIP LOCKED`), so no push is claimed twice.
+    /// - Parameters:
+    ///   - limit: The most pushes to claim.
+    ///   - now: The current time.
+    ///   - lease: How long the claim lasts, in seconds.
+    /// - Returns: The claimed pushes in queue order.
+    public func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        let rows = try await rows("""
+            UPDATE push_queue SET claimed_until = \(now.addingTimeInterval(lease))
+            WHERE id IN (
+                SELECT id FROM push_queue
+                WHERE not_before <= \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
+                ORDER BY id LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED
+            )
+            RETURNING id, push_token, pass_type_identifier, generation, attempts, queued_at
+            """)
+        return try rows.map { row in
+            let (id, token, type, generation, attempts, queuedAt) =
+                try row.decode((Int64, String, String, Int64, Int32, Date).self)
+            return PendingPush(
+                id: id, pushToken: token, passTypeIdentifier: type, generation: generation, attempts: Int(attempts),
+                queuedAt: queuedAt
+            )
+        }
+        .sorted { $0.id < $1.id }
+    }
+
+    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
+    /// - Parameter push: The push as claimed.
+    public func completePush(_ push: PendingPush) async throws {
+        try await transaction { connection in
+            let deleted = try await connection.query(
+                "DELETE FROM push_queue WHERE id = \(push.id) AND generation = \(push.generation) RETURNING id",
+                logger: logger
+            ).collect()
+            if deleted.isEmpty {
+                try await connection.query(
+                    "UPDATE push_queue SET claimed_until = NULL WHERE id = \(push.id)", logger: logger
+                )
+            }
+        }
+    }
+
+    /// Puts a push back for a later try.
+    /// - Parameters:
+    ///   - push: The push as claimed.
+    ///   - notBefore: When it is due again.
+    public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
+        _ = try await rows("""
+            UPDATE push_queue SET attempts = attempts + 1, not_before = \(notBefore), claimed_until = NULL
+            WHERE id = \(push.id)
+            """)
+    }
+}

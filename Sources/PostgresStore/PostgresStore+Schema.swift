@@ -1,0 +1,106 @@
+internal import PostgresNIO
+
+extension PostgresStore {
+    /// The key of the advisory lock migrations run under, so server instances starting together apply them once.
+    static let migrationLockKey: Int64 = 0x7465_7373_6572_6131  // "tessera1"
+
+    /// Creates the tables or brings them up to date.
+    ///
+    /// Each migration's statements and its `schema_migrations` row are applied in one transaction that first takes a
+    /// transaction-level advisory lock: a second process starting at the same time waits, then finds them applied.
+    public func migrate() async throws {
+        try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
+            if let schema = configuration.schema {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger
+                )
+            }
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger: logger)
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+                .decode(Int.self)
+            {
+                applied.insert(version)
+            }
+            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(index + 1))", logger: logger)
+                logger.info("applied store migration", metadata: ["version": "\(index + 1)"])
+            }
+        }
+    }
+
+    /// Drops the configured schema and everything in it (test clean-up); does nothing without a schema.
+    func dropSchema() async throws {
+        guard let schema = configuration.schema else { return }
+        _ = try await rows(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(Self.quoted(schema)) CASCADE"))
+    }
+
+    /// The migrations in order (version = index + 1), one statement per string. Never edit a released one.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE passes (
+                pass_type_identifier text NOT NULL,
+                serial_number text NOT NULL,
+                authentication_token text NOT NULL,
+                template text NOT NULL,
+                data bytea NOT NULL,
+                personalization bytea,
+                voided boolean NOT NULL DEFAULT false,
+                download_token text NOT NULL,
+                update_tag bigint NOT NULL,
+                last_modified timestamptz NOT NULL,
+                created_at timestamptz NOT NULL,
+                CONSTRAINT passes_pkey PRIMARY KEY (pass_type_identifier, serial_number),
+                CONSTRAINT passes_download_token_key UNIQUE (download_token)
+            )
+            """,
+            "CREATE INDEX passes_update_tag ON passes (update_tag)",
+            """
+            CREATE TABLE devices (
+                device_library_identifier text PRIMARY KEY,
+                push_token text NOT NULL,
+                updated_at timestamptz NOT NULL
+            )
+            """,
+            "CREATE INDEX devices_push_token ON devices (push_token)",
+            """
+            CREATE TABLE registrations (
+                device_library_identifier text NOT NULL
+                    REFERENCES devices (device_library_identifier) ON DELETE CASCADE,
+                pass_type_identifier text NOT NULL,
+                serial_number text NOT NULL,
+                created_at timestamptz NOT NULL,
+                PRIMARY KEY (device_library_identifier, pass_type_identifier, serial_number),
+                FOREIGN KEY (pass_type_identifier, serial_number)
+                    REFERENCES passes (pass_type_identifier, serial_number) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX registrations_pass ON registrations (pass_type_identifier, serial_number)",
+            "CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL)",
+            "INSERT INTO counters (name, value) VALUES ('update_tag', 0)",
+            """
+            CREATE TABLE push_queue (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                push_token text NOT NULL,
+                pass_type_identifier text NOT NULL,
+                generation bigint NOT NULL DEFAULT 1,
+                attempts integer NOT NULL DEFAULT 0,
+                not_before timestamptz NOT NULL,
+                claimed_until timestamptz,
+                queued_at timestamptz NOT NULL,
+                UNIQUE (push_token, pass_type_identifier)
+            )
+            """,
+        ]
+    ]
+}

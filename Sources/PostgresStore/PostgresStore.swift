@@ -1,0 +1,118 @@
+public import Foundation
+public import Logging
+public import PassStore
+internal import PostgresNIO
+public import ServiceLifecycle
+
+/// A ``PassStore/PassStore`` in PostgreSQL through postgres-nio's `PostgresClient`: for several server instances
+/// sharing one database.
+///
+/// The store is a `Service`: its ``run()`` runs the client's connection pool, and no query goes out until it runs.
+/// Add the store to the application's `ServiceGroup` (or run ``run()`` in a task of its own) before calling
+/// ``migrate()`` or anything else; cancelling ``run()`` closes the connections.
+///
+/// Every method is one statement or one transaction. Update tags come from a counter row taken inside the writing
+/// transaction, so tags commit in increasing order; push claims use `FOR UPDATE SKIP LOCKED`, so two instances never
+/// claim the same push.
+public final class PostgresStore: PassStore, Service {
+    let client: PostgresClient
+    let logger: Logger
+    let configuration: Configuration
+
+    /// Creates a store for a configuration. Nothing connects until ``run()`` runs.
+    /// - Parameters:
+    ///   - configuration: Where the database is and how to reach it.
+    ///   - logger: Where the store and its connection pool log.
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        let tls: PostgresClient.Configuration.TLS
+        switch configuration.tls {
+        case .disable:
+            tls = .disable
+        case .prefer:
+            tlsConfiguration.certificateVerification = .none
+            tls = .prefer(tlsConfiguration)
+        case .require:
+            tlsConfiguration.certificateVerification = .none
+            tls = .require(tlsConfiguration)
+        case .verifyCA:
+            tlsConfiguration.certificateVerification = .noHostnameVerification
+            tls = .require(tlsConfiguration)
+        case .verifyFull:
+            tls = .require(tlsConfiguration)
+        }
+        var clientConfiguration = PostgresClient.Configuration(
+            host: configuration.host, port: configuration.port, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: tls
+        )
+        clientConfiguration.options.maximumConnections = configuration.maximumConnections
+        if let schema = configuration.schema {
+            clientConfiguration.options.additionalStartupParameters = [("search_path", Self.quoted(schema))]
+        }
+        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+    }
+
+    /// Creates a store for a `postgres://user:password@host:port/database?sslmode=disable` URL.
+    /// - Parameters:
+    ///   - url: The database URL (see ``Configuration/init(url:)``).
+    ///   - logger: Where the store and its connection pool log.
+    /// - Throws: ``PassStore/PassStoreError/invalidData(_:)`` when the URL cannot be read.
+    public convenience init(url: String, logger: Logger) throws {
+        self.init(configuration: try Configuration(url: url), logger: logger)
+    }
+
+    /// Runs the connection pool until the task is cancelled (or the service group shuts down).
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
+    /// Errors come out as ``PassStore/PassStoreError``.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs one statement outside a transaction and collects its rows.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        do {
+            return try await client.query(query, logger: logger).collect()
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    static func storeError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as PassStoreError: error
+        case let error as PSQLError:
+            PassStoreError.unavailable(
+                error.serverInfo?[.message].map { "\($0) (\(error.serverInfo?[.sqlState] ?? ""))" } ?? "\(error.code)"
+            )
+        case is CancellationError: error
+        default: PassStoreError.unavailable(String(reflecting: error))
+        }
+    }
+
+    /// `name` as a quoted SQL identifier.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Takes the next update tag inside the current transaction; the counter row stays locked until it ends, so
+    /// writers that take tags commit one after another, in tag order.
+    static func nextUpdateTag(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value", logger: logger
+        )
+        for try await tag in rows.decode(Int64.self) { return tag }
+        throw PassStoreError.invalidData("counters: the update_tag row is missing")
+    }
+}

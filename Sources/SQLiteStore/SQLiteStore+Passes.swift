@@ -1,0 +1,104 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore {
+    /// The columns a ``PassStore/PassRecord`` is read from, in the order ``passRecord(_:)`` expects.
+    static let passColumns = """
+        pass_type_identifier, serial_number, authentication_token, template, data, personalization, voided, \
+        download_token, update_tag, last_modified, created_at
+        """
+
+    static func passRecord(_ row: Row) -> PassRecord {
+        PassRecord(
+            passTypeIdentifier: row[0], serialNumber: row[1], authenticationToken: row[2], template: row[3],
+            data: row[4], personalization: row[5], voided: row[6], downloadToken: row[7], updateTag: row[8],
+            lastModified: Date(timeIntervalSince1970: Double(row[9] as Int64)),
+            createdAt: Date(timeIntervalSince1970: Double(row[10] as Int64))
+        )
+    }
+
+    /// Stores a new pass with a fresh update tag.
+    /// - Parameters:
+    ///   - new: The pass to store.
+    ///   - now: The creation time (kept to the second).
+    /// - Throws: ``PassStore/PassStoreError/duplicatePass(passTypeIdentifier:serialNumber:)`` when the serial number
+    ///   exists; ``PassStore/PassStoreError/invalidData(_:)`` when the download token is already in use.
+    /// - Returns: The stored pass.
+    public func insertPass(_ new: NewPass, now: Date) async throws -> PassRecord {
+        try await write { db in try Self.insertPass(new, now: now, db) }
+    }
+
+    static func insertPass(_ new: NewPass, now: Date, _ db: Database) throws -> PassRecord {
+        let tag = try nextUpdateTag(db)
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO passes (\(passColumns)) VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)
+            ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
+            RETURNING \(passColumns)
+            """)
+        let row: Row?
+        do {
+            row = try Row.fetchOne(statement, arguments: [
+                new.passTypeIdentifier, new.serialNumber, new.authenticationToken, new.template, new.data,
+                new.downloadToken, tag, seconds, seconds,
+            ])
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw PassStoreError.invalidData("download token already in use")
+        }
+        guard let row else {
+            throw PassStoreError.duplicatePass(passTypeIdentifier: new.passTypeIdentifier, serialNumber: new.serialNumber)
+        }
+        return passRecord(row)
+    }
+
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: The pass, or `nil`.
+    public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
+        try await read { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.passColumns) FROM passes WHERE pass_type_identifier = ? AND serial_number = ?"
+            )
+            return try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]).map(Self.passRecord)
+        }
+    }
+
+    /// - Parameter downloadToken: The token of the holder's download link.
+    /// - Returns: The pass, or `nil`.
+    public func pass(downloadToken: String) async throws -> PassRecord? {
+        try await read { db in
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.passColumns) FROM passes WHERE download_token = ?")
+            return try Row.fetchOne(statement, arguments: [downloadToken]).map(Self.passRecord)
+        }
+    }
+
+    /// Applies a change as a new version and queues the pushes it owes, in one transaction.
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    ///   - change: The new values.
+    ///   - now: The time of the change (`lastModified`, to the second).
+    /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
+    public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
+        async throws -> PassUpdate?
+    {
+        try await write { db in
+            let tag = try Self.nextUpdateTag(db)
+            let update = try db.cachedStatement(sql: """
+                UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided),
+                    personalization = COALESCE(?, personalization), update_tag = ?, last_modified = ?
+                WHERE pass_type_identifier = ? AND serial_number = ?
+                RETURNING \(Self.passColumns)
+                """)
+            let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+            let arguments: StatementArguments = [
+                change.data, change.voided, change.personalization, tag, seconds, passTypeIdentifier, serialNumber,
+            ]
+            guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
+            let queued = try Self.queuePushes(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db)
+            return PassUpdate(pass: Self.passRecord(row), pushesQueued: queued)
+        }
+    }
+}

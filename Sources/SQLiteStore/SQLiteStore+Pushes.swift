@@ -1,0 +1,87 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore {
+    /// Queues one push per distinct push token registered for a pass; a push already queued for the same token and
+    /// pass type has its generation bumped instead.
+    /// - Returns: How many queue entries were added.
+    static func queuePushes(passTypeIdentifier: String, serialNumber: String, now: Date, _ db: Database) throws -> Int {
+        let tokens = """
+            SELECT d.push_token FROM registrations r
+            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            WHERE r.pass_type_identifier = ?1 AND r.serial_number = ?2
+            """
+        // Bump first, so that the entries inserted next are not bumped.
+        let bump = try db.cachedStatement(sql: """
+            UPDATE push_queue SET generation = generation + 1
+            WHERE pass_type_identifier = ?1 AND push_token IN (\(tokens))
+            """)
+        try bump.execute(arguments: [passTypeIdentifier, serialNumber])
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+            SELECT DISTINCT d.push_token, ?1, 1, 0, ?3, ?3 FROM registrations r
+            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            WHERE r.pass_type_identifier = ?1 AND r.serial_number = ?2
+            ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+            """)
+        try insert.execute(arguments: [passTypeIdentifier, serialNumber, now.timeIntervalSince1970])
+        return db.changesCount
+    }
+
+    /// Leases up to `limit` due pushes until `now + lease`, oldest first.
+    /// - Parameters:
+    ///   - limit: The most pushes to claim.
+    ///   - now: The current time.
+    ///   - lease: How long the claim lasts, in seconds.
+    /// - Returns: The claimed pushes in queue order.
+    public func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush] {
+        guard limit > 0 else { return [] }
+        return try await write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE push_queue SET claimed_until = ?3
+                WHERE id IN (
+                    SELECT id FROM push_queue
+                    WHERE not_before <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)
+                    ORDER BY id LIMIT ?2
+                )
+                RETURNING id, push_token, pass_type_identifier, generation, attempts, queued_at
+                """)
+            let now = now.timeIntervalSince1970
+            let rows = try Row.fetchAll(statement, arguments: [now, limit, now + lease])
+            return rows.map { row in
+                PendingPush(
+                    id: row[0], pushToken: row[1], passTypeIdentifier: row[2], generation: row[3], attempts: row[4],
+                    queuedAt: Date(timeIntervalSince1970: row[5])
+                )
+            }
+            .sorted { $0.id < $1.id }
+        }
+    }
+
+    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
+    /// - Parameter push: The push as claimed.
+    public func completePush(_ push: PendingPush) async throws {
+        try await write { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM push_queue WHERE id = ? AND generation = ?")
+            try delete.execute(arguments: [push.id, push.generation])
+            if db.changesCount == 0 {
+                let release = try db.cachedStatement(sql: "UPDATE push_queue SET claimed_until = NULL WHERE id = ?")
+                try release.execute(arguments: [push.id])
+            }
+        }
+    }
+
+    /// Puts a push back for a later try.
+    /// - Parameters:
+    ///   - push: The push as claimed.
+    ///   - notBefore: When it is due again.
+    public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
+        try await write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE push_queue SET attempts = attempts + 1, not_before = ?, claimed_until = NULL WHERE id = ?
+                """)
+            try statement.execute(arguments: [notBefore.timeIntervalSince1970, push.id])
+        }
+    }
+}

@@ -1,0 +1,146 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore {
+    /// Registers a device for a pass's updates, or updates its push token when already registered.
+    /// - Parameters:
+    ///   - deviceLibraryIdentifier: The device.
+    ///   - pushToken: The device's APNs push token (any length).
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    ///   - now: The time of the registration.
+    /// - Throws: ``PassStore/PassStoreError/passNotFound(passTypeIdentifier:serialNumber:)`` when there is no such pass.
+    /// - Returns: Whether the registration is new.
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
+    ) async throws -> RegistrationOutcome {
+        try await write { db in
+            try Self.register(
+                deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db
+            )
+        }
+    }
+
+    static func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
+        _ db: Database
+    ) throws -> RegistrationOutcome {
+        let exists = try db.cachedStatement(
+            sql: "SELECT 1 FROM passes WHERE pass_type_identifier = ? AND serial_number = ?"
+        )
+        guard try Int.fetchOne(exists, arguments: [passTypeIdentifier, serialNumber]) != nil else {
+            throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        }
+        let device = try db.cachedStatement(sql: """
+            INSERT INTO devices (device_library_identifier, push_token, updated_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT (device_library_identifier) DO UPDATE SET push_token = ?2, updated_at = ?3
+            """)
+        try device.execute(arguments: [deviceLibraryIdentifier, pushToken, now.timeIntervalSince1970])
+        let registration = try db.cachedStatement(sql: """
+            INSERT INTO registrations (device_library_identifier, pass_type_identifier, serial_number, created_at)
+            VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """)
+        try registration.execute(arguments: [
+            deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,
+        ])
+        return db.changesCount == 1 ? .created : .updated
+    }
+
+    /// Removes a registration; a device left with none is removed too.
+    /// - Parameters:
+    ///   - deviceLibraryIdentifier: The device.
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: Whether the registration existed.
+    @discardableResult
+    public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String)
+        async throws -> Bool
+    {
+        try await write { db in
+            let delete = try db.cachedStatement(sql: """
+                DELETE FROM registrations
+                WHERE device_library_identifier = ? AND pass_type_identifier = ? AND serial_number = ?
+                """)
+            try delete.execute(arguments: [deviceLibraryIdentifier, passTypeIdentifier, serialNumber])
+            let removed = db.changesCount > 0
+            let orphan = try db.cachedStatement(sql: """
+                DELETE FROM devices WHERE device_library_identifier = ?1
+                AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_identifier = ?1)
+                """)
+            try orphan.execute(arguments: [deviceLibraryIdentifier])
+            return removed
+        }
+    }
+
+    /// The passes of a type registered on a device that changed after a tag.
+    /// - Parameters:
+    ///   - deviceLibraryIdentifier: The device.
+    ///   - passTypeIdentifier: The pass type.
+    ///   - updatedSince: The tag the device last saw, or `nil` for all of its passes.
+    /// - Returns: The serial numbers in update order and the greatest tag among them, or `nil` when there are none.
+    public func serialNumbers(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?)
+        async throws -> SerialNumberList?
+    {
+        try await read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT p.serial_number, p.update_tag FROM registrations r
+                JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
+                WHERE r.device_library_identifier = ? AND r.pass_type_identifier = ? AND p.update_tag > ?
+                ORDER BY p.update_tag
+                """)
+            let arguments: StatementArguments = [deviceLibraryIdentifier, passTypeIdentifier, updatedSince ?? Int64.min]
+            var serialNumbers: [String] = []
+            var lastUpdated = Int64.min
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                serialNumbers.append(row[0])
+                lastUpdated = max(lastUpdated, row[1])
+            }
+            return serialNumbers.isEmpty ? nil : SerialNumberList(serialNumbers: serialNumbers, lastUpdated: lastUpdated)
+        }
+    }
+
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: How many devices are registered for the pass.
+    public func registrationCount(passTypeIdentifier: String, serialNumber: String) async throws -> Int {
+        try await read { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT COUNT(*) FROM registrations WHERE pass_type_identifier = ? AND serial_number = ?"
+            )
+            return try Int.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]) ?? 0
+        }
+    }
+
+    /// Deletes a push token's registrations for a pass type, sparing devices that registered after a cutoff.
+    /// - Parameters:
+    ///   - pushToken: The push token APNs rejected.
+    ///   - passTypeIdentifier: The pass type.
+    ///   - unlessRefreshedAfter: Devices updated after this time keep their registrations (`nil`: none do).
+    /// - Returns: How many registrations were deleted.
+    @discardableResult
+    public func removeRegistrations(pushToken: String, passTypeIdentifier: String, unlessRefreshedAfter: Date?)
+        async throws -> Int
+    {
+        try await write { db in
+            let delete = try db.cachedStatement(sql: """
+                DELETE FROM registrations WHERE pass_type_identifier = ?2 AND device_library_identifier IN (
+                    SELECT device_library_identifier FROM devices
+                    WHERE push_token = ?1 AND (?3 IS NULL OR updated_at <= ?3)
+                )
+                """)
+            try delete.execute(arguments: [pushToken, passTypeIdentifier, unlessRefreshedAfter?.timeIntervalSince1970])
+            let removed = db.changesCount
+            let orphans = try db.cachedStatement(sql: """
+                DELETE FROM devices WHERE push_token = ? AND NOT EXISTS (
+                    SELECT 1 FROM registrations r WHERE r.device_library_identifier = devices.device_library_identifier
+                )
+                """)
+            try orphans.execute(arguments: [pushToken])
+            return removed
+        }
+    }
+}

@@ -1,0 +1,114 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+/// A ``PassStore/PassStore`` in one SQLite file (WAL mode) through a GRDB `DatabasePool`: the default store.
+///
+/// Writes go through the pool's single writer, one transaction per method; reads go through its concurrent readers,
+/// so device requests are answered in parallel while an update commits. Statements are prepared once per connection
+/// and cached. Call ``migrate()`` once before use.
+public final class SQLiteStore: PassStore {
+    /// How to open the database.
+    public struct Configuration: Sendable {
+        /// Path of the database file; its folder is created when missing.
+        public var path: String
+        /// How many connections may read at the same time.
+        public var maximumReaderCount: Int
+        /// How long a statement waits for another process's lock before failing, in seconds.
+        public var busyTimeout: TimeInterval
+        /// Bytes of the file each connection may memory-map (`PRAGMA mmap_size`), shared through the OS page cache.
+        public var memoryMapSize: Int
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - path: Path of the database file.
+        ///   - maximumReaderCount: How many connections may read at the same time.
+        ///   - busyTimeout: How long to wait for another process's lock, in seconds.
+        ///   - memoryMapSize: Bytes of the file each connection may memory-map (0 turns memory mapping off).
+        public init(path: String, maximumReaderCount: Int = 8, busyTimeout: TimeInterval = 5, memoryMapSize: Int = 256 << 20) {
+            self.path = path
+            self.maximumReaderCount = maximumReaderCount
+            self.busyTimeout = busyTimeout
+            self.memoryMapSize = memoryMapSize
+        }
+    }
+
+    let pool: DatabasePool
+
+    /// Opens (or creates) the database file of a configuration.
+    /// - Parameter configuration: Where the file is and how to open it.
+    /// - Throws: ``PassStoreError/unavailable(_:)`` when the folder cannot be created or the file cannot be opened.
+    public init(configuration: Configuration) throws {
+        let folder = URL(fileURLWithPath: configuration.path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PassStoreError.unavailable("cannot create the folder \(folder.path): \(error)")
+        }
+        var config = GRDB.Configuration()
+        config.label = "tessera.store"
+        config.foreignKeysEnabled = true
+        config.maximumReaderCount = max(1, configuration.maximumReaderCount)
+        config.busyMode = .timeout(configuration.busyTimeout)
+        let memoryMapSize = max(0, configuration.memoryMapSize)
+        config.prepareDatabase { db in
+            // In WAL mode, NORMAL is safe against corruption; only the last commits may be lost on power failure.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)")
+        }
+        do {
+            pool = try DatabasePool(path: configuration.path, configuration: config)
+        } catch {
+            throw PassStoreError.unavailable("cannot open \(configuration.path): \(error)")
+        }
+    }
+
+    /// Opens (or creates) the database file at a path with the default configuration.
+    /// - Parameter path: Path of the database file; its folder is created when missing.
+    /// - Throws: ``PassStoreError/unavailable(_:)`` when the file cannot be opened.
+    public convenience init(path: String) throws {
+        try self.init(configuration: Configuration(path: path))
+    }
+
+    /// Creates the tables or brings them up to date (GRDB migrations, each applied once).
+    public func migrate() async throws {
+        do {
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw PassStoreError.unavailable("migration failed: \(error)")
+        }
+    }
+
+    /// Runs `body` in one write transaction: rolled back when it throws. Database errors become ``PassStoreError``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as PassStoreError {
+            throw error
+        } catch {
+            throw PassStoreError.unavailable("\(error)")
+        }
+    }
+
+    /// Runs `body` on one of the pool's readers (a consistent snapshot, concurrent with the writer).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as PassStoreError {
+            throw error
+        } catch {
+            throw PassStoreError.unavailable("\(error)")
+        }
+    }
+
+    /// Takes the next update tag inside the current write transaction.
+    static func nextUpdateTag(_ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
+        )
+        guard let tag = try Int64.fetchOne(statement) else {
+            throw PassStoreError.invalidData("counters: the update_tag row is missing")
+        }
+        return tag
+    }
+}

@@ -1,0 +1,81 @@
+public import Foundation
+public import PassBundle
+public import PassWebService
+public import ServiceLifecycle
+
+/// Everything `tessera serve` needs, read from flags and environment variables by the CLI.
+public struct ServerConfiguration: Sendable {
+    /// Where the store lives.
+    public enum Database: Sendable, Equatable {
+        /// An SQLite file (created with its folder when missing).
+        case sqlite(path: String)
+        /// A PostgreSQL database: `postgres://user:password@host:port/database`.
+        case postgres(url: String)
+
+        /// Parses `sqlite:PATH`, a bare path, or `postgres://...` / `postgresql://...`.
+        /// - Throws: ``ServerConfigurationError`` for anything else.
+        public init(parsing text: String) throws {
+            if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+                self = .postgres(url: text)
+            } else if text.hasPrefix("sqlite:") {
+                let path = String(text.dropFirst("sqlite:".count))
+                guard !path.isEmpty else { throw ServerConfigurationError("--database: sqlite: needs a file path") }
+                self = .sqlite(path: path)
+            } else if text.contains("://") {
+                throw ServerConfigurationError("--database: \(text.prefix(20))…: use sqlite:PATH or postgres://...")
+            } else {
+                self = .sqlite(path: text)
+            }
+        }
+    }
+
+    /// Address to listen on.
+    public var host: String
+    /// Port to listen on (0 picks a free one).
+    public var port: Int
+    /// The URL devices and holders reach the server at; becomes every pass's `webServiceURL`.
+    public var publicURL: URL
+    /// The store.
+    public var database: Database
+    /// The templates folder.
+    public var templatesDirectory: URL
+    /// Signs passes and personalization tokens.
+    public var signer: PassSigner
+    /// The web service's limits and issuer API token.
+    public var webService: PassWebService.Configuration
+    /// Sends pushes; `nil` means pushes are off (they stay queued until a sender is configured).
+    public var pushSender: (any PushSender)?
+    /// How the push dispatcher paces itself.
+    public var pushDispatch: PushDispatcher.Configuration
+    /// Long-lived clients to start and stop with the server (the APNs client).
+    public var additionalServices: [any Service]
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, publicURL: URL, database: Database, templatesDirectory: URL,
+        signer: PassSigner, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
+        pushDispatch: PushDispatcher.Configuration = .init(), additionalServices: [any Service] = []
+    ) {
+        self.host = host
+        self.port = port
+        self.publicURL = publicURL
+        self.database = database
+        self.templatesDirectory = templatesDirectory
+        self.signer = signer
+        self.webService = webService
+        self.pushSender = pushSender
+        self.pushDispatch = pushDispatch
+        self.additionalServices = additionalServices
+    }
+}
+
+/// A server setting that cannot be used, naming the flag.
+public struct ServerConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

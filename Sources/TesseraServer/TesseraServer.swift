@@ -1,0 +1,79 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+import PassStore
+import PassWebService
+import PostgresStore
+public import Prometheus
+import SQLiteStore
+import ServiceLifecycle
+
+/// Tessera's server: the pass web service, issuer API and push dispatcher over one store, with `/metrics`.
+public enum TesseraServer {
+    /// Builds the application: opens and migrates the store, mounts every route, and adds the long-lived services
+    /// (PostgreSQL client, push dispatcher) so they start and stop with it.
+    /// - Parameters:
+    ///   - configuration: The server's settings.
+    ///   - metrics: The registry `/metrics` shows (the one the process bootstrapped swift-metrics with), or `nil`.
+    ///   - logger: The server's logger.
+    ///   - now: The clock.
+    /// - Returns: The application, ready to `runService()`.
+    public static func makeApplication(
+        configuration: ServerConfiguration, metrics: PrometheusCollectorRegistry? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> some ApplicationProtocol {
+        var services: [any Service] = configuration.additionalServices
+        let store: any PassStore
+        switch configuration.database {
+        case .sqlite(let path):
+            store = try SQLiteStore(path: path)
+            try await store.migrate()
+        case .postgres(let url):
+            let postgres = try PostgresStore(url: url, logger: logger)
+            services.append(postgres)
+            store = postgres
+        }
+
+        let dispatcher = configuration.pushSender.map {
+            PushDispatcher(store: store, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
+        }
+        if let dispatcher { services.append(dispatcher) }
+        if configuration.pushSender == nil {
+            logger.notice("APNs is not configured: pushes are off (changes are queued and sent once it is)")
+        }
+        let issuer = PassIssuer(
+            store: store, signer: configuration.signer,
+            configuration: .init(templatesDirectory: configuration.templatesDirectory, publicURL: configuration.publicURL),
+            now: now, onPushesQueued: { dispatcher?.notify() })
+        let webService = PassWebService(issuer: issuer, configuration: configuration.webService, now: now)
+        if configuration.webService.adminToken == nil {
+            logger.notice("no admin token configured: the issuer API (/api/v1) is off")
+        }
+
+        let router = Router(context: WebServiceRequestContext.self)
+        router.add(middleware: MetricsMiddleware())
+        router.get("health") { _, _ in "ok" }
+        if let metrics {
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+            }
+        }
+        webService.addRoutes(to: router)
+
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
+            onServerRunning: { channel in
+                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            },
+            logger: logger
+        )
+        if case .postgres = configuration.database {
+            app.beforeServerStarts { try await store.migrate() }
+        }
+        app.addServices(services)
+        return app
+    }
+}

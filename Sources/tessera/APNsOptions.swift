@@ -1,0 +1,77 @@
+import APNs
+import ArgumentParser
+import Foundation
+import Logging
+import PassWebService
+import ServiceLifecycle
+
+/// APNs settings of `tessera serve`; without `--apns-auth` pushes are off.
+struct APNsOptions: ParsableArguments {
+    @Option(help: "APNs authentication: certificate (the Pass Type ID --cert/--key) or token (.p8) (TESSERA_APNS_AUTH). Absent: pushes off.")
+    var apnsAuth: String?
+
+    @Option(help: "APNs host (TESSERA_APNS_HOST; default api.push.apple.com).")
+    var apnsHost: String?
+
+    @Option(help: "APNs port (TESSERA_APNS_PORT; default 443).")
+    var apnsPort: Int?
+
+    @Option(help: "Token authentication: the .p8 key file (TESSERA_APNS_P8).")
+    var apnsP8: String?
+
+    @Option(help: "Token authentication: the key's 10-character ID (TESSERA_APNS_KEY_ID).")
+    var apnsKeyID: String?
+
+    @Option(help: "Token authentication: the team ID (TESSERA_APNS_TEAM_ID).")
+    var apnsTeamID: String?
+
+    @Option(help: "Extra CA certificates (PEM) to trust for the APNs host, e.g. a test stand-in (TESSERA_APNS_CA_FILE).")
+    var apnsCAFile: String?
+
+    private func value(_ flag: String?, _ variable: String) -> String? {
+        flag ?? ProcessInfo.processInfo.environment[variable]
+    }
+
+    /// Builds the APNs client and its push sender, or `nil` when pushes are off.
+    func makeSender(signerCredentials: ServerCredentialOptions, logger: Logger) async throws
+        -> (sender: any PushSender, service: any Service)?
+    {
+        guard let mode = value(apnsAuth, "TESSERA_APNS_AUTH") else { return nil }
+        let authentication: APNsClient.Configuration.Authentication
+        switch mode {
+        case "certificate":
+            guard let cert = signerCredentials.resolvedCert, let key = signerCredentials.resolvedKey else {
+                throw CommandFailure(
+                    message: "--apns-auth certificate uses the Pass Type ID certificate: give --cert and --key (PEM)",
+                    exitCode: 2)
+            }
+            let password = try Secret.read(file: signerCredentials.resolvedKeyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
+            authentication = .certificate(certificatePEMPath: cert, keyPEMPath: key, keyPassword: password)
+        case "token":
+            guard let p8 = value(apnsP8, "TESSERA_APNS_P8"), let keyID = value(apnsKeyID, "TESSERA_APNS_KEY_ID"),
+                  let teamID = value(apnsTeamID, "TESSERA_APNS_TEAM_ID")
+            else {
+                throw CommandFailure(message: "--apns-auth token needs --apns-p8, --apns-key-id and --apns-team-id", exitCode: 2)
+            }
+            authentication = .token(p8Path: p8, keyID: keyID, teamID: teamID)
+        default:
+            throw CommandFailure(message: "--apns-auth: \(mode) is not certificate or token", exitCode: 2)
+        }
+        let port = try apnsPort ?? value(nil, "TESSERA_APNS_PORT").map { text in
+            guard let port = Int(text), (1...65535).contains(port) else {
+                throw CommandFailure(message: "TESSERA_APNS_PORT: \(text) is not a port number", exitCode: 2)
+            }
+            return port
+        } ?? 443
+        let configuration = APNsClient.Configuration(
+            host: value(apnsHost, "TESSERA_APNS_HOST") ?? APNsClient.Configuration.productionHost, port: port,
+            authentication: authentication,
+            trustRoots: value(apnsCAFile, "TESSERA_APNS_CA_FILE").map { .systemPlus(pemPath: $0) } ?? .system)
+        do {
+            let client = try APNsClient(configuration: configuration, logger: logger)
+            return (APNsPushSender(client: client), client)
+        } catch {
+            throw CommandFailure(message: "APNs: \(error.description)")
+        }
+    }
+}

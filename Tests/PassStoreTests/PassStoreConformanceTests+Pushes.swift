@@ -1,0 +1,100 @@
+import Foundation
+import PassStore
+import Testing
+
+extension PassStoreConformanceTests {
+    /// Inserts `serialNumbers`, registers devices for the first one: dev-1 and dev-2 share token-a, dev-3 has token-b.
+    private func seedQueue(_ store: any PassStore, serialNumbers: [String] = ["Q1"]) async throws {
+        try await Fixtures.insert(serialNumbers, into: store)
+        _ = try await Fixtures.register("dev-1", token: "token-a", serialNumbers[0], in: store)
+        _ = try await Fixtures.register("dev-2", token: "token-a", serialNumbers[0], in: store)
+        _ = try await Fixtures.register("dev-3", token: "token-b", serialNumbers[0], in: store)
+    }
+
+    private func update(_ store: any PassStore, _ serialNumber: String = "Q1") async throws -> PassUpdate {
+        let change = PassChange(data: Data(#"{"n":"\#(UUID())"}"#.utf8))
+        let update = try await store.updatePass(
+            passTypeIdentifier: Fixtures.passType, serialNumber: serialNumber, change: change, now: Fixtures.now
+        )
+        return try #require(update)
+    }
+
+    @Test("an update queues one push per distinct push token, coalescing with those already queued",
+          arguments: StoreKind.tested)
+    func updateQueuesPushes(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store, serialNumbers: ["Q1", "Q2"])
+            _ = try await Fixtures.register("dev-1", token: "token-a", "Q2", in: store)
+            #expect(try await update(store).pushesQueued == 2)
+            #expect(try await update(store).pushesQueued == 0)
+            #expect(try await update(store, "Q2").pushesQueued == 0)
+
+            let pushes = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-b"])
+            #expect(pushes.first(where: { $0.pushToken == "token-a" })?.generation == 3)
+            #expect(pushes.first(where: { $0.pushToken == "token-b" })?.generation == 2)
+            #expect(pushes.allSatisfy { $0.attempts == 0 && $0.queuedAt == Fixtures.now })
+            #expect(pushes.map(\.id) == pushes.map(\.id).sorted())
+        }
+    }
+
+    @Test("claims lease pushes; completing removes them; retrying puts them back later", arguments: StoreKind.tested)
+    func claimCompleteRetry(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store)
+            _ = try await update(store)
+            let now = Fixtures.now
+            let first = try await store.claimPushes(limit: 1, now: now, lease: 30)
+            #expect(first.count == 1)
+            let second = try await store.claimPushes(limit: 10, now: now.addingTimeInterval(1), lease: 30)
+            #expect(second.count == 1)
+            #expect(first[0].id != second[0].id)
+            #expect(try await store.claimPushes(limit: 10, now: now.addingTimeInterval(29), lease: 30).isEmpty)
+
+            try await store.completePush(first[0])
+            try await store.retryPush(second[0], notBefore: now.addingTimeInterval(120))
+            #expect(try await store.claimPushes(limit: 10, now: now.addingTimeInterval(119), lease: 30).isEmpty)
+            let retried = try await store.claimPushes(limit: 10, now: now.addingTimeInterval(120), lease: 30)
+            #expect(retried.map(\.id) == [second[0].id])
+            #expect(retried.first?.attempts == 1)
+            try await store.completePush(retried[0])
+            #expect(try await store.claimPushes(limit: 10, now: now.addingTimeInterval(1000), lease: 30).isEmpty)
+            try await store.completePush(retried[0])  // gone already: nothing happens
+        }
+    }
+
+    @Test("a claim whose lease ended comes back", arguments: StoreKind.tested)
+    func leaseExpiry(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store)
+            _ = try await update(store)
+            let claimed = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(claimed.count == 2)
+            #expect(try await store.claimPushes(limit: 10, now: Fixtures.now.addingTimeInterval(29.5), lease: 30).isEmpty)
+            let again = try await store.claimPushes(limit: 10, now: Fixtures.now.addingTimeInterval(30), lease: 30)
+            #expect(again.map(\.id) == claimed.map(\.id))
+            #expect(try await store.claimPushes(limit: 0, now: Fixtures.now.addingTimeInterval(100), lease: 30).isEmpty)
+        }
+    }
+
+    @Test("a change during a push's flight bumps its generation, so completing the old claim keeps it queued",
+          arguments: StoreKind.tested)
+    func generationBump(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store)
+            _ = try await update(store)
+            let inFlight = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(inFlight.count == 2 && inFlight.allSatisfy { $0.generation == 1 })
+            #expect(try await update(store).pushesQueued == 0)
+
+            for push in inFlight { try await store.completePush(push) }
+            // The claims were released: the newer change goes out at once, as the next generation.
+            let next = try await store.claimPushes(limit: 10, now: Fixtures.now.addingTimeInterval(1), lease: 30)
+            #expect(next.map(\.id) == inFlight.map(\.id))
+            #expect(next.allSatisfy { $0.generation == 2 })
+            for push in next { try await store.completePush(push) }
+            #expect(try await store.claimPushes(limit: 10, now: Fixtures.now.addingTimeInterval(100), lease: 30).isEmpty)
+            #expect(try await update(store).pushesQueued == 2)
+        }
+    }
+}

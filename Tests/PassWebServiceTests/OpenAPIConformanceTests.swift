@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PassBundle
+import PassWebService
+import Synchronization
+import Testing
+import TesseraServer
+import TesseraTestSupport
+import PassCrypto
+import PassModel
+import Prometheus
+
+@Suite("The server against docs/openapi.json")
+struct OpenAPIConformanceTests {
+    /// Drives every documented operation on the composed server (SQLite store) and checks each answer.
+    @Test("every documented operation answers as documented")
+    func conformance() async throws {
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "openapi")
+        let signer = try PassSigner(
+            credentials: try PassCredentials.load(
+                certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
+                wwdrPath: chain.path("wwdr.pem")))
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, publicURL: URL(string: "https://passes.example.test")!,
+            database: .sqlite(path: folder.appendingPathComponent("tessera.sqlite").path),
+            templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"), signer: signer,
+            webService: .init(adminToken: WebServiceFixture.adminToken))
+        let app = try await TesseraServer.makeApplication(
+            configuration: configuration, metrics: .init(), logger: Logger(label: "openapi-test"))
+        let document = Mutex(try OpenAPIDocument(
+            contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json")))
+        let problems = Mutex([String]())
+
+        try await app.test(.live) { client in
+            @discardableResult
+            func call(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields = [:], _ body: String? = nil)
+                async throws -> TestResponse
+            {
+                let response = try await client.execute(
+                    uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+                let found = document.withLock {
+                    $0.check(
+                        method: method.rawValue, path: uri, status: Int(response.status.code),
+                        contentType: response.headers[.contentType], body: Data(response.body.readableBytesView))
+                }
+                problems.withLock { $0 += found }
+                return response
+            }
+            let created = try await call(.post, "/api/v1/passes", .admin, #"{"template":"store-card-rewards","data":{"serialNumber":"O-1"}}"#)
+            let token = created.body.json["authenticationToken"] as? String ?? ""
+            let link = (created.body.json["downloadURL"] as? String ?? "").replacingOccurrences(of: "https://passes.example.test", with: "")
+            try await call(.post, "/api/v1/passes", .admin, #"{"template":"nope"}"#)
+            try await call(.post, "/api/v1/passes", [:], #"{"template":"coupon"}"#)
+            try await call(.post, "/api/v1/passes", .admin, #"{"template":"coupon","data":{"serialNumber":"O-1"}}"#)
+            try await call(.post, "/api/v1/passes", .admin, #"{"data":{}}"#)
+            let type = "pass.dev.tessera.demo"
+            let registration = "/v1/devices/0011aabb/registrations/\(type)/O-1"
+            try await call(.post, registration, .json(.applePass(token)), #"{"pushToken":"ab12"}"#)
+            try await call(.post, registration, .json(.applePass(token)), #"{"pushToken":"ab12"}"#)
+            try await call(.post, registration, .json(.applePass("wrong")), #"{"pushToken":"ab12"}"#)
+            try await call(.post, registration, .json(.applePass(token)), #"{}"#)
+            try await call(.get, "/v1/devices/0011aabb/registrations/\(type)")
+            try await call(.get, "/v1/devices/0011aabb/registrations/\(type)?passesUpdatedSince=999999")
+            try await call(.get, "/v1/devices/0011aabb/registrations/bad")
+            let pass = try await call(.get, "/v1/passes/\(type)/O-1", .applePass(token))
+            var conditional = HTTPFields.applePass(token)
+            conditional[.ifModifiedSince] = pass.headers[.lastModified]
+            try await call(.get, "/v1/passes/\(type)/O-1", conditional)
+            try await call(.head, "/v1/passes/\(type)/O-1", .applePass(token))
+            try await call(.get, "/v1/passes/\(type)/O-1", .applePass("wrong"))
+            try await call(.post, "/v1/passes/\(type)/O-1/personalize", .json(),
+                           #"{"personalizationToken":"tok","requiredPersonalizationInfo":{"fullName":"Grace Hopper"}}"#)
+            try await call(.post, "/v1/log", .json(), #"{"logs":["hello"]}"#)
+            try await call(.post, "/v1/log", .json(), #"{"log":"x"}"#)
+            try await call(.get, link)
+            try await call(.get, "/download/\(String(repeating: "Z", count: 40)).pkpass")
+            let path = "/api/v1/passes/\(type)/O-1"
+            try await call(.get, path, .admin)
+            try await call(.get, "/api/v1/passes/\(type)/O-404", .admin)
+            try await call(.patch, path, .admin, #"{"data":{"fields":{"balance":12.5}}}"#)
+            try await call(.patch, path, .admin, #"{"data":{"fields":{"nope":1}}}"#)
+            try await call(.get, "\(path)/registrations", .admin)
+            try await call(.get, "\(path)/pkpass", .admin)
+            try await call(.delete, path, .admin)
+            try await call(.delete, registration, .applePass(token))
+            try await call(.get, "/metrics")
+            try await call(.get, "/health")
+        }
+        let found = problems.withLock { $0 }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+        let missing = document.withLock { $0.operations.subtracting($0.exercised) }
+        #expect(missing.isEmpty, "documented but not exercised: \(missing.sorted())")
+    }
+}

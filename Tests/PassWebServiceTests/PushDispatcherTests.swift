@@ -1,0 +1,109 @@
+import Foundation
+import PassStore
+@testable import PassWebService
+import Testing
+import Logging
+import PassCrypto
+import PassModel
+import TesseraTestSupport
+
+@Suite("Push dispatcher")
+struct PushDispatcherTests {
+    private func registeredPass(_ fixture: WebServiceFixture, tokens: [String: String]) async throws -> PassRecord {
+        let pass = try await fixture.createPass(serial: "P-\(UUID().uuidString.prefix(8))")
+        for (device, token) in tokens {
+            _ = try await fixture.store.register(
+                deviceLibraryIdentifier: device, pushToken: token, passTypeIdentifier: pass.passTypeIdentifier,
+                serialNumber: pass.serialNumber, now: fixture.clock.now)
+        }
+        return pass
+    }
+
+    private func change(_ fixture: WebServiceFixture, _ pass: PassRecord, seat: String) async throws {
+        _ = try await fixture.issuer.changePass(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+            data: ["fields": .object(["seat": .string(seat)])])
+    }
+
+    @Test("one push per push token and pass type per change batch")
+    func coalesces() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1", "d2": "t2"])
+        try await change(fixture, pass, seat: "1A")
+        try await change(fixture, pass, seat: "1B")
+        try await fixture.dispatcher.sendDueBatch()
+        #expect(fixture.pushes.sent.map(\.pushToken).sorted() == ["t1", "t2"])
+        #expect(try await fixture.dispatcher.sendDueBatch() == 0)
+    }
+
+    @Test("410 Unregistered removes the registration unless the device registered again after the timestamp")
+    func unregistered() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        let stale = try await registeredPass(fixture, tokens: ["d2": "t2"])
+        // t1's 410 is older than its registration: kept. t2's 410 is newer: removed.
+        fixture.pushes.answer(.unregistered(timestamp: fixture.clock.now.addingTimeInterval(-60)), for: "t1")
+        fixture.pushes.answer(.unregistered(timestamp: fixture.clock.now.addingTimeInterval(60)), for: "t2")
+        try await change(fixture, pass, seat: "2A")
+        try await change(fixture, stale, seat: "2B")
+        try await fixture.dispatcher.sendDueBatch()
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber) == 1)
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: stale.passTypeIdentifier, serialNumber: stale.serialNumber) == 0)
+    }
+
+    @Test("400 BadDeviceToken removes the registration")
+    func badDeviceToken() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        fixture.pushes.answer(.badDeviceToken, for: "t1")
+        try await change(fixture, pass, seat: "3A")
+        try await fixture.dispatcher.sendDueBatch()
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber) == 0)
+    }
+
+    @Test("429 and 5xx are retried later with backoff, not before Retry-After")
+    func retries() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        fixture.pushes.answer(.retryable(reason: "TooManyRequests", retryAfter: 30), for: "t1")
+        try await change(fixture, pass, seat: "4A")
+        try await fixture.dispatcher.sendDueBatch()
+        #expect(fixture.pushes.sent.count == 1)
+        fixture.clock.advance(10)
+        #expect(try await fixture.dispatcher.sendDueBatch() == 0)  // not due yet
+        fixture.pushes.answer(.delivered, for: "t1")
+        fixture.clock.advance(25)
+        #expect(try await fixture.dispatcher.sendDueBatch() == 1)
+        #expect(fixture.pushes.sent.count == 2)
+        fixture.clock.advance(600)
+        #expect(try await fixture.dispatcher.sendDueBatch() == 0)  // delivered: gone from the queue
+    }
+
+    @Test("backoff doubles from 1 s to at most 5 minutes and honours Retry-After")
+    func backoff() {
+        #expect((0.5...1).contains(PushDispatcher.backoff(attempt: 0, retryAfter: nil)))
+        #expect((4...8).contains(PushDispatcher.backoff(attempt: 3, retryAfter: nil)))
+        #expect(PushDispatcher.backoff(attempt: 30, retryAfter: nil) <= 300)
+        #expect(PushDispatcher.backoff(attempt: 0, retryAfter: 120) == 120)
+    }
+
+    @Test("the running dispatcher sends a change's pushes within a second, woken by the change")
+    func wakesUp() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        let dispatcher = PushDispatcher(
+            store: fixture.store, sender: fixture.pushes,
+            configuration: .init(pollInterval: .seconds(30)), logger: .init(label: "test"))
+        let running = Task { try await dispatcher.run() }
+        defer { running.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        try await change(fixture, pass, seat: "5A")
+        dispatcher.notify()
+        let start = ContinuousClock.now
+        while fixture.pushes.sent.isEmpty, ContinuousClock.now - start < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(fixture.pushes.sent.count == 1)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+}
