@@ -33,6 +33,11 @@ public struct CMSSigner: Sendable {
     /// - Parameter content: The exact bytes to sign.
     /// - Returns: A DER `ContentInfo` holding `SignedData` without the content.
     public func signDetached(_ content: Data) throws -> Data {
+        try signDetached(content, signingTime: nil)
+    }
+
+    /// Signs `content` with the given `signingTime` attribute (`nil`: the current time).
+    func signDetached(_ content: Data, signingTime: Date?) throws -> Data {
         guard let stack = tessera_sk_X509_new_null() else {
             throw CryptoError.openSSL(.internalFailure, "allocation failed")
         }
@@ -46,9 +51,10 @@ public struct CMSSigner: Sendable {
             throw CryptoError.openSSL(.signingFailed, "could not start the signature")
         }
         defer { CMS_ContentInfo_free(cms) }
-        guard CMS_add1_signer(cms, certificate.pointer, privateKey.pointer, Self.sha256.pointer, flags) != nil else {
+        guard let signerInfo = CMS_add1_signer(cms, certificate.pointer, privateKey.pointer, Self.sha256.pointer, flags) else {
             throw CryptoError.openSSL(.signingFailed, "could not add the signer")
         }
+        if let signingTime { try Self.add(signingTime: signingTime, to: signerInfo) }
         let finished = try OpenSSL.withReadBIO(content) { bio in CMS_final(cms, bio, nil, flags) == 1 }
         guard finished else {
             throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")

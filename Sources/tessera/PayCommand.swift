@@ -2,12 +2,12 @@ import ArgumentParser
 import Foundation
 import PaymentRequest
 
-/// `tessera pay`: check Apple Pay payment requests and preview their payment sheet.
+/// `tessera pay`: check Apple Pay payment requests, preview their payment sheet and decrypt payment tokens.
 struct PayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pay",
-        abstract: "Validate Apple Pay payment requests and preview the payment sheet.",
-        subcommands: [PayValidateCommand.self, PaySheetCommand.self]
+        abstract: "Validate Apple Pay payment requests, preview the payment sheet and decrypt payment tokens.",
+        subcommands: [PayValidateCommand.self, PaySheetCommand.self, PayDecryptCommand.self]
     )
 }
 

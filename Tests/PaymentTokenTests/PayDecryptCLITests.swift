@@ -1,0 +1,103 @@
+import Foundation
+import PaymentToken
+import Testing
+import TesseraTestSupport
+
+/// `tessera pay decrypt` run as a subprocess.
+@Suite("tessera pay decrypt")
+struct PayDecryptCLITests {
+    static let gala = VectorSet.decryptable[1]
+    static let payU = VectorSet.decryptable[2]
+
+    func arguments(_ set: VectorSet, now: String?) -> [String] {
+        var arguments = ["pay", "decrypt", "--token", set.path(set.tokenFile), "--merchant-key", set.path(set.keyFile ?? "")]
+        if let certificateFile = set.certificateFile {
+            arguments += ["--merchant-cert", set.path(certificateFile)]
+        } else {
+            arguments += ["--merchant-id", "merchant.sandbox.payu"]
+        }
+        arguments += ["--apple-root", VectorSet.appleRootPath]
+        if let now { arguments += ["--now", now] }
+        return arguments
+    }
+
+    @Test func decryptsAVectorSetAtItsSigningTime() throws {
+        let result = try Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:03:06Z"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? NSDictionary)
+        let expected = try #require(try JSONSerialization.jsonObject(with: try Self.gala.expectedPlaintext()) as? NSDictionary)
+        #expect(printed == expected)
+        let keys = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { String($0.split(separator: "\"")[1]) }
+        #expect(keys == keys.sorted() && keys.first == "applicationExpirationDate")
+    }
+
+    @Test func acceptsAMerchantIDAndEpochSeconds() throws {
+        let result = try Subprocess.tessera(arguments(Self.payU, now: "1516974918"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"applicationPrimaryAccountNumber\" : \"5204242750270010\""))
+    }
+
+    @Test func failsAtTodaysDate() throws {
+        let result = try Subprocess.tessera(arguments(Self.gala, now: nil))
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: \(Self.gala.path("token.json")): signature: a signing certificate is not valid"))
+    }
+
+    @Test func failsWhenTheSigningTimeIsTooOld() throws {
+        let result = try Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:13:06Z"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("more than 300 seconds from the verification time"))
+    }
+
+    @Test func requiresAppleRootUnlessSignatureIsSkipped() throws {
+        var withoutRoot = arguments(Self.gala, now: nil)
+        withoutRoot.removeSubrange(withoutRoot.firstIndex(of: "--apple-root")!...withoutRoot.firstIndex(of: "--apple-root")! + 1)
+        let usage = try Subprocess.tessera(withoutRoot)
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("--apple-root is required"))
+
+        let skipped = try Subprocess.tessera(withoutRoot + ["--skip-signature"])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("warning: the signature was not verified"))
+        #expect(skipped.stdout.contains("\"onlinePaymentCryptogram\" : \"AMwBRjPWDnAgAA7Rls7mAoABFA==\""))
+    }
+
+    @Test func otherUsageErrorsExit2() throws {
+        let noKey = try Subprocess.tessera(["pay", "decrypt", "--token", "t.json", "--merchant-id", "m", "--skip-signature"])
+        #expect(noKey.status == 2)
+        let both = try Subprocess.tessera(arguments(Self.gala, now: nil) + ["--merchant-id", "merchant.x"])
+        #expect(both.status == 2)
+        let badNow = try Subprocess.tessera(arguments(Self.gala, now: "yesterday"))
+        #expect(badNow.status == 2)
+        #expect(badNow.stderr.contains("--now"))
+    }
+
+    @Test func rotatedKeysAndAGeneratedRSAToken() throws {
+        let work = try TemporaryDirectory.make(prefix: "pay-decrypt")
+        let pki = try ApplePayTestPKI(rsaLeaf: true)
+        let merchant = try TestMerchantIdentity(rsa: true)
+        let files = try merchant.write(to: work)
+        let key = try MerchantKey(contentsOf: files.key)
+        var token = try PaymentTokenEncryptor(merchantKey: key, merchantIdentifier: MerchantIdentifier(merchantID: merchant.merchantID))
+            .seal(try Self.gala.expectedPlaintext())
+        token.signature = try pki.signature(for: token.signedContent)
+        let tokenPath = work.appendingPathComponent("token.json").path
+        try token.jsonData().write(to: URL(fileURLWithPath: tokenPath))
+
+        let result = try Subprocess.tessera([
+            "pay", "decrypt", "--token", tokenPath, "--merchant-key", Self.gala.path("private_key.pem"),
+            "--merchant-key", files.key, "--merchant-cert", files.certificate, "--apple-root", try pki.writeRoot(to: work),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"applicationPrimaryAccountNumber\" : \"5353756319181169\""))
+
+        let wrongKey = try Subprocess.tessera([
+            "pay", "decrypt", "--token", tokenPath, "--merchant-key", Self.gala.path("private_key.pem"),
+            "--merchant-id", merchant.merchantID, "--skip-signature",
+        ])
+        #expect(wrongKey.status == 1)
+        #expect(wrongKey.stderr.contains("header.publicKeyHash: no merchant key has the hash \(key.publicKeyHashBase64)"))
+    }
+}
