@@ -1,5 +1,5 @@
-public import Foundation
-public import PassStore
+import Foundation
+import PassStore
 
 extension PostgresStore {
     /// Where the database is and how to reach it.

@@ -23,7 +23,7 @@ extension PostgresStore {
                 throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
             }
             // Locks the device row, so a concurrent unregister cannot delete the device under the new registration.
-            try await connection.query("""
+            _ = try await connection.query("""
                 INSERT INTO devices (device_library_identifier, push_token, updated_at)
                 VALUES (\(deviceLibraryIdentifier), \(pushToken), \(now))
                 ON CONFLICT (device_library_identifier)
@@ -59,7 +59,7 @@ extension PostgresStore {
                 AND pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                 RETURNING 1
                 """, logger: logger).collect()
-            try await connection.query("""
+            _ = try await connection.query("""
                 DELETE FROM devices WHERE device_library_identifier = \(deviceLibraryIdentifier)
                 AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_identifier = \(deviceLibraryIdentifier))
                 """, logger: logger).collect()
@@ -127,7 +127,7 @@ extension PostgresStore {
                 DELETE FROM registrations WHERE pass_type_identifier = \(passTypeIdentifier)
                 AND device_library_identifier = ANY(\(devices)) RETURNING 1
                 """, logger: logger).collect()
-            try await connection.query("""
+            _ = try await connection.query("""
                 DELETE FROM devices d WHERE d.device_library_identifier = ANY(\(devices)) AND NOT EXISTS (
                     SELECT 1 FROM registrations r WHERE r.device_library_identifier = d.device_library_identifier
                 )

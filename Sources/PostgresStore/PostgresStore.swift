@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 public import Logging
 public import PassStore
-internal import PostgresNIO
+package import PostgresNIO
 public import ServiceLifecycle
 
 /// A ``PassStore/PassStore`` in PostgreSQL through postgres-nio's `PostgresClient`: for several server instances
@@ -15,7 +15,7 @@ public import ServiceLifecycle
 /// transaction, so tags commit in increasing order; push claims use `FOR UPDATE SKIP LOCKED`, so two instances never
 /// claim the same push.
 public final class PostgresStore: PassStore, Service {
-    let client: PostgresClient
+    package let client: PostgresClient
     let logger: Logger
     let configuration: Configuration
 

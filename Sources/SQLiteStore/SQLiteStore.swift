@@ -1,5 +1,5 @@
 public import Foundation
-internal import GRDB
+package import GRDB
 public import PassStore
 
 /// A ``PassStore/PassStore`` in one SQLite file (WAL mode) through a GRDB `DatabasePool`: the default store.
@@ -33,7 +33,7 @@ public final class SQLiteStore: PassStore {
         }
     }
 
-    let pool: DatabasePool
+    package let pool: DatabasePool
 
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.
