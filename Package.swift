@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "PassWebService", targets: ["PassWebService"]),
         .library(name: "Checkout", targets: ["Checkout"]),
+        .library(name: "CheckoutPersistence", targets: ["CheckoutPersistence"]),
         .library(name: "TesseraServer", targets: ["TesseraServer"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
@@ -144,7 +145,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel",
+                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -156,11 +157,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Checkout sessions, transaction identifiers and orders in the pass web service's SQLite or PostgreSQL database
+        .target(
+            name: "CheckoutPersistence",
+            dependencies: [
+                "Checkout", "SQLiteStore", "PostgresStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The server that composes the services: configuration, stores, metrics, lifecycle (`tessera serve`)
         .target(
             name: "TesseraServer",
             dependencies: [
-                "PassWebService", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle",
+                "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -175,7 +187,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
-                "TesseraServer", "PassWebService", "APNs",
+                "TesseraServer", "PassWebService", "APNs", "Checkout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -191,7 +203,9 @@ let package = Package(
             name: "tessera-bench",
             dependencies: [
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
+                "PassStore", "SQLiteStore", "PaymentToken",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -269,13 +283,22 @@ let package = Package(
             name: "CheckoutTests",
             dependencies: [
                 "Checkout", "TesseraServer", "PaymentRequest", "PaymentToken", "PassWebService", "PassCrypto", "tessera",
-                "TesseraTestSupport",
+                "TesseraTestSupport", "PassBundle", "PassStore", "PassModel",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CheckoutPersistenceTests",
+            dependencies: [
+                "CheckoutPersistence", "Checkout", "SQLiteStore", "PostgresStore", "PassStore", "PaymentRequest",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

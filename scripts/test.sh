@@ -9,4 +9,6 @@ if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != 
     TESSERA_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
     export TESSERA_TEST_POSTGRES_URL
 fi
+# The browser payment sheet test drives a real headless Chromium.
+[ "${TESSERA_SKIP_BROWSER:-}" = "1" ] || scripts/chromium.sh
 swift test "$@"

@@ -1,3 +1,4 @@
+public import Checkout
 public import Foundation
 public import PassBundle
 public import PassWebService
@@ -47,6 +48,8 @@ public struct ServerConfiguration: Sendable {
     public var pushSender: (any PushSender)?
     /// How the push dispatcher paces itself.
     public var pushDispatch: PushDispatcher.Configuration
+    /// The merchant checkout (`/checkout/...`); `nil` leaves it off.
+    public var merchant: MerchantConfiguration?
     /// Long-lived clients to start and stop with the server (the APNs client).
     public var additionalServices: [any Service]
 
@@ -54,7 +57,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: URL, database: Database, templatesDirectory: URL,
         signer: PassSigner, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
-        pushDispatch: PushDispatcher.Configuration = .init(), additionalServices: [any Service] = []
+        pushDispatch: PushDispatcher.Configuration = .init(), merchant: MerchantConfiguration? = nil,
+        additionalServices: [any Service] = []
     ) {
         self.host = host
         self.port = port
@@ -65,6 +69,7 @@ public struct ServerConfiguration: Sendable {
         self.webService = webService
         self.pushSender = pushSender
         self.pushDispatch = pushDispatch
+        self.merchant = merchant
         self.additionalServices = additionalServices
     }
 }

@@ -1,6 +1,8 @@
 public import Foundation
 public import Hummingbird
 public import Logging
+import Checkout
+import CheckoutPersistence
 import PassStore
 import PassWebService
 import PostgresStore
@@ -24,14 +26,24 @@ public enum TesseraServer {
     ) async throws -> some ApplicationProtocol {
         var services: [any Service] = configuration.additionalServices
         let store: any PassStore
+        let checkoutStore: any CheckoutStore
+        var migrateAfterStart: [@Sendable () async throws -> Void] = []
         switch configuration.database {
         case .sqlite(let path):
-            store = try SQLiteStore(path: path)
-            try await store.migrate()
+            let sqlite = try SQLiteStore(path: path)
+            try await sqlite.migrate()
+            let checkout = SQLiteCheckoutStore(store: sqlite, now: now)
+            try await checkout.migrate()
+            store = sqlite
+            checkoutStore = checkout
         case .postgres(let url):
             let postgres = try PostgresStore(url: url, logger: logger)
+            let checkout = PostgresCheckoutStore(store: postgres, logger: logger, now: now)
             services.append(postgres)
+            // The client runs as a service, so migrations wait until the service group has started it.
+            migrateAfterStart = [{ try await postgres.migrate() }, { try await checkout.migrate() }]
             store = postgres
+            checkoutStore = checkout
         }
 
         let dispatcher = configuration.pushSender.map {
@@ -61,6 +73,14 @@ public enum TesseraServer {
             }
         }
         webService.addRoutes(to: router)
+        if let merchant = configuration.merchant {
+            let checkout = try CheckoutService(
+                merchant: merchant, store: checkoutStore, passIssuer: issuer,
+                merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
+                logger: logger, now: now)
+            checkout.addRoutes(to: router)
+            services += checkout.services
+        }
 
         var app = Application(
             router: router,
@@ -70,8 +90,8 @@ public enum TesseraServer {
             },
             logger: logger
         )
-        if case .postgres = configuration.database {
-            app.beforeServerStarts { try await store.migrate() }
+        for migration in migrateAfterStart {
+            app.beforeServerStarts(perform: migration)
         }
         app.addServices(services)
         return app

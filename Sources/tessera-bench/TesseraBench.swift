@@ -16,7 +16,10 @@ struct TesseraBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
         abstract: "Benchmarks for Tessera (run with -c release).",
-        subcommands: [SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self, PreviewBenchmark.self]
+        subcommands: [
+            SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self, PreviewBenchmark.self, TokenBenchmark.self, SeedCommand.self,
+            HelloServerCommand.self,
+        ]
     )
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checkout
 import Foundation
 import Hummingbird
 import Logging
@@ -42,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var apns: APNsOptions
 
+    @Option(help: "Merchant configuration (JSON, see docs/checkout.md): turns on the checkout API and payment sheet (TESSERA_MERCHANT_CONFIG).")
+    var merchantConfig: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (TESSERA_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -83,6 +87,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         logger.logLevel = parsedLevel
 
+        var merchant: MerchantConfiguration?
+        if let path = merchantConfig ?? environment["TESSERA_MERCHANT_CONFIG"] {
+            do {
+                merchant = try MerchantConfiguration.load(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw CommandFailure(message: "--merchant-config \(path): \(error)")
+            }
+        }
         let signer = try PassSigner(credentials: try credentials.load())
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -91,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer,
-            webService: .init(adminToken: adminToken), pushSender: pushSender?.sender,
+            webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
             additionalServices: pushSender.map { [$0.service] } ?? [])
         let app = try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
         logger.info(
@@ -99,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
                 "templates": "\(templates)", "pushes": "\(pushSender == nil ? "off" : "on")",
+                "checkout": "\(merchant == nil ? "off" : "on")",
             ])
         do {
             try await app.runService()

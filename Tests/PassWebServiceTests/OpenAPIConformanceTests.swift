@@ -91,7 +91,8 @@ struct OpenAPIConformanceTests {
         }
         let found = problems.withLock { $0 }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
-        let missing = document.withLock { $0.operations.subtracting($0.exercised) }
+        // The checkout operations are exercised by CheckoutTests' own conformance test.
+        let missing = document.withLock { $0.operations.subtracting($0.exercised).filter { !$0.contains(" /checkout/") } }
         #expect(missing.isEmpty, "documented but not exercised: \(missing.sorted())")
     }
 }

@@ -1,0 +1,46 @@
+import Hummingbird
+public import PaymentRequest
+import HTTPTypes
+
+/// The answer to an authorization, shaped like Apple Pay JS's `ApplePayPaymentAuthorizationResult` so the page can
+/// hand it to `completePayment`: `status` is the name of the `ApplePaySession` constant (`STATUS_SUCCESS`,
+/// `STATUS_FAILURE`), `errors` the `ApplePayError`s to show; Tessera adds the order, or a code and reason.
+public struct AuthorizationResult: Codable, Sendable, Equatable {
+    /// `STATUS_SUCCESS` or `STATUS_FAILURE`.
+    public var status: String
+    /// Problems the sheet shows.
+    public var errors: [ApplePayError]
+    /// The order created, on success.
+    public var orderId: String?
+    /// Where to read the order, on success.
+    public var orderURL: String?
+    /// Why it failed, as a code (`amountMismatch`, `transactionReplayed`, `signatureInvalid`, ...).
+    public var code: String?
+    /// Why it failed, in words.
+    public var reason: String?
+
+    /// A success for an order.
+    /// - Parameters:
+    ///   - orderId: The order.
+    ///   - orderURL: Its URL.
+    /// - Returns: `STATUS_SUCCESS`.
+    public static func success(orderId: String, orderURL: String) -> AuthorizationResult {
+        AuthorizationResult(status: "STATUS_SUCCESS", errors: [], orderId: orderId, orderURL: orderURL)
+    }
+}
+
+/// A refused authorization: its HTTP status and the result body.
+struct AuthorizationFailure: Error, HTTPResponseError {
+    let status: HTTPResponse.Status
+    let result: AuthorizationResult
+
+    init(_ status: HTTPResponse.Status, code: String, _ reason: String, errors: [ApplePayError]? = nil) {
+        self.status = status
+        let shown = errors ?? [ApplePayError(code: .unknown, message: "The payment could not be completed.")]
+        result = AuthorizationResult(status: "STATUS_FAILURE", errors: shown, code: code, reason: reason)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(result, status: status)
+    }
+}

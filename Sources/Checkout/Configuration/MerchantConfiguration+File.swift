@@ -1,0 +1,99 @@
+public import Foundation
+import PaymentRequest
+
+extension MerchantConfiguration {
+    /// Reads and checks a configuration file; relative paths in it are resolved against the file's folder.
+    /// - Parameter url: The JSON file.
+    /// - Returns: The checked configuration.
+    /// - Throws: ``CheckoutError`` (`invalidConfiguration`) naming the key at fault.
+    public static func load(contentsOf url: URL) throws -> MerchantConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CheckoutError.configuration(url.path, "cannot be read: \(error.localizedDescription)")
+        }
+        var configuration = try decode(jsonData: data)
+        configuration.resolvePaths(relativeTo: url.deletingLastPathComponent())
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Decodes configuration JSON (without checking it or resolving paths).
+    /// - Parameter data: The JSON.
+    /// - Returns: The configuration.
+    /// - Throws: ``CheckoutError`` (`invalidConfiguration`) naming the key at fault.
+    public static func decode(jsonData data: Data) throws -> MerchantConfiguration {
+        do {
+            return try JSONDecoder().decode(MerchantConfiguration.self, from: data)
+        } catch let error as DecodingError {
+            let (path, reason) = JSONRequest.describe(error)
+            throw CheckoutError.configuration(path, reason)
+        } catch {
+            throw CheckoutError.configuration("(root)", "is not JSON")
+        }
+    }
+
+    /// Makes relative file paths absolute against `directory`.
+    /// - Parameter directory: The configuration file's folder.
+    public mutating func resolvePaths(relativeTo directory: URL) {
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        }
+        paymentProcessingKeyPaths = paymentProcessingKeyPaths.map(resolve)
+        appleRootCertificatePath = appleRootCertificatePath.map(resolve)
+        if let identity = merchantIdentity {
+            merchantIdentity = MerchantIdentity(certificatePath: resolve(identity.certificatePath),
+                                                keyPath: resolve(identity.keyPath))
+        }
+    }
+
+    /// Checks the values against each other and against ISO and Apple Pay's lists.
+    /// - Throws: ``CheckoutError`` (`invalidConfiguration`) naming the key at fault.
+    public func validate() throws {
+        func fail(_ field: String, _ reason: String) -> CheckoutError { CheckoutError.configuration(field, reason) }
+        guard !merchantIdentifier.isEmpty else { throw fail("merchantIdentifier", "must not be empty") }
+        guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
+        guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
+        guard let currency = Currency(code: currencyCode) else {
+            throw fail("currencyCode", "\"\(currencyCode)\" is not an ISO 4217 code")
+        }
+        guard CurrencyNumericCode.numeric(currency.code) != nil else {
+            throw fail("currencyCode", "\(currency.code) has no ISO 4217 numeric code known to Tessera")
+        }
+        for (index, network) in supportedNetworks.enumerated() where !network.isKnown {
+            throw fail("supportedNetworks[\(index)]", "\"\(network)\" is not an Apple Pay network")
+        }
+        var identifiers = Set<String>()
+        for (index, method) in shippingMethods.enumerated() {
+            let field = "shippingMethods[\(index)]"
+            guard !method.identifier.isEmpty, identifiers.insert(method.identifier).inserted else {
+                throw fail("\(field).identifier", "must be unique and not empty")
+            }
+            guard method.amount >= 0 else { throw fail("\(field).amount", "must not be negative") }
+            guard method.minimumBusinessDays >= 0, method.minimumBusinessDays <= method.maximumBusinessDays else {
+                throw fail("\(field).minimumBusinessDays", "must be between 0 and maximumBusinessDays")
+            }
+        }
+        if let tax, tax.rate < 0 || tax.rate >= 1 { throw fail("tax.rate", "must be a fraction from 0 to below 1 (0.0825)") }
+        var codes = Set<String>()
+        for (index, coupon) in coupons.enumerated() {
+            let field = "coupons[\(index)]"
+            guard !coupon.code.isEmpty, codes.insert(coupon.code.uppercased()).inserted else {
+                throw fail("\(field).code", "must be unique (ignoring case) and not empty")
+            }
+            switch (coupon.percentOff, coupon.amountOff) {
+            case (let percent?, nil) where percent > 0 && percent <= 100: break
+            case (nil, let amount?) where amount > 0: break
+            default: throw fail(field, "needs exactly one of percentOff (0-100) or amountOff (above 0)")
+            }
+        }
+        for (index, region) in shippingRegions.enumerated() where !CountryCode.isValid(region.countryCode) {
+            throw fail("shippingRegions[\(index)].countryCode", "\"\(region.countryCode)\" is not ISO 3166-1 alpha-2")
+        }
+        for (sku, product) in products where product.unitPrice < 0 || product.name.isEmpty {
+            throw fail("products.\(sku)", "needs a name and a unitPrice of 0 or more")
+        }
+        guard ["web", "messaging"].contains(initiative) else { throw fail("initiative", "must be \"web\" or \"messaging\"") }
+    }
+}

@@ -1,0 +1,100 @@
+public import Hummingbird
+import Foundation
+import HTTPTypes
+
+/// Why a checkout request, a configuration or a payment was refused: a code, the HTTP status it is answered with, a
+/// sentence for people and, when one field is at fault, the field's JSON path.
+///
+/// Over HTTP it is written as `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
+    /// What kind of failure happened.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending
+            case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The merchant configuration is unreadable or inconsistent.
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The request body, a header or a path parameter is wrong (400 or 422).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// No such session or order (404).
+        public static let notFound = Code(.notFound)
+        /// The `Idempotency-Key` was used with a different body (409).
+        public static let idempotencyConflict = Code(.idempotencyConflict)
+        /// The session is already authorized (409).
+        public static let sessionNotPending = Code(.sessionNotPending)
+        /// The merchant-validation URL is not one of Apple's hosts (400); no request was made.
+        public static let merchantValidationRefused = Code(.merchantValidationRefused)
+        /// Apple's payment-session endpoint failed or could not be reached (502).
+        public static let merchantValidationFailed = Code(.merchantValidationFailed)
+        /// The payment was refused (the body is an authorization result).
+        public static let paymentRefused = Code(.paymentRefused)
+        /// The checkout store failed.
+        public static let storageFailed = Code(.storageFailed)
+
+        /// The code's name, such as `invalidRequest`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What kind of failure happened.
+    public let code: Code
+    /// The HTTP status the error is answered with.
+    public let status: HTTPResponse.Status
+    /// A sentence naming what is wrong.
+    public let reason: String
+    /// The JSON path of the field at fault, such as `items[1].quantity`.
+    public let field: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: What kind of failure.
+    ///   - status: The HTTP status.
+    ///   - reason: A sentence naming what is wrong.
+    ///   - field: The field at fault.
+    public init(_ code: Code, status: HTTPResponse.Status, _ reason: String, field: String? = nil) {
+        self.code = code
+        self.status = status
+        self.reason = reason
+        self.field = field
+    }
+
+    /// `field: reason`, or the reason alone.
+    public var description: String { field.map { "\($0): \(reason)" } ?? reason }
+
+    /// A 400 (or `status`) naming the field at fault.
+    static func invalid(_ field: String?, _ reason: String, status: HTTPResponse.Status = .badRequest) -> CheckoutError {
+        CheckoutError(.invalidRequest, status: status, reason, field: field)
+    }
+
+    /// A configuration problem naming the configuration key.
+    static func configuration(_ field: String, _ reason: String) -> CheckoutError {
+        CheckoutError(.invalidConfiguration, status: .internalServerError, reason, field: field)
+    }
+
+    /// A 404.
+    static func notFound(_ what: String) -> CheckoutError {
+        CheckoutError(.notFound, status: .notFound, "no such \(what)")
+    }
+
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+            var field: String?
+        }
+        var error: Detail
+    }
+
+    /// The JSON error response.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Its context.
+    /// - Returns: `{"error": {...}}` with ``status``.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(Body(error: .init(code: code.description, message: description, field: field)), status: status)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+import PaymentRequest
+import HTTPTypes
+import Logging
+
+/// `GET /checkout/v1/orders/{id}`, order passes, `POST /checkout/v1/merchant-validation` and the development-mode
+/// test authorization.
+extension CheckoutService {
+    /// An order as the confirmation shows it.
+    struct OrderView: Encodable {
+        struct Item: Encodable {
+            var sku: String?
+            var name: String
+            var quantity: Int
+            var unitPrice: String
+            var amount: String
+        }
+
+        struct Payment: Encodable {
+            var displayName: String
+            var network: String
+            var lastFour: String
+            var type: String?
+        }
+
+        var id: String
+        var sessionId: String
+        var status: String
+        var createdAt: String
+        var currencyCode: String
+        var total: String
+        var lineItems: [ApplePayLineItem]
+        var items: [Item]
+        var shippingMethod: String?
+        var couponCode: String?
+        var payment: Payment
+        var billingContact: ApplePayPaymentContact?
+        var shippingContact: ApplePayPaymentContact?
+        var passes: [CheckoutOrder.Pass]
+        var notes: [String]
+    }
+
+    @Sendable func readOrder(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard Identifiers.isPlausible(id), let order = try await store.order(id: id) else {
+            throw CheckoutError.notFound("order")
+        }
+        let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
+        return try JSONResponse.make(OrderView(
+            id: order.id, sessionId: order.sessionId, status: order.status, createdAt: ISO8601.string(order.createdAt),
+            currencyCode: order.currencyCode, total: money(order.total), lineItems: order.lineItems,
+            items: order.items.map {
+                OrderView.Item(sku: $0.sku, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice),
+                               amount: money($0.amount))
+            },
+            shippingMethod: order.shippingMethod, couponCode: order.couponCode,
+            payment: .init(displayName: order.payment.displayName, network: order.payment.network,
+                           lastFour: order.payment.lastFour, type: order.payment.type),
+            billingContact: order.billingContact, shippingContact: order.shippingContact, passes: order.passes,
+            notes: order.notes))
+    }
+
+    /// Issues one pass per unit of every item whose product has a pass template; failures become notes.
+    func issuePasses(for order: inout CheckoutOrder) async {
+        var number = 0
+        for item in order.items {
+            guard let sku = item.sku, let product = merchant.products[sku], let template = product.passTemplate else {
+                continue
+            }
+            guard let passIssuer else {
+                order.notes.append("no pass issued for \(sku): no pass issuer is configured")
+                continue
+            }
+            for _ in 0..<item.quantity {
+                number += 1
+                let serial = "\(order.id)-\(number)"
+                var fields: [String: JSONValue] = [:]
+                for (key, value) in product.passFields ?? [:] {
+                    fields[key] = .string(value.replacingOccurrences(of: "{orderId}", with: order.id)
+                        .replacingOccurrences(of: "{itemName}", with: item.name)
+                        .replacingOccurrences(of: "{sku}", with: sku)
+                        .replacingOccurrences(of: "{number}", with: String(number)))
+                }
+                var data: [String: JSONValue] = ["serialNumber": .string(serial), "barcodeMessage": .string(serial)]
+                if !fields.isEmpty { data["fields"] = .object(fields) }
+                do {
+                    let pass = try await passIssuer.createPass(template: template, data: data)
+                    order.passes.append(.init(sku: sku, template: template, passTypeIdentifier: pass.passTypeIdentifier,
+                                              serialNumber: pass.serialNumber,
+                                              downloadURL: passIssuer.downloadURL(for: pass)))
+                } catch {
+                    logger.error("order pass not issued", metadata: ["order": "\(order.id)", "error": "\(error)"])
+                    order.notes.append("no pass issued for \(sku) #\(number): \(error)")
+                }
+            }
+        }
+    }
+
+    private struct MerchantValidationBody: Decodable {
+        var validationURL: String
+    }
+
+    @Sendable func validateMerchant(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let (body, _) = try await JSONRequest.decode(MerchantValidationBody.self, from: request,
+                                                     limit: configuration.maximumBodySize)
+        guard let merchantValidator else {
+            // Check the URL anyway so a refused host is reported as such.
+            _ = try MerchantValidationHosts.check(body.validationURL, allowed: merchant.merchantValidationHosts)
+            throw CheckoutError(.merchantValidationFailed, status: .serviceUnavailable,
+                                "merchant validation is not configured (merchantIdentity)")
+        }
+        return JSONResponse.raw(try await merchantValidator.merchantSession(validationURL: body.validationURL))
+    }
+
+    /// Development mode only: pays the session with a token made by the development hierarchy, through exactly the
+    /// same path as a real payment. The body may carry `billingContact` and `shippingContact`.
+    @Sendable func testAuthorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        guard let development else { throw CheckoutError.notFound("endpoint") }
+        let session = try await existingSession(context)
+        var request = request
+        let raw = Data((try await request.collectBody(upTo: configuration.maximumBodySize)).readableBytesView)
+        let object = raw.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any]
+        guard let object else { throw CheckoutError.invalid(nil, "request body is not a JSON object") }
+        let builder = try pricing.builder(for: session)
+        let total = builder.total(for: try builder.lineItems())
+        let payment = try development.payment(
+            minorUnits: MinorUnits.amount(total.amountValue ?? 0, currency: pricing.currency),
+            currencyNumeric: CurrencyNumericCode.numeric(pricing.currency.code) ?? "",
+            applicationData: session.applicationData, at: now(),
+            billingContact: object["billingContact"], shippingContact: object["shippingContact"])
+        return try JSONResponse.make(try await authorizePayment(payment, session: session))
+    }
+}

@@ -1,0 +1,175 @@
+import Crypto
+import Foundation
+import Hummingbird
+import PassWebService
+import PaymentRequest
+import HTTPTypes
+import Logging
+
+/// `POST /checkout/v1/sessions` and `GET /checkout/v1/sessions/{id}`.
+extension CheckoutService {
+    struct CreateSessionBody: Decodable {
+        struct Item: Decodable {
+            var sku: String?
+            var name: String?
+            var quantity: Int
+            var unitPrice: String?
+        }
+
+        struct Summary: Decodable {
+            var subtotal: String
+            var tax: String?
+            var requiresShipping: Bool?
+        }
+
+        var items: [Item]?
+        var summary: Summary?
+        var shippingMethod: String?
+        var couponCode: String?
+    }
+
+    /// A session as the API shows it.
+    struct SessionView: Encodable {
+        struct Item: Encodable {
+            var sku: String?
+            var name: String
+            var quantity: Int
+            var unitPrice: String
+            var amount: String
+        }
+
+        var id: String
+        var state: String
+        var createdAt: String
+        var currencyCode: String
+        var items: [Item]
+        var selectedShippingMethod: String?
+        var shippingContact: RedactedContact?
+        var couponCode: String?
+        var orderId: String?
+        var paymentRequest: ApplePayPaymentRequest
+        var sheetURL: String
+    }
+
+    func view(_ session: CheckoutSession) throws -> SessionView {
+        let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
+        return SessionView(
+            id: session.id, state: session.state.rawValue, createdAt: ISO8601.string(session.createdAt),
+            currencyCode: pricing.currency.code,
+            items: session.items.map {
+                SessionView.Item(sku: $0.sku, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice),
+                                 amount: money($0.amount))
+            },
+            selectedShippingMethod: session.selectedShippingMethod, shippingContact: session.shippingContact,
+            couponCode: session.couponCode, orderId: session.orderId,
+            paymentRequest: try pricing.paymentRequest(for: session), sheetURL: "/checkout/sheet/\(session.id)")
+    }
+
+    @Sendable func createSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!], !key.isEmpty else {
+            throw CheckoutError.invalid("Idempotency-Key", "header is required (a unique key per checkout, such as a UUID)")
+        }
+        guard key.count <= 255, key.allSatisfy({ $0.isASCII && !$0.isWhitespace || $0 == " " }) else {
+            throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
+        }
+        let (body, raw) = try await JSONRequest.decode(CreateSessionBody.self, from: request,
+                                                       limit: configuration.maximumBodySize)
+        // The body's canonical form (keys sorted) is hashed, so the same JSON sent again matches whatever its key order.
+        let canonical = (try? JSONSerialization.jsonObject(with: raw))
+            .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]) } ?? raw
+        let hash = SHA256.hash(data: canonical).map { String(format: "%02x", $0) }.joined()
+        var session = CheckoutSession(id: Identifiers.make(prefix: "cs_"), idempotencyKey: key, requestHash: hash,
+                                      createdAt: now(), items: try cartLines(body))
+        if let summary = body.summary {
+            guard body.items == nil else { throw CheckoutError.invalid("summary", "give either items or summary, not both") }
+            session.summary = PricedSummary(subtotal: try amount(summary.subtotal, field: "summary.subtotal"),
+                                            tax: try summary.tax.map { try amount($0, field: "summary.tax") },
+                                            requiresShipping: summary.requiresShipping ?? true)
+        }
+        if let method = body.shippingMethod {
+            guard pricing.requiresShipping(session), merchant.shippingMethods.contains(where: { $0.identifier == method }) else {
+                throw CheckoutError.invalid("shippingMethod", "no shipping method \"\(method)\"", status: .unprocessableContent)
+            }
+            session.selectedShippingMethod = method
+        }
+        if let code = body.couponCode, !code.isEmpty {
+            switch pricing.coupon(code) {
+            case .valid(let coupon): session.couponCode = coupon.code
+            case .expired: throw CheckoutError.invalid("couponCode", "the coupon has expired", status: .unprocessableContent)
+            case .invalid: throw CheckoutError.invalid("couponCode", "no such coupon", status: .unprocessableContent)
+            }
+        }
+        try reprice(&session)
+        let stored: CheckoutSession
+        var replayed = false
+        switch try await store.insertSession(session) {
+        case .created(let created): stored = created
+        case .existing(let existing):
+            guard existing.requestHash == hash else {
+                throw CheckoutError(.idempotencyConflict, status: .conflict,
+                                    "this Idempotency-Key was used with a different request body", field: "Idempotency-Key")
+            }
+            stored = existing
+            replayed = true
+        }
+        if !replayed { logger.info("checkout session created", metadata: ["session": "\(stored.id)"]) }
+        var response = try JSONResponse.make(try view(stored), status: .created)
+        response.headers[.location] = "/checkout/v1/sessions/\(stored.id)"
+        if replayed { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
+        return response
+    }
+
+    @Sendable func readSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        try JSONResponse.make(try view(try await existingSession(context)))
+    }
+
+    /// Recomputes the session's total from its state.
+    func reprice(_ session: inout CheckoutSession) throws {
+        let builder = try pricing.builder(for: session)
+        let total = builder.total(for: try builder.lineItems())
+        session.total = total.amountValue ?? 0
+        session.totalPending = total.isPending
+    }
+
+    private func cartLines(_ body: CreateSessionBody) throws -> [CartLine] {
+        guard let items = body.items else {
+            guard body.summary != nil else { throw CheckoutError.invalid("items", "give items or an already-priced summary") }
+            return []
+        }
+        guard !items.isEmpty, items.count <= 100 else { throw CheckoutError.invalid("items", "must hold 1 to 100 items") }
+        return try items.enumerated().map { index, item in
+            let field = "items[\(index)]"
+            guard (1...1000).contains(item.quantity) else {
+                throw CheckoutError.invalid("\(field).quantity", "must be 1 to 1000", status: .unprocessableContent)
+            }
+            if let sku = item.sku {
+                guard let product = merchant.products[sku] else {
+                    throw CheckoutError.invalid("\(field).sku", "no product \"\(sku)\"", status: .unprocessableContent)
+                }
+                if let given = item.unitPrice, try amount(given, field: "\(field).unitPrice") != product.unitPrice {
+                    throw CheckoutError.invalid("\(field).unitPrice", "does not match the catalogue price of \(sku)",
+                                                status: .unprocessableContent)
+                }
+                return CartLine(sku: sku, name: product.name, quantity: item.quantity, unitPrice: product.unitPrice,
+                                requiresShipping: product.requiresShipping)
+            }
+            guard let name = item.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200 else {
+                throw CheckoutError.invalid("\(field).name", "is required (1-200 characters) when there is no sku")
+            }
+            guard let price = item.unitPrice else {
+                throw CheckoutError.invalid("\(field).unitPrice", "is required when there is no sku")
+            }
+            return CartLine(name: name, quantity: item.quantity, unitPrice: try amount(price, field: "\(field).unitPrice"))
+        }
+    }
+
+    /// A non-negative decimal string with at most the currency's minor units.
+    func amount(_ text: String, field: String) throws -> Decimal {
+        guard let value = AmountString.decimal(text), value >= 0,
+              (AmountString.fractionDigits(text) ?? 0) <= pricing.currency.minorUnits else {
+            throw CheckoutError.invalid(field, "must be an amount such as \"12.50\" with at most "
+                                            + "\(pricing.currency.minorUnits) decimals", status: .unprocessableContent)
+        }
+        return value
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PassWebService
+import HTTPTypes
+import PaymentRequest
+
+/// `GET /checkout/sheet/{sessionId}`: the browser payment sheet.
+extension CheckoutService {
+    @Sendable func sheet(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let session = try await existingSession(context)
+        let page = SheetPage(bootstrap: .init(
+            sessionId: session.id, state: session.state.rawValue, orderId: session.orderId,
+            merchantLine: merchant.merchantName.totalLabel, currencyCode: pricing.currency.code,
+            paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
+            developmentMode: development != nil, apiBase: "/checkout/v1"))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                      .contentSecurityPolicy: SheetPage.contentSecurityPolicy, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                      HTTPField.Name("Referrer-Policy")!: "no-referrer"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: try page.html())))
+    }
+}

@@ -1,0 +1,147 @@
+public import Foundation
+public import Hummingbird
+public import Logging
+public import PassWebService
+import PaymentRequest
+import PaymentToken
+public import ServiceLifecycle
+import HTTPTypes
+
+/// The merchant checkout: sessions, Apple Pay sheet updates, merchant validation, token authorization, orders,
+/// order passes and the browser payment sheet, as Hummingbird routes under `/checkout`.
+///
+/// ```swift
+/// let merchant = try MerchantConfiguration.load(contentsOf: URL(fileURLWithPath: "merchant.json"))
+/// let checkout = try CheckoutService(merchant: merchant, passIssuer: issuer,
+///                                    merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
+///                                    logger: logger)
+/// checkout.addRoutes(to: router)
+/// app.addServices(checkout.services)
+/// ```
+public final class CheckoutService: Sendable {
+    /// Limits of the HTTP API.
+    public struct Configuration: Sendable {
+        /// Largest accepted request body.
+        public var maximumBodySize: Int
+
+        /// Creates a configuration.
+        /// - Parameter maximumBodySize: Largest accepted request body.
+        public init(maximumBodySize: Int = 64 << 10) {
+            self.maximumBodySize = maximumBodySize
+        }
+    }
+
+    /// The merchant configuration.
+    public let merchant: MerchantConfiguration
+    /// The HTTP limits.
+    public let configuration: Configuration
+    /// Where sessions and orders live.
+    public let store: any CheckoutStore
+    /// Who charges verified payments.
+    public let processor: any PaymentProcessor
+    /// Issues order passes; `nil` skips them (with a note on the order).
+    public let passIssuer: PassIssuer?
+    /// Validates the merchant with Apple; `nil` when no merchant identity is configured (503).
+    public let merchantValidator: MerchantValidator?
+    /// Prices sessions.
+    public let pricing: PricingEngine
+    let tokens: TokenTrust?
+    let development: DevelopmentPayments?
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// Creates the checkout service, reading the payment-processing keys and Apple root named in `merchant`.
+    /// - Parameters:
+    ///   - merchant: A checked merchant configuration.
+    ///   - configuration: HTTP limits.
+    ///   - store: Sessions and orders (in memory by default).
+    ///   - processor: The payment processor (the recording one by default).
+    ///   - passIssuer: The pass web service's issuer, for order passes.
+    ///   - merchantValidator: The merchant validator (``MerchantValidator/ifConfigured(merchant:logger:)``); `nil`
+    ///     answers merchant validation with 503. Add ``services`` to the application so its HTTP client shuts down.
+    ///   - logger: The logger.
+    ///   - now: The clock (token signing times, coupon expiry, delivery dates).
+    /// - Throws: ``CheckoutError`` (`invalidConfiguration`) when a key, certificate or value cannot be used.
+    public init(merchant: MerchantConfiguration, configuration: Configuration = .init(),
+                store: any CheckoutStore = MemoryCheckoutStore(),
+                processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: PassIssuer? = nil,
+                merchantValidator: MerchantValidator? = nil, logger: Logger,
+                now: @escaping @Sendable () -> Date = Date.init) throws {
+        try merchant.validate()
+        self.merchant = merchant
+        self.configuration = configuration
+        self.store = store
+        self.processor = processor
+        self.passIssuer = passIssuer
+        self.logger = logger
+        self.now = now
+        pricing = try PricingEngine(configuration: merchant, calendar: BusinessDayCalendar(now: now))
+        development = try merchant.developmentMode
+            ? DevelopmentPayments(merchantIdentifier: merchant.merchantIdentifier, now: now()) : nil
+        tokens = try TokenTrust(merchant: merchant, development: development)
+        self.merchantValidator = merchantValidator
+        if merchant.developmentMode {
+            logger.warning("checkout development mode is on: test payments are accepted (never use in production)")
+        }
+    }
+
+    /// Long-lived parts to run with the application (the merchant validator's HTTP client).
+    public var services: [any Service] { merchantValidator.map { [$0] } ?? [] }
+
+    /// Adds the checkout routes: `/checkout/v1/...` (JSON API) and `/checkout/sheet/{sessionId}` (payment page);
+    /// `/checkout/v1/sessions/{id}/test-authorize` only in development mode.
+    /// - Parameter router: The server's router.
+    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+        let v1 = router.group("checkout/v1")
+        v1.post("sessions", use: createSession)
+        v1.get("sessions/:id", use: readSession)
+        v1.post("sessions/:id/shipping-method", use: shippingMethod)
+        v1.post("sessions/:id/shipping-contact", use: shippingContact)
+        v1.post("sessions/:id/coupon-code", use: couponCode)
+        v1.post("sessions/:id/payment-method", use: paymentMethod)
+        v1.post("sessions/:id/authorize", use: authorize)
+        v1.post("merchant-validation", use: validateMerchant)
+        v1.get("orders/:id", use: readOrder)
+        if development != nil { v1.post("sessions/:id/test-authorize", use: testAuthorize) }
+        router.get("checkout/sheet/:id", use: sheet)
+    }
+
+    /// The session named by the `:id` path parameter.
+    func existingSession(_ context: WebServiceRequestContext) async throws -> CheckoutSession {
+        let id = try context.parameters.require("id")
+        guard Identifiers.isPlausible(id), let session = try await store.session(id: id) else {
+            throw CheckoutError.notFound("session")
+        }
+        return session
+    }
+
+    /// The session, which must still be pending.
+    func pendingSession(_ context: WebServiceRequestContext) async throws -> CheckoutSession {
+        let session = try await existingSession(context)
+        guard session.state == .pending else {
+            throw CheckoutError(.sessionNotPending, status: .conflict, "the session is already authorized")
+        }
+        return session
+    }
+
+    /// Stores a changed pending session with its new total.
+    func save(_ session: CheckoutSession) async throws {
+        guard try await store.updatePendingSession(session) else {
+            throw CheckoutError(.sessionNotPending, status: .conflict, "the session is already authorized")
+        }
+    }
+}
+
+/// Random identifiers for sessions and orders.
+enum Identifiers {
+    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+    static func make(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return prefix + String((0..<24).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    static func isPlausible(_ id: String) -> Bool {
+        id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+}

@@ -1,0 +1,155 @@
+public import Foundation
+public import PaymentRequest
+
+/// One buyer's checkout: the cart, the buyer's choices on the sheet, and whether it has been paid.
+///
+/// The shipping contact is the redacted one Apple Pay gives before authorization (``RedactedContact``); the full
+/// contacts arrive with the payment and are kept only on the order.
+public struct CheckoutSession: Codable, Sendable, Equatable {
+    /// Where the session is in its life.
+    public enum State: String, Codable, Sendable {
+        /// Open: the buyer may still change shipping, address and coupon.
+        case pending
+        /// Paid: an order exists and nothing can change.
+        case authorized
+    }
+
+    /// The session's identifier (URL-safe, unguessable).
+    public var id: String
+    /// The `Idempotency-Key` it was created with.
+    public var idempotencyKey: String
+    /// SHA-256 (hex) of the creation request body; the same key with another body is refused.
+    public var requestHash: String
+    /// When it was created.
+    public var createdAt: Date
+    /// The cart's lines (empty when the cart came as an already-priced summary).
+    public var items: [CartLine]
+    /// An already-priced summary given instead of lines.
+    public var summary: PricedSummary?
+    /// The shipping method the buyer picked; `nil` means the first.
+    public var selectedShippingMethod: String?
+    /// The redacted shipping contact, once the buyer has given an address we serve.
+    public var shippingContact: RedactedContact?
+    /// The coupon code the buyer entered and we accepted.
+    public var couponCode: String?
+    /// Pending or authorized.
+    public var state: State
+    /// The order, once authorized.
+    public var orderId: String?
+    /// The current total's amount (rounded to minor units).
+    public var total: Decimal
+    /// Whether the total is still pending (tax waiting for the address).
+    public var totalPending: Bool
+
+    /// Creates a pending session.
+    /// - Parameters:
+    ///   - id: The identifier.
+    ///   - idempotencyKey: The creation key.
+    ///   - requestHash: The creation body's hash.
+    ///   - createdAt: Now.
+    ///   - items: Cart lines.
+    ///   - summary: A priced summary instead of lines.
+    public init(id: String, idempotencyKey: String, requestHash: String, createdAt: Date, items: [CartLine],
+                summary: PricedSummary? = nil) {
+        self.id = id
+        self.idempotencyKey = idempotencyKey
+        self.requestHash = requestHash
+        self.createdAt = createdAt
+        self.items = items
+        self.summary = summary
+        state = .pending
+        total = 0
+        totalPending = false
+    }
+
+    /// The bytes whose SHA-256 the payment request's `applicationData` is built from and the token's
+    /// `header.applicationData` must carry: UTF-8 of `tessera-checkout-session:<id>`.
+    public var applicationData: Data { Data("tessera-checkout-session:\(id)".utf8) }
+}
+
+/// One line of a cart: something bought, how many, at what price.
+public struct CartLine: Codable, Sendable, Equatable {
+    /// The catalogue SKU, when the item came from the catalogue.
+    public var sku: String?
+    /// The name on the order.
+    public var name: String
+    /// How many.
+    public var quantity: Int
+    /// Price of one.
+    public var unitPrice: Decimal
+    /// Whether it ships.
+    public var requiresShipping: Bool
+
+    /// Creates a line.
+    /// - Parameters:
+    ///   - sku: The SKU.
+    ///   - name: The name.
+    ///   - quantity: How many.
+    ///   - unitPrice: Price of one.
+    ///   - requiresShipping: Whether it ships.
+    public init(sku: String? = nil, name: String, quantity: Int, unitPrice: Decimal, requiresShipping: Bool = true) {
+        self.sku = sku
+        self.name = name
+        self.quantity = quantity
+        self.unitPrice = unitPrice
+        self.requiresShipping = requiresShipping
+    }
+
+    /// `quantity × unitPrice`.
+    public var amount: Decimal { Decimal(quantity) * unitPrice }
+}
+
+/// A cart priced elsewhere: the subtotal and, optionally, its tax.
+public struct PricedSummary: Codable, Sendable, Equatable {
+    /// The goods' subtotal.
+    public var subtotal: Decimal
+    /// Tax already computed; `nil` applies the merchant's tax rule.
+    public var tax: Decimal?
+    /// Whether the goods ship.
+    public var requiresShipping: Bool
+
+    /// Creates a summary.
+    /// - Parameters:
+    ///   - subtotal: The subtotal.
+    ///   - tax: Tax already computed.
+    ///   - requiresShipping: Whether the goods ship.
+    public init(subtotal: Decimal, tax: Decimal? = nil, requiresShipping: Bool = true) {
+        self.subtotal = subtotal
+        self.tax = tax
+        self.requiresShipping = requiresShipping
+    }
+}
+
+/// The part of a shipping contact Apple Pay reveals before the buyer authorizes (and the only part Tessera reads or
+/// stores before then): locality, areas, postal code and country code. Names, street lines, phone and email are
+/// dropped.
+public struct RedactedContact: Codable, Sendable, Equatable {
+    /// City.
+    public var locality: String?
+    /// Neighbourhood or district.
+    public var subLocality: String?
+    /// State or province.
+    public var administrativeArea: String?
+    /// County or similar.
+    public var subAdministrativeArea: String?
+    /// Postal code (possibly partial, as Apple redacts it).
+    public var postalCode: String?
+    /// ISO 3166-1 alpha-2 country code, upper case.
+    public var countryCode: String?
+
+    /// Keeps only the redacted fields of a contact.
+    /// - Parameter contact: A contact as the sheet sent it.
+    public init(_ contact: ApplePayPaymentContact) {
+        locality = Self.clean(contact.locality)
+        subLocality = Self.clean(contact.subLocality)
+        administrativeArea = Self.clean(contact.administrativeArea)
+        subAdministrativeArea = Self.clean(contact.subAdministrativeArea)
+        postalCode = Self.clean(contact.postalCode)
+        countryCode = Self.clean(contact.countryCode)?.uppercased()
+    }
+
+    private static func clean(_ value: String?) -> String? {
+        guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return String(trimmed.prefix(100))
+    }
+}

@@ -1,0 +1,60 @@
+public import Checkout
+import Foundation
+internal import PostgresNIO
+
+extension PostgresCheckoutStore {
+    /// Inserts a session unless one with the same idempotency key exists.
+    ///
+    /// A concurrent insert of the same key makes this one wait for it to commit, then return it as existing.
+    /// - Parameter session: The new session.
+    /// - Returns: `.created` with it, or `.existing` with the session stored under its idempotency key.
+    /// - Throws: ``CheckoutPersistenceError`` when the database fails or a session with its `id` but another key
+    ///   exists.
+    public func insertSession(_ session: CheckoutSession) async throws -> SessionInsertion {
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        let updatedAt = now()
+        return try await transaction { connection in
+            let inserted = try await connection.query("""
+                INSERT INTO checkout_sessions (id, idempotency_key, request_hash, state, document, updated_at)
+                VALUES (\(session.id), \(session.idempotencyKey), \(session.requestHash), \(session.state.rawValue), \
+                \(document)::jsonb, \(updatedAt))
+                ON CONFLICT (idempotency_key) DO NOTHING
+                RETURNING id
+                """, logger: logger).collect()
+            if !inserted.isEmpty { return .created(session) }
+            // Read committed: this statement's snapshot includes the insert that won the key.
+            let rows = try await connection.query(
+                "SELECT id, document::text FROM checkout_sessions WHERE idempotency_key = \(session.idempotencyKey)",
+                logger: logger
+            ).collect()
+            guard let row = rows.first else {
+                throw CheckoutPersistenceError.unavailable("the session with key \(session.idempotencyKey) vanished")
+            }
+            let (id, text) = try row.decode((String, String).self)
+            return .existing(try CheckoutDocument.session(text, id: id))
+        }
+    }
+
+    /// Reads a session.
+    /// - Parameter id: Its identifier.
+    /// - Returns: The session, or `nil`.
+    public func session(id: String) async throws -> CheckoutSession? {
+        let rows = try await rows("SELECT document::text FROM checkout_sessions WHERE id = \(id)")
+        guard let row = rows.first else { return nil }
+        return try CheckoutDocument.session(try row.decode(String.self), id: id)
+    }
+
+    /// Replaces a session that is still pending, in one statement.
+    /// - Parameter session: The new state (its `state` must be pending).
+    /// - Returns: `false` when there is no such session, it is no longer pending, or `session` is not pending.
+    public func updatePendingSession(_ session: CheckoutSession) async throws -> Bool {
+        guard session.state == .pending else { return false }
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        let rows = try await rows("""
+            UPDATE checkout_sessions SET document = \(document)::jsonb, updated_at = \(now())
+            WHERE id = \(session.id) AND state = 'pending'
+            RETURNING id
+            """)
+        return !rows.isEmpty
+    }
+}

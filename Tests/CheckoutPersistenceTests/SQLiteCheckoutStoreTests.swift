@@ -1,0 +1,75 @@
+import Checkout
+import CheckoutPersistence
+import Foundation
+import PassStore
+import SQLiteStore
+import Testing
+
+@Suite("SQLiteCheckoutStore")
+struct SQLiteCheckoutStoreTests {
+    @Test("sessions, transaction identifiers and orders survive reopening the file; migrating twice is harmless")
+    func reopen() async throws {
+        try await withTemporaryFolder { folder async throws in
+            let path = folder.appendingPathComponent("a/store.sqlite").path
+            let session = CheckoutFixtures.session("p-1")
+            let order = CheckoutFixtures.order("o-p-2", sessionId: "p-2")
+            do {
+                let passStore = try SQLiteStore(path: path)
+                // Checkout tables first, pass tables second: the two migration sets are independent.
+                let store = SQLiteCheckoutStore(store: passStore)
+                try await store.migrate()
+                try await passStore.migrate()
+                _ = try await store.insertSession(session)
+                _ = try await store.insertSession(CheckoutFixtures.session("p-2"))
+                #expect(try await store.completeAuthorization(
+                    order: order, session: CheckoutFixtures.authorized(CheckoutFixtures.session("p-2"), orderId: order.id)))
+                #expect(try await store.insertTransactionIdentifier("cafe01", sessionId: "p-2", at: CheckoutFixtures.now))
+            }
+            let passStore = try SQLiteStore(path: path)
+            try await passStore.migrate()
+            let store = SQLiteCheckoutStore(store: passStore)
+            try await store.migrate()
+            try await store.migrate()
+            #expect(try await store.session(id: "p-1") == session)
+            #expect(try await store.order(id: order.id) == order)
+            #expect(try await store.session(id: "p-2")?.state == .authorized)
+            #expect(try await store.insertTransactionIdentifier("cafe01", sessionId: "p-2", at: CheckoutFixtures.now) == false)
+            #expect(try await store.insertSession(CheckoutFixtures.session("p-9", key: session.idempotencyKey)) == .existing(session))
+
+            // The pass store in the same file still works next to the checkout tables.
+            let pass = NewPass(
+                passTypeIdentifier: "pass.com.example.tickets", serialNumber: "S-1", authenticationToken: "auth-0123456789abcdef",
+                template: "event", data: Data("{}".utf8), downloadToken: "dl-S-1"
+            )
+            _ = try await passStore.insertPass(pass, now: CheckoutFixtures.now)
+            #expect(try await passStore.pass(downloadToken: "dl-S-1")?.serialNumber == "S-1")
+        }
+    }
+
+    @Test("two stores on two pools of one file (like two processes) authorize a session once")
+    func twoPoolsOneFile() async throws {
+        try await withTemporaryFolder { folder async throws in
+            let path = folder.appendingPathComponent("store.sqlite").path
+            let stores = try (0..<2).map { _ in SQLiteCheckoutStore(store: try SQLiteStore(path: path)) }
+            try await stores[0].migrate()
+            try await stores[1].migrate()
+            let session = CheckoutFixtures.session("t-1")
+            _ = try await stores[0].insertSession(session)
+            let results = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let store = stores[index % 2]
+                        let order = CheckoutFixtures.order("o-t-\(index)", sessionId: "t-1")
+                        let won = try await store.completeAuthorization(
+                            order: order, session: CheckoutFixtures.authorized(session, orderId: order.id))
+                        let fresh = try await store.insertTransactionIdentifier("beef", sessionId: "t-1", at: CheckoutFixtures.now)
+                        return (won, fresh)
+                    }
+                }
+                return try await group.reduce(into: [(Bool, Bool)]()) { $0.append($1) }
+            }
+            #expect(results.filter(\.0).count == 1)
+            #expect(results.filter(\.1).count == 1)
+        }
+    }
+}

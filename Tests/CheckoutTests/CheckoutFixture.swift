@@ -1,0 +1,204 @@
+import Checkout
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PassBundle
+import PassCrypto
+import PassStore
+import PassWebService
+import PaymentRequest
+import PaymentToken
+import Synchronization
+import TesseraTestSupport
+
+/// A merchant with a catalogue, shipping, tax and coupons; a test Apple PKI and merchant key; a pass issuer; and the
+/// checkout and pass web service routes on one router.
+struct CheckoutFixture: Sendable {
+    static let merchantID = "merchant.dev.tessera.test"
+
+    let pki: ApplePayTestPKI
+    let merchantIdentity: TestMerchantIdentity
+    let merchant: MerchantConfiguration
+    let store: MemoryCheckoutStore
+    let processor: RecordingPaymentProcessor
+    let issuer: PassIssuer
+    let passService: PassWebService
+    let service: CheckoutService
+    let clock: Clock
+
+    /// A clock tests move by hand.
+    final class Clock: Sendable {
+        private let current = Mutex(Date())
+        var now: Date { current.withLock { $0 } }
+        func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    }
+
+    static func merchantConfiguration() -> MerchantConfiguration {
+        var merchant = MerchantConfiguration(merchantIdentifier: merchantID, displayName: "Tessera Arena",
+                                             countryCode: "US", currencyCode: "USD")
+        merchant.platformName = "Tessera Market"
+        merchant.shippingMethods = [
+            .init(identifier: "standard", label: "Standard", amount: 5, businessDays: 3...5),
+            .init(identifier: "express", label: "Express", amount: 15, businessDays: 1...2),
+        ]
+        merchant.tax = .init(label: "Sales Tax", rate: Decimal(string: "0.0825")!)
+        merchant.coupons = [
+            .init(code: "SAVE10", percentOff: 10),
+            .init(code: "FIVEOFF", amountOff: 5),
+            .init(code: "OLD", percentOff: 50, expires: Date(timeIntervalSince1970: 1_600_000_000)),
+        ]
+        merchant.requiredShippingContactFields = [.postalAddress, .name, .email]
+        merchant.shippingRegions = [.init(countryCode: "US", postalCodePrefixes: ["9"]), .init(countryCode: "CA")]
+        merchant.products = [
+            "TICKET-GA": .init(name: "The Midnight Echo - General Admission", unitPrice: 45, requiresShipping: false,
+                               passTemplate: "event-ticket", passFields: ["seat": "GA-{number}"]),
+            "TSHIRT": .init(name: "Tour T-shirt", unitPrice: 25),
+            "POSTER": .init(name: "Poster", unitPrice: Decimal(string: "12.50")!),
+        ]
+        merchant.initiativeContext = "shop.example.test"
+        return merchant
+    }
+
+    init(developmentMode: Bool = false, withIssuer: Bool = true,
+         configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
+        let clock = Clock()
+        self.clock = clock
+        pki = try ApplePayTestPKI()
+        merchantIdentity = try TestMerchantIdentity(merchantID: Self.merchantID)
+        let directory = try TemporaryDirectory.make(prefix: "checkout")
+        var merchant = Self.merchantConfiguration()
+        merchant.appleRootCertificatePath = try pki.writeRoot(to: directory)
+        merchant.paymentProcessingKeyPaths = [try merchantIdentity.write(to: directory).key]
+        merchant.developmentMode = developmentMode
+        configure(&merchant)
+        self.merchant = merchant
+        store = MemoryCheckoutStore()
+        processor = RecordingPaymentProcessor()
+        let chain = try TestChain()
+        let signer = try PassSigner(credentials: try PassCredentials.load(
+            certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
+            wwdrPath: chain.path("wwdr.pem")))
+        issuer = PassIssuer(
+            store: MemoryPassStore(), signer: signer,
+            configuration: .init(templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"),
+                                 publicURL: URL(string: "https://passes.example.test")!),
+            now: { clock.now })
+        passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
+        service = try CheckoutService(merchant: merchant, store: store, processor: processor,
+                                      passIssuer: withIssuer ? issuer : nil, logger: Logger(label: "test.checkout"),
+                                      now: { clock.now })
+    }
+
+    /// The router with the checkout and pass web service routes.
+    func router() -> Router<WebServiceRequestContext> {
+        let router = Router(context: WebServiceRequestContext.self)
+        passService.addRoutes(to: router)
+        service.addRoutes(to: router)
+        return router
+    }
+
+    /// Runs `test` against the routes on a real loopback socket.
+    func withClient<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
+        async throws -> Value
+    {
+        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return try await app.test(.live) { client in try await test(client) }
+    }
+
+    /// A signed, encrypted Apple Pay payment (`{"token": ..., "shippingContact": ...}`) as a device would send it.
+    func payment(minorUnits: Decimal, currencyNumeric: String = "840", applicationData: Data?,
+                 transactionId: Data? = nil, signingTime: Date? = nil, tamper: Bool = false,
+                 shippingContact: [String: Any]? = Self.fullContact) throws -> Data {
+        let plaintext: [String: Any] = [
+            "applicationPrimaryAccountNumber": "4761120010001234", "applicationExpirationDate": "291231",
+            "currencyCode": currencyNumeric, "transactionAmount": NSDecimalNumber(decimal: minorUnits),
+            "deviceManufacturerIdentifier": "040010030273", "paymentDataType": "3DSecure",
+            "paymentData": ["onlinePaymentCryptogram": "AOOXGFQAAAAAAAAAAAAAAAAAAAAA=", "eciIndicator": "7"],
+        ]
+        let encryptor = try PaymentTokenEncryptor(merchantPublicKeyDER: try MerchantKey(data: Data(merchantIdentity.keyPEM.utf8)).publicKeyDER,
+                                                  merchantIdentifier: MerchantIdentifier(merchantID: Self.merchantID))
+        var token = try encryptor.seal(try JSONSerialization.data(withJSONObject: plaintext), transactionId: transactionId,
+                                       applicationData: applicationData)
+        token.signature = try pki.signature(for: token.signedContent, at: signingTime ?? clock.now)
+        if tamper { token.data[token.data.startIndex] ^= 0x01 }
+        var payment: [String: Any] = [
+            "token": [
+                "paymentData": try JSONSerialization.jsonObject(with: try token.jsonData()),
+                "paymentMethod": ["displayName": "Visa 1234", "network": "Visa", "type": "debit"],
+                "transactionIdentifier": token.header.transactionIdHex.uppercased(),
+            ] as [String: Any],
+            "billingContact": Self.fullContact,
+        ]
+        payment["shippingContact"] = shippingContact
+        return try JSONSerialization.data(withJSONObject: payment)
+    }
+
+    nonisolated(unsafe) static let fullContact: [String: Any] = [
+        "givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.test", "phoneNumber": "+1 415 555 0100",
+        "addressLines": ["1 Infinite Loop"], "locality": "Cupertino", "administrativeArea": "CA", "postalCode": "95014",
+        "countryCode": "US",
+    ]
+}
+
+/// JSON helpers for requests and responses.
+enum JSONBody {
+    static func buffer(_ object: Any) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    static func object(_ response: TestResponse) throws -> [String: Any] {
+        let data = Data(response.body.readableBytesView)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CheckoutTestError("not a JSON object: \(String(decoding: data, as: UTF8.self))")
+        }
+        return object
+    }
+
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    static func headers(idempotencyKey: String) -> HTTPFields {
+        var fields = json
+        fields[HTTPField.Name("Idempotency-Key")!] = idempotencyKey
+        return fields
+    }
+}
+
+struct CheckoutTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension TestClientProtocol {
+    /// Creates a session and returns its JSON.
+    func createSession(_ body: [String: Any], key: String = UUID().uuidString) async throws -> [String: Any] {
+        try await execute(uri: "/checkout/v1/sessions", method: .post, headers: JSONBody.headers(idempotencyKey: key),
+                          body: try JSONBody.buffer(body)) { response in
+            guard response.status == .created else {
+                throw CheckoutTestError("create session: \(response.status) \(String(buffer: response.body))")
+            }
+            return try JSONBody.object(response)
+        }
+    }
+
+    /// POSTs JSON and returns the status and the JSON answer.
+    func post(_ uri: String, _ body: Any) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await execute(uri: uri, method: .post, headers: JSONBody.json, body: try JSONBody.buffer(body)) { response in
+            (response.status, try JSONBody.object(response))
+        }
+    }
+
+    /// POSTs raw bytes.
+    func post(_ uri: String, data: Data) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await execute(uri: uri, method: .post, headers: JSONBody.json, body: ByteBuffer(bytes: data)) { response in
+            (response.status, try JSONBody.object(response))
+        }
+    }
+
+    /// GETs JSON.
+    func get(_ uri: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await execute(uri: uri, method: .get) { response in (response.status, try JSONBody.object(response)) }
+    }
+}

@@ -1,0 +1,134 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// A minimal W3C WebDriver client for chromium-driver: start the driver, open a headless Chromium session, find,
+/// click, type, read text and attributes, and poll until the page shows what the test waits for.
+final class WebDriver: @unchecked Sendable {
+    let base: String
+    let sessionId: String
+    private let process: Process
+
+    /// Where Debian puts Chromium and its driver, or `nil` when either is missing.
+    static func locate() -> (browser: String, driver: String)? {
+        let browsers = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        let drivers = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        guard let browser = browsers.first(where: FileManager.default.isExecutableFile(atPath:)),
+              let driver = drivers.first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
+        return (browser, driver)
+    }
+
+    /// Starts chromium-driver on a free port and opens a headless session.
+    static func start(browser: String, driver: String) async throws -> WebDriver {
+        let port = Int.random(in: 20_000..<40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: driver)
+        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<100 where !ready {
+            try await Task.sleep(for: .milliseconds(100))
+            ready = ((try? await call("GET", base + "/status"))?["ready"] as? Bool) == true
+        }
+        guard ready else {
+            process.terminate()
+            throw CheckoutTestError("chromedriver did not start on port \(port)")
+        }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                                              "--disable-dev-shm-usage", "--window-size=1000,1400"]],
+        ] as [String: Any]]]
+        do {
+            let value = try await call("POST", base + "/session", capabilities)
+            guard let sessionId = value["sessionId"] as? String else { throw CheckoutTestError("no WebDriver session: \(value)") }
+            return WebDriver(base: base + "/session/" + sessionId, sessionId: sessionId, process: process)
+        } catch {
+            process.terminate()
+            throw error
+        }
+    }
+
+    private init(base: String, sessionId: String, process: Process) {
+        self.base = base
+        self.sessionId = sessionId
+        self.process = process
+    }
+
+    /// Ends the session and stops the driver.
+    func quit() async {
+        _ = try? await Self.call("DELETE", base)
+        if let root = base.range(of: "/session/") { _ = try? await Self.callAny("GET", String(base[..<root.lowerBound]) + "/shutdown") }
+        // chromedriver may ignore SIGTERM; never wait on it unbounded.
+        process.terminate()
+        for _ in 0..<30 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
+
+    func element(_ selector: String) async throws -> String {
+        let value = try await Self.call("POST", base + "/element", ["using": "css selector", "value": selector])
+        guard let id = value["element-6066-11e4-a52e-4f735466cecf"] as? String else {
+            throw CheckoutTestError("no element \(selector): \(value)")
+        }
+        return id
+    }
+
+    func click(_ selector: String) async throws {
+        _ = try await Self.call("POST", base + "/element/\(try await element(selector))/click", [:])
+    }
+
+    func type(_ selector: String, _ text: String) async throws {
+        let id = try await element(selector)
+        _ = try await Self.call("POST", base + "/element/\(id)/clear", [:])
+        _ = try await Self.call("POST", base + "/element/\(id)/value", ["text": text])
+    }
+
+    func text(_ selector: String) async throws -> String {
+        try await Self.callAny("GET", base + "/element/\(try await element(selector))/text") as? String ?? ""
+    }
+
+    func attribute(_ selector: String, _ name: String) async throws -> String? {
+        try await Self.callAny("GET", base + "/element/\(try await element(selector))/attribute/\(name)") as? String
+    }
+
+    /// Polls `read` until `condition` holds (5 s), returning the last value read.
+    func wait<T: Sendable>(_ read: () async throws -> T, until condition: (T) -> Bool) async throws -> T {
+        var last = try await read()
+        for _ in 0..<50 where !condition(last) {
+            try await Task.sleep(for: .milliseconds(100))
+            last = try await read()
+        }
+        return last
+    }
+
+    private static func call(_ method: String, _ url: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+        try await callAny(method, url, body) as? [String: Any] ?? [:]
+    }
+
+    /// One WebDriver command; returns its `value`, throwing WebDriver errors.
+    private static func callAny(_ method: String, _ url: String, _ body: [String: Any]? = nil) async throws -> Any? {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 22)
+        let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView), options: [.fragmentsAllowed]) as? [String: Any]
+        let value = object?["value"]
+        if response.status.code >= 400 {
+            throw CheckoutTestError("WebDriver \(method) \(url): \(response.status.code) \(value ?? "")")
+        }
+        return value is NSNull ? nil : value
+    }
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Load benchmark of `tessera serve` for docs/benchmarks.md: wrk at 64 connections against the device endpoints, next
+# to a minimal Hummingbird hello-world route measured in the same run on the same machine.
+#
+#   scripts/bench-server.sh [sqlite|postgres|all]      (default all)
+#
+# SQLite: one server process on a store seeded with 100,000 passes and 1,000,000 registrations.
+# PostgreSQL: the same data, two server processes on one database, load split evenly between them.
+# Environment: DURATION (wrk seconds per endpoint, default 15), CONNECTIONS (default 64), BIN (release binaries).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-all}"
+duration="${DURATION:-15}"
+connections="${CONNECTIONS:-64}"
+bin="${BIN:-.build/release}"
+command -v wrk >/dev/null || { echo "==> installing wrk" >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2; }
+if [ ! -x "$bin/tessera" ] || [ ! -x "$bin/tessera-bench" ]; then
+    swift build -c release --product tessera >&2
+    swift build -c release --product tessera-bench >&2
+fi
+
+work="$(mktemp -d /tmp/tessera-bench-XXXXXX)"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+"$bin/tessera" certs dev --out "$work/certs" >/dev/null
+credentials=(--cert "$work/certs/pass.pem" --key "$work/certs/pass.key" --wwdr "$work/certs/wwdr.pem")
+
+# wrk request scripts: random devices and passes, the names `tessera-bench seed` uses.
+cat >"$work/common.lua" <<'EOF'
+local counter = 0
+init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1e6) + tonumber(tostring({}):sub(8), 16) % 100000) end
+EOF
+cat >"$work/hello.lua" <<'EOF'
+EOF
+cat "$work/common.lua" >"$work/list.lua"; cat >>"$work/list.lua" <<'EOF'
+request = function()
+  return wrk.format("GET", string.format("/v1/devices/dev%08d/registrations/pass.dev.tessera.demo", math.random(0, 249999)))
+end
+EOF
+cat "$work/common.lua" >"$work/download.lua"; cat >>"$work/download.lua" <<'EOF'
+request = function()
+  local i = math.random(0, 999)
+  return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
+    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i) })
+end
+EOF
+cat "$work/common.lua" >"$work/download304.lua"; cat >>"$work/download304.lua" <<'EOF'
+request = function()
+  local i = math.random(0, 999)
+  return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
+    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i),
+      ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT") })
+end
+EOF
+cat "$work/common.lua" >"$work/register.lua"; cat >>"$work/register.lua" <<'EOF'
+local prefix = nil
+request = function()
+  prefix = prefix or string.format("%05d", math.random(0, 99999))
+  counter = counter + 1
+  local i = math.random(0, 99999)
+  return wrk.format("POST",
+    string.format("/v1/devices/new%s%08d/registrations/pass.dev.tessera.demo/B%07d", prefix, counter, i),
+    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i), ["Content-Type"] = "application/json" },
+    '{"pushToken":"00aa11bb22cc33dd44ee55ff66778899"}')
+end
+EOF
+
+wait_for() { for _ in $(seq 1 100); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "no answer from $1" >&2; return 1; }
+
+# Runs wrk against one or more base URLs at once (connections split evenly) and prints one table row.
+measure() {
+    local label="$1" script="$2" path="$3"; shift 3
+    local share=$((connections / $#)) outputs=() index=0 runs=()
+    for base in "$@"; do
+        wrk -t "$(( share < 2 ? 1 : 2 ))" -c "$share" -d "${duration}s" --latency -s "$work/$script" "$base$path" \
+            >"$work/wrk-$label-$index.txt" 2>&1 & runs+=($!)
+        outputs+=("$work/wrk-$label-$index.txt"); index=$((index + 1))
+    done
+    wait "${runs[@]}"
+    python3 - "$label" "${outputs[@]}" <<'EOF'
+import re, sys
+label, files = sys.argv[1], sys.argv[2:]
+rate = 0.0; p99 = 0.0; errors = 0; requests = 0
+def ms(value, unit): return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+for name in files:
+    text = open(name).read()
+    rate += float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    requests += int(re.search(r"(\d+) requests in", text).group(1))
+    m = re.search(r"99%\s+([\d.]+)(us|ms|s)", text); p99 = max(p99, ms(*m.groups()))
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", text); errors += int(m.group(1)) if m else 0
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    errors += sum(map(int, m.groups())) if m else 0
+print(f"| {label} | {rate:,.0f} | {p99:.2f} | {requests:,} | {errors} |")
+EOF
+}
+
+header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(nproc) cores)"; echo; echo "| endpoint | requests/s | p99 (ms) | requests | errors |"; echo "| --- | ---: | ---: | ---: | ---: |"; }
+
+"$bin/tessera-bench" hello --port 18090 >/dev/null 2>&1 & pids+=($!)
+wait_for http://127.0.0.1:18090/hello
+
+run_endpoints() {
+    measure "hello-world (Hummingbird)" hello.lua /hello http://127.0.0.1:18090
+    for base in "$@"; do  # warm each process's bundle cache for the passes the download scripts fetch
+        python3 - "$base" <<'EOF'
+import sys, urllib.request
+for i in range(1000):
+    r = urllib.request.Request(f"{sys.argv[1]}/v1/passes/pass.dev.tessera.demo/B{i:07d}", headers={"Authorization": f"ApplePass benchtoken{i:022d}"})
+    urllib.request.urlopen(r).read()
+EOF
+    done
+    measure "GET registrations (serial-number list)" list.lua "" "$@"
+    measure "GET pass (cached bundle, 200)" download.lua "" "$@"
+    measure "GET pass (If-Modified-Since, 304)" download304.lua "" "$@"
+    measure "POST registration (new device)" register.lua "" "$@"
+    measure "hello-world (Hummingbird), again" hello.lua /hello http://127.0.0.1:18090
+}
+
+if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
+    "$bin/tessera-bench" seed --sqlite "$work/bench.sqlite" >&2
+    "$bin/tessera" serve --port 18091 --database "sqlite:$work/bench.sqlite" --templates PassTemplates "${credentials[@]}" \
+        --log-level warning >"$work/serve-sqlite.log" 2>&1 & pids+=($!)
+    wait_for http://127.0.0.1:18091/health
+    header "SQLite store, one server process: 100,000 passes, 1,000,000 registrations"
+    run_endpoints http://127.0.0.1:18091
+fi
+
+if [ "$mode" = postgres ] || [ "$mode" = all ]; then
+    url="$(scripts/postgres.sh)"
+    bench_url="${url%/*}/tessera_bench"
+    psql "${url%/*}/postgres" -qc "DROP DATABASE IF EXISTS tessera_bench" -c "CREATE DATABASE tessera_bench" >&2
+    "$bin/tessera" serve --port 18092 --database "$bench_url" --templates PassTemplates "${credentials[@]}" \
+        --log-level warning >"$work/serve-pg-1.log" 2>&1 & pids+=($!)
+    wait_for http://127.0.0.1:18092/health
+    psql "$bench_url" -q <<'EOF' >&2
+INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided, download_token,
+                    update_tag, last_modified, created_at)
+SELECT 'pass.dev.tessera.demo', 'B' || lpad(i::text, 7, '0'), 'benchtoken' || lpad(i::text, 22, '0'), 'event-ticket',
+       convert_to('{"fields":{"seat":"' || (i % 40 + 1) || '"}}', 'UTF8'), false, 'dl' || lpad(i::text, 38, '0'),
+       i + 1, date_trunc('second', now()), date_trunc('second', now())
+FROM generate_series(0, 99999) AS i;
+UPDATE counters SET value = 100000 WHERE name = 'update_tag';
+INSERT INTO devices SELECT 'dev' || lpad(d::text, 8, '0'), lpad(to_hex(d), 64, '0'), now() FROM generate_series(0, 249999) AS d;
+INSERT INTO registrations
+SELECT 'dev' || lpad(d::text, 8, '0'), 'pass.dev.tessera.demo', 'B' || lpad(((d * 4 + k) % 100000)::text, 7, '0'), now()
+FROM generate_series(0, 249999) AS d, generate_series(0, 3) AS k;
+ANALYZE;
+EOF
+    "$bin/tessera" serve --port 18093 --database "$bench_url" --templates PassTemplates "${credentials[@]}" \
+        --log-level warning >"$work/serve-pg-2.log" 2>&1 & pids+=($!)
+    wait_for http://127.0.0.1:18093/health
+    header "PostgreSQL store, two server processes on one database: 100,000 passes, 1,000,000 registrations"
+    run_endpoints http://127.0.0.1:18092 http://127.0.0.1:18093
+fi
