@@ -213,7 +213,7 @@ let package = Package(
         // Tests
         .target(
             name: "TesseraTestSupport",
-            dependencies: ["PassCrypto"],
+            dependencies: ["PassCrypto", "PassModel"],
             path: "Tests/TesseraTestSupport",
             swiftSettings: swiftSettings
         ),

@@ -13,7 +13,7 @@ struct CheckoutOpenAPITests {
     @Test("every documented checkout operation answers as documented")
     func conformance() async throws {
         let fixture = try CheckoutFixture(developmentMode: true)
-        let document = Mutex(try CheckoutOpenAPIDocument(
+        let document = Mutex(try OpenAPIDocument(
             contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json")))
         let problems = Mutex([String]())
         try await fixture.withClient { client in
@@ -69,7 +69,7 @@ struct CheckoutOpenAPITests {
             }
             try await call(.get, "/checkout/sheet/cs_missing")
         }
-        let missing = document.withLock { $0.operations.subtracting($0.exercised) }
+        let missing = document.withLock { $0.operations.filter { $0.contains(" /checkout") }.subtracting($0.exercised) }
         #expect(missing.isEmpty, "not exercised: \(missing.sorted())")
         #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 }.joined(separator: "\n"))")
     }

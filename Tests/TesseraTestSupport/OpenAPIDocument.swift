@@ -1,27 +1,29 @@
-import Foundation
+public import Foundation
 import PassModel
 
-/// (A copy of PassWebServiceTests' reader, limited to the `/checkout` operations.) Just enough of an OpenAPI 3.1 reader to check real exchanges against `docs/openapi.json`: the path and method
+/// Just enough of an OpenAPI 3.1 reader to check real exchanges against `docs/openapi.json`: the path and method
 /// exist, the status is documented, the content type matches, and a JSON body satisfies its schema (types,
 /// required properties, nested objects and arrays).
-struct CheckoutOpenAPIDocument {
+public struct OpenAPIDocument {
     let root: [String: Any]
-    private(set) var exercised: Set<String> = []
+    /// The operations checked so far, as `METHOD path`.
+    public private(set) var exercised: Set<String> = []
 
-    init(contentsOf url: URL) throws {
+    /// Reads the document.
+    public init(contentsOf url: URL) throws {
         root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
     }
 
-    /// Every documented checkout operation as `METHOD path`.
-    var operations: Set<String> {
-        let paths = (root["paths"] as? [String: [String: Any]] ?? [:]).filter { $0.key.hasPrefix("/checkout") }
+    /// Every documented operation as `METHOD path`.
+    public var operations: Set<String> {
+        let paths = root["paths"] as? [String: [String: Any]] ?? [:]
         return Set(paths.flatMap { path, item in
             item.keys.filter { ["get", "post", "put", "patch", "delete", "head"].contains($0) }.map { "\($0.uppercased()) \(path)" }
         })
     }
 
     /// Checks one exchange; returns the problems found (empty when it conforms).
-    mutating func check(method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
+    public mutating func check(method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
         let paths = root["paths"] as? [String: [String: Any]] ?? [:]
         let requestPath = path.split(separator: "?").first.map(String.init) ?? path
         guard let (template, item) = paths.first(where: { Self.matches(template: $0.key, path: requestPath) }) else {
@@ -49,7 +51,7 @@ struct CheckoutOpenAPIDocument {
         return validate(value, against: schema, at: "\(method) \(template) \(status) body")
     }
 
-    static func matches(template: String, path: String) -> Bool {
+    public static func matches(template: String, path: String) -> Bool {
         let expected = template.split(separator: "/", omittingEmptySubsequences: false)
         let actual = path.split(separator: "/", omittingEmptySubsequences: false)
         guard expected.count == actual.count else { return false }
