@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TesseraTestSupport
+
+/// `tessera serve` run as a subprocess and spoken to over loopback HTTP.
+@Suite("tessera serve (subprocess)", .serialized)
+struct ServeCLITests {
+    @Test("serves, issues a pass through the issuer API, and stops cleanly on SIGTERM")
+    func servesAndStops() async throws {
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve")
+        let token = "serve-test-admin-token-0123456789"
+        let tokenFile = folder.appendingPathComponent("admin.token")
+        try Data((token + "\n").utf8).write(to: tokenFile)
+        let port = Int.random(in: 20_000..<40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
+        process.arguments = [
+            "serve", "--port", "\(port)", "--database", "sqlite:\(folder.path)/data/tessera.sqlite",
+            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+            "--admin-token-file", tokenFile.path, "--log-level", "warning",
+        ]
+        let log = folder.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let base = "http://127.0.0.1:\(port)"
+        var healthy = false
+        for _ in 0..<100 where !healthy {
+            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
+            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(healthy, "server did not answer: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
+
+        var create = URLRequest(url: URL(string: "\(base)/api/v1/passes")!)
+        create.httpMethod = "POST"
+        create.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        create.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        create.httpBody = Data(#"{"template":"coupon","data":{"serialNumber":"CLI-1"}}"#.utf8)
+        let (body, response) = try await URLSession.shared.data(for: create)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+        let created = try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
+        let link = try #require(created["downloadURL"] as? String)
+        #expect(link.hasPrefix("\(base)/download/"))
+        let (bundle, downloaded) = try await URLSession.shared.data(from: URL(string: link)!)
+        #expect((downloaded as? HTTPURLResponse)?.statusCode == 200)
+        #expect(bundle.starts(with: [0x50, 0x4B]))  // a ZIP
+
+        process.terminate()  // SIGTERM: graceful shutdown
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(folder.path)/data/tessera.sqlite"))
+    }
+
+    @Test("usage errors exit 2 with the flag named")
+    func usageErrors() throws {
+        let chain = try TestChain()
+        let badDatabase = try Subprocess.tessera([
+            "serve", "--database", "mysql://localhost/x", "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"),
+            "--wwdr", chain.path("wwdr.pem"),
+        ])
+        #expect(badDatabase.status == 2)
+        #expect(badDatabase.stderr.contains("--database"))
+        let noCredentials = try Subprocess.tessera(["serve", "--port", "0"])
+        #expect(noCredentials.status == 2)
+        #expect(noCredentials.stderr.contains("signing credentials are needed"))
+    }
+
+    private func status(of request: URLRequest) async throws -> Int {
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+}
