@@ -87,23 +87,23 @@ struct PushDispatcherTests {
         #expect(PushDispatcher.backoff(attempt: 0, retryAfter: 120) == 120)
     }
 
-    @Test("the running dispatcher sends a change's pushes within a second, woken by the change")
+    @Test("the running dispatcher sends a change's pushes when woken, without waiting for its next poll")
     func wakesUp() async throws {
         let fixture = try WebServiceFixture()
         let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        // A poll interval far longer than the wait below: only the wake-up can deliver the push in time.
         let dispatcher = PushDispatcher(
             store: fixture.store, sender: fixture.pushes,
-            configuration: .init(pollInterval: .seconds(30)), logger: .init(label: "test"))
+            configuration: .init(pollInterval: .seconds(600)), logger: .init(label: "test"))
         let running = Task { try await dispatcher.run() }
         defer { running.cancel() }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(200))  // the dispatcher has polled once and now waits
         try await change(fixture, pass, seat: "5A")
         dispatcher.notify()
         let start = ContinuousClock.now
-        while fixture.pushes.sent.isEmpty, ContinuousClock.now - start < .seconds(5) {
+        while fixture.pushes.sent.isEmpty, ContinuousClock.now - start < .seconds(60) {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(fixture.pushes.sent.count == 1)
-        #expect(ContinuousClock.now - start < .seconds(2))
     }
 }
