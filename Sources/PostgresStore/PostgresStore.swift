@@ -71,31 +71,19 @@ public final class PostgresStore: PassStore, Service {
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     /// Errors come out as ``PassStore/PassStoreError``.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error)
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await client.transaction(logger: logger, mapError: Self.storeError, body)
     }
 
     /// Runs one statement outside a transaction and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        do {
-            return try await client.query(query, logger: logger).collect()
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await client.rows(query, logger: logger, mapError: Self.storeError)
     }
 
     static func storeError(_ error: any Error) -> any Error {
         switch error {
         case let error as PassStoreError: error
         case let error as PSQLError:
-            PassStoreError.unavailable(
-                error.serverInfo?[.message].map { "\($0) (\(error.serverInfo?[.sqlState] ?? ""))" } ?? "\(error.code)"
-            )
+            PassStoreError.unavailable(error.serverDescription)
         case is CancellationError: error
         default: PassStoreError.unavailable(String(reflecting: error))
         }

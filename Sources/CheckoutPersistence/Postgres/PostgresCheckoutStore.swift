@@ -33,22 +33,12 @@ public final class PostgresCheckoutStore: CheckoutStore {
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     /// Database errors come out as ``CheckoutPersistenceError``; a ``CheckoutRollback`` comes out as itself.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw Self.storeError(error.closureError ?? error.beginError ?? error.commitError ?? error)
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await client.transaction(logger: logger, mapError: Self.storeError, body)
     }
 
     /// Runs one statement outside a transaction and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        do {
-            return try await client.query(query, logger: logger).collect()
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await client.rows(query, logger: logger, mapError: Self.storeError)
     }
 
     static func storeError(_ error: any Error) -> any Error {
@@ -56,9 +46,7 @@ public final class PostgresCheckoutStore: CheckoutStore {
         case let error as CheckoutPersistenceError: error
         case let error as CheckoutRollback: error
         case let error as PSQLError:
-            CheckoutPersistenceError.unavailable(
-                error.serverInfo?[.message].map { "\($0) (\(error.serverInfo?[.sqlState] ?? ""))" } ?? "\(error.code)"
-            )
+            CheckoutPersistenceError.unavailable(error.serverDescription)
         case is CancellationError: error
         default: CheckoutPersistenceError.unavailable(String(reflecting: error))
         }
