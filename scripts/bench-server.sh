@@ -2,10 +2,11 @@
 # Load benchmark of `tessera serve` for docs/benchmarks.md: wrk at 64 connections against the device endpoints, next
 # to a minimal Hummingbird hello-world route measured in the same run on the same machine.
 #
-#   scripts/bench-server.sh [sqlite|postgres|all]      (default all)
+#   scripts/bench-server.sh [sqlite|postgres|checkout|all]      (default all)
 #
 # SQLite: one server process on a store seeded with 100,000 passes and 1,000,000 registrations.
 # PostgreSQL: the same data, two server processes on one database, load split evenly between them.
+# Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
 # Environment: DURATION (wrk seconds per endpoint, default 15), CONNECTIONS (default 64), BIN (release binaries).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,16 @@ request = function()
   return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
     { ["Authorization"] = string.format("ApplePass benchtoken%022d", i),
       ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT") })
+end
+EOF
+cat "$work/common.lua" >"$work/session.lua"; cat >>"$work/session.lua" <<'EOF'
+local prefix = nil
+request = function()
+  prefix = prefix or string.format("%08x", math.random(0, 2147483647))
+  counter = counter + 1
+  return wrk.format("POST", "/checkout/v1/sessions",
+    { ["Content-Type"] = "application/json", ["Idempotency-Key"] = string.format("bench-%s-%d", prefix, counter) },
+    '{"items":[{"sku":"TSHIRT","quantity":2},{"sku":"TICKET-GA","quantity":1}],"shippingMethod":"standard","couponCode":"SAVE10"}')
 end
 EOF
 cat "$work/common.lua" >"$work/register.lua"; cat >>"$work/register.lua" <<'EOF'
@@ -154,4 +165,22 @@ EOF
     wait_for http://127.0.0.1:18093/health
     header "PostgreSQL store, two server processes on one database: 100,000 passes, 1,000,000 registrations"
     run_endpoints http://127.0.0.1:18092 http://127.0.0.1:18093
+fi
+
+if [ "$mode" = checkout ] || [ "$mode" = all ]; then
+    # The documented example merchant without its credential files: creating sessions needs none of them.
+    python3 - docs/examples/merchant.json "$work/merchant.json" <<'EOF'
+import json, sys
+config = json.load(open(sys.argv[1]))
+for key in ("merchantIdentity", "paymentProcessingKeyPaths", "appleRootCertificatePath"): config.pop(key, None)
+json.dump(config, open(sys.argv[2], "w"))
+EOF
+    "$bin/tessera" serve --port 18094 --database "sqlite:$work/checkout.sqlite" --templates PassTemplates \
+        "${credentials[@]}" --merchant-config "$work/merchant.json" --log-level warning >"$work/serve-checkout.log" 2>&1 &
+    pids+=($!)
+    wait_for http://127.0.0.1:18094/health
+    header "Checkout, one server process on SQLite"
+    measure "hello-world (Hummingbird)" hello.lua /hello http://127.0.0.1:18090
+    measure "POST checkout session (new Idempotency-Key)" session.lua /checkout/v1/sessions http://127.0.0.1:18094
+    measure "hello-world (Hummingbird), again" hello.lua /hello http://127.0.0.1:18090
 fi

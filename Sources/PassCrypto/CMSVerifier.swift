@@ -13,6 +13,8 @@ public struct CMSSignatureInfo: Sendable {
     public var digestAlgorithm: String
     /// Whether the signer's chain was checked against a trusted root.
     public var chainVerified: Bool
+    /// The verified chain from the signer to the trusted root (empty when the chain was not checked).
+    public var chain: [Certificate]
 }
 
 /// Verifies detached CMS (PKCS#7) signatures.
@@ -23,16 +25,23 @@ public struct CMSVerifier: Sendable {
     public var intermediates: [Certificate]
     /// The moment at which certificates must be valid (`nil`: now).
     public var verificationTime: Date?
+    /// Chains that already verified, shared between verifications; `nil` checks every chain in full.
+    public var chainCache: VerifiedChainCache?
 
     /// Creates a verifier.
     /// - Parameters:
     ///   - trustedRoots: Roots to build the chain to; empty to skip chain checks.
     ///   - intermediates: Extra intermediates.
     ///   - verificationTime: The time for certificate validity, or `nil` for now.
-    public init(trustedRoots: [Certificate] = [], intermediates: [Certificate] = [], verificationTime: Date? = nil) {
+    ///   - chainCache: Chains that already verified, or `nil` to check every chain in full.
+    public init(
+        trustedRoots: [Certificate] = [], intermediates: [Certificate] = [], verificationTime: Date? = nil,
+        chainCache: VerifiedChainCache? = nil
+    ) {
         self.trustedRoots = trustedRoots
         self.intermediates = intermediates
         self.verificationTime = verificationTime
+        self.chainCache = chainCache
     }
 
     /// Checks `signature` over `content`.
@@ -58,59 +67,102 @@ public struct CMSVerifier: Sendable {
             throw CryptoError(.invalidSignature, "the signature embeds its content; Wallet needs a detached signature")
         }
 
+        guard let untrusted = tessera_sk_X509_new_null() else { throw CryptoError.openSSL(.internalFailure, "allocation failed") }
+        defer { tessera_sk_X509_free(untrusted) }
+        for certificate in intermediates { _ = tessera_sk_X509_push(untrusted, certificate.pointer) }
+
+        let signerInfo = try onlySignerInfo(of: cms)
+        // Resolves the signer among the embedded and the offered certificates, as CMS_verify would.
+        _ = CMS_set1_signers_certs(cms, untrusted, 0)
+        OpenSSL.clearErrors()
+        var signerPointer: OpaquePointer?
+        CMS_SignerInfo_get0_algs(signerInfo, nil, &signerPointer, nil, nil)
+        guard let signerPointer, X509_up_ref(signerPointer) == 1 else {
+            throw CryptoError(.verificationFailed, "the signer's certificate is not in the signature or the given certificates")
+        }
+        let signer = Certificate(taking: signerPointer)
+        let embedded = embeddedCertificates(of: cms)
+
+        // The chain first (as CMS_verify orders it), then the signature with the chain check switched off.
+        let chain = trustedRoots.isEmpty ? [] : try verifiedChain(of: signer, untrusted: embedded + intermediates)
+        let flags = UInt32(CMS_BINARY | CMS_DETACHED | CMS_NO_SIGNER_CERT_VERIFY)
+        let verified = try OpenSSL.withReadBIO(content) { bio in
+            CMS_verify(cms, untrusted, nil, bio, nil, flags) == 1
+        }
+        guard verified else {
+            let errors = OpenSSL.drainErrors()
+            let reason = errors.contains(where: { $0.contains("content verify error") || $0.contains("verification failure") })
+                ? "the signature does not match the signed content" : "the signature does not verify"
+            throw CryptoError(.verificationFailed, reason, openSSLErrors: errors)
+        }
+        return CMSSignatureInfo(
+            signer: signer, embeddedCertificates: embedded, signingTime: signingTime(of: signerInfo),
+            digestAlgorithm: digestAlgorithm(of: signerInfo), chainVerified: !trustedRoots.isEmpty, chain: chain)
+    }
+
+    /// Builds and checks the signer's chain to a trusted root at the verification time, or takes it from the cache.
+    /// - Returns: The chain from the signer to the root.
+    private func verifiedChain(of signer: Certificate, untrusted offered: [Certificate]) throws -> [Certificate] {
+        let time = verificationTime ?? Date()
+        let key = chainCache.map { _ in cacheKey(signer: signer, offered: offered) }
+        if let chainCache, let key, let chain = chainCache.chain(for: key, at: time) { return chain }
+
         guard let store = X509_STORE_new() else { throw CryptoError.openSSL(.internalFailure, "allocation failed") }
         defer { X509_STORE_free(store) }
         for root in trustedRoots { X509_STORE_add_cert(store, root.pointer) }
         if let param = X509_STORE_get0_param(store) {
             // Pass Type ID certificates carry clientAuth, not S/MIME: Wallet checks the chain, not the S/MIME purpose.
             X509_VERIFY_PARAM_set_purpose(param, X509_PURPOSE_ANY)
-            if let verificationTime { X509_VERIFY_PARAM_set_time(param, time_t(verificationTime.timeIntervalSince1970)) }
+            X509_VERIFY_PARAM_set_time(param, time_t(time.timeIntervalSince1970))
         }
-        guard let untrusted = tessera_sk_X509_new_null() else { throw CryptoError.openSSL(.internalFailure, "allocation failed") }
-        defer { tessera_sk_X509_free(untrusted) }
-        for certificate in intermediates { _ = tessera_sk_X509_push(untrusted, certificate.pointer) }
-
-        var flags = UInt32(CMS_BINARY | CMS_DETACHED)
-        if trustedRoots.isEmpty { flags |= UInt32(CMS_NO_SIGNER_CERT_VERIFY) }
-        let verified = try OpenSSL.withReadBIO(content) { bio in
-            CMS_verify(cms, untrusted, store, bio, nil, flags) == 1
+        guard let untrusted = tessera_sk_X509_new_null(), let context = X509_STORE_CTX_new() else {
+            throw CryptoError.openSSL(.internalFailure, "allocation failed")
         }
-        guard verified else {
-            let errors = OpenSSL.drainErrors()
-            let expired = errors.contains { $0.contains("expired") || $0.contains("not yet valid") }
-            let reason: String
-            if errors.contains(where: { $0.contains("content verify error") || $0.contains("verification failure") && !$0.contains("certificate") }) {
-                reason = "the signature does not match the signed content"
-            } else if let detail = errors.first(where: { $0.contains("certificate verify error") }) {
-                let why = detail.components(separatedBy: "Verify error:").dropFirst().first.map { " (\($0.trimmingCharacters(in: .whitespaces)))" } ?? ""
-                reason = "the signer's certificate chain does not verify against the given root\(why)"
-            } else {
-                reason = "the signature does not verify"
+        defer { tessera_sk_X509_free(untrusted); X509_STORE_CTX_free(context) }
+        for certificate in offered { _ = tessera_sk_X509_push(untrusted, certificate.pointer) }
+        guard X509_STORE_CTX_init(context, store, signer.pointer, untrusted) == 1 else {
+            throw CryptoError.openSSL(.internalFailure, "could not set up certificate chain verification")
+        }
+        guard X509_verify_cert(context) == 1 else {
+            let code = X509_STORE_CTX_get_error(context)
+            let why = String(cString: X509_verify_cert_error_string(Int(code)))
+            let expired = code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID
+            throw CryptoError(expired ? .certificateExpired : .verificationFailed,
+                              "the signer's certificate chain does not verify against the given root (\(why))",
+                              openSSLErrors: OpenSSL.drainErrors())
+        }
+        var chain: [Certificate] = []
+        if let stack = X509_STORE_CTX_get1_chain(context) {
+            for index in 0..<tessera_sk_X509_num(stack) {
+                if let certificate = tessera_sk_X509_value(stack, index) { chain.append(Certificate(taking: certificate)) }
             }
-            throw CryptoError(expired ? .certificateExpired : .verificationFailed, reason, openSSLErrors: errors)
+            tessera_sk_X509_free(stack)  // the certificates' references now belong to `chain`
         }
-        return try info(of: cms, chainVerified: !trustedRoots.isEmpty)
+        if let chainCache, let key { chainCache.insert(chain, for: key) }
+        return chain
     }
 
-    private func info(of cms: OpaquePointer, chainVerified: Bool) throws -> CMSSignatureInfo {
+    /// The cache key: the exact bytes of the trusted roots, the signer and every certificate offered for the chain.
+    private func cacheKey(signer: Certificate, offered: [Certificate]) -> Data {
+        var material = Data()
+        for certificate in trustedRoots + [signer] + offered {
+            let der = certificate.derData
+            withUnsafeBytes(of: UInt32(der.count).bigEndian) { material.append(contentsOf: $0) }
+            material.append(der)
+        }
+        return Data(Digest.sha256(material))
+    }
+
+    private func onlySignerInfo(of cms: OpaquePointer) throws -> OpaquePointer {
         guard let signers = CMS_get0_SignerInfos(cms), tessera_sk_CMS_SignerInfo_num(signers) == 1,
               let signerInfo = tessera_sk_CMS_SignerInfo_value(signers, 0)
         else {
             throw CryptoError(.invalidSignature, "the signature must have exactly one signer")
         }
-        var signerCert: OpaquePointer?
-        var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
-        CMS_SignerInfo_get0_algs(signerInfo, nil, &signerCert, &digestAlgorithm, nil)
-        guard let signerCert, X509_up_ref(signerCert) == 1 else {
-            throw CryptoError(.invalidSignature, "the signer's certificate is not in the signature or the given certificates")
-        }
-        var digestName = "unknown"
-        if let digestAlgorithm {
-            var object: OpaquePointer?
-            X509_ALGOR_get0(&object, nil, nil, digestAlgorithm)
-            let nid = OBJ_obj2nid(object)
-            if nid != NID_undef { digestName = String(cString: OBJ_nid2sn(nid)) }
-        }
+        return signerInfo
+    }
+
+    private func embeddedCertificates(of cms: OpaquePointer) -> [Certificate] {
         var embedded: [Certificate] = []
         if let certs = CMS_get1_certs(cms) {
             for index in 0..<tessera_sk_X509_num(certs) {
@@ -120,16 +172,26 @@ public struct CMSVerifier: Sendable {
             }
             tessera_sk_X509_pop_free(certs)
         }
-        var signingTime: Date?
+        return embedded
+    }
+
+    private func digestAlgorithm(of signerInfo: OpaquePointer) -> String {
+        var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
+        CMS_SignerInfo_get0_algs(signerInfo, nil, nil, &digestAlgorithm, nil)
+        guard let digestAlgorithm else { return "unknown" }
+        var object: OpaquePointer?
+        X509_ALGOR_get0(&object, nil, nil, digestAlgorithm)
+        let nid = OBJ_obj2nid(object)
+        return nid == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(nid))
+    }
+
+    private func signingTime(of signerInfo: OpaquePointer) -> Date? {
         let index = CMS_signed_get_attr_by_NID(signerInfo, NID_pkcs9_signingTime, -1)
-        if index >= 0, let attribute = CMS_signed_get_attr(signerInfo, index),
-           let type = X509_ATTRIBUTE_get0_type(attribute, 0) {
-            let kind = ASN1_TYPE_get(type)
-            if kind == V_ASN1_UTCTIME || kind == V_ASN1_GENERALIZEDTIME {
-                signingTime = OpenSSL.date(from: UnsafePointer(type.pointee.value.utctime))
-            }
-        }
-        return CMSSignatureInfo(signer: Certificate(taking: signerCert), embeddedCertificates: embedded,
-                                signingTime: signingTime, digestAlgorithm: digestName, chainVerified: chainVerified)
+        guard index >= 0, let attribute = CMS_signed_get_attr(signerInfo, index),
+              let type = X509_ATTRIBUTE_get0_type(attribute, 0)
+        else { return nil }
+        let kind = ASN1_TYPE_get(type)
+        guard kind == V_ASN1_UTCTIME || kind == V_ASN1_GENERALIZEDTIME else { return nil }
+        return OpenSSL.date(from: UnsafePointer(type.pointee.value.utctime))
     }
 }

@@ -39,6 +39,9 @@ public struct PaymentTokenVerifier: Sendable {
 
     /// The configuration.
     public var configuration: Configuration
+    /// Chains (leaf, intermediate, root) already verified: Apple signs every token of a period with one leaf, and
+    /// checking the intermediate's P-384 signature from Apple Root CA - G3 is the costliest step of a token.
+    private let chainCache = VerifiedChainCache()
 
     /// Creates a verifier.
     /// - Parameter configuration: The trusted roots and tolerance.
@@ -67,8 +70,9 @@ public struct PaymentTokenVerifier: Sendable {
         }
         let info: CMSSignatureInfo
         do {
-            info = try CMSVerifier(trustedRoots: configuration.appleRootCertificates, verificationTime: now)
-                .verify(signature: token.signature, content: token.signedContent)
+            info = try CMSVerifier(
+                trustedRoots: configuration.appleRootCertificates, verificationTime: now, chainCache: chainCache
+            ).verify(signature: token.signature, content: token.signedContent)
         } catch let error as CryptoError {
             throw Self.mapped(error, now: now)
         }
@@ -77,17 +81,16 @@ public struct PaymentTokenVerifier: Sendable {
             throw PaymentTokenError(.missingAppleOID, "signature: the leaf certificate (\(leaf.subject.oneLine)) lacks "
                                         + "Apple's payment signing OID \(Self.leafOID)", field: "signature")
         }
-        guard let intermediate = info.embeddedCertificates.first(where: { leaf.isIssued(by: $0) }) else {
-            throw PaymentTokenError(.certificateChainInvalid, "signature: the intermediate that issued the leaf "
-                                        + "certificate is not in the signature", field: "signature")
+        // The chain OpenSSL verified runs leaf → intermediate → root; Apple's has exactly one intermediate.
+        guard info.chain.count == 3 else {
+            throw PaymentTokenError(.certificateChainInvalid, "signature: the leaf certificate must be issued by an "
+                                        + "intermediate that the configured Apple root issued directly (the verified "
+                                        + "chain has \(info.chain.count) certificates, Apple's has 3)", field: "signature")
         }
+        let intermediate = info.chain[1]
         guard intermediate.extensionValue(oid: Self.intermediateOID) != nil else {
             throw PaymentTokenError(.missingAppleOID, "signature: the intermediate certificate (\(intermediate.subject.oneLine)) "
                                         + "lacks Apple's OID \(Self.intermediateOID)", field: "signature")
-        }
-        guard configuration.appleRootCertificates.contains(where: { intermediate.isIssued(by: $0) }) else {
-            throw PaymentTokenError(.certificateChainInvalid, "signature: the intermediate certificate is not issued "
-                                        + "directly by the configured Apple root", field: "signature")
         }
         guard let signingTime = info.signingTime else {
             throw PaymentTokenError(.signingTimeOutOfRange, "signature: the CMS signature has no signing time",

@@ -148,11 +148,35 @@ struct GeneratedTokenTests {
         let validFrom = Date().addingTimeInterval(-10 * 86_400)
         let pki = try ApplePayTestPKI(validFrom: validFrom, validity: 86_400)
         let fixture = try Fixture(rsa: false, signingTime: validFrom.addingTimeInterval(3600), pki: pki)
-        _ = try fixture.verifier.verify(fixture.token, now: fixture.signingTime)
+        let verifier = fixture.verifier  // one verifier: its remembered chain must not outlive the certificates
+        _ = try verifier.verify(fixture.token, now: fixture.signingTime)
         let error = try #require(throws: PaymentTokenError.self) {
-            try fixture.verifier.verify(fixture.token, now: validFrom.addingTimeInterval(2 * 86_400))
+            try verifier.verify(fixture.token, now: validFrom.addingTimeInterval(2 * 86_400))
         }
         #expect(error.code == .certificateChainInvalid)
+    }
+
+    @Test func rememberedChainsAreKeyedByTheirRootAndCertificates() throws {
+        let fixture = try Fixture(rsa: false)
+        let cache = VerifiedChainCache()
+        let trusted = CMSVerifier(trustedRoots: [fixture.pki.root], chainCache: cache)
+        for _ in 0..<3 {
+            let info = try trusted.verify(signature: fixture.token.signature, content: fixture.token.signedContent)
+            #expect(info.chain.map(\.derData) == [fixture.pki.leaf, fixture.pki.intermediate, fixture.pki.root].map(\.derData))
+        }
+        #expect(cache.count == 1)
+        // The same signature under another root, with the same cache, is checked in full and fails.
+        let other = CMSVerifier(trustedRoots: [try ApplePayTestPKI().root], chainCache: cache)
+        #expect(throws: CryptoError.self) {
+            try other.verify(signature: fixture.token.signature, content: fixture.token.signedContent)
+        }
+        // Another signer's chain is remembered on its own; the signature itself is always checked.
+        let second = try Fixture(rsa: false, pki: fixture.pki)
+        _ = try trusted.verify(signature: second.token.signature, content: second.token.signedContent)
+        #expect(throws: CryptoError.self) {
+            try trusted.verify(signature: fixture.token.signature, content: second.token.signedContent)
+        }
+        #expect(cache.count == 1)  // same leaf, intermediate and root: one chain
     }
 
     @Test func newerFieldsAndUnknownKeysAreKept() throws {

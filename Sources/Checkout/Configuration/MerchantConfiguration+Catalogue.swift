@@ -121,12 +121,11 @@ extension MerchantConfiguration {
 /// ISO 8601 date-times, with or without fractional seconds.
 enum ISO8601 {
     static func date(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+        (try? plain.parse(text)) ?? (try? fractional.parse(text))
     }
 
-    static func string(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+    static func string(_ date: Date) -> String { date.formatted(plain) }
+
+    private static let plain = Date.ISO8601FormatStyle()
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -97,10 +97,8 @@ public enum JSONDate {
     /// - Parameter string: The JSON string.
     /// - Returns: The date, or `nil`.
     public static func parse(_ string: String) -> Date? {
-        for options in optionSets {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = options
-            if let date = formatter.date(from: string) { return date }
+        for style in styles {
+            if let date = try? style.parse(string) { return date }
         }
         return nil
     }
@@ -109,14 +107,13 @@ public enum JSONDate {
     /// - Parameter date: The date.
     /// - Returns: The string.
     public static func string(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        date.formatted(fractional)
     }
 
-    private static let optionSets: [ISO8601DateFormatter.Options] = [
-        [.withInternetDateTime, .withFractionalSeconds],
-        [.withInternetDateTime],
-        [.withFullDate],
+    // Format styles are values, cheap to use from any thread (a formatter object per call cost more than the rest of a
+    // checkout session's answer).
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let styles: [Date.ISO8601FormatStyle] = [
+        fractional, Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle().year().month().day(),
     ]
 }
