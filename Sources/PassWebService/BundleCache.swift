@@ -1,10 +1,12 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// Signed bundles of the current pass versions, so device fetches do not sign again.
 ///
 /// Keyed by pass and update tag: a new version has a new tag, so stale entries are never served. Bounded by
-/// total bytes; the least recently used entries go first.
+/// total bytes; the least recently used entries go first. Bundles are kept as `ByteBuffer`s, which responses share
+/// without copying (a copy of a 168 KB bundle per download was a measurable part of serving it).
 final class BundleCache: Sendable {
     struct Key: Hashable {
         var passTypeIdentifier: String
@@ -13,7 +15,7 @@ final class BundleCache: Sendable {
 
     private struct Entry {
         var updateTag: Int64
-        var bundle: Data
+        var bundle: ByteBuffer
         var lastUse: UInt64
     }
 
@@ -31,7 +33,7 @@ final class BundleCache: Sendable {
         self.capacity = capacity
     }
 
-    func bundle(for key: Key, updateTag: Int64) -> Data? {
+    func bundle(for key: Key, updateTag: Int64) -> ByteBuffer? {
         state.withLock { state in
             guard let entry = state.entries[key], entry.updateTag == updateTag else { return nil }
             state.clock += 1
@@ -40,22 +42,22 @@ final class BundleCache: Sendable {
         }
     }
 
-    func store(_ bundle: Data, for key: Key, updateTag: Int64) {
-        guard bundle.count <= capacity else { return }
+    func store(_ bundle: ByteBuffer, for key: Key, updateTag: Int64) {
+        guard bundle.readableBytes <= capacity else { return }
         state.withLock { state in
             if let old = state.entries[key] {
                 guard old.updateTag <= updateTag else { return }
-                state.bytes -= old.bundle.count
+                state.bytes -= old.bundle.readableBytes
             }
             state.clock += 1
             state.entries[key] = Entry(updateTag: updateTag, bundle: bundle, lastUse: state.clock)
-            state.bytes += bundle.count
+            state.bytes += bundle.readableBytes
             guard state.bytes > capacity else { return }
             // Evict the older half by last use: amortised, so a full cache does not sort on every store.
             let sorted = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
             for (evicted, entry) in sorted where state.bytes > capacity / 2 {
                 state.entries[evicted] = nil
-                state.bytes -= entry.bundle.count
+                state.bytes -= entry.bundle.readableBytes
             }
         }
     }

@@ -2,6 +2,7 @@ public import Foundation
 import Logging
 public import PassBundle
 import HTTPTypes
+import NIOCore
 public import PassModel
 public import PassStore
 
@@ -176,14 +177,19 @@ public final class PassIssuer: Sendable {
 
     private func remember(_ bundle: Data, for pass: PassRecord) {
         let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        cache.store(bundle, for: key, updateTag: pass.updateTag)
+        cache.store(ByteBuffer(bytes: bundle), for: key, updateTag: pass.updateTag)
     }
 
     /// The signed `.pkpass` of a pass's current version, from the cache or signed now.
     public func bundle(for pass: PassRecord) throws -> Data {
+        Data(try bundleBuffer(for: pass).readableBytesView)
+    }
+
+    /// The same bundle as a buffer that HTTP responses share without copying.
+    func bundleBuffer(for pass: PassRecord) throws -> ByteBuffer {
         let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
         if let cached = cache.bundle(for: key, updateTag: pass.updateTag) { return cached }
-        let bundle = try build(pass, entry: try templates.entry(named: pass.template))
+        let bundle = ByteBuffer(bytes: try build(pass, entry: try templates.entry(named: pass.template)))
         cache.store(bundle, for: key, updateTag: pass.updateTag)
         return bundle
     }

@@ -17,13 +17,13 @@ enum PassResponse {
         {
             return Response(status: .notModified, headers: [.lastModified: lastModified])
         }
-        let bundle = try issuer.bundle(for: pass)
+        let bundle = try issuer.bundleBuffer(for: pass)
         var headers: HTTPFields = [
-            .contentType: contentType, .lastModified: lastModified, .contentLength: String(bundle.count),
+            .contentType: contentType, .lastModified: lastModified, .contentLength: String(bundle.readableBytes),
             .cacheControl: "no-cache",
         ]
         if let attachmentName { headers[.contentDisposition] = "attachment; filename=\"\(attachmentName).pkpass\"" }
         if request.method == .head { return Response(status: .ok, headers: headers) }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bundle)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bundle))
     }
 }

@@ -53,11 +53,7 @@ extension PostgresStore {
     ///   - serialNumber: The serial number.
     /// - Returns: The pass, or `nil`.
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
-        let rows = try await rows("""
-            SELECT \(unescaped: Self.passColumns) FROM passes
-            WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-            """)
-        return try rows.first.map(Self.passRecord)
+        try await rows(PassByKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
     }
 
     /// - Parameter downloadToken: The token of the holder's download link.

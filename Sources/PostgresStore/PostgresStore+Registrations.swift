@@ -15,27 +15,13 @@ extension PostgresStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
-        try await transaction { connection in
-            let pass = try await connection.query("""
-                SELECT 1 FROM passes WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-                """, logger: logger).collect()
-            guard !pass.isEmpty else {
-                throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-            }
-            // Locks the device row, so a concurrent unregister cannot delete the device under the new registration.
-            _ = try await connection.query("""
-                INSERT INTO devices (device_library_identifier, push_token, updated_at)
-                VALUES (\(deviceLibraryIdentifier), \(pushToken), \(now))
-                ON CONFLICT (device_library_identifier)
-                DO UPDATE SET push_token = EXCLUDED.push_token, updated_at = EXCLUDED.updated_at
-                """, logger: logger).collect()
-            let inserted = try await connection.query("""
-                INSERT INTO registrations (device_library_identifier, pass_type_identifier, serial_number, created_at)
-                VALUES (\(deviceLibraryIdentifier), \(passTypeIdentifier), \(serialNumber), \(now))
-                ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: logger).collect()
-            return inserted.isEmpty ? .updated : .created
+        let rows = try await rows(Register(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
+        guard let (passExists, created) = rows.first, passExists else {
+            throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
+        return created ? .created : .updated
     }
 
     /// Removes a registration; a device left with none is removed too.
@@ -76,17 +62,12 @@ extension PostgresStore {
     public func serialNumbers(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?)
         async throws -> SerialNumberList?
     {
-        let rows = try await rows("""
-            SELECT p.serial_number, p.update_tag FROM registrations r
-            JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
-            WHERE r.device_library_identifier = \(deviceLibraryIdentifier)
-            AND r.pass_type_identifier = \(passTypeIdentifier) AND p.update_tag > \(updatedSince ?? Int64.min)
-            ORDER BY p.update_tag
-            """)
+        let rows = try await rows(ChangedSerialNumbers(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier,
+            updatedSince: updatedSince ?? Int64.min))
         var serialNumbers: [String] = []
         var lastUpdated = Int64.min
-        for row in rows {
-            let (serialNumber, tag) = try row.decode((String, Int64).self)
+        for (serialNumber, tag) in rows {
             serialNumbers.append(serialNumber)
             lastUpdated = max(lastUpdated, tag)
         }

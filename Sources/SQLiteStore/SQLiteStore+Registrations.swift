@@ -84,9 +84,11 @@ extension SQLiteStore {
         async throws -> SerialNumberList?
     {
         try await read { db in
+            // CROSS JOIN keeps SQLite's join order: the device's few registrations first, then each pass by key
+            // (without statistics the planner may otherwise scan every pass of the type).
             let statement = try db.cachedStatement(sql: """
                 SELECT p.serial_number, p.update_tag FROM registrations r
-                JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
+                CROSS JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
                 WHERE r.device_library_identifier = ? AND r.pass_type_identifier = ? AND p.update_tag > ?
                 ORDER BY p.update_tag
                 """)

@@ -90,15 +90,25 @@ public final class SQLiteStore: PassStore {
         }
     }
 
-    /// Runs `body` on one of the pool's readers (a consistent snapshot, concurrent with the writer).
+    /// Runs `body`, a single SELECT, on one of the pool's readers, concurrently with the writer.
+    ///
+    /// Every read here is one statement, which SQLite already runs on one consistent snapshot, so no transaction is
+    /// opened around it (GRDB's `unsafeRead`; a BEGIN/COMMIT pair doubled the cost of a lookup). Reads run on the
+    /// calling thread: they are short indexed lookups that never wait for the writer (WAL), and hopping to a reader
+    /// queue and back cost more than the query under load. At most one read runs per cooperative thread, so the pool's
+    /// readers always suffice.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.read(body)
+            return try readOnCurrentThread(body)
         } catch let error as PassStoreError {
             throw error
         } catch {
             throw PassStoreError.unavailable("\(error)")
         }
+    }
+
+    private func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
     }
 
     /// Takes the next update tag inside the current write transaction.

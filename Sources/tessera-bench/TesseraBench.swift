@@ -18,7 +18,7 @@ struct TesseraBench: ParsableCommand {
         abstract: "Benchmarks for Tessera (run with -c release).",
         subcommands: [
             SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self, PreviewBenchmark.self, TokenBenchmark.self, SeedCommand.self,
-            HelloServerCommand.self,
+            HelloServerCommand.self, StoreBenchmark.self,
         ]
     )
 }

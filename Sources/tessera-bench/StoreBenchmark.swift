@@ -1,0 +1,49 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PassStore
+import SQLiteStore
+
+/// The store calls behind the device endpoints, timed in process on a seeded SQLite file: what a request costs before
+/// HTTP. Run `tessera-bench seed --sqlite PATH` first.
+struct StoreBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Store calls behind the device endpoints per second (1 task), on a seeded SQLite file."
+    )
+
+    @Option(help: "The seeded SQLite file (from `tessera-bench seed`).")
+    var sqlite: String
+
+    @Option(help: "Calls per measurement.")
+    var calls: Int = 50_000
+
+    func run() throws {
+        let path = sqlite, calls = calls
+        try runBlocking {
+            let store = try SQLiteStore(path: path)
+            print("| store call (SQLite, 100,000 passes, 1,000,000 registrations) | per second | µs each |")
+            print("| --- | ---: | ---: |")
+            try await measure("pass by serial number (device fetch, authentication)", calls) { index in
+                _ = try await store.pass(passTypeIdentifier: BenchData.passTypeIdentifier, serialNumber: BenchData.serial(index % 100_000))
+            }
+            try await measure("serial numbers of a device (list endpoint)", calls) { index in
+                _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
+                                                  passTypeIdentifier: BenchData.passTypeIdentifier, updatedSince: nil)
+            }
+            try await measure("serial numbers of a device since a tag (nothing new)", calls) { index in
+                _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
+                                                  passTypeIdentifier: BenchData.passTypeIdentifier, updatedSince: 100_000)
+            }
+        }
+    }
+
+    private func measure(_ label: String, _ calls: Int, _ body: (Int) async throws -> Void) async throws {
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<1000 { try await body(index) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<calls { try await body(Int.random(in: 0..<1_000_000, using: &generator)) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        print(String(format: "| %@ | %.0f | %.1f |", label, Double(calls) / seconds, seconds / Double(calls) * 1e6))
+    }
+}
