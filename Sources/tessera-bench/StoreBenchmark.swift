@@ -18,32 +18,46 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "Calls per measurement.")
     var calls: Int = 50_000
 
+    @Option(help: "Concurrent tasks making the calls (the rate is their total).")
+    var tasks: Int = 1
+
     func run() throws {
-        let path = sqlite, calls = calls
+        let path = sqlite, calls = calls, tasks = max(1, tasks)
         try runBlocking {
             let store = try SQLiteStore(path: path)
+            print("\(tasks) concurrent task(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
             print("| store call (SQLite, 100,000 passes, 1,000,000 registrations) | per second | µs each |")
             print("| --- | ---: | ---: |")
-            try await measure("pass by serial number (device fetch, authentication)", calls) { index in
+            try await measure(tasks, "pass by serial number (device fetch, authentication)", calls) { index in
                 _ = try await store.pass(passTypeIdentifier: BenchData.passTypeIdentifier, serialNumber: BenchData.serial(index % 100_000))
             }
-            try await measure("serial numbers of a device (list endpoint)", calls) { index in
+            try await measure(tasks, "serial numbers of a device (list endpoint)", calls) { index in
                 _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
                                                   passTypeIdentifier: BenchData.passTypeIdentifier, updatedSince: nil)
             }
-            try await measure("serial numbers of a device since a tag (nothing new)", calls) { index in
+            try await measure(tasks, "serial numbers of a device since a tag (nothing new)", calls) { index in
                 _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
                                                   passTypeIdentifier: BenchData.passTypeIdentifier, updatedSince: 100_000)
             }
         }
     }
 
-    private func measure(_ label: String, _ calls: Int, _ body: (Int) async throws -> Void) async throws {
-        var generator = SystemRandomNumberGenerator()
+    private func measure(
+        _ tasks: Int, _ label: String, _ calls: Int, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
         for index in 0..<1000 { try await body(index) }
         let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<calls { try await body(Int.random(in: 0..<1_000_000, using: &generator)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    var generator = SystemRandomNumberGenerator()
+                    for _ in 0..<(calls / tasks) { try await body(Int.random(in: 0..<1_000_000, using: &generator)) }
+                }
+            }
+            try await group.waitForAll()
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(String(format: "| %@ | %.0f | %.1f |", label, Double(calls) / seconds, seconds / Double(calls) * 1e6))
+        let done = Double(calls / tasks * tasks)
+        print(String(format: "| %@ | %.0f | %.1f |", label, done / seconds, seconds / done * 1e6 * Double(tasks)))
     }
 }
