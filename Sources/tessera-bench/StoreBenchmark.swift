@@ -21,11 +21,17 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "Concurrent tasks making the calls (the rate is their total).")
     var tasks: Int = 1
 
+    @Option(help: "The store's maximum number of reader connections.")
+    var readers: Int = 8
+
+    @Option(help: "Bytes of the file each connection memory-maps (PRAGMA mmap_size).")
+    var mmap: Int = 256 << 20
+
     func run() throws {
-        let path = sqlite, calls = calls, tasks = max(1, tasks)
+        let path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap
         try runBlocking {
-            let store = try SQLiteStore(path: path)
-            print("\(tasks) concurrent task(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+            let store = try SQLiteStore(configuration: .init(path: path, maximumReaderCount: readers, memoryMapSize: mmap))
+            print("\(tasks) concurrent task(s), \(readers) reader connection(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
             print("| store call (SQLite, 100,000 passes, 1,000,000 registrations) | per second | µs each |")
             print("| --- | ---: | ---: |")
             try await measure(tasks, "pass by serial number (device fetch, authentication)", calls) { index in
