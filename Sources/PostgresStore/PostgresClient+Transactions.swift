@@ -28,6 +28,39 @@ extension PostgresClient {
     }
 }
 
+extension PostgresConnection {
+    /// Applies the migrations not yet recorded in `versionTable` (version = index + 1), each migration's statements and
+    /// its version row inside the caller's transaction. Takes the transaction-level advisory lock `lockKey` first, so
+    /// processes starting together apply them once: the second waits, then finds them applied. `prepare` runs after
+    /// the lock, before the version table is read (creating or checking the schema). Shared by the PostgreSQL stores.
+    package func applyMigrations(
+        _ migrations: [[String]], versionTable: String, lockKey: Int64, kind: String, logger: Logger,
+        prepare: (PostgresConnection) async throws -> Void = { _ in }
+    ) async throws {
+        try await query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await prepare(self)
+        try await query(PostgresQuery(unsafeSQL: """
+            CREATE TABLE IF NOT EXISTS \(versionTable) (
+                version integer PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """), logger: logger)
+        var applied: Set<Int> = []
+        for try await version in try await query(PostgresQuery(unsafeSQL: "SELECT version FROM \(versionTable)"), logger: logger)
+            .decode(Int.self)
+        {
+            applied.insert(version)
+        }
+        for (index, statements) in migrations.enumerated() where !applied.contains(index + 1) {
+            for statement in statements {
+                try await query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await query("INSERT INTO \(unescaped: versionTable) (version) VALUES (\(index + 1))", logger: logger)
+            logger.info("applied \(kind) migration", metadata: ["version": "\(index + 1)"])
+        }
+    }
+}
+
 extension PSQLError {
     /// The server's message and SQLSTATE, or the error code when the server sent none.
     package var serverDescription: String {

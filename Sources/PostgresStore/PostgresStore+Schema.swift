@@ -10,30 +10,14 @@ extension PostgresStore {
     /// transaction-level advisory lock: a second process starting at the same time waits, then finds them applied.
     public func migrate() async throws {
         try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
-            if let schema = configuration.schema {
+            try await connection.applyMigrations(
+                Self.migrations, versionTable: "schema_migrations", lockKey: Self.migrationLockKey, kind: "store",
+                logger: logger
+            ) { connection in
+                guard let schema = configuration.schema else { return }
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(Self.quoted(schema))"), logger: logger
                 )
-            }
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version integer PRIMARY KEY,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """, logger: logger)
-            var applied: Set<Int> = []
-            for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
-                .decode(Int.self)
-            {
-                applied.insert(version)
-            }
-            for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(index + 1))", logger: logger)
-                logger.info("applied store migration", metadata: ["version": "\(index + 1)"])
             }
         }
     }

@@ -1,5 +1,6 @@
 internal import Logging
 internal import PostgresNIO
+internal import PostgresStore
 
 extension PostgresCheckoutStore {
     /// The key of the advisory lock checkout migrations run under (not the pass store's, so neither waits for the
@@ -16,38 +17,21 @@ extension PostgresCheckoutStore {
     public func migrate() async throws {
         do {
             try await transaction { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))", logger: logger)
-                var schema: String?
-                for try await name in try await connection.query("SELECT current_schema()", logger: logger)
-                    .decode(String?.self)
-                {
-                    schema = name
-                }
-                guard schema != nil else {
-                    throw CheckoutPersistenceError.migrationFailed(
-                        "no schema of the search path exists: run PostgresStore.migrate() before the checkout migrations"
-                    )
-                }
-                try await connection.query("""
-                    CREATE TABLE IF NOT EXISTS checkout_schema_migrations (
-                        version integer PRIMARY KEY,
-                        applied_at timestamptz NOT NULL DEFAULT now()
-                    )
-                    """, logger: logger)
-                var applied: Set<Int> = []
-                for try await version in try await connection.query(
-                    "SELECT version FROM checkout_schema_migrations", logger: logger
-                ).decode(Int.self) {
-                    applied.insert(version)
-                }
-                for (index, statements) in Self.migrations.enumerated() where !applied.contains(index + 1) {
-                    for statement in statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await connection.applyMigrations(
+                    Self.migrations, versionTable: "checkout_schema_migrations", lockKey: Self.migrationLockKey,
+                    kind: "checkout", logger: logger
+                ) { connection in
+                    var schema: String?
+                    for try await name in try await connection.query("SELECT current_schema()", logger: logger)
+                        .decode(String?.self)
+                    {
+                        schema = name
                     }
-                    try await connection.query(
-                        "INSERT INTO checkout_schema_migrations (version) VALUES (\(index + 1))", logger: logger
-                    )
-                    logger.info("applied checkout migration", metadata: ["version": "\(index + 1)"])
+                    guard schema != nil else {
+                        throw CheckoutPersistenceError.migrationFailed(
+                            "no schema of the search path exists: run PostgresStore.migrate() before the checkout migrations"
+                        )
+                    }
                 }
             }
         } catch let error as CheckoutPersistenceError where error.code == .unavailable {
