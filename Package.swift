@@ -213,7 +213,7 @@ let package = Package(
         // Tests
         .target(
             name: "TesseraTestSupport",
-            dependencies: ["PassCrypto", "PassModel"],
+            dependencies: ["PassCrypto", "PassModel", "PostgresStore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TesseraTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -248,7 +248,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PassStoreTests",
-            dependencies: ["PassStore", "SQLiteStore", "PostgresStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PassStore", "SQLiteStore", "PostgresStore", "TesseraTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -299,7 +302,7 @@ let package = Package(
             name: "CheckoutPersistenceTests",
             dependencies: [
                 "CheckoutPersistence", "Checkout", "SQLiteStore", "PostgresStore", "PassStore", "PaymentRequest",
-                .product(name: "Logging", package: "swift-log"),
+                "TesseraTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -23,7 +23,7 @@ extension PostgresStore {
     }
 
     /// Drops the configured schema and everything in it (test clean-up); does nothing without a schema.
-    func dropSchema() async throws {
+    package func dropSchema() async throws {
         guard let schema = configuration.schema else { return }
         _ = try await rows(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(Self.quoted(schema)) CASCADE"))
     }

@@ -1,0 +1,62 @@
+public import Foundation
+public import Logging
+public import PostgresStore
+
+/// The throwaway PostgreSQL server the store tests use: `TESSERA_TEST_POSTGRES_URL` (scripts/test.sh starts one with
+/// scripts/postgres.sh and sets it); `TESSERA_SKIP_POSTGRES=1` leaves PostgreSQL out explicitly.
+public enum TestPostgres {
+    /// The server's URL, or `nil` when none is configured.
+    public static var url: String? {
+        ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether PostgreSQL was left out on purpose.
+    public static var skipped: Bool { ProcessInfo.processInfo.environment["TESSERA_SKIP_POSTGRES"] == "1" }
+
+    /// What to do when no server is configured, for the tests of `what`.
+    public static func missingServer(_ what: String) -> String {
+        """
+        TESSERA_TEST_POSTGRES_URL is not set: the \(what) tests need a server. Start the throwaway one with \
+        `export TESSERA_TEST_POSTGRES_URL="$(scripts/postgres.sh)"` (scripts/test.sh does it), or set \
+        TESSERA_SKIP_POSTGRES=1 to leave PostgreSQL out.
+        """
+    }
+
+    /// Runs `body` with `count` running `PostgresStore`s on one fresh schema `<schemaPrefix>_<random>`, each with its
+    /// own connection pool (like separate server processes), none migrated yet; drops the schema afterwards, also
+    /// when `body` throws.
+    public static func withStores(
+        url: String, count: Int, schemaPrefix: String, maximumConnections: Int = 8, logger: Logger,
+        _ body: ([PostgresStore]) async throws -> Void
+    ) async throws {
+        var configuration = try PostgresStore.Configuration(url: url)
+        configuration.schema = "\(schemaPrefix)_\(UUID().uuidString.prefix(8).lowercased())"
+        configuration.maximumConnections = maximumConnections
+        let stores = (0..<count).map { _ in PostgresStore(configuration: configuration, logger: logger) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                group.addTask { try await store.run() }
+            }
+            defer { group.cancelAll() }
+            do {
+                try await body(stores)
+            } catch {
+                try? await stores[0].dropSchema()
+                throw error
+            }
+            try await stores[0].dropSchema()
+        }
+    }
+
+    /// Runs `body` for every item at the same time (several instances migrating together) and waits for all.
+    public static func concurrently<Item: Sendable>(
+        _ items: [Item], _ body: @escaping @Sendable (Item) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for item in items {
+                group.addTask { try await body(item) }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
