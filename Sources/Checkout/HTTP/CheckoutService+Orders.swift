@@ -12,14 +12,6 @@ import Logging
 extension CheckoutService {
     /// An order as the confirmation shows it.
     struct OrderView: Encodable {
-        struct Item: Encodable {
-            var sku: String?
-            var name: String
-            var quantity: Int
-            var unitPrice: String
-            var amount: String
-        }
-
         struct Payment: Encodable {
             var displayName: String
             var network: String
@@ -34,7 +26,7 @@ extension CheckoutService {
         var currencyCode: String
         var total: String
         var lineItems: [ApplePayLineItem]
-        var items: [Item]
+        var items: [CartLineView]
         var shippingMethod: String?
         var couponCode: String?
         var payment: Payment
@@ -53,10 +45,7 @@ extension CheckoutService {
         return try JSONResponse.make(OrderView(
             id: order.id, sessionId: order.sessionId, status: order.status, createdAt: ISO8601.string(order.createdAt),
             currencyCode: order.currencyCode, total: money(order.total), lineItems: order.lineItems,
-            items: order.items.map {
-                OrderView.Item(sku: $0.sku, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice),
-                               amount: money($0.amount))
-            },
+            items: order.items.map(cartLineView),
             shippingMethod: order.shippingMethod, couponCode: order.couponCode,
             payment: .init(displayName: order.payment.displayName, network: order.payment.network,
                            lastFour: order.payment.lastFour, type: order.payment.type),

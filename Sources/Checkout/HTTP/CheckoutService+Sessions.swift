@@ -30,19 +30,11 @@ extension CheckoutService {
 
     /// A session as the API shows it.
     struct SessionView: Encodable {
-        struct Item: Encodable {
-            var sku: String?
-            var name: String
-            var quantity: Int
-            var unitPrice: String
-            var amount: String
-        }
-
         var id: String
         var state: String
         var createdAt: String
         var currencyCode: String
-        var items: [Item]
+        var items: [CartLineView]
         var selectedShippingMethod: String?
         var shippingContact: RedactedContact?
         var couponCode: String?
@@ -51,15 +43,26 @@ extension CheckoutService {
         var sheetURL: String
     }
 
-    func view(_ session: CheckoutSession) throws -> SessionView {
+    /// A cart line as sessions and orders show it: amounts as currency strings.
+    struct CartLineView: Encodable {
+        var sku: String?
+        var name: String
+        var quantity: Int
+        var unitPrice: String
+        var amount: String
+    }
+
+    func cartLineView(_ line: CartLine) -> CartLineView {
         let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
-        return SessionView(
+        return CartLineView(sku: line.sku, name: line.name, quantity: line.quantity, unitPrice: money(line.unitPrice),
+                            amount: money(line.amount))
+    }
+
+    func view(_ session: CheckoutSession) throws -> SessionView {
+        SessionView(
             id: session.id, state: session.state.rawValue, createdAt: ISO8601.string(session.createdAt),
             currencyCode: pricing.currency.code,
-            items: session.items.map {
-                SessionView.Item(sku: $0.sku, name: $0.name, quantity: $0.quantity, unitPrice: money($0.unitPrice),
-                                 amount: money($0.amount))
-            },
+            items: session.items.map(cartLineView),
             selectedShippingMethod: session.selectedShippingMethod, shippingContact: session.shippingContact,
             couponCode: session.couponCode, orderId: session.orderId,
             paymentRequest: try pricing.paymentRequest(for: session), sheetURL: "/checkout/sheet/\(session.id)")
