@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import PassStore
 import SQLiteStore
+import Synchronization
 
 /// The store calls behind the device endpoints, timed in process on a seeded SQLite file: what a request costs before
 /// HTTP. Run `tessera-bench seed --sqlite PATH` first.
@@ -24,11 +25,15 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "The store's maximum number of reader connections.")
     var readers: Int = 8
 
+    @Flag(help: "Also time registrations of new devices (they are written to the file: use a copy).")
+    var registrations = false
+
     @Option(help: "Bytes of the file each connection memory-maps (PRAGMA mmap_size).")
     var mmap: Int = 256 << 20
 
     func run() throws {
-        let path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap
+        let path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap,
+            registrations = registrations
         try runBlocking {
             let store = try SQLiteStore(configuration: .init(path: path, maximumReaderCount: readers, memoryMapSize: mmap))
             print("\(tasks) concurrent task(s), \(readers) reader connection(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
@@ -44,6 +49,16 @@ struct StoreBenchmark: ParsableCommand {
             try await measure(tasks, "serial numbers of a device since a tag (nothing new)", calls) { index in
                 _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
                                                   passTypeIdentifier: BenchData.passTypeIdentifier, updatedSince: 100_000)
+            }
+            guard registrations else { return }
+            let run = UInt32.random(in: 0..<UInt32.max)
+            let counter = NameCounter()
+            try await measure(tasks, "registration of a new device (one write transaction; writes to the file)", calls) {
+                index in
+                _ = try await store.register(
+                    deviceLibraryIdentifier: "bench\(run)x\(counter.next())", pushToken: BenchData.pushToken(index),
+                    passTypeIdentifier: BenchData.passTypeIdentifier, serialNumber: BenchData.serial(index % 100_000),
+                    now: Date())
             }
         }
     }
@@ -66,4 +81,11 @@ struct StoreBenchmark: ParsableCommand {
         let done = Double(calls / tasks * tasks)
         print(String(format: "| %@ | %.0f | %.1f |", label, done / seconds, seconds / done * 1e6 * Double(tasks)))
     }
+}
+
+/// A thread-safe counter for unique names across tasks.
+private final class NameCounter: Sendable {
+    private let value = Mutex(0)
+
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
