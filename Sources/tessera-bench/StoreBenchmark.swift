@@ -25,6 +25,9 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "The store's maximum number of reader connections.")
     var readers: Int = 8
 
+    @Option(help: "How many distinct passes the lookups pick from (the download load test uses 1,000).")
+    var passes: Int = 100_000
+
     @Flag(help: "Also time registrations of new devices (they are written to the file: use a copy).")
     var registrations = false
 
@@ -32,7 +35,7 @@ struct StoreBenchmark: ParsableCommand {
     var mmap: Int = 256 << 20
 
     func run() throws {
-        let path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap,
+        let hot = max(1, passes), path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap,
             registrations = registrations
         try runBlocking {
             let store = try SQLiteStore(configuration: .init(path: path, maximumReaderCount: readers, memoryMapSize: mmap))
@@ -40,7 +43,7 @@ struct StoreBenchmark: ParsableCommand {
             print("| store call (SQLite, 100,000 passes, 1,000,000 registrations) | per second | µs each |")
             print("| --- | ---: | ---: |")
             try await measure(tasks, "pass by serial number (device fetch, authentication)", calls) { index in
-                _ = try await store.pass(passTypeIdentifier: BenchData.passTypeIdentifier, serialNumber: BenchData.serial(index % 100_000))
+                _ = try await store.pass(passTypeIdentifier: BenchData.passTypeIdentifier, serialNumber: BenchData.serial(index % hot))
             }
             try await measure(tasks, "serial numbers of a device (list endpoint)", calls) { index in
                 _ = try await store.serialNumbers(deviceLibraryIdentifier: BenchData.device(index % 250_000),
