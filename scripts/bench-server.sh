@@ -7,7 +7,8 @@
 # SQLite: one server process on a store seeded with 100,000 passes and 1,000,000 registrations.
 # PostgreSQL: the same data, two server processes on one database, load split evenly between them.
 # Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
-# Environment: DURATION (wrk seconds per endpoint, default 15), CONNECTIONS (default 64), BIN (release binaries).
+# Environment: DURATION (wrk seconds per endpoint, default 15), CONNECTIONS (default 64), BIN (release binaries),
+# PG_POOL (PostgreSQL connections per server process; default: the server's own, 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -142,8 +143,9 @@ fi
 if [ "$mode" = postgres ] || [ "$mode" = all ]; then
     url="$(scripts/postgres.sh)"
     bench_url="${url%/*}/tessera_bench"
+    serve_url="$bench_url${PG_POOL:+?max_connections=$PG_POOL}"  # PG_POOL: connections per server process
     psql "${url%/*}/postgres" -qc "DROP DATABASE IF EXISTS tessera_bench" -c "CREATE DATABASE tessera_bench" >&2
-    "$bin/tessera" serve --port 18092 --database "$bench_url" --templates PassTemplates "${credentials[@]}" \
+    "$bin/tessera" serve --port 18092 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
         --log-level warning >"$work/serve-pg-1.log" 2>&1 & pids+=($!)
     wait_for http://127.0.0.1:18092/health
     psql "$bench_url" -q <<'EOF' >&2
@@ -160,7 +162,7 @@ SELECT 'dev' || lpad(d::text, 8, '0'), 'pass.dev.tessera.demo', 'B' || lpad(((d 
 FROM generate_series(0, 249999) AS d, generate_series(0, 3) AS k;
 ANALYZE;
 EOF
-    "$bin/tessera" serve --port 18093 --database "$bench_url" --templates PassTemplates "${credentials[@]}" \
+    "$bin/tessera" serve --port 18093 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
         --log-level warning >"$work/serve-pg-2.log" 2>&1 & pids+=($!)
     wait_for http://127.0.0.1:18093/health
     header "PostgreSQL store, two server processes on one database: 100,000 passes, 1,000,000 registrations"
