@@ -35,6 +35,42 @@ extension PassStoreConformanceTests {
         }
     }
 
+    @Test("concurrent registrations each get their own answer; one for a missing pass fails alone", arguments: StoreKind.tested)
+    func concurrentRegistrations(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await Fixtures.insert(["C1", "C2"], into: store)
+            _ = try await Fixtures.register("dev-again", token: "first", "C1", in: store)
+            // 30 new devices, 5 registrations for a pass that does not exist, 1 repeat of an existing registration.
+            let results = await withTaskGroup(of: (String, Result<RegistrationOutcome, any Error>).self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        ("new", await capture { try await Fixtures.register("dev-\(index)", token: "t\(index)", index.isMultiple(of: 2) ? "C1" : "C2", in: store) })
+                    }
+                }
+                for index in 0..<5 {
+                    group.addTask {
+                        ("missing", await capture { try await Fixtures.register("lost-\(index)", token: "x", "nope", in: store) })
+                    }
+                }
+                group.addTask { ("again", await capture { try await Fixtures.register("dev-again", token: "second", "C1", in: store) }) }
+                var results: [(String, Result<RegistrationOutcome, any Error>)] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+            for (kind, result) in results {
+                switch (kind, result) {
+                case ("new", .success(let outcome)): #expect(outcome == .created)
+                case ("again", .success(let outcome)): #expect(outcome == .updated)
+                case ("missing", .failure(let error)): #expect((error as? PassStoreError)?.isPassNotFound == true, "\(error)")
+                default: Issue.record("\(kind): unexpected \(result)")
+                }
+            }
+            #expect(try await Fixtures.count("C1", in: store) == 16)  // 15 new devices and dev-again
+            #expect(try await Fixtures.count("C2", in: store) == 15)
+            #expect(try await Fixtures.serialNumbers("lost-0", in: store) == nil)
+        }
+    }
+
     @Test("unregister removes the registration, and the device once it has none", arguments: StoreKind.tested)
     func unregister(kind: StoreKind) async throws {
         try await withStore(kind) { store in
@@ -135,4 +171,9 @@ extension PassStoreConformanceTests {
             #expect(try await Fixtures.register("dev-1", token: "bad", "X2", in: store) == .created)
         }
     }
+}
+
+/// The outcome of an async call, or its error.
+private func capture(_ body: () async throws -> RegistrationOutcome) async -> Result<RegistrationOutcome, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
 }
