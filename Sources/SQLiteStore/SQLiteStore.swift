@@ -95,8 +95,8 @@ public final class SQLiteStore: PassStore {
     /// Every read here is one statement, which SQLite already runs on one consistent snapshot, so no transaction is
     /// opened around it (GRDB's `unsafeRead`; a BEGIN/COMMIT pair doubled the cost of a lookup). Reads run on the
     /// calling thread: they are short indexed lookups that never wait for the writer (WAL), and hopping to a reader
-    /// queue and back cost more than the query under load. At most one read runs per cooperative thread, so the pool's
-    /// readers always suffice.
+    /// queue and back cost more than the query under load. A read can wait only for another read to hand back its
+    /// connection (when more threads read at once than `maximumReaderCount`), never for a write.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try readOnCurrentThread(body)

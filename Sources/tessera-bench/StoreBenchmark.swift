@@ -10,7 +10,7 @@ import Synchronization
 struct StoreBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Store calls behind the device endpoints per second (1 task), on a seeded SQLite file."
+        abstract: "Store calls behind the device endpoints per second (total over --tasks), on a seeded SQLite file."
     )
 
     @Option(help: "The seeded SQLite file (from `tessera-bench seed`).")
