@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
 import PassStore
 import SQLiteStore
 
@@ -92,7 +94,11 @@ struct HelloServerCommand: ParsableCommand {
     @Option(help: "Port.")
     var port = 8090
 
+    @Flag(help: "Run the handler on the event loops (NIO's event loop group as Swift Concurrency's global executor), as tessera serve does.")
+    var eventLoopExecutor = false
+
     func run() throws {
+        if eventLoopExecutor { NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() }
         try runBlocking { try await serve() }
     }
 

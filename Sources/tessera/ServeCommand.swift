@@ -49,6 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (TESSERA_LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @Flag(help: "Run request handlers on Swift Concurrency's default thread pool instead of the connections' event loops (TESSERA_DEFAULT_EXECUTOR=1).")
+    var defaultExecutor = false
+
+    /// Whether request handlers run on the event loops (the default; see ``Tessera/main()``).
+    var runsTasksOnEventLoops: Bool {
+        !defaultExecutor && ProcessInfo.processInfo.environment["TESSERA_DEFAULT_EXECUTOR"] != "1"
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = host ?? environment["TESSERA_HOST"] ?? "127.0.0.1"

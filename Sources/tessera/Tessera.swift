@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// The `tessera` command: exit 0 on success, 1 for invalid input or a pass that fails, 2 for usage errors.
 @main
@@ -13,6 +15,11 @@ struct Tessera: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            if let serve = command as? ServeCommand, serve.runsTasksOnEventLoops {
+                // The server's request handlers then run on the event loop that owns their connection instead of
+                // hopping to Swift Concurrency's default thread pool and back for every request.
+                NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
