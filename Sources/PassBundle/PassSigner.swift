@@ -58,9 +58,7 @@ public struct PassSigner: Sendable {
         if !problems.isEmpty {
             throw PassBundleError(.identityMismatch, problems.map { "pass.json \($0.path): \($0.message)" }.joined(separator: "\n"))
         }
-        var manifest = Manifest(files: ["pass.json": passJSON])
-        manifest.hashes.merge(contents.hashes) { own, _ in own }
-        let manifestData = manifest.jsonData()
+        let manifestData = contents.manifestJSON(passJSON: passJSON)
         let signature = try PassCredentials.mapCrypto { try cms.signDetached(manifestData) }
         return try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifestData), ("signature", signature)])
     }

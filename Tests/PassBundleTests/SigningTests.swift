@@ -58,6 +58,17 @@ struct SigningTests {
         #expect(report.chainVerified)
     }
 
+    /// The per-pass manifest is spliced into one encoded per template: it must be the very bytes a full encoding gives.
+    @Test(arguments: templates)
+    func preparedManifestEqualsAFullEncoding(name: String) throws {
+        let template = try template(name)
+        let contents = try PassContents(files: template.files)
+        for passJSON in [Data("{}".utf8), template.passJSON, Data(repeating: 0x41, count: 5000)] {
+            let full = Manifest(files: contents.files.merging(["pass.json": passJSON]) { $1 }).jsonData()
+            #expect(contents.manifestJSON(passJSON: passJSON) == full)
+        }
+    }
+
     @Test func verifierFindsTamperedFilesAndMissingEntries() throws {
         let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
         var files = try PassArchive(data: built.bundle).files
