@@ -21,9 +21,11 @@ public struct CMSSigner: Sendable {
             throw CryptoError(.keyMismatch,
                               "the private key does not belong to the certificate \(certificate.subject["CN"] ?? certificate.subject.oneLine)")
         }
-        self.certificate = certificate
+        // Certificates read from DER keep their encoding, which OpenSSL copies into every signature; ones built in
+        // this process (DevelopmentChain) would be encoded field by field for each signature instead.
+        self.certificate = try Certificate(data: certificate.derData)
         self.privateKey = privateKey
-        self.chain = chain
+        self.chain = try chain.map { try Certificate(data: $0.derData) }
     }
 
     /// SHA-256, fetched from the default provider once per process.

@@ -102,9 +102,16 @@ struct HelloServerCommand: ParsableCommand {
         try runBlocking { try await serve() }
     }
 
+    @Option(help: "Also serve GET /bytes: this many bytes from memory, as application/octet-stream (a ceiling for the pass download).")
+    var bytes = 0
+
     private func serve() async throws {
         let router = Router()
         router.get("hello") { _, _ in "Hello, world!" }
+        let body = ByteBuffer(repeating: 0x5A, count: bytes)
+        router.get("bytes") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: body))
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
     }
