@@ -111,7 +111,9 @@ EOF
 
 header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(nproc) cores)"; echo; echo "| endpoint | requests/s | p99 (ms) | requests | errors |"; echo "| --- | ---: | ---: | ---: | ---: |"; }
 
-"$bin/tessera-bench" hello --port 18090 >/dev/null 2>&1 & pids+=($!)
+# The hello-world baseline also serves /bytes: an event-ticket-sized body (160,895 bytes) from memory, the most a
+# Hummingbird route can do for the pass download on this machine.
+"$bin/tessera-bench" hello --port 18090 --bytes 160895 >/dev/null 2>&1 & pids+=($!)
 wait_for http://127.0.0.1:18090/hello
 
 run_endpoints() {
@@ -125,6 +127,7 @@ for i in range(1000):
 EOF
     done
     measure "GET registrations (serial-number list)" list.lua "" "$@"
+    measure "hello-world, 160,895-byte body from memory (download ceiling)" hello.lua /bytes http://127.0.0.1:18090
     measure "GET pass (cached bundle, 200)" download.lua "" "$@"
     measure "GET pass (If-Modified-Since, 304)" download304.lua "" "$@"
     measure "POST registration (new device)" register.lua "" "$@"

@@ -1,5 +1,6 @@
 public import Foundation
 package import GRDB
+import Synchronization
 public import PassStore
 
 /// A ``PassStore/PassStore`` in one SQLite file (WAL mode) through a GRDB `DatabasePool`: the default store.
@@ -34,6 +35,8 @@ public final class SQLiteStore: PassStore {
     }
 
     package let pool: DatabasePool
+    /// Read-only connections for the device endpoints' single-statement reads.
+    private let readers: ReadConnections
 
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.
@@ -61,6 +64,15 @@ public final class SQLiteStore: PassStore {
         } catch {
             throw PassStoreError.unavailable("cannot open \(configuration.path): \(error)")
         }
+        var readerConfig = GRDB.Configuration()
+        readerConfig.label = "tessera.store.reader"
+        readerConfig.readonly = true
+        readerConfig.busyMode = .timeout(configuration.busyTimeout)
+        readerConfig.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)")
+        }
+        readers = ReadConnections(path: configuration.path, configuration: readerConfig,
+                                  maximumCount: max(1, configuration.maximumReaderCount))
     }
 
     /// Opens (or creates) the database file at a path with the default configuration.
@@ -90,25 +102,27 @@ public final class SQLiteStore: PassStore {
         }
     }
 
-    /// Runs `body`, a single SELECT, on one of the pool's readers, concurrently with the writer.
+    /// Runs `body`, a single SELECT, on one of the store's read-only connections, concurrently with the writer.
     ///
     /// Every read here is one statement, which SQLite already runs on one consistent snapshot, so no transaction is
-    /// opened around it (GRDB's `unsafeRead`; a BEGIN/COMMIT pair doubled the cost of a lookup). Reads run on the
-    /// calling thread: they are short indexed lookups that never wait for the writer (WAL), and hopping to a reader
-    /// queue and back cost more than the query under load. A read can wait only for another read to hand back its
-    /// connection (when more threads read at once than `maximumReaderCount`), never for a write.
+    /// opened around it (a BEGIN/COMMIT pair doubled the cost of a lookup). Reads run on the calling thread: they are
+    /// short indexed lookups that never wait for the writer (WAL), and hopping to a reader queue and back cost more
+    /// than the query under load. A read can wait only for another read to hand back its connection (when more
+    /// threads read at once than `maximumReaderCount`), never for a write.
+    ///
+    /// The connections are read-only GRDB `DatabaseQueue`s rather than the `DatabasePool`'s readers: a pool reader
+    /// runs `PRAGMA schema_version` before every read (a second statement and a second round of SQLite's WAL read
+    /// locks) to notice schema changes made by other connections, and this store's schema only changes in
+    /// ``migrate()``, before any read. Statements are prepared with raw SQL, which SQLite re-prepares by itself if
+    /// the schema ever changes under them.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try readOnCurrentThread(body)
+            return try readers.read(body)
         } catch let error as PassStoreError {
             throw error
         } catch {
             throw PassStoreError.unavailable("\(error)")
         }
-    }
-
-    private func readOnCurrentThread<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(body)
     }
 
     /// Takes the next update tag inside the current write transaction.
@@ -120,5 +134,28 @@ public final class SQLiteStore: PassStore {
             throw PassStoreError.invalidData("counters: the update_tag row is missing")
         }
         return tag
+    }
+}
+
+/// Read-only connections to the store's file, opened when first needed and reused; at most `maximumCount` at once.
+final class ReadConnections: Sendable {
+    private let path: String
+    private let configuration: GRDB.Configuration
+    private let idle = Mutex<[DatabaseQueue]>([])
+    private let available: DispatchSemaphore
+
+    init(path: String, configuration: GRDB.Configuration, maximumCount: Int) {
+        self.path = path
+        self.configuration = configuration
+        self.available = DispatchSemaphore(value: maximumCount)
+    }
+
+    /// Runs `body` on an idle connection (a new one when none is idle), on the calling thread.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        available.wait()
+        defer { available.signal() }
+        let connection = try idle.withLock { $0.popLast() } ?? DatabaseQueue(path: path, configuration: configuration)
+        defer { idle.withLock { $0.append(connection) } }
+        return try connection.unsafeRead(body)
     }
 }
