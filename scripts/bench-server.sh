@@ -7,13 +7,14 @@
 # SQLite: one server process on a store seeded with 100,000 passes and 1,000,000 registrations.
 # PostgreSQL: the same data, two server processes on one database, load split evenly between them.
 # Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
-# Environment: DURATION (wrk seconds per endpoint, default 15), CONNECTIONS (default 64), BIN (release binaries),
+# Environment: DURATION (wrk seconds per endpoint, default 15), WARMUP (uncounted wrk seconds before each, default 2), CONNECTIONS (default 64), BIN (release binaries),
 # PG_POOL (PostgreSQL connections per server process; default: the server's own, 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode="${1:-all}"
 duration="${DURATION:-15}"
+warmup="${WARMUP:-2}"
 connections="${CONNECTIONS:-64}"
 bin="${BIN:-.build/release}"
 command -v wrk >/dev/null || { echo "==> installing wrk" >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2; }
@@ -86,6 +87,13 @@ wait_for() { for _ in $(seq 1 100); do curl -fs "$1" >/dev/null 2>&1 && return 0
 measure() {
     local label="$1" script="$2" path="$3"; shift 3
     local share=$((connections / $#)) outputs=() index=0 runs=()
+    # Warm-up at the same load, not counted: fresh connections, SQLite's pages mapped, the allocator's caches filled.
+    if [ "$warmup" -gt 0 ]; then
+        for base in "$@"; do
+            wrk -t "$(( share < 2 ? 1 : 2 ))" -c "$share" -d "${warmup}s" -s "$work/$script" "$base$path" >/dev/null 2>&1 & runs+=($!)
+        done
+        wait "${runs[@]}"; runs=()
+    fi
     for base in "$@"; do
         wrk -t "$(( share < 2 ? 1 : 2 ))" -c "$share" -d "${duration}s" --latency -s "$work/$script" "$base$path" \
             >"$work/wrk-$label-$index.txt" 2>&1 & runs+=($!)
