@@ -3,13 +3,11 @@ import PassCrypto
 import ZIPFoundation
 
 /// The files of a pass other than `pass.json` (images, `xx.lproj/…`), prepared once for signing many passes:
-/// their SHA-1 hashes for the manifest and a ZIP archive holding them, to which each pass adds its own
+/// `manifest.json` with their SHA-1 hashes and a ZIP archive holding them, to which each pass adds its own
 /// `pass.json`, `manifest.json` and `signature`.
 public struct PassContents: Sendable {
     /// The files by relative path.
     public let files: [String: Data]
-    /// Lower-case hex SHA-1 by relative path.
-    let hashes: [String: String]
     /// A ZIP archive of ``files``.
     let archive: Data
     /// `manifest.json` of these files plus `pass.json`, encoded once with a placeholder for `pass.json`'s hash.
@@ -23,7 +21,6 @@ public struct PassContents: Sendable {
         let kept = files.filter { $0.key != "pass.json" && !PassSigner.reservedNames.contains($0.key) }
         self.files = kept
         let hashes = Manifest(files: kept).hashes
-        self.hashes = hashes
         self.archive = try ZipWriter.archive(kept.sorted { $0.key < $1.key })
         // Every SHA-1 is 40 hex digits, so the manifest of any pass differs from this one only in those 40 bytes. Two
         // encodings with different placeholders locate them without assuming anything about the encoder's layout.
