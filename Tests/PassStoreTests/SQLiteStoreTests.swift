@@ -25,6 +25,31 @@ struct SQLiteStoreTests {
         #expect(next.updateTag > tag)
     }
 
+    @Test("reads through the store's own connections: more readers than connections wait their turn, and every read sees what was committed before it")
+    func boundedReadConnections() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(configuration: .init(path: folder.appendingPathComponent("store.sqlite").path,
+                                                         maximumReaderCount: 1))
+        try await store.migrate()
+        try await Fixtures.insert(["R0"], into: store)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 1...40 {
+                group.addTask {
+                    // A write, then reads of it from another connection: committed data is visible at once.
+                    let inserted = try await Fixtures.insert(["R\(index)"], into: store)[0]
+                    let found = try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "R\(index)")
+                    #expect(found == inserted)
+                    _ = try await Fixtures.register("dev-\(index)", token: "t\(index)", "R\(index)", in: store)
+                    let list = try await Fixtures.serialNumbers("dev-\(index)", in: store)
+                    #expect(list?.serialNumbers == ["R\(index)"])
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "R0") != nil)
+    }
+
     @Test("bulkLoad stores passes and registrations in one transaction, or nothing")
     func bulkLoad() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
