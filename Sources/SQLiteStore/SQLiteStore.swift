@@ -13,7 +13,8 @@ public final class SQLiteStore: PassStore {
     public struct Configuration: Sendable {
         /// Path of the database file; its folder is created when missing.
         public var path: String
-        /// How many connections may read at the same time.
+        /// How many connections may read at the same time: the device endpoints' single-statement reads, and
+        /// separately the reads other stores sharing this file make through the `DatabasePool` (the checkout store).
         public var maximumReaderCount: Int
         /// How long a statement waits for another process's lock before failing, in seconds.
         public var busyTimeout: TimeInterval
@@ -64,13 +65,10 @@ public final class SQLiteStore: PassStore {
         } catch {
             throw PassStoreError.unavailable("cannot open \(configuration.path): \(error)")
         }
-        var readerConfig = GRDB.Configuration()
+        // The device endpoints' connections: the same settings, read-only.
+        var readerConfig = config
         readerConfig.label = "tessera.store.reader"
         readerConfig.readonly = true
-        readerConfig.busyMode = .timeout(configuration.busyTimeout)
-        readerConfig.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)")
-        }
         readers = ReadConnections(path: configuration.path, configuration: readerConfig,
                                   maximumCount: max(1, configuration.maximumReaderCount))
     }
