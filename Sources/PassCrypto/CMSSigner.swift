@@ -23,13 +23,19 @@ public struct CMSSigner: Sendable {
         }
         // Certificates read from DER keep their encoding, which OpenSSL copies into every signature; ones built in
         // this process (DevelopmentChain) would be encoded field by field for each signature instead.
-        self.certificate = try Certificate(data: certificate.derData)
+        let certificate = try Certificate(data: certificate.derData)
+        let chain = try chain.map { try Certificate(data: $0.derData) }
+        self.certificate = certificate
         self.privateKey = privateKey
-        self.chain = try chain.map { try Certificate(data: $0.derData) }
+        self.chain = chain
+        self.template = Self.prepareTemplate(certificate: certificate, privateKey: privateKey, chain: chain)
     }
 
-    /// SHA-256, fetched from the default provider once per process.
-    private static let sha256 = FetchedDigest(name: "SHA256")
+    /// This signer's signature made once by OpenSSL, for signing by filling in the values that change (RSA keys).
+    private let template: CMSSignatureTemplate?
+
+    /// Whether signatures are made through the template (an RSA key whose signature had the expected layout).
+    var usesTemplate: Bool { template != nil }
 
     /// Signs `content` and returns the DER-encoded detached signature.
     /// - Parameter content: The exact bytes to sign.
@@ -40,6 +46,32 @@ public struct CMSSigner: Sendable {
 
     /// Signs `content` with the given `signingTime` attribute (`nil`: the current time).
     func signDetached(_ content: Data, signingTime: Date?) throws -> Data {
+        if let template {
+            let seconds = signingTime.map { time_t($0.timeIntervalSince1970.rounded(.down)) } ?? time(nil)
+            if let signed = try template.sign(content, at: seconds, key: privateKey.pointer) { return signed }
+        }
+        return try Self.signWithOpenSSL(content, signingTime: signingTime ?? Date(), certificate: certificate,
+                                        privateKey: privateKey, chain: chain)
+    }
+
+    /// Signs `content` with OpenSSL building the whole CMS structure, never through the template.
+    func signWithOpenSSL(_ content: Data, signingTime: Date) throws -> Data {
+        try Self.signWithOpenSSL(content, signingTime: signingTime, certificate: certificate, privateKey: privateKey, chain: chain)
+    }
+
+    /// A template proved against a signature OpenSSL made now, or `nil` (EC keys, any unexpected layout).
+    private static func prepareTemplate(certificate: Certificate, privateKey: PrivateKey, chain: [Certificate]) -> CMSSignatureTemplate? {
+        guard EVP_PKEY_get_base_id(privateKey.pointer) == EVP_PKEY_RSA else { return nil }
+        let content = Data("Tessera CMS template".utf8)
+        let seconds = time(nil)
+        guard let reference = try? signWithOpenSSL(content, signingTime: Date(timeIntervalSince1970: TimeInterval(seconds)),
+                                                   certificate: certificate, privateKey: privateKey, chain: chain)
+        else { return nil }
+        return CMSSignatureTemplate.prepare(reference: reference, content: content, signingTime: seconds, key: privateKey.pointer)
+    }
+
+    private static func signWithOpenSSL(_ content: Data, signingTime: Date, certificate: Certificate, privateKey: PrivateKey,
+                                        chain: [Certificate]) throws -> Data {
         guard let stack = tessera_sk_X509_new_null() else {
             throw CryptoError.openSSL(.internalFailure, "allocation failed")
         }
@@ -53,10 +85,10 @@ public struct CMSSigner: Sendable {
             throw CryptoError.openSSL(.signingFailed, "could not start the signature")
         }
         defer { CMS_ContentInfo_free(cms) }
-        guard let signerInfo = CMS_add1_signer(cms, certificate.pointer, privateKey.pointer, Self.sha256.pointer, flags) else {
+        guard let signerInfo = CMS_add1_signer(cms, certificate.pointer, privateKey.pointer, FetchedDigest.sha256.pointer, flags) else {
             throw CryptoError.openSSL(.signingFailed, "could not add the signer")
         }
-        if let signingTime { try Self.add(signingTime: signingTime, to: signerInfo) }
+        try add(signingTime: signingTime, to: signerInfo)
         let finished = try OpenSSL.withReadBIO(content) { bio in CMS_final(cms, bio, nil, flags) == 1 }
         guard finished else {
             throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")
@@ -73,6 +105,9 @@ public struct CMSSigner: Sendable {
 
 /// An `EVP_MD` fetched once and kept for the life of the process.
 final class FetchedDigest: @unchecked Sendable {
+    /// SHA-256 from the default provider.
+    static let sha256 = FetchedDigest(name: "SHA256")
+
     let pointer: OpaquePointer?
 
     init(name: String) {

@@ -25,6 +25,15 @@ public enum Digest {
         return digest
     }
 
+    /// SHA-256 of bytes in an array.
+    /// - Parameter bytes: The bytes to hash.
+    /// - Returns: The 32-byte digest.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        _ = SHA256(bytes, bytes.count, &digest)
+        return digest
+    }
+
     /// Lower-case hexadecimal.
     /// - Parameter bytes: The bytes to format.
     /// - Returns: Two hex digits per byte.
