@@ -26,14 +26,17 @@ struct CMSSignatureTemplate: Sendable {
     private let messageDigestValue: Range<Int>
     /// The RSA signature value.
     private let signatureValue: Range<Int>
+    /// An RSA signing context for the key, set up once and copied for each signature.
+    private let context: RSASigningContext
 
     private init(reference: [UInt8], signedAttributes: Range<Int>, signingTimeValue: Range<Int>, messageDigestValue: Range<Int>,
-                 signatureValue: Range<Int>) {
+                 signatureValue: Range<Int>, context: RSASigningContext) {
         self.reference = reference
         self.signedAttributes = signedAttributes
         self.signingTimeValue = signingTimeValue
         self.messageDigestValue = messageDigestValue
         self.signatureValue = signatureValue
+        self.context = context
     }
 
     /// Locates the three values in a signature OpenSSL made and checks the pattern reproduces it.
@@ -68,10 +71,11 @@ struct CMSSignatureTemplate: Sendable {
                 break
             }
         }
-        guard let attributes, attributes.lowerBound < digestRange.lowerBound else { return nil }
+        guard let attributes, attributes.lowerBound < digestRange.lowerBound, let context = RSASigningContext(key: key)
+        else { return nil }
         let template = CMSSignatureTemplate(reference: bytes, signedAttributes: attributes, signingTimeValue: signingTimeRange,
-                                            messageDigestValue: digestRange, signatureValue: signatureValue)
-        guard let again = try? template.sign(content, at: signingTime, key: key), again == reference else { return nil }
+                                            messageDigestValue: digestRange, signatureValue: signatureValue, context: context)
+        guard let again = try? template.sign(content, at: signingTime), again == reference else { return nil }
         return template
     }
 
@@ -79,10 +83,9 @@ struct CMSSignatureTemplate: Sendable {
     /// - Parameters:
     ///   - content: The exact bytes to sign.
     ///   - signingTime: The `signingTime`, in whole seconds.
-    ///   - key: The signer's private key (`EVP_PKEY*`), the one the pattern was prepared with.
     /// - Returns: The DER signature, or `nil` when the time has no UTCTime form (before 1950 or from 2050 on) and the
     ///   caller must take OpenSSL's full path.
-    func sign(_ content: Data, at signingTime: time_t, key: OpaquePointer) throws -> Data? {
+    func sign(_ content: Data, at signingTime: time_t) throws -> Data? {
         guard let time = Self.utcTime(signingTime) else { return nil }
         let digest = Digest.sha256(content)
         var attributes = Array(reference[signedAttributes])
@@ -90,7 +93,7 @@ struct CMSSignatureTemplate: Sendable {
         let base = signedAttributes.lowerBound
         attributes.replaceSubrange((signingTimeValue.lowerBound - base)..<(signingTimeValue.upperBound - base), with: time)
         attributes.replaceSubrange((messageDigestValue.lowerBound - base)..<(messageDigestValue.upperBound - base), with: digest)
-        let value = try Self.rsaSign(sha256: Digest.sha256(attributes), key: key)
+        let value = try context.sign(sha256: Digest.sha256(attributes))
         guard value.count == signatureValue.count else {
             throw CryptoError.openSSL(.signingFailed, "the RSA signature has \(value.count) bytes, expected \(signatureValue.count)")
         }
@@ -99,24 +102,6 @@ struct CMSSignatureTemplate: Sendable {
         result.replaceSubrange(messageDigestValue, with: digest)
         result.replaceSubrange(signatureValue, with: value)
         return Data(result)
-    }
-
-    /// PKCS#1 v1.5 RSA signature of a SHA-256 hash (DigestInfo built by OpenSSL).
-    private static func rsaSign(sha256 hash: [UInt8], key: OpaquePointer) throws -> [UInt8] {
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
-            throw CryptoError.openSSL(.internalFailure, "could not allocate a signing context")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_sign_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(context, FetchedDigest.sha256.pointer) == 1 else {
-            throw CryptoError.openSSL(.signingFailed, "could not set up the RSA signature")
-        }
-        var length = Int(EVP_PKEY_get_size(key))
-        var value = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_sign(context, &value, &length, hash, hash.count) == 1 else {
-            throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")
-        }
-        return Array(value.prefix(length))
     }
 
     /// `YYMMDDHHMMSSZ`, the UTCTime form RFC 5652 requires for signing times from 1950 through 2049.
@@ -162,5 +147,42 @@ struct CMSSignatureTemplate: Sendable {
         }
         let end = start + header + length
         return end <= bytes.count ? end : nil
+    }
+}
+
+/// An `EVP_PKEY_CTX` set up for PKCS#1 v1.5 signatures of SHA-256 hashes with one RSA key. It is never used to sign
+/// itself: each signature signs with a copy (`EVP_PKEY_CTX_dup` only reads it, so threads can share it), which costs
+/// 0.1 µs where a new context with its algorithm fetches costs 2.6 µs.
+final class RSASigningContext: @unchecked Sendable {
+    private let pointer: OpaquePointer
+    private let signatureLength: Int
+
+    init?(key: OpaquePointer) {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else { return nil }
+        guard EVP_PKEY_sign_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
+              EVP_PKEY_CTX_set_signature_md(context, FetchedDigest.sha256.pointer) == 1 else {
+            EVP_PKEY_CTX_free(context)
+            return nil
+        }
+        pointer = context
+        signatureLength = Int(EVP_PKEY_get_size(key))
+    }
+
+    deinit {
+        EVP_PKEY_CTX_free(pointer)
+    }
+
+    /// The signature of a SHA-256 hash (OpenSSL builds the DigestInfo and pads it).
+    func sign(sha256 hash: [UInt8]) throws -> [UInt8] {
+        guard let copy = EVP_PKEY_CTX_dup(pointer) else {
+            throw CryptoError.openSSL(.internalFailure, "could not allocate a signing context")
+        }
+        defer { EVP_PKEY_CTX_free(copy) }
+        var length = signatureLength
+        var value = [UInt8](repeating: 0, count: length)
+        guard EVP_PKEY_sign(copy, &value, &length, hash, hash.count) == 1 else {
+            throw CryptoError.openSSL(.signingFailed, "could not sign the manifest")
+        }
+        return Array(value.prefix(length))
     }
 }

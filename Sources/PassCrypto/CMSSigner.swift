@@ -48,7 +48,7 @@ public struct CMSSigner: Sendable {
     func signDetached(_ content: Data, signingTime: Date?) throws -> Data {
         if let template {
             let seconds = signingTime.map { time_t($0.timeIntervalSince1970.rounded(.down)) } ?? time(nil)
-            if let signed = try template.sign(content, at: seconds, key: privateKey.pointer) { return signed }
+            if let signed = try template.sign(content, at: seconds) { return signed }
         }
         return try Self.signWithOpenSSL(content, signingTime: signingTime ?? Date(), certificate: certificate,
                                         privateKey: privateKey, chain: chain)

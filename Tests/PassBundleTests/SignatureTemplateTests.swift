@@ -50,6 +50,29 @@ struct SignatureTemplateTests {
         }
     }
 
+    /// Threads share the template and its RSA context (each signature signs with a copy of it).
+    @Test func concurrentSignaturesAreEachOpenSSLs() async throws {
+        let signer = self.signer
+        let time = Date(timeIntervalSince1970: 1_795_000_000)
+        let results = try await withThrowingTaskGroup(of: [(Data, Data)].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var pairs: [(Data, Data)] = []
+                    for index in 0..<10 {
+                        let content = Data("task \(task) signature \(index)".utf8)
+                        pairs.append((content, try signer.signDetached(content, at: time)))
+                    }
+                    return pairs
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(results.count == 80)
+        for (content, signature) in results {
+            #expect(signature == (try signer.signWithOpenSSL(content, signingTime: time)))
+        }
+    }
+
     /// From 2050 a signing time is a GeneralizedTime, longer than the pattern's UTCTime: OpenSSL signs those in full.
     @Test func timesWithoutUTCTimeTakeOpenSSLsPath() throws {
         let time = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01 00:00:00
