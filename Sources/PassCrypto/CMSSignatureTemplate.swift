@@ -47,7 +47,8 @@ struct CMSSignatureTemplate: Sendable {
     ///   - key: The signer's private key (`EVP_PKEY*`).
     /// - Returns: The pattern, or `nil` when the signature does not have the expected shape.
     static func prepare(reference: Data, content: Data, signingTime: time_t, key: OpaquePointer) -> CMSSignatureTemplate? {
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA, let time = utcTime(signingTime) else { return nil }
+        // RSASigningContext(key:) below refuses keys other than RSA.
+        guard let time = utcTime(signingTime) else { return nil }
         let bytes = [UInt8](reference)
         let valueLength = Int(EVP_PKEY_get_size(key))
         // SignerInfo is the last element of SignedData, and with no unsigned attributes its signature value (an

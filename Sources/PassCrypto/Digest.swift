@@ -15,22 +15,13 @@ public enum Digest {
     }
 
     /// SHA-256.
-    /// - Parameter data: The bytes to hash.
+    /// - Parameter bytes: The bytes to hash (`Data`, `[UInt8]`, ...).
     /// - Returns: The 32-byte digest.
-    public static func sha256(_ data: Data) -> [UInt8] {
+    public static func sha256(_ bytes: some ContiguousBytes) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        data.withUnsafeBytes { raw in
+        bytes.withUnsafeBytes { raw in
             _ = SHA256(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &digest)
         }
-        return digest
-    }
-
-    /// SHA-256 of bytes in an array.
-    /// - Parameter bytes: The bytes to hash.
-    /// - Returns: The 32-byte digest.
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        _ = SHA256(bytes, bytes.count, &digest)
         return digest
     }
 

@@ -49,13 +49,12 @@ enum Breakdown {
         var totals = [Double](repeating: 0, count: 6)
         let names = ["apply data", "validate", "encode pass.json", "manifest.json", "CMS signature", "ZIP"]
         var clock = SignBenchmark.threadCPUTime()
+        let sequenceStart = clock
         func lap(_ stage: Int) {
             let now = SignBenchmark.threadCPUTime()
             totals[stage] += now - clock
             clock = now
         }
-        clock = SignBenchmark.threadCPUTime()
-        let sequenceStart = clock
         for _ in 0..<count {
             let pass = try template.pass(applying: data); lap(0)
             _ = validator.validate(pass: pass, prepared: prepared); lap(1)
