@@ -13,6 +13,10 @@ public struct BuiltPass: Sendable {
 
 /// Makes signed passes from one template: applies a data document, validates, signs.
 /// Build one per template and reuse it; it is safe to use from several tasks at once.
+///
+/// The signing certificate is the issuer's identity: every pass gets the certificate's Pass Type ID (its UID) and
+/// team (its OU), whatever the template says, so the shipped templates work with any certificate. A data document
+/// may name `passTypeIdentifier` or `teamIdentifier` only with the certificate's own values.
 public struct PassBuilder: Sendable {
     /// The template.
     public let template: PassTemplate
@@ -33,19 +37,89 @@ public struct PassBuilder: Sendable {
         self.preparedFiles = PassValidator.PreparedFiles(files: template.files)
     }
 
+    /// The Pass Type ID every pass of this builder gets: the certificate's, or the template's when the certificate
+    /// names none.
+    public var passTypeIdentifier: String? {
+        signer.credentials.identity.passTypeIdentifier ?? template.pass.passTypeIdentifier
+    }
+
     /// Builds one signed pass.
     /// - Parameter data: The data document applied to the template, or `nil` for the template as is.
     /// - Returns: The serial number, bundle bytes and warnings.
-    /// - Throws: ``PassBundleError`` with code `.invalidPass` listing every validation error, or a data error naming the key.
+    /// - Throws: ``PassBundleError``: `.invalidPass` listing every error and warning at once (in
+    ///   ``PassBundleError/issues``), `.identityMismatch` when the data names another Pass Type ID or team than
+    ///   the certificate's.
     public func build(data: PassData?) throws -> BuiltPass {
-        let pass = try template.pass(applying: data)
-        let report = validator.validate(pass: pass, prepared: preparedFiles)
-        guard report.isValid else {
-            throw PassBundleError(.invalidPass, "the pass is not valid:\n" + report.errors.map { "  \($0)" }.joined(separator: "\n"))
+        let data = try identified(data)
+        let pass: Pass
+        do {
+            pass = try template.pass(applying: data)
+        } catch let error as PassModelError {
+            let report = template.report(applying: data, prepared: preparedFiles)
+            throw report.isValid ? PassBundleError(.invalidPass, error.reason, issues: report.issues + [
+                ValidationIssue(severity: .error, path: "data", message: error.reason),
+            ]) : Self.invalid(report.issues)
         }
+        let report = validator.validate(pass: pass, prepared: preparedFiles)
+        let notes = placeholderNotes(data)
+        guard report.isValid else { throw Self.invalid(notes + report.issues) }
         let passJSON = try template.passJSON(for: pass)
         let bundle = try signer.signedBundle(passJSON: passJSON, contents: contents,
                                              passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)
-        return BuiltPass(serialNumber: pass.serialNumber ?? "", bundle: bundle, warnings: report.warnings)
+        return BuiltPass(serialNumber: pass.serialNumber ?? "", bundle: bundle, warnings: notes + report.warnings)
+    }
+
+    private static func invalid(_ issues: [ValidationIssue]) -> PassBundleError {
+        let errors = issues.filter { $0.severity == .error }
+        return PassBundleError(.invalidPass, "the pass is not valid:\n" + errors.map { "  \($0)" }.joined(separator: "\n"),
+                               issues: issues)
+    }
+
+    /// The data document with the certificate's Pass Type ID and team filled in.
+    /// - Parameter data: The data document, or `nil`.
+    /// - Returns: The document with `passTypeIdentifier` and `teamIdentifier` set to the certificate's.
+    /// - Throws: ``PassBundleError`` `.identityMismatch` when the document names other values, saying which
+    ///   certificate those would need.
+    public func identified(_ data: PassData?) throws -> PassData {
+        var data = data ?? PassData()
+        let identity = signer.credentials.identity
+        let wanted: [(key: String, value: String?, what: String)] = [
+            ("passTypeIdentifier", identity.passTypeIdentifier, "Pass Type ID"),
+            ("teamIdentifier", identity.teamIdentifier, "team (OU)"),
+        ]
+        var problems: [String] = []
+        for (key, value, what) in wanted {
+            guard let value else { continue }
+            switch data.overrides[key] {
+            case nil:
+                data.overrides[key] = .string(value)
+            case .string(value)?:
+                break
+            case let other?:
+                let named = other.stringValue.map { "\"\($0)\"" } ?? other.kindName
+                problems.append(
+                    "data \"\(key)\": \(named) would need a Pass Type ID certificate whose \(what) is \(named); "
+                        + "the signing certificate's \(what) is \"\(value)\" (leave \(key) out to use it)")
+            }
+        }
+        if !problems.isEmpty { throw PassBundleError(.identityMismatch, problems.joined(separator: "\n")) }
+        return data
+    }
+
+    /// A warning for each barcode text removed because the data changed the message and the template's text was
+    /// written for the template's own message.
+    private func placeholderNotes(_ data: PassData) -> [ValidationIssue] {
+        guard data.overrides[PassData.barcodeMessageKey] != nil, data.overrides[PassData.barcodeAltTextKey] == nil
+        else { return [] }
+        var notes: [ValidationIssue] = []
+        for (position, barcode) in (template.pass.barcodes ?? []).enumerated() {
+            if let altText = barcode.altText, altText != barcode.message {
+                notes.append(ValidationIssue(
+                    severity: .warning, path: "barcodes[\(position)].altText",
+                    message: "the template's text \"\(altText)\" was written for its own barcode message, so it is "
+                        + "left out; give barcodeAltText to show text under the barcode"))
+            }
+        }
+        return notes
     }
 }

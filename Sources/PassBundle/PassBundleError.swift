@@ -1,3 +1,5 @@
+public import PassModel
+
 /// An error building, signing, reading or writing a `.pkpass`, naming the file or key at fault.
 public struct PassBundleError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is.
@@ -27,14 +29,18 @@ public struct PassBundleError: Error, CustomStringConvertible, Sendable {
     public let code: Code
     /// A plain explanation.
     public let reason: String
+    /// For `invalidPass`: every error and warning found, each with its path (empty for other codes).
+    public let issues: [ValidationIssue]
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - reason: A plain explanation naming the file or key.
-    public init(_ code: Code, _ reason: String) {
+    ///   - issues: Every problem found, errors and warnings, when there is a report.
+    public init(_ code: Code, _ reason: String, issues: [ValidationIssue] = []) {
         self.code = code
         self.reason = reason
+        self.issues = issues
     }
 
     /// The reason.

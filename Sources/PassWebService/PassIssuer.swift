@@ -75,13 +75,20 @@ public final class PassIssuer: Sendable {
     /// - Throws: ``IssuerError`` naming the template, key or field.
     public func createPass(template name: String, data: [String: JSONValue]) async throws -> PassRecord {
         let entry = try templates.entry(named: name)
-        guard let passTypeIdentifier = entry.builder.template.pass.passTypeIdentifier else {
+        guard let passTypeIdentifier = entry.builder.passTypeIdentifier else {
             throw IssuerError.invalidTemplate(name, "pass.json has no passTypeIdentifier")
         }
         var document = data
-        for reserved in ["authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
-        where document[reserved] != nil {
+        for reserved in ["authenticationToken", "webServiceURL", "voided"] where document[reserved] != nil {
             throw IssuerError.invalidData("data.\(reserved): set by the server, not by the data document")
+        }
+        // The signing certificate is the issuer's identity: the data may only repeat its Pass Type ID and team.
+        do {
+            _ = try entry.builder.identified(PassData(overrides: document.filter {
+                ["passTypeIdentifier", "teamIdentifier"].contains($0.key)
+            }))
+        } catch let error as PassBundleError {
+            throw IssuerError.invalidData(error.reason)
         }
         let serialNumber: String
         switch document["serialNumber"] {

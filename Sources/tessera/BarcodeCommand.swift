@@ -87,7 +87,9 @@ struct BarcodeCommand: ParsableCommand {
             throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
         }
         let pixels = (scale ?? barcode.format.defaultScale)
+        let size = isSVG ? matrix.svgSize(scale: scale, altText: altText)
+            : (width: matrix.fullWidth * pixels, height: matrix.fullHeight * pixels)
         print("\(output): \(barcode.format.rawValue), \(matrix.width)x\(matrix.height) modules, "
-            + "\(matrix.fullWidth * pixels)x\(matrix.fullHeight * pixels) px \(isSVG ? "SVG" : "PNG")")
+            + "\(size.width)x\(size.height) px \(isSVG ? "SVG" : "PNG")")
     }
 }

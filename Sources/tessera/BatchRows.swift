@@ -2,11 +2,15 @@ import Foundation
 import PassModel
 import SwiftCSV
 
-/// The rows of a batch file: CSV (header `serialNumber`, `barcodeMessage`, `fields.<key>`, other pass.json keys)
-/// or JSON Lines (one data document per line). Each row becomes a data document, or an error for that row.
+/// The rows of a batch file, each a data document or an error for that row alone.
+///
+/// CSV: the header names the columns (``PassDataColumns`` says which are known and what an empty cell means); a
+/// header that is not known stops the batch before any pass is written. Each row must have exactly the header's
+/// number of cells; a row with more or fewer fails alone, with its line number. Blank lines are skipped.
+/// JSON Lines: one data document per line, as for `pass create --data`.
 struct BatchRows {
     struct Row {
-        /// 1-based line number in the file (the header is line 1 in a CSV).
+        /// 1-based line number where the row starts in the file (the header is line 1 in a CSV).
         var line: Int
         var data: Result<PassData, BatchRowError>
     }
@@ -17,7 +21,7 @@ struct BatchRows {
 
     var rows: [Row]
 
-    init(path: String) throws {
+    init(path: String, template: PassTemplate) throws {
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "\(path): rows file not found or unreadable")
         }
@@ -25,7 +29,7 @@ struct BatchRows {
         if path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") {
             rows = Self.jsonLines(text)
         } else if path.lowercased().hasSuffix(".csv") {
-            rows = try Self.csv(text, path: path)
+            rows = try Self.csv(text, path: path, template: template)
         } else {
             throw CommandFailure(message: "\(path): rows must be a .csv or .jsonl file")
         }
@@ -37,7 +41,12 @@ struct BatchRows {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             do {
-                rows.append(Row(line: index + 1, data: .success(try PassData(jsonData: Data(trimmed.utf8)))))
+                let data = try PassData(jsonData: Data(trimmed.utf8))
+                if let problem = requiredTextProblem(data) {
+                    rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: problem))))
+                } else {
+                    rows.append(Row(line: index + 1, data: .success(data)))
+                }
             } catch {
                 rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: "\(error)"))))
             }
@@ -45,33 +54,51 @@ struct BatchRows {
         return rows
     }
 
-    private static func csv(_ text: String, path: String) throws -> [Row] {
-        let table: CSV<Enumerated>
+    /// `serialNumber` and `barcodeMessage`, when a row gives them, must be non-empty strings.
+    private static func requiredTextProblem(_ data: PassData) -> String? {
+        for key in ["serialNumber", PassData.barcodeMessageKey] {
+            switch data.overrides[key] {
+            case nil: continue
+            case .string(let text)?: if text.isEmpty { return "\"\(key)\" is empty" }
+            case let other?: return "\"\(key)\": expected a string, found \(other.kindName)"
+            }
+        }
+        return nil
+    }
+
+    private static func csv(_ text: String, path: String, template: PassTemplate) throws -> [Row] {
+        var records: [[String]] = []
         do {
-            table = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
+            let table = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
+            try table.enumerateAsArray(startAt: 0, rowLimit: nil) { records.append($0) }
         } catch {
             throw CommandFailure(message: "\(path): not a readable CSV file: \(error)")
         }
-        let header = table.header.map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !header.isEmpty, !header.allSatisfy(\.isEmpty) else {
+        guard let header = records.first, !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw CommandFailure(message: "\(path): the first line must be a header (serialNumber, barcodeMessage, fields.<key>, ...)")
         }
-        return table.rows.enumerated().map { index, cells in
-            let line = index + 2
-            guard cells.count == header.count else {
-                return Row(line: line, data: .failure(BatchRowError(
-                    message: "has \(cells.count) columns, the header has \(header.count)")))
-            }
-            var overrides: [String: JSONValue] = [:]
-            var fields: [String: JSONValue] = [:]
-            for (column, cell) in zip(header, cells) where !cell.isEmpty && !column.isEmpty {
-                if column.hasPrefix("fields.") {
-                    fields[String(column.dropFirst("fields.".count))] = .string(cell)
-                } else {
-                    overrides[column] = .string(cell)
-                }
-            }
-            return Row(line: line, data: .success(PassData(overrides: overrides, fields: fields)))
+        let columns: PassDataColumns
+        do {
+            columns = try PassDataColumns(header: header, template: template)
+        } catch let error as PassDataColumns.HeaderError {
+            throw CommandFailure(message: "\(path) line 1 (header): " + error.problems.joined(separator: "\n  "))
         }
+        var rows: [Row] = []
+        var line = 1 + newlines(in: header)
+        for cells in records.dropFirst() {
+            line += 1
+            defer { line += newlines(in: cells) }
+            if cells.allSatisfy(\.isEmpty) && cells.count <= 1 { continue }
+            switch columns.data(cells: cells) {
+            case .success(let data): rows.append(Row(line: line, data: .success(data)))
+            case .failure(let error): rows.append(Row(line: line, data: .failure(BatchRowError(message: error.reason))))
+            }
+        }
+        return rows
+    }
+
+    /// Line breaks inside quoted cells: a row spans that many more lines.
+    private static func newlines(in cells: [String]) -> Int {
+        cells.reduce(0) { $0 + $1.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } }
     }
 }

@@ -9,9 +9,14 @@ struct PassBatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Build and sign one .pkpass per row of a CSV or JSON Lines file, on all cores.",
         discussion: """
-        CSV columns: serialNumber, barcodeMessage, fields.<field key>, and any other pass.json key (its text replaces the value).
+        CSV columns: serialNumber, barcodeMessage, barcodeAltText, fields.<field key of the template>, and documented \
+        pass.json keys. An unknown column stops the batch before any pass is written. A row with more or fewer cells \
+        than the header fails alone. Empty cells: an empty value for fields.<key>, no text for barcodeAltText, the key \
+        removed for pass.json keys, an error for serialNumber and barcodeMessage.
         JSON Lines: one data document per line, as for `pass create --data`.
-        Each pass is written to <out-dir>/<serialNumber>.pkpass. A bad row is reported and does not stop the others.
+        Each pass is written to <out-dir>/<serialNumber>.pkpass, whole or not at all. A bad row is reported with its \
+        line number and does not stop the others. Ctrl-C (or SIGTERM) stops taking new rows, finishes the passes being \
+        written, prints what was written and exits 130 (143).
         """
     )
 
@@ -24,18 +29,18 @@ struct PassBatchCommand: ParsableCommand {
     @Option(help: "Folder for the .pkpass files (created if missing).")
     var outDir: String
 
-    @Option(help: "Parallel jobs (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: ArgumentHelp("Parallel jobs (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
 
     @OptionGroup var credentials: CredentialOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
         let template = try Loading.template(at: self.template)
-        let batch = try BatchRows(path: rows)
+        let batch = try BatchRows(path: rows, template: template)
         let builder = try PassBuilder(template: template, signer: try Loading.signer(credentials))
         let directory = URL(fileURLWithPath: outDir)
         do {
@@ -43,20 +48,37 @@ struct PassBatchCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "\(outDir): cannot create the folder: \(error.localizedDescription)")
         }
+        let stale = StaleTemporaries.remove(in: directory)
+        if stale > 0 { Terminal.warning("removed \(stale) unfinished temporary file(s) left in \(outDir) by an earlier run") }
 
-        let outcome = BatchRunner(jobs: jobs).run(batch.rows, builder: builder, directory: directory)
-        print("\(outcome.succeeded) of \(batch.rows.count) passes written to \(directory.path)")
+        let state = BatchState(total: batch.rows.count)
+        let interruption = Interruption(state: state, directory: directory)
+        let outcome = BatchRunner(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            .run(batch.rows, builder: builder, directory: directory, state: state)
+        interruption.stop()
+        let name = URL(fileURLWithPath: rows).lastPathComponent
+        for warning in outcome.groupedWarnings() {
+            Terminal.warning("\(name) \(warning.lines): \(warning.issue.path): \(warning.issue.message)")
+        }
         if !outcome.failures.isEmpty {
             Terminal.standardError("\(outcome.failures.count) row(s) failed:")
             for failure in outcome.failures.sorted(by: { $0.line < $1.line }) {
-                Terminal.standardError("  \(URL(fileURLWithPath: rows).lastPathComponent) line \(failure.line): \(failure.message)")
+                Terminal.standardError("  \(name) line \(failure.line): \(failure.message)")
             }
-            throw ExitCode(1)
         }
+        if let signal = state.interruptingSignal {
+            let notStarted = batch.rows.count - outcome.succeeded - outcome.failures.count
+            print("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): \(outcome.succeeded) of \(batch.rows.count) "
+                  + "passes written to \(directory.path) before the interruption; \(outcome.failures.count) failed, "
+                  + "\(notStarted) not started")
+            throw ExitCode(128 + signal)
+        }
+        print("\(outcome.succeeded) of \(batch.rows.count) passes written to \(directory.path)")
+        if !outcome.failures.isEmpty { throw ExitCode(1) }
     }
 }
 
-/// Builds passes for rows on `jobs` threads, writes each atomically, and collects failures by row.
+/// Builds passes for rows on `jobs` threads, writes each atomically, and collects failures and warnings by row.
 struct BatchRunner: Sendable {
     var jobs: Int
 
@@ -68,17 +90,36 @@ struct BatchRunner: Sendable {
     struct Outcome: Sendable {
         var succeeded: Int
         var failures: [Failure]
+        /// Warnings of the passes written, with the line of each row.
+        var warnings: [(line: Int, issue: ValidationIssue)]
+
+        /// Each distinct warning once, with the lines it was found on ("line 3", "lines 2-4, 9", "all 1000 rows").
+        func groupedWarnings() -> [(issue: ValidationIssue, lines: String)] {
+            var order: [ValidationIssue] = []
+            var lines: [String: [Int]] = [:]
+            for (line, issue) in warnings {
+                if lines[issue.description] == nil { order.append(issue) }
+                lines[issue.description, default: []].append(line)
+            }
+            return order.map { issue in
+                let found = lines[issue.description]!.sorted()
+                if found.count == succeeded && found.count > 1 { return (issue, "all \(found.count) rows") }
+                let shown = found.prefix(5).map(String.init).joined(separator: ", ")
+                let more = found.count > 5 ? " and \(found.count - 5) more" : ""
+                return (issue, (found.count == 1 ? "line " : "lines ") + shown + more)
+            }
+        }
     }
 
-    func run(_ rows: [BatchRows.Row], builder: PassBuilder, directory: URL) -> Outcome {
+    func run(_ rows: [BatchRows.Row], builder: PassBuilder, directory: URL, state: BatchState) -> Outcome {
         let prepared = Self.assignSerials(rows)
-        let state = BatchState(total: rows.count)
         let workers = min(jobs, max(rows.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
-            while index < prepared.count {
+            while index < prepared.count, !state.isInterrupted {
                 let row = prepared[index]
-                state.finish(line: row.line, failure: Self.make(row, builder: builder, directory: directory))
+                let (failure, warnings) = Self.make(row, builder: builder, directory: directory)
+                state.finish(line: row.line, failure: failure, warnings: warnings)
                 index += workers
             }
         }
@@ -106,38 +147,113 @@ struct BatchRunner: Sendable {
         }
     }
 
-    private static func make(_ row: BatchRows.Row, builder: PassBuilder, directory: URL) -> String? {
+    private static func make(_ row: BatchRows.Row, builder: PassBuilder, directory: URL) -> (String?, [ValidationIssue]) {
         do {
             let built = try builder.build(data: try row.data.get())
             try PassSigner.writeAtomically(built.bundle, to: directory.appendingPathComponent("\(FileName.safe(built.serialNumber)).pkpass"))
-            return nil
+            return (nil, built.warnings)
         } catch let error as BatchRows.BatchRowError {
-            return error.message
+            return (error.message, [])
+        } catch let error as PassBundleError where !error.issues.isEmpty {
+            let errors = error.issues.filter { $0.severity == .error }.map { "\($0.path): \($0.message)" }
+            return (errors.joined(separator: "; "), [])
         } catch {
-            return "\(error)".replacingOccurrences(of: "\n", with: " ")
+            return ("\(error)".replacingOccurrences(of: "\n", with: " "), [])
         }
     }
 }
 
-/// Thread-safe progress and results of a batch.
+/// Thread-safe progress, results and interruption of a batch.
 final class BatchState: @unchecked Sendable {
     private let lock = NSLock()
     private var done = 0
     private var failures: [BatchRunner.Failure] = []
+    private var warnings: [(line: Int, issue: ValidationIssue)] = []
+    private var signal: Int32?
     private let total: Int
 
     init(total: Int) { self.total = total }
 
-    func finish(line: Int, failure: String?) {
+    func finish(line: Int, failure: String?, warnings rowWarnings: [ValidationIssue]) {
         lock.withLock {
             done += 1
-            if let failure { failures.append(.init(line: line, message: failure)) }
+            if let failure {
+                failures.append(.init(line: line, message: failure))
+            } else {
+                warnings += rowWarnings.map { (line, $0) }
+            }
             if done == total || done % 16 == 0 { Terminal.progress(done: done, total: total, failed: failures.count) }
         }
     }
 
+    /// Records the first interrupting signal; returns whether this was the first.
+    func interrupt(by signal: Int32) -> Bool {
+        lock.withLock {
+            guard self.signal == nil else { return false }
+            self.signal = signal
+            return true
+        }
+    }
+
+    var isInterrupted: Bool { lock.withLock { signal != nil } }
+    var interruptingSignal: Int32? { lock.withLock { signal } }
+
     var outcome: BatchRunner.Outcome {
-        lock.withLock { .init(succeeded: done - failures.count, failures: failures) }
+        lock.withLock { .init(succeeded: done - failures.count, failures: failures, warnings: warnings) }
+    }
+}
+
+/// SIGINT and SIGTERM during a batch: the first stops new rows (the passes being written are finished, so no
+/// temporary file is left); a second one removes the unfinished temporaries and exits at once.
+final class Interruption: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(state: BatchState, directory: URL) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                if state.interrupt(by: signalNumber) {
+                    Terminal.standardError("\ninterrupted: finishing the passes being written (interrupt again to stop at once)")
+                } else {
+                    _ = StaleTemporaries.remove(in: directory)
+                    let outcome = state.outcome
+                    Terminal.standardError("stopped: \(outcome.succeeded) passes written to \(directory.path)")
+                    exit(128 + (state.interruptingSignal ?? signalNumber))
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Restores the default handling of both signals.
+    func stop() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// The temporary files ``PassSigner/writeAtomically(_:to:)`` writes beside a `.pkpass` before renaming it:
+/// `.<name>.pkpass.<UUID>.tmp`.
+enum StaleTemporaries {
+    /// Removes this naming's temporaries in `directory`.
+    /// - Returns: How many were removed.
+    static func remove(in directory: URL) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        for name in names where isTemporary(name) {
+            if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))) != nil { removed += 1 }
+        }
+        return removed
+    }
+
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let body = name.dropFirst().dropLast(4)
+        guard let dot = body.lastIndex(of: ".") else { return false }
+        return body[..<dot].hasSuffix(".pkpass") && UUID(uuidString: String(body[body.index(after: dot)...])) != nil
     }
 }
 

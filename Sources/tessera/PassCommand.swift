@@ -31,6 +31,7 @@ struct PassCreateCommand: ParsableCommand {
     var output: String
 
     func run() throws {
+        try Loading.checkOutputFile(output)
         let template = try Loading.template(at: self.template)
         let passData = try data.map { try Loading.passData(at: $0) }
         let builder = try PassBuilder(template: template, signer: try Loading.signer(credentials))
@@ -39,6 +40,12 @@ struct PassCreateCommand: ParsableCommand {
             for warning in built.warnings { Terminal.warning("\(warning.path): \(warning.message)") }
             try PassSigner.writeAtomically(built.bundle, to: URL(fileURLWithPath: output))
             print("\(output): signed pass \(built.serialNumber) (\(built.bundle.count) bytes)")
+        } catch let error as PassBundleError where !error.issues.isEmpty {
+            // Every error and every warning, together: fixing one at a time is not a way to work.
+            let errors = error.issues.filter { $0.severity == .error }
+            let warnings = error.issues.filter { $0.severity == .warning }
+            for issue in errors + warnings { Terminal.standardError("\(issue.severity.rawValue): \(issue.path): \(issue.message)") }
+            throw CommandFailure(message: "\(output) not written: \(errors.count) error(s), \(warnings.count) warning(s)")
         } catch let error as PassBundleError {
             throw CommandFailure(message: error.description)
         } catch let error as PassModelError {
@@ -49,6 +56,19 @@ struct PassCreateCommand: ParsableCommand {
 
 /// Shared loading steps that turn library errors into command failures.
 enum Loading {
+    /// Refuses an `--output` that is a folder or inside a folder that does not exist, before any work is done.
+    static func checkOutputFile(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let example = URL(fileURLWithPath: path).appendingPathComponent("pass.pkpass").path
+            throw CommandFailure(message: "--output \(path) is a folder; give the path of the file to write, such as \(example)")
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw CommandFailure(message: "--output \(path): the folder \(parent) does not exist")
+        }
+    }
+
     static func template(at path: String) throws -> PassTemplate {
         do {
             return try PassTemplate(directory: URL(fileURLWithPath: path))

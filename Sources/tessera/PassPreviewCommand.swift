@@ -83,6 +83,7 @@ struct PassPreviewCommand: ParsableCommand {
         let configuration = PassPreviewRenderer.Configuration(timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
         if let template {
             let passTemplate = try Loading.template(at: template)
+            warnIfMissing(language: lang, in: passTemplate.files)
             let passData = try data.map { try Loading.passData(at: $0) }
             do {
                 return try PassPreviewRenderer(template: passTemplate, data: passData, language: lang,
@@ -94,11 +95,26 @@ struct PassPreviewCommand: ParsableCommand {
         let path = pkpass ?? ""
         do {
             let archive = try PassArchive(contentsOf: path)
+            warnIfMissing(language: lang, in: archive.files)
             return try PassPreviewRenderer(bundleFiles: archive.files, language: lang, configuration: configuration)
         } catch let error as PassBundleError {
             throw CommandFailure(message: error.description)
         } catch let error as PassPreviewError {
             throw CommandFailure(message: "\(path): \(error.description)")
         }
+    }
+
+    /// Says so when `--lang` names a language the pass has no `xx.lproj` folder for (the preview then shows the
+    /// pass's own text, as a device in that language would).
+    func warnIfMissing(language: String?, in files: [String: Data]) {
+        guard let language else { return }
+        let languages = Set(files.keys.compactMap { path -> String? in
+            guard let folder = path.split(separator: "/").first, folder.hasSuffix(".lproj"), path.contains("/") else { return nil }
+            return String(folder.dropLast(".lproj".count))
+        })
+        guard !languages.contains(language) else { return }
+        let available = languages.isEmpty ? "none" : languages.sorted().joined(separator: ", ")
+        Terminal.warning("--lang \(language): the pass has no \(language).lproj, so the preview shows its untranslated "
+            + "text (languages it has: \(available))")
     }
 }

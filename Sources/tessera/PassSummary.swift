@@ -11,6 +11,16 @@ struct PassSummary {
         lines.append("Serial:       \(pass.serialNumber ?? "-")")
         lines.append("Pass Type ID: \(pass.passTypeIdentifier ?? "-")   Team: \(pass.teamIdentifier ?? "-")")
         if let relevantDate = pass.relevantDate { lines.append("Relevant:     \(relevantDate)") }
+        for relevant in pass.relevantDates ?? [] {
+            if let date = relevant.date {
+                lines.append("Relevant:     \(date)")
+            } else {
+                lines.append("Relevant:     \(relevant.startDate ?? "?") to \(relevant.endDate ?? "?")")
+            }
+        }
+        if let schemes = pass.preferredStyleSchemes, !schemes.isEmpty {
+            lines.append("Styles:       \(schemes.joined(separator: ", ")) (preferred, in order)")
+        }
         if let expirationDate = pass.expirationDate { lines.append("Expires:      \(expirationDate)") }
         if pass.voided == true { lines.append("VOIDED") }
         if let url = pass.webServiceURL { lines.append("Web service:  \(url)") }

@@ -7,7 +7,10 @@ struct PassValidatorFileTests {
     @Test func iconIsRequired() {
         let report = Fixtures.validate(Fixtures.eventTicket, files: [:])
         #expect(report.has(.error, "icon.png", "required image is missing"))
-        #expect(Fixtures.validate(Fixtures.eventTicket, files: ["icon@2x.png": png(58, 58)]).isValid)
+        #expect(Fixtures.validate(Fixtures.eventTicket, files: ["icon.png": png(29, 29)]).isValid)
+        // Wallet needs the 1x icon even when the 2x and 3x ones are there.
+        let onlyLarger = Fixtures.validate(Fixtures.eventTicket, files: ["icon@2x.png": png(58, 58), "icon@3x.png": png(87, 87)])
+        #expect(onlyLarger.has(.error, "icon.png", "only icon@2x.png and icon@3x.png found"))
     }
 
     @Test func imagesMustBePNG() {

@@ -16,8 +16,8 @@ extension BarcodeMatrix {
         let symbolWidth = fullWidth * scale
         let symbolHeight = fullHeight * scale
         let text = altText.map(Self.xmlText).flatMap { $0.isEmpty ? nil : $0 }
-        let fontSize = max(10, min(24, symbolWidth / 16))
-        let imageHeight = symbolHeight + (text == nil ? 0 : fontSize * 2)
+        let fontSize = Self.fontSize(symbolWidth: symbolWidth)
+        let imageHeight = svgSize(scale: scale, altText: altText).height
 
         var svg = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -105,4 +105,21 @@ extension String {
         while scalars.last == " " { scalars.removeLast() }
         return String(scalars)
     }
+}
+
+extension BarcodeMatrix {
+    /// The size ``svg(scale:altText:)`` gives the image: the symbol with its quiet zone, plus a line of text below
+    /// it when there is an `altText`.
+    /// - Parameters:
+    ///   - scale: Pixels per module (default: the format's).
+    ///   - altText: The text drawn below the symbol.
+    /// - Returns: Width and height in SVG user units (pixels).
+    public func svgSize(scale: Int? = nil, altText: String? = nil) -> (width: Int, height: Int) {
+        let scale = scale ?? format.defaultScale
+        let width = fullWidth * scale
+        let hasText = !(altText.map(Self.xmlText)?.isEmpty ?? true)
+        return (width, fullHeight * scale + (hasText ? Self.fontSize(symbolWidth: width) * 2 : 0))
+    }
+
+    static func fontSize(symbolWidth: Int) -> Int { max(10, min(24, symbolWidth / 16)) }
 }

@@ -15,8 +15,11 @@ public import Foundation
 /// ```
 ///
 /// `barcodeMessage` is a convenience: rather than replacing the whole `barcodes` array, it sets the
-/// `message` of every barcode (and of the legacy `barcode`) of the template. An override whose value
-/// is `null` removes that key from the pass.
+/// `message` of every barcode (and of the legacy `barcode`) of the template. `barcodeAltText` sets the
+/// text shown under every barcode (`null` or `""` removes it). When `barcodeMessage` is given without
+/// `barcodeAltText`, a barcode whose `altText` equalled the template's message shows the new message, and any
+/// other `altText` is removed: it was written for the template's own message, so it would print a placeholder
+/// under a barcode that encodes something else. An override whose value is `null` removes that key from the pass.
 public struct PassData: Sendable, Equatable {
     /// Top-level keys replacing the template's `pass.json` keys (`serialNumber`, `barcodes`,
     /// `relevantDate`, `webServiceURL`, `authenticationToken`, colours, ...), plus `barcodeMessage`.
@@ -27,6 +30,10 @@ public struct PassData: Sendable, Equatable {
 
     /// The override key that sets the message of every barcode.
     public static let barcodeMessageKey = "barcodeMessage"
+    /// The override key that sets the `altText` of every barcode.
+    public static let barcodeAltTextKey = "barcodeAltText"
+    /// The override keys that are not `pass.json` keys but change the barcodes.
+    public static let barcodeKeys: Set<String> = [barcodeMessageKey, barcodeAltTextKey]
 
     /// Creates a data document.
     /// - Parameters:

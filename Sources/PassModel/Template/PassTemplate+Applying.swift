@@ -89,7 +89,7 @@ extension PassTemplate {
     func merged(with data: PassData) throws -> [String: JSONValue] {
         var root = self.root
         var overrides = data.overrides
-        let barcodeMessage = overrides.removeValue(forKey: PassData.barcodeMessageKey)
+        for key in PassData.barcodeKeys { overrides.removeValue(forKey: key) }
         var index = fieldIndex
         if !overrides.isEmpty {
             try typeCheck(overrides)
@@ -106,8 +106,8 @@ extension PassTemplate {
                 index = FieldIndex(root: root)
             }
         }
-        if let barcodeMessage {
-            try apply(barcodeMessage: barcodeMessage, to: &root)
+        if let barcodeText = try BarcodeText(overrides: data.overrides) {
+            try apply(barcodeText, to: &root)
         }
         if !data.fields.isEmpty {
             try apply(fields: data.fields, index: index, to: &root)
@@ -134,25 +134,34 @@ extension PassTemplate {
         }
     }
 
-    private func apply(barcodeMessage: JSONValue, to root: inout [String: JSONValue]) throws {
-        guard case .string = barcodeMessage else { throw Self.barcodeMessageTypeError(barcodeMessage) }
+    func apply(_ text: BarcodeText, to root: inout [String: JSONValue]) throws {
+        func update(_ barcode: inout [String: JSONValue]) {
+            let (message, altText) = text.applied(message: barcode["message"]?.stringValue,
+                                                  altText: barcode["altText"]?.stringValue)
+            if let message { barcode["message"] = .string(message) }
+            if let altText {
+                barcode["altText"] = .string(altText)
+            } else if barcode["altText"]?.stringValue != nil {
+                barcode.removeValue(forKey: "altText")
+            }
+        }
         var found = false
         if case .array(var barcodes)? = root.removeValue(forKey: "barcodes") {
             for position in barcodes.indices {
                 guard case .object(var barcode) = barcodes[position] else { continue }
                 barcodes[position] = .null
-                barcode["message"] = barcodeMessage
+                update(&barcode)
                 barcodes[position] = .object(barcode)
                 found = true
             }
             root["barcodes"] = .array(barcodes)
         }
         if case .object(var barcode)? = root.removeValue(forKey: "barcode") {
-            barcode["message"] = barcodeMessage
+            update(&barcode)
             root["barcode"] = .object(barcode)
             found = true
         }
-        guard found else { throw noBarcodesError() }
+        guard found else { throw noBarcodesError(text) }
     }
 
     static func barcodeMessageTypeError(_ value: JSONValue) -> PassModelError {
@@ -162,14 +171,12 @@ extension PassTemplate {
         )
     }
 
-    func noBarcodesError() -> PassModelError {
-        PassModelError(
-            .invalidData,
-            "data override \"\(PassData.barcodeMessageKey)\": template \"\(name)\" has no barcodes to set it on"
-        )
+    func noBarcodesError(_ text: BarcodeText) -> PassModelError {
+        let key = text.message != nil ? PassData.barcodeMessageKey : PassData.barcodeAltTextKey
+        return PassModelError(.invalidData, "data override \"\(key)\": template \"\(name)\" has no barcodes to set it on")
     }
 
-    private func apply(fields: [String: JSONValue], index: FieldIndex, to root: inout [String: JSONValue]) throws {
+    func apply(fields: [String: JSONValue], index: FieldIndex, to root: inout [String: JSONValue]) throws {
         try checkKnown(fields: fields, index: index)
         // style -> group -> [(index, value)]
         var updates: [String: [String: [(Int, JSONValue)]]] = [:]

@@ -81,16 +81,11 @@ extension PassTemplate {
     /// Checks run in the general path's order with the same messages, so both throw the same error.
     func typedPass(applying data: PassData) throws -> Pass? {
         var pass = self.pass
-        var barcodeMessage: JSONValue?
-        for (key, value) in data.overrides {
-            if key == PassData.barcodeMessageKey {
-                barcodeMessage = value
-                continue
-            }
+        for (key, value) in data.overrides where !PassData.barcodeKeys.contains(key) {
             guard let override = ScalarOverride.byKey[key], override.apply(value, to: &pass) else { return nil }
         }
-        if let barcodeMessage {
-            try apply(barcodeMessage: barcodeMessage, to: &pass)
+        if let barcodeText = try BarcodeText(overrides: data.overrides) {
+            try apply(barcodeText, to: &pass)
         }
         guard !data.fields.isEmpty else { return pass }
         try checkKnown(fields: data.fields, index: fieldIndex)
@@ -108,20 +103,21 @@ extension PassTemplate {
         return needsGeneralPath ? nil : pass
     }
 
-    private func apply(barcodeMessage: JSONValue, to pass: inout Pass) throws {
-        guard case .string(let message) = barcodeMessage else {
-            throw Self.barcodeMessageTypeError(barcodeMessage)
-        }
+    private func apply(_ text: BarcodeText, to pass: inout Pass) throws {
         var found = false
         if let count = pass.barcodes?.count, count > 0 {
-            for position in 0..<count { pass.barcodes?[position].message = message }
+            for position in 0..<count {
+                let barcode = pass.barcodes![position]
+                (pass.barcodes![position].message, pass.barcodes![position].altText) =
+                    text.applied(message: barcode.message, altText: barcode.altText)
+            }
             found = true
         }
-        if pass.barcode != nil {
-            pass.barcode?.message = message
+        if let barcode = pass.barcode {
+            (pass.barcode!.message, pass.barcode!.altText) = text.applied(message: barcode.message, altText: barcode.altText)
             found = true
         }
-        guard found else { throw noBarcodesError() }
+        guard found else { throw noBarcodesError(text) }
     }
 
     /// The field value that decoding the JSON text written for `value` gives, or `nil` when that is

@@ -68,10 +68,19 @@ public struct PassTemplate: Sendable {
         guard case .object(let root) = json else {
             throw PassModelError(.invalidPass, "\(origin): must be a JSON object, found \(json.kindName)")
         }
+        let duplicates = JSONDuplicateKeys.find(in: passJSON)
+        guard duplicates.isEmpty else {
+            throw PassModelError(.invalidPass, "\(origin): " + duplicates.map { "\"\($0.path)\" \($0.message)" }.joined(separator: "; "))
+        }
         do {
             pass = try Pass(jsonData: passJSON)
         } catch let error as PassModelError {
-            throw PassModelError(.invalidPass, "\(origin): \(error.reason)")
+            // Report every value of the wrong type at once, not just the first the decoder met.
+            let typeErrors = PassValidator().validate(passJSON: passJSON, files: [:]).errors
+                .filter { $0.message.hasPrefix("expected ") || $0.message.contains("wrong type") }
+            guard typeErrors.count > 1 else { throw PassModelError(.invalidPass, "\(origin): \(error.reason)") }
+            throw PassModelError(.invalidPass, "\(origin): \(typeErrors.count) values of the wrong type:\n"
+                + typeErrors.map { "  \($0.path): \($0.message)" }.joined(separator: "\n"))
         }
         self.name = name
         self.passJSON = passJSON

@@ -59,7 +59,9 @@ extension PassValidator {
         let style = pass.style
         let shown = style.map(Self.images(for:)) ?? []
         if !files.hasIcon {
-            context.error("icon.png", "required image is missing (icon.png, icon@2x.png or icon@3x.png)")
+            context.error("icon.png", files.otherIcons.isEmpty
+                ? "required image is missing (icon.png, with icon@2x.png and icon@3x.png beside it)"
+                : "required image is missing: only \(files.otherIcons.joined(separator: " and ")) found; Wallet requires icon.png as well")
         }
         for entry in files.entries {
             let path = entry.path

@@ -19,8 +19,10 @@ extension PassValidator {
 
         /// Every path, sorted, with what it holds.
         let entries: [Entry]
-        /// Whether any path names an icon outside a language folder.
+        /// Whether `icon.png` (the 1x icon Wallet requires) is at the top level.
         let hasIcon: Bool
+        /// The other top-level icons (`icon@2x.png`, `icon@3x.png`), sorted.
+        let otherIcons: [String]
         /// Whether any path names a strip image.
         let hasStrip: Bool
         /// The language of every well-placed `xx.lproj` file.
@@ -63,6 +65,7 @@ extension PassValidator {
             self.files = files
             var entries: [Entry] = []
             var hasIcon = false
+            var otherIcons: [String] = []
             var hasStrip = false
             var languages: Set<String> = []
             var strings: [String: StringsFile] = [:]
@@ -70,7 +73,9 @@ extension PassValidator {
             for (path, data) in files.sorted(by: { $0.key < $1.key }) {
                 let file = BundleFilePath(path)
                 let image = file.image
-                if file.language == nil, image?.base == "icon" { hasIcon = true }
+                if file.language == nil, image?.base == "icon" {
+                    if path == "icon.png" { hasIcon = true } else { otherIcons.append(path) }
+                }
                 if image?.base == "strip" { hasStrip = true }
                 if file.isWellPlaced, let language = file.language {
                     languages.insert(language)
@@ -90,6 +95,7 @@ extension PassValidator {
             }
             self.entries = entries
             self.hasIcon = hasIcon
+            self.otherIcons = otherIcons
             self.hasStrip = hasStrip
             self.languages = languages
             self.strings = strings

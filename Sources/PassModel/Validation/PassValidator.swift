@@ -37,6 +37,7 @@ public struct PassValidator: Sendable {
     /// - Returns: The report.
     public func validate(passJSON: Data, prepared: PreparedFiles) -> ValidationReport {
         var context = ValidationContext()
+        for duplicate in JSONDuplicateKeys.find(in: passJSON) { context.error(duplicate.path, duplicate.message) }
         guard let pass = decodeReportingTypeErrors(passJSON, context: &context) else {
             return ValidationReport(issues: context.issues)
         }
