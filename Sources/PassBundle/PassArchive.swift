@@ -1,25 +1,63 @@
 public import Foundation
+import PassCrypto
 import ZIPFoundation
 
 /// The files of a `.pkpass`, read from its ZIP archive, with any layout problems found while reading.
+///
+/// Every entry is read as a stream and hashed (SHA-1) as it goes; only entries up to ``maximumEntrySize`` are kept in
+/// memory. A larger entry is reported in ``layoutProblems`` and its hash is still known, so memory does not grow with
+/// the size of an entry.
 public struct PassArchive: Sendable {
-    /// File contents by path inside the archive.
+    /// The largest entry read into memory: 16 MiB. Wallet passes are meant to be small (Apple recommends keeping a
+    /// whole pass well under a few megabytes); anything larger is reported, not loaded.
+    public static let maximumEntrySize = 16 << 20
+
+    /// File contents by path inside the archive (entries larger than the limit are missing here).
     public var files: [String: Data]
-    /// Layout problems: (path, message). Entries not at the root (other than `xx.lproj/` files) are reported here.
+    /// The lower-case hex SHA-1 of every regular file entry by path, loaded or not.
+    public var hashes: [String: String]
+    /// Layout problems: (path, message). Entries not at the root (other than `xx.lproj/` files) and entries too large
+    /// to load are reported here.
     public var layoutProblems: [(path: String, message: String)]
 
-    /// Reads a `.pkpass`.
+    /// Reads a `.pkpass` held in memory.
     /// - Parameters:
     ///   - data: The archive bytes.
     ///   - source: A name for error messages, such as the file path.
-    public init(data: Data, source: String = ".pkpass") throws {
+    ///   - maximumEntrySize: The largest entry kept in memory.
+    public init(data: Data, source: String = ".pkpass", maximumEntrySize: Int = PassArchive.maximumEntrySize) throws {
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)
         } catch {
             throw PassBundleError(.invalidArchive, "\(source): not a ZIP archive (a .pkpass is a ZIP file)")
         }
+        try self.init(archive: archive, source: source, maximumEntrySize: maximumEntrySize)
+    }
+
+    /// Reads a `.pkpass` file, streaming its entries from disk.
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - maximumEntrySize: The largest entry kept in memory.
+    public init(contentsOf path: String, maximumEntrySize: Int = PassArchive.maximumEntrySize) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: path)
+        else {
+            throw PassBundleError(.io, "\(path): file not found or unreadable")
+        }
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw PassBundleError(.invalidArchive, "\(path): not a ZIP archive (a .pkpass is a ZIP file)")
+        }
+        try self.init(archive: archive, source: path, maximumEntrySize: maximumEntrySize)
+    }
+
+    private init(archive: Archive, source: String, maximumEntrySize: Int) throws {
         var files: [String: Data] = [:]
+        var hashes: [String: String] = [:]
         var problems: [(path: String, message: String)] = []
         for entry in archive {
             let path = entry.path
@@ -33,17 +71,33 @@ public struct PassArchive: Sendable {
                 problems.append((path, "not a regular file (symbolic link?)"))
                 continue
             }
-            if files[path] != nil {
+            if hashes[path] != nil {
                 problems.append((path, "appears twice in the archive"))
                 continue
             }
-            var contents = Data()
+            let digest = SHA1Stream()
+            var contents: Data? = Data()
+            var size = 0
             do {
-                _ = try archive.extract(entry, skipCRC32: false) { contents.append($0) }
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    digest.update(chunk)
+                    size += chunk.count
+                    if size > maximumEntrySize {
+                        contents = nil
+                    } else {
+                        contents?.append(chunk)
+                    }
+                }
             } catch {
                 throw PassBundleError(.invalidArchive, "\(source): \(path) could not be extracted: \(error)")
             }
-            files[path] = contents
+            hashes[path] = Digest.hex(digest.finish())
+            if let contents {
+                files[path] = contents
+            } else {
+                problems.append((path, "\(size) bytes: larger than the \(maximumEntrySize >> 20) MiB an entry of a pass may "
+                    + "have here, so it was hashed but not read"))
+            }
             let components = path.split(separator: "/", omittingEmptySubsequences: false)
             if path.hasPrefix("/") || components.contains("..") {
                 problems.append((path, "unsafe path in the archive"))
@@ -55,16 +109,8 @@ public struct PassArchive: Sendable {
             }
         }
         self.files = files
+        self.hashes = hashes
         self.layoutProblems = problems
-    }
-
-    /// Reads a `.pkpass` file.
-    /// - Parameter path: The file's path.
-    public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PassBundleError(.io, "\(path): file not found or unreadable")
-        }
-        try self.init(data: data, source: path)
     }
 
     /// The bundle files other than `pass.json`, `manifest.json` and `signature`, as the validator wants them.

@@ -17,6 +17,15 @@ public struct PassVerificationReport: Sendable {
     /// Whether the chain was checked against a trusted root.
     public var chainVerified: Bool
 
+    /// Creates a report.
+    /// - Parameters:
+    ///   - issues: The problems found.
+    ///   - chainVerified: Whether the chain was checked against a trusted root.
+    public init(issues: [ValidationIssue], chainVerified: Bool) {
+        self.issues = issues
+        self.chainVerified = chainVerified
+    }
+
     /// The errors (the pass would not open).
     public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
     /// The warnings.
@@ -51,13 +60,25 @@ public struct PassVerifier: Sendable {
     ///   - source: A name for messages.
     /// - Returns: The report; check ``PassVerificationReport/wouldOpen``.
     public func verify(data: Data, source: String = ".pkpass") -> PassVerificationReport {
+        verify(source: source) { try PassArchive(data: data, source: source) }
+    }
+
+    /// Verifies a `.pkpass` file, reading its entries as streams: memory does not grow with an entry's size, and
+    /// entries over ``PassArchive/maximumEntrySize`` are reported rather than loaded.
+    /// - Parameter path: The file's path.
+    /// - Returns: The report; check ``PassVerificationReport/wouldOpen``.
+    public func verify(contentsOf path: String) -> PassVerificationReport {
+        verify(source: path) { try PassArchive(contentsOf: path) }
+    }
+
+    private func verify(source: String, reading read: () throws -> PassArchive) -> PassVerificationReport {
         var report = PassVerificationReport(issues: [], chainVerified: false)
         func error(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .error, path: path, message: message)) }
         func warning(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .warning, path: path, message: message)) }
 
         let archive: PassArchive
         do {
-            archive = try PassArchive(data: data, source: source)
+            archive = try read()
         } catch let failure {
             let reason = "\(failure)"
             error(source, reason.hasPrefix("\(source): ") ? String(reason.dropFirst(source.count + 2)) : reason)
@@ -65,12 +86,12 @@ public struct PassVerifier: Sendable {
         }
         for problem in archive.layoutProblems { error(problem.path, problem.message) }
         let files = archive.files
-        for required in ["pass.json", "manifest.json", "signature"] where files[required] == nil {
+        for required in ["pass.json", "manifest.json", "signature"] where files[required] == nil && archive.hashes[required] == nil {
             error(required, "missing from the archive root")
         }
 
         if let manifestData = files["manifest.json"] {
-            checkManifest(manifestData, files: files, error: error)
+            checkManifest(manifestData, hashes: archive.hashes, error: error)
             if let signature = files["signature"] {
                 checkSignature(signature, manifest: manifestData, passJSON: files["pass.json"], into: &report)
             }
@@ -81,7 +102,7 @@ public struct PassVerifier: Sendable {
         return report
     }
 
-    private func checkManifest(_ data: Data, files: [String: Data], error: (String, String) -> Void) {
+    private func checkManifest(_ data: Data, hashes: [String: String], error: (String, String) -> Void) {
         let manifest: Manifest
         do {
             manifest = try Manifest(jsonData: data)
@@ -89,8 +110,8 @@ public struct PassVerifier: Sendable {
             error("manifest.json", "not a JSON object of file names to SHA-1 hashes")
             return
         }
-        let actual = Manifest(files: files.filter { !PassSigner.reservedNames.contains($0.key) })
-        for (path, hash) in actual.hashes.sorted(by: { $0.key < $1.key }) {
+        let files = hashes
+        for (path, hash) in hashes.filter({ !PassSigner.reservedNames.contains($0.key) }).sorted(by: { $0.key < $1.key }) {
             guard let listed = manifest.hashes[path] else {
                 error(path, "not listed in manifest.json")
                 continue
@@ -105,12 +126,18 @@ public struct PassVerifier: Sendable {
     private func checkSignature(_ signature: Data, manifest: Data, passJSON: Data?, into report: inout PassVerificationReport) {
         let verifier = CMSVerifier(trustedRoots: root.map { [$0] } ?? [], intermediates: wwdr.map { [$0] } ?? [],
                                    verificationTime: now)
-        let info: CMSSignatureInfo
+        var info: CMSSignatureInfo
+        var chainFailed = false
         do {
             info = try verifier.verify(signature: signature, content: manifest)
         } catch {
             report.issues.append(ValidationIssue(severity: .error, path: "signature", message: "\(error)"))
-            return
+            // A chain that does not lead to the root is one problem; the signer's identity and intermediate are
+            // still checked, so every problem is reported at once.
+            let unchained = CMSVerifier(trustedRoots: [], intermediates: wwdr.map { [$0] } ?? [], verificationTime: now)
+            guard root != nil, let signatureOnly = try? unchained.verify(signature: signature, content: manifest) else { return }
+            info = signatureOnly
+            chainFailed = true
         }
         report.signerSubject = info.signer.subject.oneLine
         report.signerIssuer = info.signer.issuer.oneLine
@@ -136,7 +163,7 @@ public struct PassVerifier: Sendable {
         if embeddedIssuer == nil {
             error("the signature does not include the WWDR intermediate that issued the signer (\(info.signer.issuer.oneLine))")
         }
-        if root == nil {
+        if root == nil && !chainFailed {
             warning("the certificate chain was not checked against a root certificate; give --root to check it")
         }
         if let passJSON, let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] {

@@ -58,9 +58,13 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable {
         self.openSSLErrors = openSSLErrors
     }
 
-    /// The reason, followed by OpenSSL's errors in parentheses when there are any.
+    /// The reason, followed by OpenSSL's errors in parentheses (each once) when there are any. A wrong or missing
+    /// password is said plainly: OpenSSL's decryption errors add nothing to it.
     public var description: String {
-        openSSLErrors.isEmpty ? reason : "\(reason) (OpenSSL: \(openSSLErrors.joined(separator: "; ")))"
+        var seen: Set<String> = []
+        let details = openSSLErrors.filter { seen.insert($0).inserted }
+        if details.isEmpty || code == .wrongPassword || code == .passwordRequired { return reason }
+        return "\(reason) (OpenSSL: \(details.joined(separator: "; ")))"
     }
 
     /// Builds an error from OpenSSL's error queue, which it empties.

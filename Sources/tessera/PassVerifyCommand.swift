@@ -24,17 +24,21 @@ struct PassVerifyCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandFailure(message: "\(file): file not found or unreadable")
+        var problems: [ValidationIssue] = []
+        func certificate(_ path: String?, flag: String) throws -> Certificate? {
+            guard let path else { return nil }
+            do {
+                return try Certificate(contentsOf: path)
+            } catch let error as CryptoError {
+                // Still answer in the form asked for.
+                guard json else { throw CommandFailure(message: error.description) }
+                problems.append(ValidationIssue(severity: .error, path: flag, message: error.description))
+                return nil
+            }
         }
-        let verifier: PassVerifier
-        do {
-            verifier = PassVerifier(wwdr: try wwdr.map { try Certificate(contentsOf: $0) },
-                                    root: try root.map { try Certificate(contentsOf: $0) })
-        } catch let error as CryptoError {
-            throw CommandFailure(message: error.description)
-        }
-        let report = verifier.verify(data: data, source: file)
+        let verifier = PassVerifier(wwdr: try certificate(wwdr, flag: "--wwdr"), root: try certificate(root, flag: "--root"))
+        var report = problems.isEmpty ? verifier.verify(contentsOf: file) : PassVerificationReport(issues: [], chainVerified: false)
+        report.issues = problems + report.issues
         if json {
             print(try ReportJSON.encode(report))
         } else {

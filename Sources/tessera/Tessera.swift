@@ -9,6 +9,7 @@ struct Tessera: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera",
         abstract: "Build, sign, verify and serve Apple Wallet passes; check Apple Pay requests and tokens.",
+        version: TesseraVersion.current,
         subcommands: [CertsCommand.self, PassCommand.self, BarcodeCommand.self, PayCommand.self, ServeCommand.self]
     )
 
