@@ -62,6 +62,63 @@ struct ServeCLITests {
         #expect(FileManager.default.fileExists(atPath: "\(folder.path)/data/tessera.sqlite"))
     }
 
+    @Test("an issuer's own certificate issues passes from the shipped templates unchanged")
+    func issuesWithTheIssuersOwnCertificate() async throws {
+        let chain = try TestChain(passTypeIdentifier: "pass.com.acme.arena.tickets", teamIdentifier: "ACME7Q2ZX9")
+        let folder = try TemporaryDirectory.make(prefix: "serve-identity")
+        let token = "serve-identity-admin-token-0123456789"
+        let tokenFile = folder.appendingPathComponent("admin.token")
+        try Data((token + "\n").utf8).write(to: tokenFile)
+        let port = Int.random(in: 20_000..<40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
+        process.arguments = [
+            "serve", "--port", "\(port)", "--database", "sqlite:\(folder.path)/tessera.sqlite",
+            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+            "--admin-token-file", tokenFile.path, "--log-level", "warning",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let base = "http://127.0.0.1:\(port)"
+        var healthy = false
+        for _ in 0..<100 where !healthy {
+            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
+            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(healthy)
+
+        func create(_ body: String) async throws -> (Int, [String: Any]) {
+            var request = URLRequest(url: URL(string: "\(base)/api/v1/passes")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        }
+        for template in ["event-ticket", "coupon", "boarding-pass", "generic", "store-card"] {
+            let (status, created) = try await create(#"{"template":"\#(template)","data":{}}"#)
+            #expect(status == 201, "\(template): \(created)")
+            #expect(created["passTypeIdentifier"] as? String == "pass.com.acme.arena.tickets", "\(template): \(created)")
+            guard let link = created["downloadURL"] as? String else { continue }
+            let (bundle, _) = try await URLSession.shared.data(from: URL(string: link)!)
+            let file = folder.appendingPathComponent("\(template).pkpass")
+            try bundle.write(to: file)
+            let verify = try Subprocess.tessera(["pass", "verify", file.path, "--root", chain.path("root.pem"), "--json"])
+            #expect(verify.status == 0, "\(template): \(verify.stdout)")
+        }
+        let (same, _) = try await create(#"{"template":"coupon","data":{"passTypeIdentifier":"pass.com.acme.arena.tickets","teamIdentifier":"ACME7Q2ZX9"}}"#)
+        #expect(same == 201)
+        let (other, refused) = try await create(#"{"template":"coupon","data":{"passTypeIdentifier":"pass.dev.tessera.demo"}}"#)
+        #expect(other == 422)
+        let message = ((refused["error"] as? [String: Any])?["message"] as? String) ?? "\(refused)"
+        #expect(message.contains("would need a Pass Type ID certificate"), "\(refused)")
+        #expect(message.contains("pass.com.acme.arena.tickets"), "\(refused)")
+    }
+
     @Test("usage errors exit 2 with the flag named")
     func usageErrors() throws {
         let chain = try TestChain()
