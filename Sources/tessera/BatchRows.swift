@@ -69,7 +69,9 @@ struct BatchRows {
     private static func csv(_ text: String, path: String, template: PassTemplate) throws -> [Row] {
         var records: [[String]] = []
         do {
-            let table = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
+            // The CSV reader drops an empty last cell at the very end of a file without a final line break.
+            let complete = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
+            let table = try CSV<Enumerated>(string: complete, delimiter: .comma, loadColumns: false)
             try table.enumerateAsArray(startAt: 0, rowLimit: nil) { records.append($0) }
         } catch {
             throw CommandFailure(message: "\(path): not a readable CSV file: \(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PassBundle
 import PassModel
+import Synchronization
 
 /// `tessera pass batch`: one signed pass per row, on every core.
 struct PassBatchCommand: ParsableCommand {
@@ -56,6 +57,7 @@ struct PassBatchCommand: ParsableCommand {
         let outcome = BatchRunner(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             .run(batch.rows, builder: builder, directory: directory, state: state)
         interruption.stop()
+        if state.signalArrived { _ = state.interrupt(by: state.arrivedSignal) }
         let name = URL(fileURLWithPath: rows).lastPathComponent
         for warning in outcome.groupedWarnings() {
             Terminal.warning("\(name) \(warning.lines): \(warning.issue.path): \(warning.issue.message)")
@@ -116,7 +118,7 @@ struct BatchRunner: Sendable {
         let workers = min(jobs, max(rows.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
-            while index < prepared.count, !state.isInterrupted {
+            while index < prepared.count, !state.isInterrupted, !state.signalArrived {
                 let row = prepared[index]
                 let (failure, warnings) = Self.make(row, builder: builder, directory: directory)
                 state.finish(line: row.line, failure: failure, warnings: warnings)
@@ -203,36 +205,63 @@ final class BatchState: @unchecked Sendable {
     }
 }
 
+/// The signal that interrupted the batch (0: none yet), and how many interrupting signals arrived. Written only by the
+/// signal handler, which may do nothing but this.
+private let batchSignal = Atomic<Int32>(0)
+private let batchSignalCount = Atomic<Int32>(0)
+
 /// SIGINT and SIGTERM during a batch: the first stops new rows (the passes being written are finished, so no
 /// temporary file is left); a second one removes the unfinished temporaries and exits at once.
+///
+/// A plain signal handler records the signal in an atomic; a watcher thread does the rest. Both signals are unblocked
+/// first, since a batch may be started by a program that blocked them.
 final class Interruption: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
+    private let finished = Atomic<Bool>(false)
 
     init(state: BatchState, directory: URL) {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                if state.interrupt(by: signalNumber) {
-                    Terminal.standardError("\ninterrupted: finishing the passes being written (interrupt again to stop at once)")
-                } else {
-                    _ = StaleTemporaries.remove(in: directory)
-                    let outcome = state.outcome
-                    Terminal.standardError("stopped: \(outcome.succeeded) passes written to \(directory.path)")
-                    exit(128 + (state.interruptingSignal ?? signalNumber))
-                }
-            }
-            source.resume()
-            sources.append(source)
+        let handler: @convention(c) (Int32) -> Void = { signalNumber in
+            _ = batchSignal.compareExchange(expected: 0, desired: signalNumber, ordering: .sequentiallyConsistent)
+            batchSignalCount.add(1, ordering: .sequentiallyConsistent)
         }
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signalNumber in [SIGINT, SIGTERM] {
+            sigaddset(&unblock, signalNumber)
+            signal(signalNumber, handler)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        let watcher = Thread { [self] in
+            var announced = false
+            while !self.finished.load(ordering: .sequentiallyConsistent) {
+                let count = batchSignalCount.load(ordering: .sequentiallyConsistent)
+                if count >= 1, !announced {
+                    announced = true
+                    _ = state.interrupt(by: batchSignal.load(ordering: .sequentiallyConsistent))
+                    Terminal.standardError("\ninterrupted: finishing the passes being written (interrupt again to stop at once)")
+                }
+                if count >= 2 {
+                    _ = StaleTemporaries.remove(in: directory)
+                    Terminal.standardError("stopped: \(state.outcome.succeeded) passes written to \(directory.path)")
+                    exit(128 + batchSignal.load(ordering: .sequentiallyConsistent))
+                }
+                usleep(20_000)
+            }
+        }
+        watcher.start()
     }
 
-    /// Restores the default handling of both signals.
+    /// Restores the default handling of both signals and ends the watcher.
     func stop() {
-        for source in sources { source.cancel() }
+        finished.store(true, ordering: .sequentiallyConsistent)
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
+}
+
+/// Whether the batch was interrupted, read by the workers before each row (cheaper than the watcher's poll interval).
+extension BatchState {
+    var signalArrived: Bool { batchSignal.load(ordering: .relaxed) != 0 }
+    var arrivedSignal: Int32 { batchSignal.load(ordering: .relaxed) }
 }
 
 /// The temporary files ``PassSigner/writeAtomically(_:to:)`` writes beside a `.pkpass` before renaming it:
