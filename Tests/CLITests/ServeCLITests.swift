@@ -15,30 +15,10 @@ struct ServeCLITests {
         let token = "serve-test-admin-token-0123456789"
         let tokenFile = folder.appendingPathComponent("admin.token")
         try Data((token + "\n").utf8).write(to: tokenFile)
-        let port = Int.random(in: 20_000..<40_000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
-        process.arguments = [
-            "serve", "--port", "\(port)", "--database", "sqlite:\(folder.path)/data/tessera.sqlite",
-            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
-            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
-            "--admin-token-file", tokenFile.path, "--log-level", "warning",
-        ]
         let log = folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let (process, base) = try await Self.launch(chain: chain, database: "sqlite:\(folder.path)/data/tessera.sqlite",
+                                                    tokenFile: tokenFile, log: log)
         defer { if process.isRunning { process.terminate() } }
-
-        let base = "http://127.0.0.1:\(port)"
-        var healthy = false
-        for _ in 0..<100 where !healthy {
-            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(healthy, "server did not answer: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
 
         var create = URLRequest(url: URL(string: "\(base)/api/v1/passes")!)
         create.httpMethod = "POST"
@@ -69,26 +49,9 @@ struct ServeCLITests {
         let token = "serve-identity-admin-token-0123456789"
         let tokenFile = folder.appendingPathComponent("admin.token")
         try Data((token + "\n").utf8).write(to: tokenFile)
-        let port = Int.random(in: 20_000..<40_000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
-        process.arguments = [
-            "serve", "--port", "\(port)", "--database", "sqlite:\(folder.path)/tessera.sqlite",
-            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
-            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
-            "--admin-token-file", tokenFile.path, "--log-level", "warning",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, base) = try await Self.launch(chain: chain, database: "sqlite:\(folder.path)/tessera.sqlite",
+                                                    tokenFile: tokenFile, log: folder.appendingPathComponent("serve.log"))
         defer { if process.isRunning { process.terminate() } }
-        let base = "http://127.0.0.1:\(port)"
-        var healthy = false
-        for _ in 0..<100 where !healthy {
-            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(healthy)
 
         func create(_ body: String) async throws -> (Int, [String: Any]) {
             var request = URLRequest(url: URL(string: "\(base)/api/v1/passes")!)
@@ -133,7 +96,36 @@ struct ServeCLITests {
         #expect(noCredentials.stderr.contains("signing credentials are needed"))
     }
 
-    private func status(of request: URLRequest) async throws -> Int {
+    /// Starts `tessera serve` on a random loopback port with the shipped templates and waits until `/health` answers.
+    /// - Returns: The process and its base URL.
+    private static func launch(chain: TestChain, database: String, tokenFile: URL, log: URL) async throws
+        -> (Process, String)
+    {
+        let port = Int.random(in: 20_000..<40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
+        process.arguments = [
+            "serve", "--port", "\(port)", "--database", database,
+            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+            "--admin-token-file", tokenFile.path, "--log-level", "warning",
+        ]
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let base = "http://127.0.0.1:\(port)"
+        var healthy = false
+        for _ in 0..<100 where !healthy {
+            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
+            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(healthy, "server did not answer: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
+        return (process, base)
+    }
+
+    private static func status(of request: URLRequest) async throws -> Int {
         let (_, response) = try await URLSession.shared.data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
