@@ -20,9 +20,12 @@ public protocol PassStore: Sendable {
     /// - Returns: the pass whose holder download link carries this token, or `nil`.
     func pass(downloadToken: String) async throws -> PassRecord?
 
-    /// Applies a change as a new version: advances the update tag, sets `lastModified` to `now` (to the second) and
-    /// queues one push per push token registered for the pass, all in one transaction.
-    /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass.
+    /// Applies a change as a new version: advances the update tag, sets `lastModified` to `now` (to the second) but
+    /// at least one second after the previous version's, so `Last-Modified` always moves forward and a device never
+    /// gets 304 for a version it has not seen; and queues one push per push token registered for the pass, all in one
+    /// transaction.
+    /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass (or, with
+    ///   ``PassChange/onlyIfNotPersonalized``, when it is already personalized: nothing changes).
     func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date) async throws
         -> PassUpdate?
 

@@ -70,7 +70,8 @@ extension PostgresStore {
     ///   - passTypeIdentifier: The pass type.
     ///   - serialNumber: The serial number.
     ///   - change: The new values.
-    ///   - now: The time of the change (`lastModified`, to the second).
+    ///   - now: The time of the change (`lastModified`, to the second; at least a second after the previous
+    ///   version's, so a device holding that version never gets 304 for this one).
     /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
     public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
         async throws -> PassUpdate?
@@ -80,8 +81,9 @@ extension PostgresStore {
             let rows = try await connection.query("""
                 UPDATE passes SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
                     personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
-                    last_modified = \(now.wholeSeconds)
+                    last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
                 WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                    AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)
                 RETURNING \(unescaped: Self.passColumns)
                 """, logger: logger).collect()
             guard let row = rows.first else { return nil }

@@ -79,7 +79,8 @@ extension SQLiteStore {
     ///   - passTypeIdentifier: The pass type.
     ///   - serialNumber: The serial number.
     ///   - change: The new values.
-    ///   - now: The time of the change (`lastModified`, to the second).
+    ///   - now: The time of the change (`lastModified`, to the second; at least a second after the previous
+    ///   version's, so a device holding that version never gets 304 for this one).
     /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
     public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
         async throws -> PassUpdate?
@@ -88,13 +89,15 @@ extension SQLiteStore {
             let tag = try Self.nextUpdateTag(db)
             let update = try db.cachedStatement(sql: """
                 UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided),
-                    personalization = COALESCE(?, personalization), update_tag = ?, last_modified = ?
-                WHERE pass_type_identifier = ? AND serial_number = ?
+                    personalization = COALESCE(?, personalization), update_tag = ?,
+                    last_modified = MAX(?, last_modified + 1)
+                WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
                 RETURNING \(Self.passColumns)
                 """)
             let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
             let arguments: StatementArguments = [
                 change.data, change.voided, change.personalization, tag, seconds, passTypeIdentifier, serialNumber,
+                change.onlyIfNotPersonalized,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
             let queued = try Self.queuePushes(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db)
