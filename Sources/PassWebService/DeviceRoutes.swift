@@ -30,11 +30,11 @@ struct DeviceRoutes: Sendable {
         let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
         let serialNumber = try PathSegments.serialNumber(in: context)
         let token = Secrets.credential(scheme: "ApplePass", in: request.headers[.authorization])
-        let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        // Compare even when the pass is missing, so both failures take the same time.
-        let expected = pass?.authenticationToken ?? String(repeating: "-", count: 32)
-        let matches = Secrets.constantTimeEqual(token ?? "", expected)
-        guard let pass, token != nil, matches else { throw HTTPError(.unauthorized) }
+        // The store reads a stand-in record when the pass is missing, and the comparison runs either way, so a wrong
+        // token on an existing serial number and any token on a missing one take the same time.
+        let lookup = try await store.passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        let matches = Secrets.constantTimeEqual(token ?? "", lookup.comparisonToken)
+        guard let pass = lookup.pass, token != nil, matches else { throw HTTPError(.unauthorized) }
         return pass
     }
 
