@@ -17,6 +17,8 @@ public final class ServeProcess: @unchecked Sendable {
     public let folder: URL
     /// The child process.
     public let process: Process
+    /// Its signing certificates.
+    public let chain: TestChain
     private let logFile: URL
 
     /// Starts `tessera serve` and waits until `/health` answers.
@@ -25,10 +27,15 @@ public final class ServeProcess: @unchecked Sendable {
     ///   - environment: Extra environment variables.
     ///   - descriptorLimit: When set, the child runs with `RLIMIT_NOFILE` lowered to this (through the shell's
     ///     `ulimit -n`).
+    ///   - reusing: Another (stopped) server whose folder, database and certificates this one takes over.
     /// - Throws: When it does not start.
-    public init(arguments: [String] = [], environment: [String: String] = [:], descriptorLimit: Int? = nil) async throws {
-        let chain = try TestChain()
-        folder = try TemporaryDirectory.make(prefix: "serve")
+    public init(
+        arguments: [String] = [], environment: [String: String] = [:], descriptorLimit: Int? = nil,
+        reusing previous: ServeProcess? = nil
+    ) async throws {
+        let chain = try previous?.chain ?? TestChain()
+        self.chain = chain
+        folder = try previous?.folder ?? TemporaryDirectory.make(prefix: "serve")
         let tokenFile = folder.appendingPathComponent("admin.token")
         try Data((Self.adminToken + "\n").utf8).write(to: tokenFile)
         port = Int.random(in: 20_000..<40_000)
@@ -48,7 +55,7 @@ public final class ServeProcess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        logFile = folder.appendingPathComponent("serve.log")
+        logFile = folder.appendingPathComponent("serve-\(port).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
         process.standardOutput = handle
