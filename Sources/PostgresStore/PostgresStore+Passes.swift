@@ -8,6 +8,18 @@ extension PostgresStore {
         download_token, update_tag, last_modified, created_at
         """
 
+    /// A pass record from a row whose first column says whether it is the pass asked for (see
+    /// `PassForAuthentication`).
+    static func flaggedPassRecord(_ row: PostgresRow) throws -> (Bool, PassRecord) {
+        let (found, type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
+            try row.decode((Bool, String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
+        return (found, PassRecord(
+            passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template, data: data,
+            personalization: personalization, voided: voided, downloadToken: download, updateTag: tag,
+            lastModified: modified, createdAt: created
+        ))
+    }
+
     static func passRecord(_ row: PostgresRow) throws -> PassRecord {
         let (type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
             try row.decode((String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
@@ -54,6 +66,18 @@ extension PostgresStore {
     /// - Returns: The pass, or `nil`.
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
         try await rows(PassByKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+    }
+
+    /// The pass for a credential check, reading a stand-in record when it is missing so both cost the same.
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: The pass or `nil`, and the token to compare a credential with.
+    public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
+        guard let (found, record) = try await rows(
+            PassForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        else { return PassLookup(pass: nil, comparisonToken: PassLookup.standInToken) }
+        return PassLookup(pass: found ? record : nil, comparisonToken: record.authenticationToken)
     }
 
     /// - Parameter downloadToken: The token of the holder's download link.

@@ -4,12 +4,28 @@ import TesseraTestSupport
 
 /// A wrong token on an existing serial and any token on a missing one must cost the same, or serial numbers can be
 /// probed statistically: the medians of a few thousand interleaved requests of each kind, on one kept-alive
-/// connection to a `tessera serve` child (SQLite), must be within noise of each other.
+/// connection to a `tessera serve` child (SQLite, and PostgreSQL when the test server is there), must be within noise
+/// of each other.
 @Suite("tessera serve timing", .serialized)
 struct ServeTimingTests {
-    @Test("wrong token on an existing serial and a missing serial take the same time")
-    func existingAndMissingSerialsCostTheSame() async throws {
-        let server = try await ServeProcess()
+    enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+        static var tested: [Store] { TestPostgres.skipped ? [.sqlite] : allCases }
+    }
+
+    @Test("wrong token on an existing serial and a missing serial take the same time", arguments: Store.tested)
+    func existingAndMissingSerialsCostTheSame(store: Store) async throws {
+        var arguments: [String] = []
+        if store == .postgres {
+            guard let url = TestPostgres.url else {
+                Issue.record(Comment(rawValue: TestPostgres.missingServer("the PostgreSQL timing test")))
+                return
+            }
+            let schema = "tessera_timing_\(UInt32.random(in: 0...UInt32.max))"
+            arguments = ["--database", url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"]
+        }
+        let server = try await ServeProcess(arguments: arguments)
         let body = #"{"template":"event-ticket","data":{"serialNumber":"TM-1"}}"#
         let created = try #require(try server.request(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
