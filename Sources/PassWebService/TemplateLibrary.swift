@@ -28,7 +28,12 @@ final class TemplateLibrary: Sendable {
             && name.utf8.allSatisfy { $0.isLetterOrDigitASCII || "-_.".utf8.contains($0) }
     }
 
-    /// The template `name`, loading it on first use.
+    /// The template `name` when it is already loaded, else `nil` (nothing is read).
+    func loadedEntry(named name: String) -> Entry? {
+        entries.withLock { $0[name] }
+    }
+
+    /// The template `name`, loading it on first use (reads and hashes files: call it off the event loops).
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func entry(named name: String) throws -> Entry {
         if let entry = entries.withLock({ $0[name] }) { return entry }

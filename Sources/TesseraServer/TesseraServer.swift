@@ -7,6 +7,7 @@ import PassStore
 import PassWebService
 import PostgresStore
 public import Prometheus
+import HummingbirdCore
 import SQLiteStore
 import ServiceLifecycle
 
@@ -82,8 +83,14 @@ public enum TesseraServer {
             services += checkout.services
         }
 
+        let limits = configuration.connectionLimits
+        let activity = configuration.activity
+        let server = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [
+                ExpectContinueHandler(), ConnectionGuard(limits: limits, activity: activity, logger: logger),
+            ]))
         var app = Application(
-            router: router,
+            router: router, server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
             onServerRunning: { channel in
                 logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])

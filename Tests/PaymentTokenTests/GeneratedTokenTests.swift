@@ -120,7 +120,7 @@ struct GeneratedTokenTests {
         #expect(error.reason.contains(leafOID ? PaymentTokenVerifier.intermediateOID : PaymentTokenVerifier.leafOID))
     }
 
-    @Test func anotherRootIsRejected() throws {
+    @Test(.vectorsPresent) func anotherRootIsRejected() throws {
         let fixture = try Fixture(rsa: false)
         let other = try ApplePayTestPKI()
         let verifier = PaymentTokenVerifier(configuration: .init(appleRootCertificates: [other.root]))

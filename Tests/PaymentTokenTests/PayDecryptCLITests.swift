@@ -4,7 +4,7 @@ import Testing
 import TesseraTestSupport
 
 /// `tessera pay decrypt` run as a subprocess.
-@Suite("tessera pay decrypt")
+@Suite("tessera pay decrypt", .vectorsPresent)
 struct PayDecryptCLITests {
     static let gala = VectorSet.decryptable[1]
     static let payU = VectorSet.decryptable[2]

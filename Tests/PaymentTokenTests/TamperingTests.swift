@@ -4,7 +4,7 @@ import Testing
 
 /// Altering any signed field, or the signature itself, breaks verification; a wrong merchant identifier or key
 /// breaks decryption.
-@Suite("Tampering")
+@Suite("Tampering", .vectorsPresent)
 struct TamperingTests {
     /// Flips the lowest bit of the byte at `index` (negative: from the end).
     static func flipped(_ data: Data, at index: Int) -> Data {

@@ -4,6 +4,9 @@ import Testing
 import TesseraTestSupport
 
 /// One public Apple Pay token set from `../shared/applepay-vectors` (see its README), read in place.
+///
+/// The folder lies outside the repository: a fresh clone has no such folder, and the tests that read it are then
+/// skipped with the reason (``vectorsPresent``) instead of failing. `TESSERA_APPLEPAY_VECTORS` names another folder.
 struct VectorSet: CustomTestStringConvertible, Sendable {
     /// The folder name.
     let name: String
@@ -20,8 +23,26 @@ struct VectorSet: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(name)/\(tokenFile)" }
 
-    static let root = Subprocess.repositoryRoot.appendingPathComponent("../shared/applepay-vectors").standardizedFileURL
+    /// The folder of the sets: `TESSERA_APPLEPAY_VECTORS`, else `../shared/applepay-vectors` beside the repository.
+    static let root: URL = {
+        if let override = ProcessInfo.processInfo.environment["TESSERA_APPLEPAY_VECTORS"], !override.isEmpty {
+            return URL(fileURLWithPath: override).standardizedFileURL
+        }
+        return Subprocess.repositoryRoot.appendingPathComponent("../shared/applepay-vectors").standardizedFileURL
+    }()
     static let appleRootPath = root.appendingPathComponent("apple-root-ca-g3/AppleRootCA-G3.pem").path
+
+    /// Whether the folder is there, with Apple's root certificate and every set this file names.
+    static let isPresent: Bool = {
+        let files = [appleRootPath] + all.map { $0.path($0.tokenFile) }
+        return files.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }()
+
+    /// Why the tests that read the sets are skipped when the folder is missing.
+    static var absenceReason: String {
+        "the public Apple Pay token vectors are not at \(root.path) (clone them there, as CI does, "
+            + "or set TESSERA_APPLEPAY_VECTORS, to run this test)"
+    }
 
     /// Sets that can be decrypted (key and merchant identifier published).
     static let decryptable: [VectorSet] = [
@@ -75,5 +96,12 @@ struct VectorSet: CustomTestStringConvertible, Sendable {
 
     static func appleVerifier() throws -> PaymentTokenVerifier {
         PaymentTokenVerifier(configuration: try .init(appleRootPath: appleRootPath))
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when the public Apple Pay vectors are present, else skips it saying why.
+    static var vectorsPresent: Self {
+        .enabled(if: VectorSet.isPresent, Comment(rawValue: VectorSet.absenceReason))
     }
 }
