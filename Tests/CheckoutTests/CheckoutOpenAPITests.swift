@@ -60,7 +60,7 @@ struct CheckoutOpenAPITests {
             try await call(.post, "\(base)/coupon-code", ["couponCode": ""])
             try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")")
             try await call(.get, "/checkout/v1/orders/ord_missing")
-            let sheet = try await client.execute(uri: "/checkout/sheet/\(id)", method: .get)
+            let sheet = try await client.execute(uri: "/checkout/sheet/\(id)", method: .get, headers: JSONBody.json)
             problems.withLock {
                 $0 += document.withLock {
                     $0.check(method: "GET", path: "/checkout/sheet/\(id)", status: Int(sheet.status.code),
