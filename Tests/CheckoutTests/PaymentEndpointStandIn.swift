@@ -26,6 +26,8 @@ final class PaymentEndpointStandIn: Sendable {
     let decline: Bool
     let delay: Duration
     private let state: Mutex<State>
+    /// Runs when a call arrives, before it is answered (a test kills the server here).
+    let onCall = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(unavailableFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20)) {
         secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedData()
@@ -56,6 +58,7 @@ final class PaymentEndpointStandIn: Sendable {
                 if state.unavailableLeft > 0 { state.unavailableLeft -= 1; return true }
                 return false
             }
+            self.onCall.withLock { $0 }?()
             try await Task.sleep(for: self.delay)
             if unavailable { return Response(status: .serviceUnavailable) }
             guard valid else { return Response(status: .unauthorized) }
