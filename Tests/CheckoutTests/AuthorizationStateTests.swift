@@ -189,4 +189,38 @@ struct AuthorizationStateTests {
             #expect((order["passes"] as? [Any])?.count == 1)
         }
     }
+
+    @Test("An authorization held past its lease (a crash) becomes processorUnknown, then recovery commits it once")
+    func staleAuthorizingBecomesUnknown() async throws {
+        let processor = CountingProcessor(failFirst: 1)
+        let fixture = try CheckoutFixture(processor: processor, configuration: .init(authorizationLease: 10))
+        try await fixture.withClient { client in
+            let id = try await Self.ticketSession(client)
+            let session = try #require(await fixture.store.session(id: id))
+            // What a process that died after claiming leaves behind: authorizing, with its attempt.
+            var claimed = session
+            claimed.state = .authorizing
+            claimed.authorizationAttempts = 1
+            claimed.authorization = AuthorizationAttempt(
+                orderId: "ord_crashed0000000000000000", idempotencyKey: "\(id)-1", transactionIdentifier: "00ff",
+                startedAt: fixture.clock.now, total: Decimal(string: "48.71")!, lineItems: [], shippingMethod: nil,
+                couponCode: nil,
+                payment: try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
+                                             shippingContact: nil))
+            #expect(await fixture.store.claimAuthorization(claimed, transactionIdentifier: "00ff", at: fixture.clock.now)
+                    == .claimed)
+            #expect(await fixture.service.recoverAuthorizations() == 0)  // within its lease: left alone
+            #expect(processor.calls.isEmpty)
+            fixture.clock.advance(11)
+            #expect(await fixture.service.recoverAuthorizations() == 0)  // the processor gives no answer
+            let (_, unknown) = try await client.get("/checkout/v1/sessions/\(id)")
+            #expect(unknown["state"] as? String == "processorUnknown")
+            fixture.clock.advance(11)
+            #expect(await fixture.service.recoverAuthorizations() == 1)
+            let stored = try #require(await fixture.store.session(id: id))
+            #expect(stored.state == .authorized)
+            #expect(stored.orderId == "ord_crashed0000000000000000")
+            #expect(processor.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
+        }
+    }
 }

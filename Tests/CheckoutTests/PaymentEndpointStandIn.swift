@@ -20,6 +20,7 @@ final class PaymentEndpointStandIn: Sendable {
     private struct State {
         var calls: [Call] = []
         var unavailableLeft: Int
+        var slowLeft: Int
     }
 
     let secret: Data
@@ -29,11 +30,11 @@ final class PaymentEndpointStandIn: Sendable {
     /// Runs when a call arrives, before it is answered (a test kills the server here).
     let onCall = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(unavailableFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20)) {
+    init(unavailableFirst: Int = 0, slowFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20)) {
         secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedData()
         self.decline = decline
         self.delay = delay
-        state = Mutex(State(unavailableLeft: unavailableFirst))
+        state = Mutex(State(unavailableLeft: unavailableFirst, slowLeft: slowFirst))
     }
 
     var calls: [Call] { state.withLock { $0.calls } }
@@ -59,7 +60,11 @@ final class PaymentEndpointStandIn: Sendable {
                 return false
             }
             self.onCall.withLock { $0 }?()
-            try await Task.sleep(for: self.delay)
+            let slow = self.state.withLock { state in
+                if state.slowLeft > 0 { state.slowLeft -= 1; return true }
+                return false
+            }
+            try await Task.sleep(for: slow ? .seconds(3) : self.delay)
             if unavailable { return Response(status: .serviceUnavailable) }
             guard valid else { return Response(status: .unauthorized) }
             let answer = self.decline ? #"{"status":"declined","reason":"Insufficient funds."}"#

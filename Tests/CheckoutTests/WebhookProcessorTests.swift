@@ -15,7 +15,7 @@ struct WebhookProcessorTests {
     static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
 
     /// Runs `test` with the stand-in endpoint on loopback and a checkout whose processor posts to it.
-    static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false,
+    static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
                              _ test: @escaping @Sendable (CheckoutFixture, any TestClientProtocol) async throws -> Void)
         async throws
     {
@@ -24,7 +24,7 @@ struct WebhookProcessorTests {
             let port = try #require(endpointClient.port)
             let processor = WebhookPaymentProcessor(
                 configuration: .init(url: URL(string: "http://127.0.0.1:\(port)/pay")!, secret: endpoint.secret,
-                                     timeoutSeconds: 5, forwardToken: forwardToken),
+                                     timeoutSeconds: timeoutSeconds, forwardToken: forwardToken),
                 logger: Logger(label: "test.webhook"))
             let fixture = try CheckoutFixture(processor: processor) { merchant in
                 if forwardToken { merchant.paymentProcessingKeyPaths = [] }
@@ -77,6 +77,19 @@ struct WebhookProcessorTests {
             let (status, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok)
             #expect(endpoint.calls.map(\.idempotencyKey) == Array(repeating: "\(id)-1", count: 3))
+        }
+    }
+
+    @Test("webhook: a try that times out is retried with the same idempotency key; one order")
+    func retriedOnTimeout() async throws {
+        let endpoint = PaymentEndpointStandIn(slowFirst: 1)
+        try await Self.withEndpoint(endpoint, timeoutSeconds: 1) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok, "\(result)")
+            #expect(endpoint.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
+            #expect(try #require(await fixture.store.session(id: id)).state == .authorized)
         }
     }
 

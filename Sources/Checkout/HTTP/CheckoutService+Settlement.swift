@@ -101,9 +101,14 @@ extension CheckoutService {
         do {
             let stale = try await store.leaseStaleAuthorizations(
                 olderThan: now().addingTimeInterval(-configuration.authorizationLease), now: now(), limit: 50)
-            for session in stale {
+            for var session in stale {
                 guard let attempt = session.authorization else { continue }
                 do {
+                    // Held past its lease (a crash or a stuck call): whether the processor charged is not known.
+                    if session.state == .authorizing {
+                        session.state = .processorUnknown
+                        guard try await store.updateAuthorizingSession(session) else { continue }
+                    }
                     let (token, contacts) = try Self.parsePayment(attempt.payment)
                     let payment = processor.forwardsEncryptedToken ? nil : try decrypt(token)
                     _ = try await settle(session, token: token, payment: payment, contacts: contacts)
