@@ -5,6 +5,7 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import PaymentToken
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -178,6 +179,27 @@ struct WebhookProcessorTests {
         let merchant = try MerchantConfiguration.decode(jsonData: Data(json.utf8))
         #expect { try merchant.validate() } throws: { error in
             (error as? CheckoutError)?.field == field
+        }
+    }
+
+    @Test("No paymentProcessor outside development mode: authorization is 503 notConfigured and nothing is recorded")
+    func noProcessor() async throws {
+        var production = CheckoutFixture.merchantConfiguration()
+        #expect(try production.makePaymentProcessor(logger: Logger(label: "test")) is NoPaymentProcessor)
+        production.developmentMode = true
+        #expect(try production.makePaymentProcessor(logger: Logger(label: "test")) is RecordingPaymentProcessor)
+
+        let fixture = try CheckoutFixture(processor: NoPaymentProcessor())
+        try await fixture.withClient { client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .serviceUnavailable)
+            #expect(result["code"] as? String == "notConfigured")
+            #expect(try #require(await fixture.store.session(id: id)).state == .pending)
+            // The token was not recorded: with a processor it still pays.
+            #expect(await fixture.store.insertTransactionIdentifier(
+                try ApplePayPaymentToken(jsonData: payment).header.transactionIdHex, sessionId: id, at: .now))
         }
     }
 }
