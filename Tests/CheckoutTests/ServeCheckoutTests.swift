@@ -19,7 +19,8 @@ struct ServeCheckoutTests {
         let base: String
         let log: URL
 
-        init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String) throws {
+        init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String,
+             environment extra: [String: String] = [:]) throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
             process.arguments = [
@@ -30,6 +31,7 @@ struct ServeCheckoutTests {
             ]
             var environment = ProcessInfo.processInfo.environment
             environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] = "2"
+            environment.merge(extra) { $1 }
             process.environment = environment
             log = folder.appendingPathComponent("\(name).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -66,10 +68,10 @@ struct ServeCheckoutTests {
     /// Writes the merchant configuration: the fixture's catalogue, test Apple root and key, API key, and a webhook
     /// processor posting to `endpointPort`.
     static func writeMerchant(_ fixture: CheckoutFixture, endpoint: PaymentEndpointStandIn, endpointPort: Int,
-                              folder: URL) throws -> URL {
+                              folder: URL, apiKeyFile: Bool = true) throws -> URL {
         let secret = folder.appendingPathComponent("webhook.secret")
         try endpoint.secret.write(to: secret)
-        let merchant: [String: Any] = [
+        var merchant: [String: Any] = [
             "merchantIdentifier": CheckoutFixture.merchantID, "displayName": "Tessera Arena", "countryCode": "US",
             "currencyCode": "USD",
             "tax": ["label": "Sales Tax", "rate": "0.0825"],
@@ -81,17 +83,20 @@ struct ServeCheckoutTests {
             "paymentProcessor": ["kind": "webhook", "url": "http://127.0.0.1:\(endpointPort)/pay",
                                  "secretFile": secret.path, "timeoutSeconds": 5],
         ]
+        if !apiKeyFile { merchant["apiKeyFile"] = nil }
         let url = folder.appendingPathComponent("merchant.json")
         try JSONSerialization.data(withJSONObject: merchant).write(to: url)
         return url
     }
 
-    static func request(_ method: HTTPMethod, _ url: String, body: Data? = nil, idempotencyKey: String? = nil)
-        -> HTTPClientRequest
+    static func request(_ method: HTTPMethod, _ url: String, body: Data? = nil, idempotencyKey: String? = nil,
+                        headers: [(String, String)]? = nil) -> HTTPClientRequest
     {
         var request = HTTPClientRequest(url: url)
         request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
+        for (name, value) in headers ?? [("Authorization", "Bearer \(CheckoutFixture.apiKey)")] {
+            request.headers.add(name: name, value: value)
+        }
         request.headers.add(name: "Content-Type", value: "application/json")
         if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
@@ -239,5 +244,62 @@ struct ServeCheckoutTests {
             #expect(answers.contains { $0.2 == "authorizationInProgress" })
             try await http.shutdown()
         }
+    }
+
+    @Test("tessera serve with TESSERA_CHECKOUT_API_KEY: anonymous carts from the catalogue only, a client secret for the session and its sheet, over-limit totals refused")
+    func serveAccessAndLimits() async throws {
+        let fixture = try CheckoutFixture()
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-access")
+        let merchant = try Self.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder,
+                                              apiKeyFile: false)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let server = try Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
+                                port: Int.random(in: 20_000..<40_000), chain: chain, name: "access",
+                                environment: ["TESSERA_CHECKOUT_API_KEY": CheckoutFixture.apiKey])
+        defer { server.stop() }
+        do {
+            try await server.waitUntilHealthy(http)
+            let sessions = "\(server.base)/checkout/v1/sessions"
+            let anonymous = [("Content-Type", "application/json")]
+            let summary = Data(#"{"summary":{"subtotal":"0.00","tax":"0.00"}}"#.utf8)
+            let (refused, error) = try await Self.json(http, Self.request(
+                .POST, sessions, body: summary, idempotencyKey: "k-1", headers: anonymous))
+            #expect(refused == 401)
+            #expect((error["error"] as? [String: Any])?["field"] as? String == "summary")
+            let (merchantMade, _) = try await Self.json(http, Self.request(.POST, sessions, body: summary, idempotencyKey: "k-2"))
+            #expect(merchantMade == 201)
+            // This merchant ships nothing: 25.00 + 99999976 = 100000001.
+            let (tooMuch, limit) = try await Self.json(http, Self.request(
+                .POST, sessions, body: Data(#"{"summary":{"subtotal":"25.00","tax":"99999976"}}"#.utf8), idempotencyKey: "k-3"))
+            #expect(tooMuch == 422)
+            #expect((limit["error"] as? [String: Any])?["field"] as? String == "summary")
+            #expect(((limit["error"] as? [String: Any])?["message"] as? String)?.contains("100000000") == true)
+
+            let (created, session) = try await Self.json(http, Self.request(
+                .POST, sessions, body: Data(#"{"items":[{"sku":"TICKET-GA","quantity":1}]}"#.utf8), idempotencyKey: "k-4",
+                headers: anonymous))
+            #expect(created == 201)
+            let id = try #require(session["id"] as? String)
+            let secret = try #require(session["clientSecret"] as? String)
+            #expect(try await Self.json(http, Self.request(.GET, "\(sessions)/\(id)", headers: [])).0 == 401)
+            #expect(try await Self.json(http, Self.request(.GET, "\(sessions)/\(id)",
+                                                           headers: [("Checkout-Client-Secret", secret)])).0 == 200)
+            let sheet = try await http.execute(Self.request(.GET, "\(server.base)/checkout/sheet/\(id)", headers: []),
+                                               timeout: .seconds(10))
+            #expect(sheet.status.code == 401)
+            let page = try await http.execute(Self.request(
+                .GET, "\(server.base)\(try #require(session["sheetURL"] as? String))", headers: []), timeout: .seconds(10))
+            #expect(page.status.code == 200)
+            // A payment with no processor reachable is never a 5xx for the buyer's mistake: a bad token is 400.
+            let (bad, _) = try await Self.json(http, Self.request(
+                .POST, "\(sessions)/\(id)/authorize", body: Data(#"{"token":{"paymentData":{}}}"#.utf8),
+                headers: [("Checkout-Client-Secret", secret)]))
+            #expect(bad == 400)
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
     }
 }
