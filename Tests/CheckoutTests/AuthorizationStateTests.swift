@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import NIOCore
 import NIOHTTP1
 import PassWebService
@@ -221,6 +222,27 @@ struct AuthorizationStateTests {
             #expect(stored.state == .authorized)
             #expect(stored.orderId == "ord_crashed0000000000000000")
             #expect(processor.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
+        }
+    }
+
+    @Test("Refusal details go to the log at debug level, never the account number or cryptogram")
+    func detailsInDebugLog() async throws {
+        let lines = CapturingLogHandler.Lines()
+        let fixture = try CheckoutFixture(logger: CapturingLogHandler.logger(lines))
+        try await fixture.withClient { client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4870, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (_, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(result["code"] as? String == "amountMismatch")
+            #expect(!(result["reason"] as? String ?? "").contains("4870"))
+            let debug = lines.all.filter { $0.hasPrefix("debug") && $0.contains("amountMismatch") }
+            #expect(debug.contains { $0.contains("4870") && $0.contains("4871") }, "\(lines.all)")
+            let good = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (ok, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: good)
+            #expect(ok == .ok)
+            for line in lines.all {
+                #expect(!line.contains("4761120010001234") && !line.contains("AOOXGFQ"), "\(line)")
+            }
         }
     }
 }

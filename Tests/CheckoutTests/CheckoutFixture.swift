@@ -66,7 +66,7 @@ struct CheckoutFixture: Sendable {
     }
 
     init(developmentMode: Bool = false, withIssuer: Bool = true, processor custom: (any PaymentProcessor)? = nil,
-         configuration: CheckoutService.Configuration = .init(),
+         configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         let clock = Clock()
         self.clock = clock
@@ -96,7 +96,7 @@ struct CheckoutFixture: Sendable {
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
         service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
                                       processor: custom ?? processor,
-                                      passIssuer: withIssuer ? issuer : nil, logger: Logger(label: "test.checkout"),
+                                      passIssuer: withIssuer ? issuer : nil, logger: logger,
                                       now: { clock.now })
     }
 
