@@ -70,6 +70,14 @@ public final class PassIssuer: Sendable {
         "\(webServiceURL)/download/\(pass.downloadToken).pkpass"
     }
 
+    /// The pass type identifier a template's passes get.
+    /// - Parameter name: The template's folder name.
+    /// - Returns: Its `passTypeIdentifier`, `nil` when its pass.json has none.
+    /// - Throws: ``IssuerError`` when there is no such template.
+    public func passTypeIdentifier(ofTemplate name: String) throws -> String? {
+        try templates.entry(named: name).builder.template.pass.passTypeIdentifier
+    }
+
     /// Creates a pass from a template and a data document; the serial number is generated when the data has none.
     /// The pass is built and signed before it is stored, so invalid data stores nothing.
     /// - Returns: The stored pass.

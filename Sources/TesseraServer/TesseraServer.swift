@@ -76,9 +76,10 @@ public enum TesseraServer {
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
             let checkout = try CheckoutService(
-                merchant: merchant, store: checkoutStore, passIssuer: issuer,
+                merchant: merchant, configuration: configuration.checkout, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
+                passIssuer: issuer,
                 merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
-                logger: logger, now: now)
+                apiKey: configuration.checkoutAPIKey, logger: logger, now: now)
             checkout.addRoutes(to: router)
             services += checkout.services
         }

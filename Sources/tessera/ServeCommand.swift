@@ -122,6 +122,20 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let connectionLimits = try readConnectionLimits(environment)
+        // The merchant's API key: apiKeyFile in the merchant configuration, or TESSERA_CHECKOUT_API_KEY.
+        let checkoutAPIKey = merchant?.apiKeyFile == nil ? environment["TESSERA_CHECKOUT_API_KEY"] : nil
+        if let checkoutAPIKey, checkoutAPIKey.count < 24 {
+            throw CommandFailure(message: "TESSERA_CHECKOUT_API_KEY: at least 24 characters are needed")
+        }
+        var checkout = CheckoutService.Configuration()
+        if let text = environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw CommandFailure(message: "TESSERA_CHECKOUT_AUTHORIZATION_LEASE: \(text) is not 1-3600 seconds",
+                                     exitCode: 2)
+            }
+            checkout.authorizationLease = TimeInterval(seconds)
+            checkout.recoveryInterval = .seconds(min(5, seconds))
+        }
         let signer = try PassSigner(credentials: try credentials.load())
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -131,6 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer,
             webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
+            checkout: checkout, checkoutAPIKey: checkoutAPIKey,
             additionalServices: pushSender.map { [$0.service] } ?? [], connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         let app = try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
