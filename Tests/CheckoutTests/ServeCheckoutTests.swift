@@ -180,7 +180,9 @@ struct ServeCheckoutTests {
                 // Every call for the session carried the same idempotency key and order.
                 #expect(Set(endpoint.calls.map(\.idempotencyKey)) == ["\(id)-1"])
                 #expect(Set(endpoint.calls.compactMap { $0.body["orderId"] }) == [orderId])
-                #expect(endpoint.calls.count == 2)
+                // The killed process's call and at least one retry after the restart; a slow machine may time out a
+                // retry and send it again, always with the same key, and the order above is still committed once.
+                #expect(endpoint.calls.count >= 2)
             } catch {
                 first.kill9()
                 try await http.shutdown()
