@@ -5,7 +5,16 @@ import Foundation
 /// written as PNG into memory. Each owned C object is a `final class` freed in `deinit`.
 enum SVGRasterizer {
     /// Rasterizes `svg` into a `width`×`height` pixel PNG (the document is scaled to fill that viewport).
+    ///
+    /// One drawing at a time in the process: two threads inside librsvg at once (its text layout through
+    /// fontconfig and pango) were seen to wait on each other for ever, holding both of Swift's worker threads.
     static func png(svg: String, width: Int, height: Int) throws -> Data {
+        try lock.withLock { try draw(svg: svg, width: width, height: height) }
+    }
+
+    private static let lock = NSLock()
+
+    private static func draw(svg: String, width: Int, height: Int) throws -> Data {
         let handle = try RsvgDocument(svg: svg)
         let surface = try CairoImageSurface(width: width, height: height)
         let context = try CairoContext(surface: surface)
