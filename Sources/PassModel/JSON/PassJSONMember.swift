@@ -51,7 +51,9 @@ extension Pass {
         try visitor.visit("relevantDate", pass.relevantDate, template.relevantDate)
         try visitor.visit("relevantDates", pass.relevantDates, template.relevantDates)
         try visitor.visit("sellURL", pass.sellURL, template.sellURL)
-        try visitor.visit("semantics", pass.semantics, template.semantics)
+        try visitor.visit(
+            "semantics", pass.semantics.map(PassSemanticTags.withApplesSpelling),
+            template.semantics.map(PassSemanticTags.withApplesSpelling))
         try visitor.visit("serialNumber", pass.serialNumber, template.serialNumber)
         try visitor.visit("sharingProhibited", pass.sharingProhibited, template.sharingProhibited)
         try visitor.visitStyle(.storeCard, pass.storeCard)

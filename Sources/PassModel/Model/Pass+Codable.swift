@@ -174,7 +174,7 @@ extension Pass {
         try c.encode(nfc, "nfc")
         try c.encode(webServiceURL, "webServiceURL")
         try c.encode(authenticationToken, "authenticationToken")
-        try c.encode(semantics, "semantics")
+        try c.encode(semantics.map(PassSemanticTags.withApplesSpelling), "semantics")
         try c.encode(preferredStyleSchemes, "preferredStyleSchemes")
         try c.encode(eventLogoText, "eventLogoText")
         try c.encode(footerBackgroundColor, "footerBackgroundColor")

@@ -91,6 +91,10 @@ extension PassValidator {
                 context.warning(path["currencyCode"], "applies only to numeric values; the value is a string")
             }
         }
+        if field.currencyCode != nil, field.numberStyle != nil {
+            context.warning(path["currencyCode"], "currencyCode and numberStyle together: Wallet shows the value as a "
+                + "currency amount and ignores numberStyle")
+        }
         if let code = field.currencyCode, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             context.warning(path["currencyCode"], "must be an ISO 4217 code such as USD, found \"\(code)\"")
         }

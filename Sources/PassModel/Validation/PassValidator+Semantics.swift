@@ -1,0 +1,196 @@
+import Foundation
+
+extension PassValidator {
+    /// Checks every tag of `semantics` against the kind Apple documents for it, reporting every mismatch
+    /// at once: a value of the wrong type is an error (Wallet drops the semantics it cannot read), an
+    /// unknown constant or tag a warning, another library's spelling a warning naming Apple's.
+    func checkSemantics(_ pass: Pass, context: inout ValidationContext) {
+        guard let semantics = pass.semantics else { return }
+        guard case .object(let members) = semantics else {
+            context.error("semantics", "expected an object, found \(semantics.kindName)")
+            return
+        }
+        for key in members.keys.sorted() {
+            let value = members[key]!
+            let path = "semantics.\(key)"
+            if let apple = PassSemanticTags.alternateSpellings[key] {
+                if members[apple] != nil {
+                    context.warning(path, "Apple spells this tag \(apple), which is also present; this one is left out")
+                } else {
+                    context.warning(path, "Apple spells this tag \(apple); Tessera writes it as \(apple)")
+                    if let kind = PassSemanticTags.kinds[apple] {
+                        check(PassSemanticTags.applesValue(value, alias: key), as: kind, path: path, context: &context)
+                    }
+                }
+                continue
+            }
+            guard let kind = PassSemanticTags.kinds[key] else {
+                context.warning(path, "unknown semantic tag, kept as is")
+                continue
+            }
+            check(value, as: kind, path: path, context: &context)
+        }
+    }
+
+    private func check(_ value: JSONValue, as kind: PassSemanticTags.Kind, path: String, context: inout ValidationContext) {
+        func mismatch(_ expected: String) {
+            context.error(path, "expected \(expected), found \(value.kindName)")
+        }
+        switch kind {
+        case .string:
+            if value.stringValue == nil { mismatch("a string") }
+        case .number:
+            if value.doubleValue == nil { mismatch("a number") }
+        case .boolean:
+            if value.boolValue == nil { mismatch("a boolean") }
+        case .date:
+            guard let text = value.stringValue else { return mismatch("a W3C date string") }
+            if let problem = W3CDate.problem(with: text) { context.error(path, "must be a W3C date: \(problem)") }
+        case .timeZone:
+            guard let text = value.stringValue else { return mismatch("a string") }
+            if TimeZone(identifier: text) == nil {
+                context.error(path, "must be an IANA time zone name such as America/Chicago, found \"\(text)\"")
+            }
+        case .strings:
+            checkArray(value, path: path, context: &context) { element, elementPath, context in
+                if element.stringValue == nil {
+                    context.error(elementPath, "expected a string, found \(element.kindName)")
+                }
+            }
+        case .enumeration(let values):
+            guard let text = value.stringValue else { return mismatch("a string") }
+            if !values.contains(text) {
+                context.warning(path, "unknown value \"\(text)\", expected one of \(values.joined(separator: ", "))")
+            }
+        case .enumerations(let values):
+            checkArray(value, path: path, context: &context) { element, elementPath, context in
+                guard let text = element.stringValue else {
+                    return context.error(elementPath, "expected a string, found \(element.kindName)")
+                }
+                if !values.contains(text) {
+                    context.warning(
+                        elementPath, "unknown value \"\(text)\", expected one of \(values.joined(separator: ", "))")
+                }
+            }
+        case .location:
+            checkObject(value, path: path, context: &context) { members, context in
+                for key in ["latitude", "longitude"] {
+                    guard let member = members[key] else {
+                        context.error("\(path).\(key)", "required key is missing")
+                        continue
+                    }
+                    if member.doubleValue == nil {
+                        context.error("\(path).\(key)", "expected a number, found \(member.kindName)")
+                    }
+                }
+                let limits = ["latitude": 90.0, "longitude": 180.0]
+                for (key, limit) in limits {
+                    if let number = members[key]?.doubleValue, abs(number) > limit {
+                        context.error("\(path).\(key)", "must be between -\(Int(limit)) and \(Int(limit)), found \(number)")
+                    }
+                }
+            }
+        case .personName:
+            checkObject(value, path: path, context: &context) { members, context in
+                self.checkMembers(members, path: path, strings: Self.nameComponents, context: &context)
+            }
+        case .currencyAmount:
+            checkObject(value, path: path, context: &context) { members, context in
+                self.checkMembers(members, path: path, strings: ["amount", "currencyCode"], context: &context)
+                if let amount = members["amount"]?.stringValue, Decimal(string: amount) == nil
+                    || !amount.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+                {
+                    context.error("\(path).amount", "must be a decimal number written as a string, such as \"42.50\"")
+                }
+                if let code = members["currencyCode"]?.stringValue,
+                    code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
+                {
+                    context.error("\(path).currencyCode", "must be an ISO 4217 code such as USD, found \"\(code)\"")
+                }
+            }
+        case .eventDateInfo:
+            checkObject(value, path: path, context: &context) { members, context in
+                self.checkMembers(
+                    members, path: path, strings: ["date", "timeZone"],
+                    booleans: ["ignoreTimeComponents", "unannounced", "undetermined"], context: &context)
+                if let date = members["date"]?.stringValue, let problem = W3CDate.problem(with: date) {
+                    context.error("\(path).date", "must be a W3C date: \(problem)")
+                }
+            }
+        case .seats:
+            checkArray(value, path: path, context: &context) { element, elementPath, context in
+                self.checkObject(element, path: elementPath, context: &context) { members, context in
+                    self.checkMembers(members, path: elementPath, strings: Self.seatKeys, context: &context)
+                    if let color = members["seatSectionColor"]?.stringValue {
+                        Self.checkColor(color, path: "\(elementPath).seatSectionColor", context: &context)
+                    }
+                }
+            }
+        case .wifiNetworks:
+            checkArray(value, path: path, context: &context) { element, elementPath, context in
+                self.checkObject(element, path: elementPath, context: &context) { members, context in
+                    self.checkMembers(members, path: elementPath, strings: ["ssid", "password"], context: &context)
+                    for key in ["ssid", "password"] where members[key] == nil {
+                        context.error("\(elementPath).\(key)", "required key is missing")
+                    }
+                }
+            }
+        }
+    }
+
+    private static let nameComponents = [
+        "namePrefix", "givenName", "middleName", "familyName", "nameSuffix", "nickname", "phoneticRepresentation",
+    ]
+
+    private static let seatKeys = [
+        "seatDescription", "seatIdentifier", "seatNumber", "seatRow", "seatSection", "seatAisle", "seatLevel",
+        "seatType", "seatSectionColor",
+    ]
+
+    private func checkArray(
+        _ value: JSONValue,
+        path: String,
+        context: inout ValidationContext,
+        element check: (JSONValue, String, inout ValidationContext) -> Void
+    ) {
+        guard case .array(let elements) = value else {
+            return context.error(path, "expected an array, found \(value.kindName)")
+        }
+        for (index, element) in elements.enumerated() { check(element, "\(path)[\(index)]", &context) }
+    }
+
+    private func checkObject(
+        _ value: JSONValue,
+        path: String,
+        context: inout ValidationContext,
+        members check: ([String: JSONValue], inout ValidationContext) -> Void
+    ) {
+        guard case .object(let members) = value else {
+            return context.error(path, "expected an object, found \(value.kindName)")
+        }
+        check(members, &context)
+    }
+
+    /// Each member is one of `strings` (holding a string; a name's `phoneticRepresentation` may also be a
+    /// name object) or `booleans`; any other key is a warning.
+    private func checkMembers(
+        _ members: [String: JSONValue],
+        path: String,
+        strings: [String],
+        booleans: [String] = [],
+        context: inout ValidationContext
+    ) {
+        for key in members.keys.sorted() {
+            let member = members[key]!
+            if strings.contains(key) {
+                if member.stringValue == nil, !(key == "phoneticRepresentation" && member.objectValue != nil) {
+                    context.error("\(path).\(key)", "expected a string, found \(member.kindName)")
+                }
+            } else if booleans.contains(key) {
+                if member.boolValue == nil { context.error("\(path).\(key)", "expected a boolean, found \(member.kindName)") }
+            } else {
+                context.warning("\(path).\(key)", "unknown key, kept as is")
+            }
+        }
+    }
+}
