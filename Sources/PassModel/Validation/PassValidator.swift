@@ -111,6 +111,7 @@ public struct PassValidator: Sendable {
         checkStyleAndFields(pass, context: &context)
         checkRelevance(pass, context: &context)
         checkServices(pass, context: &context)
+        checkLinks(pass, context: &context)
         checkSemantics(pass, context: &context)
         checkStyleSchemes(pass, files: files, context: &context)
         checkBarcodes(pass, context: &context)
