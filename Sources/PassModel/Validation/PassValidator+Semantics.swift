@@ -10,10 +10,9 @@ extension PassValidator {
             context.error("semantics", "expected an object, found \(semantics.kindName)")
             return
         }
-        for key in members.keys.sorted() {
-            let value = members[key]!
-            let path = "semantics.\(key)"
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             if let apple = PassSemanticTags.alternateSpellings[key] {
+                let path = "semantics.\(key)"
                 if members[apple] != nil {
                     context.warning(path, "Apple spells this tag \(apple), which is also present; this one is left out")
                 } else {
@@ -25,14 +24,27 @@ extension PassValidator {
                 continue
             }
             guard let kind = PassSemanticTags.kinds[key] else {
-                context.warning(path, "unknown semantic tag, kept as is")
+                context.warning("semantics.\(key)", "unknown semantic tag, kept as is")
                 continue
             }
-            check(value, as: kind, path: path, context: &context)
+            check(value, as: kind, path: "semantics.\(key)", context: &context)
         }
     }
 
-    private func check(_ value: JSONValue, as kind: PassSemanticTags.Kind, path: String, context: inout ValidationContext) {
+    /// Checks one value; `path` is built only when there is something to report.
+    private func check(
+        _ value: JSONValue,
+        as kind: PassSemanticTags.Kind,
+        path makePath: @autoclosure () -> String,
+        context: inout ValidationContext
+    ) {
+        // The common cases, values of the right kind, are checked without building the path.
+        switch (kind, value) {
+        case (.string, .string), (.number, .integer), (.number, .number), (.boolean, .bool): return
+        case (.date, .string(let text)) where W3CDate.problem(with: text) == nil: return
+        default: break
+        }
+        let path = makePath()
         func mismatch(_ expected: String) {
             context.error(path, "expected \(expected), found \(value.kindName)")
         }
