@@ -119,6 +119,19 @@ struct PassModelAdditionsTests {
         #expect(report.errors.count == 5, "\(report.errors)")
     }
 
+    @Test func posterImagesHaveTheirDocumentedSizes() {
+        let files = Fixtures.iconFiles.merging([
+            "artwork@2x.png": Fixtures.png(width: 700, height: 896), "primaryLogo.png": Fixtures.png(width: 130, height: 30),
+            "secondaryLogo@3x.png": Fixtures.png(width: 405, height: 36),
+        ]) { $1 }
+        let report = Fixtures.validate(Self.posterGeneric, files: files)
+        #expect(report.exactly(
+            .warning, "artwork@2x.png", "is 700×896 pixels; expected 716×896 (358×448 points at @2x)"))
+        #expect(report.exactly(
+            .warning, "primaryLogo.png", "is 130×30 pixels; at most 126×30 (126×30 points) is shown"))
+        #expect(report.issues(at: "secondaryLogo@3x.png").isEmpty)
+    }
+
     @Test func upcomingPassInformationStaysQuiet() {
         let json = Fixtures.eventTicket.setting(["upcomingPassInformation"], to: [["identifier": "e1", "name": "Day 2", "type": "event"]])
         #expect(Fixtures.validate(json).issues.isEmpty)
