@@ -1,31 +1,41 @@
 import Foundation
 
 extension PassValidator {
-    /// The top-level keys holding a URL Wallet opens (event guide, pass menu, boarding services).
-    static let linkKeys: [(String, any KeyPath<Pass, String?> & Sendable)] = [
-        ("accessibilityURL", \.accessibilityURL), ("addOnURL", \.addOnURL), ("bagPolicyURL", \.bagPolicyURL),
-        ("changeSeatURL", \.changeSeatURL), ("contactVenueWebsite", \.contactVenueWebsite),
-        ("directionsInformationURL", \.directionsInformationURL), ("entertainmentURL", \.entertainmentURL),
-        ("managementURL", \.managementURL), ("merchandiseURL", \.merchandiseURL), ("orderFoodURL", \.orderFoodURL),
-        ("parkingInformationURL", \.parkingInformationURL),
-        ("purchaseAdditionalBaggageURL", \.purchaseAdditionalBaggageURL),
-        ("purchaseLoungeAccessURL", \.purchaseLoungeAccessURL), ("purchaseParkingURL", \.purchaseParkingURL),
-        ("purchaseWifiURL", \.purchaseWifiURL), ("registerServiceAnimalURL", \.registerServiceAnimalURL),
-        ("reportLostBagURL", \.reportLostBagURL), ("requestWheelchairURL", \.requestWheelchairURL),
-        ("sellURL", \.sellURL), ("transferURL", \.transferURL), ("transitInformationURL", \.transitInformationURL),
-        ("transitProviderWebsiteURL", \.transitProviderWebsiteURL), ("upgradeURL", \.upgradeURL),
-    ]
-
     /// URLs that are not URLs and email addresses that are not addresses are errors; more than two
     /// featured actions, or an action without what its type needs, are reported too.
     func checkLinks(_ pass: Pass, context: inout ValidationContext) {
-        for (key, path) in Self.linkKeys {
-            if let value = pass[keyPath: path] { Self.checkLink(value, path: key, context: &context) }
+        // Each key read directly: most passes have none of them, and reading through key paths cost more.
+        func link(_ key: @autoclosure () -> String, _ value: String?) {
+            if let value { Self.checkLink(value, path: key(), context: &context) }
         }
-        for (key, value) in [("contactVenueEmail", pass.contactVenueEmail), ("transitProviderEmail", pass.transitProviderEmail)] {
-            if let value, !Self.isEmailAddress(value) {
-                context.error(key, "must be an email address such as tickets@example.com, found \"\(value)\"")
-            }
+        link("accessibilityURL", pass.accessibilityURL)
+        link("addOnURL", pass.addOnURL)
+        link("bagPolicyURL", pass.bagPolicyURL)
+        link("changeSeatURL", pass.changeSeatURL)
+        link("contactVenueWebsite", pass.contactVenueWebsite)
+        link("directionsInformationURL", pass.directionsInformationURL)
+        link("entertainmentURL", pass.entertainmentURL)
+        link("managementURL", pass.managementURL)
+        link("merchandiseURL", pass.merchandiseURL)
+        link("orderFoodURL", pass.orderFoodURL)
+        link("parkingInformationURL", pass.parkingInformationURL)
+        link("purchaseAdditionalBaggageURL", pass.purchaseAdditionalBaggageURL)
+        link("purchaseLoungeAccessURL", pass.purchaseLoungeAccessURL)
+        link("purchaseParkingURL", pass.purchaseParkingURL)
+        link("purchaseWifiURL", pass.purchaseWifiURL)
+        link("registerServiceAnimalURL", pass.registerServiceAnimalURL)
+        link("reportLostBagURL", pass.reportLostBagURL)
+        link("requestWheelchairURL", pass.requestWheelchairURL)
+        link("sellURL", pass.sellURL)
+        link("transferURL", pass.transferURL)
+        link("transitInformationURL", pass.transitInformationURL)
+        link("transitProviderWebsiteURL", pass.transitProviderWebsiteURL)
+        link("upgradeURL", pass.upgradeURL)
+        if let value = pass.contactVenueEmail, !Self.isEmailAddress(value) {
+            context.error("contactVenueEmail", "must be an email address such as tickets@example.com, found \"\(value)\"")
+        }
+        if let value = pass.transitProviderEmail, !Self.isEmailAddress(value) {
+            context.error("transitProviderEmail", "must be an email address such as tickets@example.com, found \"\(value)\"")
         }
         if let symbol = pass.logoSymbolName, symbol.trimmingWhitespace().isEmpty {
             context.error("logoSymbolName", "must not be empty")

@@ -10,6 +10,9 @@ extension PassValidator {
             context.error("semantics", "expected an object, found \(semantics.kindName)")
             return
         }
+        // Every pass made from a template carries the template's semantics: check them without building a
+        // path, sorting or allocating, and take the reporting path below only when something is wrong.
+        if members.allSatisfy({ Self.isClean($0.value, key: $0.key) }) { return }
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             if let apple = PassSemanticTags.alternateSpellings[key] {
                 let path = "semantics.\(key)"
@@ -109,14 +112,10 @@ extension PassValidator {
         case .currencyAmount:
             checkObject(value, path: path, context: &context) { members, context in
                 self.checkMembers(members, path: path, strings: ["amount", "currencyCode"], context: &context)
-                if let amount = members["amount"]?.stringValue, Decimal(string: amount) == nil
-                    || !amount.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
-                {
+                if let amount = members["amount"]?.stringValue, !Self.isDecimalAmount(amount) {
                     context.error("\(path).amount", "must be a decimal number written as a string, such as \"42.50\"")
                 }
-                if let code = members["currencyCode"]?.stringValue,
-                    code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
-                {
+                if let code = members["currencyCode"]?.stringValue, !Self.isCurrencyCode(code) {
                     context.error("\(path).currencyCode", "must be an ISO 4217 code such as USD, found \"\(code)\"")
                 }
             }
@@ -148,6 +147,51 @@ extension PassValidator {
                 }
             }
         }
+    }
+
+    /// Whether a tag is documented, in Apple's spelling, and its value has the kind Apple documents with nothing
+    /// to warn about: exactly when the reporting path would report nothing for it.
+    private static func isClean(_ value: JSONValue, key: String) -> Bool {
+        guard let kind = PassSemanticTags.kinds[key] else { return false }
+        func strings(_ members: [String: JSONValue], allowed: [String]) -> Bool {
+            members.allSatisfy { key, value in allowed.contains(key) && value.stringValue != nil }
+        }
+        switch (kind, value) {
+        case (.string, .string), (.number, .integer), (.number, .number), (.boolean, .bool): return true
+        case (.date, .string(let text)): return W3CDate.problem(with: text) == nil
+        case (.timeZone, .string(let text)): return TimeZone(identifier: text) != nil
+        case (.strings, .array(let elements)): return elements.allSatisfy { $0.stringValue != nil }
+        case (.enumeration(let values), .string(let text)): return values.contains(text)
+        case (.enumerations(let values), .array(let elements)):
+            return elements.allSatisfy { $0.stringValue.map(values.contains) ?? false }
+        case (.location, .object(let members)):
+            guard members.count == 2, let latitude = members["latitude"]?.doubleValue,
+                let longitude = members["longitude"]?.doubleValue
+            else { return false }
+            return abs(latitude) <= 90 && abs(longitude) <= 180
+        case (.personName, .object(let members)): return strings(members, allowed: nameComponents)
+        case (.currencyAmount, .object(let members)):
+            guard strings(members, allowed: ["amount", "currencyCode"]) else { return false }
+            if let amount = members["amount"]?.stringValue, !isDecimalAmount(amount) { return false }
+            return members["currencyCode"]?.stringValue.map(isCurrencyCode) ?? true
+        case (.eventDateInfo, _): return false
+        case (.seats, .array(let seats)):
+            return seats.allSatisfy { seat in
+                guard case .object(let members) = seat, strings(members, allowed: seatKeys) else { return false }
+                return members["seatSectionColor"]?.stringValue.map(isPlainRGB) ?? true
+            }
+        default: return false
+        }
+    }
+
+    /// A decimal number written with ASCII digits, an optional `-` and `.`, such as `42.50`.
+    private static func isDecimalAmount(_ amount: String) -> Bool {
+        Decimal(string: amount) != nil && amount.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
+    }
+
+    /// Three ASCII capital letters, as ISO 4217 codes are.
+    private static func isCurrencyCode(_ code: String) -> Bool {
+        code.utf8.count == 3 && code.utf8.allSatisfy { (0x41...0x5A).contains($0) }
     }
 
     private static let nameComponents = [
