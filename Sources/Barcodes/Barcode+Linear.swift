@@ -1,4 +1,4 @@
-public import PassModel
+import PassModel
 
 extension Barcode {
     /// The characters zint draws for Code 39, Codabar, EAN-13 and Interleaved 2 of 5, after checking the

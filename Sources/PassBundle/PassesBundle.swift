@@ -83,7 +83,12 @@ public struct PassesBundle: Sendable {
 
     /// Why `data` is not a signed `.pkpass`, or `nil`.
     private static func problem(withPass data: Data) -> String? {
-        guard let archive = try? Archive(data: data, accessMode: .read) else { return "not a .pkpass (ZIP) archive" }
+        let archive: Archive
+        do {
+            archive = try Archive(data: data, accessMode: .read)
+        } catch {
+            return "not a .pkpass (ZIP) archive"
+        }
         let missing = ["pass.json", "manifest.json", "signature"].filter { archive[$0] == nil }
         guard missing.isEmpty else { return "not a signed pass: no \(missing.joined(separator: ", "))" }
         return nil
