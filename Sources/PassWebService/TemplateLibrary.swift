@@ -38,8 +38,13 @@ final class TemplateLibrary: Sendable {
     func entry(named name: String) throws -> Entry {
         if let entry = entries.withLock({ $0[name] }) { return entry }
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
-        let folder = directory.appendingPathComponent(name, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("pass.json").path) else {
+        // A plain folder, or a Pass Designer bundle of the same name (`name.pkpasstemplate`).
+        let candidates = [name, "\(name).\(PassTemplate.designerBundleExtension)"].map {
+            directory.appendingPathComponent($0, isDirectory: true)
+        }
+        guard let folder = candidates.first(where: {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("pass.json").path)
+        }) else {
             throw IssuerError.unknownTemplate(name)
         }
         let entry: Entry

@@ -348,7 +348,10 @@ struct IssuingCLITests {
 
         let data = try write("dates.json", """
         {"relevantDates": [{"startDate": "2026-05-07T18:00-05:00", "endDate": "2026-05-07T23:00-05:00"}],
-         "preferredStyleSchemes": ["posterEventTicket", "eventTicket"]}
+         "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
+         "nfc": {"message": "TICKET-1", "encryptionPublicKey": "AAAA", "requiresAuthentication": true},
+         "semantics": {"eventName": "The Midnight Echo", "venueName": "Tessera Arena",
+                       "eventType": "PKEventTypeLivePerformance", "performerNames": ["The Midnight Echo"]}}
         """)
         let dated = work.appendingPathComponent("dated.pkpass").path
         let create = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", data, "--output", dated] + credentials)
