@@ -34,7 +34,7 @@ struct DesignerTemplateServerTests {
             store: MemoryPassStore(), signer: signer,
             configuration: .init(templatesDirectory: templates, publicURL: URL(string: "https://passes.example.com")!))
         let record = try await issuer.createPass(template: "Doggy", data: ["serialNumber": "D-1"])
-        let archive = try PassArchive(data: try issuer.bundle(for: record))
+        let archive = try PassArchive(data: try await issuer.bundle(for: record))
         #expect(archive.files["tooling.json"] == nil)
         #expect(archive.files["artwork@2x.png"] != nil)
         let passJSON = String(decoding: try #require(archive.files["pass.json"]), as: UTF8.self)
