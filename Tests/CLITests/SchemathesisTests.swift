@@ -17,12 +17,12 @@ struct SchemathesisTests {
             return
         }
         let server = try await ServeProcess(arguments: ["--log-level", "warning"])
-        let result = try Subprocess.run("st", [
+        let result = try await offCooperativePool { try Subprocess.run("st", [
             "run", Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json").path,
             "--url", server.baseURL, "--seed", "4242", "--max-time", "90", "--workers", "2",
             "--checks", "not_a_server_error,status_code_conformance",
             "-H", "Authorization: Bearer \(ServeProcess.adminToken)",
-        ], environment: ["NO_COLOR": "1"], in: server.folder)  // its .schemathesis cache goes in the server's folder
+        ], environment: ["NO_COLOR": "1"], in: server.folder) }  // its .schemathesis cache goes in the server's folder
         #expect(result.status == 0, "\(result.stdout.suffix(6000))\n\(result.stderr.suffix(2000))")
         #expect(result.stdout.contains("passed"))
         #expect(server.process.isRunning, "the server died: \(server.log.suffix(2000))")
