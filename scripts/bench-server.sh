@@ -185,7 +185,8 @@ if [ "$mode" = checkout ] || [ "$mode" = all ]; then
     python3 - docs/examples/merchant.json "$work/merchant.json" <<'EOF'
 import json, sys
 config = json.load(open(sys.argv[1]))
-for key in ("merchantIdentity", "paymentProcessingKeyPaths", "appleRootCertificatePath"): config.pop(key, None)
+for key in ("merchantIdentity", "paymentProcessingKeyPaths", "appleRootCertificatePath", "paymentProcessor", "apiKeyFile"):
+    config.pop(key, None)
 json.dump(config, open(sys.argv[2], "w"))
 EOF
     "$bin/tessera" serve --port 18094 --database "sqlite:$work/checkout.sqlite" --templates PassTemplates \

@@ -32,17 +32,21 @@ DATE_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)$")
 RGB_RE = re.compile(r"^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$")
 BARCODE_FORMATS = {"PKBarcodeFormatPDF417", "PKBarcodeFormatQR", "PKBarcodeFormatAztec", "PKBarcodeFormatCode128"}
 POINTS = {"icon": (29, 29), "logo": (160, 50), "footer": (286, 15), "strip": (375, 144),
-          "background": (180, 220), "thumbnail": (90, 90)}
+          "background": (180, 220), "thumbnail": (90, 90), "artwork": (358, 448), "primaryLogo": (126, 30)}
 EXPECTED_IMAGES = {
     "boarding-pass": {"icon", "logo", "footer"},
     "coupon": {"icon", "logo", "strip"},
     "event-ticket": {"icon", "logo", "background", "thumbnail"},
     "store-card": {"icon", "logo", "strip"},
     "generic": {"icon", "logo", "thumbnail"},
+    "poster-event-ticket": {"icon", "logo", "background", "thumbnail", "artwork", "primaryLogo"},
+    "semantic-boarding-pass": {"icon", "logo", "footer"},
+    "poster-generic": {"icon", "logo", "thumbnail", "artwork", "primaryLogo"},
 }
 EXPECTED_BARCODE = {"boarding-pass": "PKBarcodeFormatPDF417", "coupon": "PKBarcodeFormatQR",
                     "event-ticket": "PKBarcodeFormatQR", "store-card": "PKBarcodeFormatCode128",
-                    "generic": "PKBarcodeFormatAztec"}
+                    "generic": "PKBarcodeFormatAztec", "poster-event-ticket": "PKBarcodeFormatQR",
+                    "semantic-boarding-pass": "PKBarcodeFormatPDF417", "poster-generic": "PKBarcodeFormatAztec"}
 DATE_KEYS = ("relevantDate", "expirationDate")
 BUDGET_BYTES = 200_000
 
@@ -216,7 +220,7 @@ def check_template(folder: Path) -> set[str]:
     found_kinds = set()
     for png in sorted(folder.glob("*.png")):
         total += png.stat().st_size
-        m = re.match(r"^([a-z]+)(?:@([23])x)?\.png$", png.name)
+        m = re.match(r"^([a-zA-Z]+)(?:@([23])x)?\.png$", png.name)
         if not m or m.group(1) not in POINTS:
             fail(where, f"{png.name}: unexpected image name")
             continue

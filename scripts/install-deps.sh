@@ -35,3 +35,10 @@ if ! python3 -c "import zxingcpp, PIL" >/dev/null 2>&1; then
     python3 -m pip install --quiet zxing-cpp pillow 2>/dev/null \
         || python3 -m pip install --quiet --break-system-packages zxing-cpp pillow
 fi
+
+# The OpenAPI fuzzing test runs schemathesis (from PyPI) against a tessera serve child.
+if ! command -v st >/dev/null 2>&1 || ! python3 -c "import schemathesis" >/dev/null 2>&1; then
+    echo "==> installing schemathesis (OpenAPI fuzzing test)"
+    python3 -m pip install --quiet schemathesis 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages schemathesis
+fi

@@ -3,7 +3,7 @@ public import PassModel
 /// One barcode as a pass describes it (Apple's `barcodes` dictionary): symbology, message, the character set that
 /// turns the message into bytes, and the text shown under it.
 public struct Barcode: Sendable, Hashable {
-    /// The four symbologies Wallet shows.
+    /// The symbologies Wallet shows: four on every iOS version, four more from iOS 27.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// QR code (`PKBarcodeFormatQR`), drawn by libqrencode.
         case qr = "PKBarcodeFormatQR"
@@ -13,43 +13,74 @@ public struct Barcode: Sendable, Hashable {
         case aztec = "PKBarcodeFormatAztec"
         /// Code 128 (`PKBarcodeFormatCode128`), a one-dimensional barcode drawn by zint.
         case code128 = "PKBarcodeFormatCode128"
+        /// Code 39 (`PKBarcodeFormatCode39`, iOS 27), a one-dimensional barcode drawn by zint.
+        case code39 = "PKBarcodeFormatCode39"
+        /// Codabar (`PKBarcodeFormatCodabar`, iOS 27), a one-dimensional barcode drawn by zint.
+        case codabar = "PKBarcodeFormatCodabar"
+        /// EAN-13 (`PKBarcodeFormatEAN13`, iOS 27), a one-dimensional barcode drawn by zint.
+        case ean13 = "PKBarcodeFormatEAN13"
+        /// Interleaved 2 of 5 or ITF (`PKBarcodeFormatI2of5`, iOS 27), a one-dimensional barcode drawn by zint.
+        case i2of5 = "PKBarcodeFormatI2of5"
 
-        /// Reads a PassKit constant (`PKBarcodeFormatQR`) or a short name (`qr`, `pdf417`, `aztec`, `code128`),
-        /// ignoring case.
+        /// Reads a PassKit constant (`PKBarcodeFormatQR`) or a short name (`qr`, `pdf417`, `aztec`, `code128`,
+        /// `code39`, `codabar`, `ean13`, `i2of5` or `itf`), ignoring case.
         /// - Parameter name: The constant or short name.
         public init?(name: String) {
             let lowered = name.lowercased()
+            if lowered == "itf" {
+                self = .i2of5
+                return
+            }
             guard let format = Self.allCases.first(where: { $0.rawValue.lowercased() == lowered || $0.shortName == lowered })
             else { return nil }
             self = format
         }
 
-        /// The short name used on the command line: `qr`, `pdf417`, `aztec` or `code128`.
+        /// The short name used on the command line: `qr`, `pdf417`, `aztec`, `code128`, `code39`, `codabar`,
+        /// `ean13` or `i2of5`.
         public var shortName: String {
             switch self {
             case .qr: "qr"
             case .pdf417: "pdf417"
             case .aztec: "aztec"
             case .code128: "code128"
+            case .code39: "code39"
+            case .codabar: "codabar"
+            case .ean13: "ean13"
+            case .i2of5: "i2of5"
             }
         }
 
+        /// Whether the symbol is one row of bars (Code 128 and the four iOS 27 formats).
+        public var isLinear: Bool {
+            switch self {
+            case .qr, .pdf417, .aztec: false
+            case .code128, .code39, .codabar, .ean13, .i2of5: true
+            }
+        }
+
+        /// Whether Wallet shows the format only from iOS 27 (Code 39, Codabar, EAN-13, Interleaved 2 of 5).
+        public var needsIOS27: Bool { PassBarcodeFormat(rawValue: rawValue).needsIOS27 }
+
         /// The blank margin, in modules, drawn around the symbol on every side: QR 4 (ISO/IEC 18004), PDF417 2,
-        /// Aztec 1 (it needs none; one keeps the finder clear of whatever is next to it), Code 128 10.
+        /// Aztec 1 (it needs none; one keeps the finder clear of whatever is next to it), EAN-13 11 (its left
+        /// quiet zone, the wider one), the other one-dimensional formats 10.
         public var quietZone: Int {
             switch self {
             case .qr: 4
             case .pdf417: 2
             case .aztec: 1
-            case .code128: 10
+            case .ean13: 11
+            case .code128, .code39, .codabar, .i2of5: 10
             }
         }
 
-        /// A module scale that gives a legible image at 1x: QR and Aztec 8 pixels, PDF417 and Code 128 3.
+        /// A module scale that gives a legible image at 1x: QR and Aztec 8 pixels, PDF417 and the
+        /// one-dimensional formats 3.
         public var defaultScale: Int {
             switch self {
             case .qr, .aztec: 8
-            case .pdf417, .code128: 3
+            case .pdf417, .code128, .code39, .codabar, .ean13, .i2of5: 3
             }
         }
     }
@@ -82,8 +113,8 @@ public struct Barcode: Sendable, Hashable {
     public init(_ barcode: PassBarcode) throws {
         guard let raw = barcode.format?.rawValue else { throw BarcodeError(.unknownFormat, "format: missing") }
         guard let format = Format(name: raw) else {
-            throw BarcodeError(.unknownFormat, "format: \"\(raw)\" is not PKBarcodeFormatQR, PKBarcodeFormatPDF417, "
-                + "PKBarcodeFormatAztec or PKBarcodeFormatCode128")
+            throw BarcodeError(.unknownFormat, "format: \"\(raw)\" is not one of "
+                + Format.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard let message = barcode.message else { throw BarcodeError(.emptyMessage, "message: missing") }
         self.init(format: format, message: message, messageEncoding: barcode.messageEncoding ?? "iso-8859-1",

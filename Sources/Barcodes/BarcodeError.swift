@@ -5,12 +5,12 @@ public struct BarcodeError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case unknownFormat, unknownEncoding, emptyMessage, unencodableCharacter, messageTooLong
-            case invalidOption, encoderFailure
+            case invalidOption, encoderFailure, invalidMessage
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
-        /// `format` is not one of the four Wallet symbologies.
+        /// `format` is not one of the Wallet symbologies.
         public static let unknownFormat = Code(.unknownFormat)
         /// `messageEncoding` names a character set Tessera does not encode.
         public static let unknownEncoding = Code(.unknownEncoding)
@@ -22,6 +22,9 @@ public struct BarcodeError: Error, CustomStringConvertible, Sendable {
         public static let messageTooLong = Code(.messageTooLong)
         /// A rendering option (scale, error-correction level, columns) is out of range.
         public static let invalidOption = Code(.invalidOption)
+        /// `message` breaks a rule of its one-dimensional format: an EAN-13 check digit, an odd number of
+        /// Interleaved 2 of 5 digits, a Codabar message without digits.
+        public static let invalidMessage = Code(.invalidMessage)
         /// zint, libqrencode or zlib failed in a way the input does not explain.
         public static let encoderFailure = Code(.encoderFailure)
 

@@ -1,4 +1,5 @@
-/// Turns a `Barcode` into its module matrix: QR through libqrencode, PDF417, Aztec and Code 128 through zint.
+/// Turns a `Barcode` into its module matrix: QR through libqrencode; PDF417, Aztec, Code 128, Code 39, Codabar,
+/// EAN-13 and Interleaved 2 of 5 through zint.
 /// The message's bytes (in its `messageEncoding`) are given to the encoder in binary mode, without an ECI
 /// designator, as Wallet does, so a scanner reads back exactly those bytes.
 public enum BarcodeRenderer {
@@ -58,20 +59,25 @@ public enum BarcodeRenderer {
     /// - Throws: `BarcodeError` naming the field at fault: an empty message, an unknown encoding, a character the
     ///   encoding (or Code 128) cannot carry, a message too long for the symbology, or an option out of range.
     public static func render(_ barcode: Barcode, configuration: Configuration = .init()) throws -> BarcodeMatrix {
-        if barcode.format == .code128 { try barcode.checkCode128Characters() }
-        let bytes = try barcode.encodedMessage()
         switch barcode.format {
         case .qr:
-            return try QRencode.matrix(for: bytes, level: configuration.qrErrorCorrection)
+            return try QRencode.matrix(for: try barcode.encodedMessage(), level: configuration.qrErrorCorrection)
         case .pdf417:
+            let bytes = try barcode.encodedMessage()
             let layout = try PDF417Layout(byteCount: bytes.count, configuration: configuration)
             let symbol = try ZintSymbol(format: .pdf417, option1: Int32(layout.securityLevel),
                                         option2: Int32(layout.columns))
             try symbol.encode(bytes, format: .pdf417)
             return symbol.matrix(format: .pdf417)
         case .aztec, .code128:
+            if barcode.format == .code128 { try barcode.checkCode128Characters() }
+            let bytes = try barcode.encodedMessage()
             let symbol = try ZintSymbol(format: barcode.format)
             try symbol.encode(bytes, format: barcode.format)
+            return symbol.matrix(format: barcode.format)
+        case .code39, .codabar, .ean13, .i2of5:
+            let symbol = try ZintSymbol(format: barcode.format)
+            try symbol.encode(try barcode.linearSymbolData(), format: barcode.format)
             return symbol.matrix(format: barcode.format)
         }
     }

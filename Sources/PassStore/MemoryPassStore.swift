@@ -63,13 +63,13 @@ public actor MemoryPassStore: PassStore {
         async throws -> PassUpdate?
     {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        guard var record = passes[key] else { return nil }
+        guard var record = passes[key], !(change.onlyIfNotPersonalized && record.personalization != nil) else { return nil }
         lastTag += 1
         if let data = change.data { record.data = data }
         if let voided = change.voided { record.voided = voided }
         if let personalization = change.personalization { record.personalization = personalization }
         record.updateTag = lastTag
-        record.lastModified = now.wholeSeconds
+        record.lastModified = max(now.wholeSeconds, record.lastModified.addingTimeInterval(1))
         passes[key] = record
 
         let tokens = Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken))

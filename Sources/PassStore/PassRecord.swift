@@ -79,12 +79,16 @@ public struct PassChange: Sendable, Equatable {
     public var voided: Bool?
     /// The holder's personalization information (a JSON object).
     public var personalization: Data?
+    /// Apply the change only to a pass that has no personalization yet (checked in the same transaction, so of two
+    /// concurrent enrollments one wins and the other changes nothing).
+    public var onlyIfNotPersonalized: Bool
 
     /// Creates a change.
-    public init(data: Data? = nil, voided: Bool? = nil, personalization: Data? = nil) {
+    public init(data: Data? = nil, voided: Bool? = nil, personalization: Data? = nil, onlyIfNotPersonalized: Bool = false) {
         self.data = data
         self.voided = voided
         self.personalization = personalization
+        self.onlyIfNotPersonalized = onlyIfNotPersonalized
     }
 }
 

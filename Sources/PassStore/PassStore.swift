@@ -17,12 +17,21 @@ public protocol PassStore: Sendable {
     /// - Returns: the pass with this pass type and serial number, or `nil`.
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord?
 
+    /// Looks a pass up for a credential check, doing the same work whether or not it exists: when there is no such
+    /// pass, another stored pass is read in its place and its token offered for the (constant-time) comparison, so a
+    /// wrong token on an existing serial number and any token on a missing one take the same time.
+    /// - Returns: the pass (or `nil`) and the token to compare the given credential with.
+    func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup
+
     /// - Returns: the pass whose holder download link carries this token, or `nil`.
     func pass(downloadToken: String) async throws -> PassRecord?
 
-    /// Applies a change as a new version: advances the update tag, sets `lastModified` to `now` (to the second) and
-    /// queues one push per push token registered for the pass, all in one transaction.
-    /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass.
+    /// Applies a change as a new version: advances the update tag, sets `lastModified` to `now` (to the second) but
+    /// at least one second after the previous version's, so `Last-Modified` always moves forward and a device never
+    /// gets 304 for a version it has not seen; and queues one push per push token registered for the pass, all in one
+    /// transaction.
+    /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass (or, with
+    ///   ``PassChange/onlyIfNotPersonalized``, when it is already personalized: nothing changes).
     func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date) async throws
         -> PassUpdate?
 
@@ -65,4 +74,29 @@ public protocol PassStore: Sendable {
     @discardableResult
     func removeRegistrations(pushToken: String, passTypeIdentifier: String, unlessRefreshedAfter: Date?) async throws
         -> Int
+}
+
+/// What ``PassStore/passForAuthentication(passTypeIdentifier:serialNumber:)`` found.
+public struct PassLookup: Sendable, Equatable {
+    /// The pass, or `nil` when there is none.
+    public var pass: PassRecord?
+    /// The token to compare the caller's credential with: the pass's, or a stand-in of the same length.
+    public var comparisonToken: String
+
+    /// Creates a lookup result.
+    public init(pass: PassRecord?, comparisonToken: String) {
+        self.pass = pass
+        self.comparisonToken = comparisonToken
+    }
+
+    /// The stand-in compared when there is no pass to read in place of the missing one.
+    public static let standInToken = String(repeating: "-", count: 32)
+}
+
+extension PassStore {
+    /// A plain lookup; stores whose reads cost more for a found pass than for a missing one override it.
+    public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
+        let pass = try await pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return PassLookup(pass: pass, comparisonToken: pass?.authenticationToken ?? PassLookup.standInToken)
+    }
 }

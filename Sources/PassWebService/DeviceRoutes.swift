@@ -9,6 +9,7 @@ import PassStore
 struct DeviceRoutes: Sendable {
     let issuer: PassIssuer
     let maximumBodySize: Int
+    let personalizationLimiter: RateLimiter
     let now: @Sendable () -> Date
 
     private var store: any PassStore { issuer.store }
@@ -29,11 +30,11 @@ struct DeviceRoutes: Sendable {
         let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
         let serialNumber = try PathSegments.serialNumber(in: context)
         let token = Secrets.credential(scheme: "ApplePass", in: request.headers[.authorization])
-        let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        // Compare even when the pass is missing, so both failures take the same time.
-        let expected = pass?.authenticationToken ?? String(repeating: "-", count: 32)
-        let matches = Secrets.constantTimeEqual(token ?? "", expected)
-        guard let pass, token != nil, matches else { throw HTTPError(.unauthorized) }
+        // The store reads a stand-in record when the pass is missing, and the comparison runs either way, so a wrong
+        // token on an existing serial number and any token on a missing one take the same time.
+        let lookup = try await store.passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        let matches = Secrets.constantTimeEqual(token ?? "", lookup.comparisonToken)
+        guard let pass = lookup.pass, token != nil, matches else { throw HTTPError(.unauthorized) }
         return pass
     }
 
@@ -81,31 +82,29 @@ struct DeviceRoutes: Sendable {
 
     @Sendable func latestPass(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let pass = try await authenticatedPass(request, context)
-        return try PassResponse.make(for: pass, issuer: issuer, request: request)
-    }
-
-    private struct PersonalizeBody: Decodable {
-        var personalizationToken: String
-        var requiredPersonalizationInfo: [String: JSONValue]
+        return try await PassResponse.make(for: pass, issuer: issuer, request: request, logger: context.logger)
     }
 
     /// Rewards enrollment: stores the holder's details and answers with the personalization token signed by the pass
-    /// certificate. Wallet then fetches the personalized pass.
+    /// certificate; Wallet then fetches the personalized pass. Rate limited per client address; the body is checked
+    /// before the pass is looked up, and a missing serial number, a pass without enrollment and one already
+    /// personalized get the same 404, so the answer never tells whether a serial number exists.
     @Sendable func personalize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        guard personalizationLimiter.allow(context.remoteAddress?.ipAddress ?? "unknown", now: now()) else {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: "60"], message: "too many personalization requests")
+        }
         let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
         let serialNumber = try PathSegments.serialNumber(in: context)
+        let body = try PersonalizationRequest(
+            body: try await JSONBody.value(from: request, limit: maximumBodySize))
         let pass: PassRecord
         if request.headers[.authorization] != nil {
             pass = try await authenticatedPass(request, context)
         } else {
             // Wallet sends this request before the pass is in the library, without credentials.
             guard let found = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-            else { throw HTTPError(.unauthorized) }
+            else { throw IssuerError.notAwaitingPersonalization }
             pass = found
-        }
-        let body = try await JSONBody.decode(PersonalizeBody.self, from: request, limit: maximumBodySize)
-        guard !body.personalizationToken.isEmpty else {
-            throw HTTPError(.badRequest, message: "personalizationToken: must be a non-empty string")
         }
         let signature = try await issuer.personalize(
             pass, token: body.personalizationToken, information: body.requiredPersonalizationInfo)

@@ -26,6 +26,11 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible, HTTPRespons
 
     static let notFound = IssuerError(status: .notFound, description: "no such pass")
 
+    /// The same answer for a missing serial number, a pass without rewards enrollment and one already personalized,
+    /// so the answer does not tell which serial numbers exist.
+    public static let notAwaitingPersonalization = IssuerError(
+        status: .notFound, description: "no pass awaiting personalization here")
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         try HTTPError(status, message: description).response(from: request, context: context)
     }

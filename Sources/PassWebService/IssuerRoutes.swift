@@ -34,9 +34,11 @@ struct IssuerRoutes: Sendable {
         var lastModified: String
         var registrations: Int
         var pushesQueued: Int?
+        /// The validator's warnings for the version just made (unknown keys, ...), as `tessera pass create` prints.
+        var warnings: [String]?
     }
 
-    private func state(_ pass: PassRecord, pushesQueued: Int? = nil) async throws -> PassState {
+    private func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
         PassState(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
             authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
@@ -45,7 +47,7 @@ struct IssuerRoutes: Sendable {
             lastModified: HTTPDate.format(pass.lastModified),
             registrations: try await issuer.store.registrationCount(
                 passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
-            pushesQueued: pushesQueued)
+            pushesQueued: pushesQueued, warnings: warnings)
     }
 
     private struct CreateBody: Decodable {
@@ -59,8 +61,8 @@ struct IssuerRoutes: Sendable {
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateBody.self, from: request, limit: maximumBodySize)
-        let pass = try await issuer.createPass(template: body.template, data: body.data ?? [:])
-        var response = try JSONBody.response(try await state(pass), status: .created)
+        let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
+        var response = try JSONBody.response(try await state(pass, warnings: warnings), status: .created)
         response.headers[.location] = "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"
         return response
     }
@@ -82,9 +84,10 @@ struct IssuerRoutes: Sendable {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
         let body = try await JSONBody.decode(ChangeBody.self, from: request, limit: maximumBodySize)
-        guard let update = try await issuer.changePass(passTypeIdentifier: type, serialNumber: serial, data: body.data)
+        guard let (update, warnings) = try await issuer.changePassReportingWarnings(
+            passTypeIdentifier: type, serialNumber: serial, data: body.data)
         else { throw IssuerError.notFound }
-        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued))
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings))
     }
 
     @Sendable func void(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -98,7 +101,8 @@ struct IssuerRoutes: Sendable {
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let pass = try await existing(context)
-        return try PassResponse.make(for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+        return try await PassResponse.make(
+            for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
     }
 
     private struct RegistrationCount: Encodable {
@@ -145,6 +149,7 @@ struct DownloadRoutes: Sendable {
         guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
               let pass = try await issuer.store.pass(downloadToken: token)
         else { throw HTTPError(.notFound, message: "no pass at this link") }
-        return try PassResponse.make(for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+        return try await PassResponse.make(
+            for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
     }
 }

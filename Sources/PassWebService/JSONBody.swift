@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PassModel
 
 /// Size-limited JSON request bodies with errors that name the field, and JSON responses.
 enum JSONBody {
@@ -20,6 +21,22 @@ enum JSONBody {
             throw HTTPError(.badRequest, message: "\(path(context.codingPath)): must be \(describe(expected))")
         } catch let DecodingError.valueNotFound(expected, context) {
             throw HTTPError(.badRequest, message: "\(path(context.codingPath)): must be \(describe(expected)), found null")
+        } catch {
+            throw HTTPError(.badRequest, message: "request body is not valid JSON")
+        }
+    }
+
+    /// The body as a JSON value, for bodies checked member by member.
+    static func value(from request: Request, limit: Int) async throws -> JSONValue {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "request body larger than \(limit) bytes")
+        }
+        do {
+            return try JSONValue(jsonData: Data(buffer.readableBytesView))
         } catch {
             throw HTTPError(.badRequest, message: "request body is not valid JSON")
         }

@@ -3,6 +3,7 @@ import Logging
 public import PassBundle
 import HTTPTypes
 import NIOCore
+import NIOPosix
 public import PassModel
 public import PassStore
 
@@ -69,12 +70,34 @@ public final class PassIssuer: Sendable {
         "\(webServiceURL)/download/\(pass.downloadToken).pkpass"
     }
 
+    /// The pass type identifier a template's passes get.
+    /// - Parameter name: The template's folder name.
+    /// - Returns: Its `passTypeIdentifier`, `nil` when its pass.json has none.
+    /// - Throws: ``IssuerError`` when there is no such template.
+    public func passTypeIdentifier(ofTemplate name: String) throws -> String? {
+        try templates.entry(named: name).builder.template.pass.passTypeIdentifier
+    }
+
     /// Creates a pass from a template and a data document; the serial number is generated when the data has none.
     /// The pass is built and signed before it is stored, so invalid data stores nothing.
     /// - Returns: The stored pass.
     /// - Throws: ``IssuerError`` naming the template, key or field.
     public func createPass(template name: String, data: [String: JSONValue]) async throws -> PassRecord {
-        let entry = try templates.entry(named: name)
+        try await createPassReportingWarnings(template: name, data: data).pass
+    }
+
+    /// Creates a pass like ``createPass(template:data:)`` and also returns the validator's warnings (unknown keys,
+    /// ...), as `tessera pass create` prints them.
+    /// - Parameters:
+    ///   - name: The template's folder name.
+    ///   - data: The data document.
+    /// - Returns: The stored pass and the warnings as `path: message`.
+    /// - Throws: ``IssuerError`` naming the template, key or field.
+    public func createPassReportingWarnings(template name: String, data: [String: JSONValue]) async throws
+        -> (pass: PassRecord, warnings: [String])
+    {
+        try Self.checkKeys(data, path: "data")
+        let entry = try await templateEntry(named: name)
         guard let passTypeIdentifier = entry.builder.passTypeIdentifier else {
             throw IssuerError.invalidTemplate(name, "pass.json has no passTypeIdentifier")
         }
@@ -98,7 +121,7 @@ public final class PassIssuer: Sendable {
         case .string(let given)?:
             guard PathSegments.isValidSerialNumber(given) else {
                 throw IssuerError.invalidData(
-                    "data.serialNumber: 1-\(PathSegments.maximumLength) letters, digits or .-_~:@+= (it goes in URLs)")
+                    "data.serialNumber: 1-\(PathSegments.maximumLength) letters, digits or .-_~:@+=, not \".\" or \"..\" (it goes in URLs)")
             }
             serialNumber = given
         case let other?:
@@ -110,7 +133,7 @@ public final class PassIssuer: Sendable {
             data: try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false), downloadToken: Secrets.token(length: 40),
             updateTag: 0, lastModified: now(), createdAt: now()
         )
-        let bundle = try build(record, entry: entry)
+        let built = try await build(record, entry: entry)
         do {
             let stored = try await store.insertPass(
                 NewPass(
@@ -118,8 +141,8 @@ public final class PassIssuer: Sendable {
                     authenticationToken: record.authenticationToken, template: name, data: record.data,
                     downloadToken: record.downloadToken),
                 now: now())
-            remember(bundle, for: stored)
-            return stored
+            remember(built.bundle, for: stored)
+            return (stored, built.warnings)
         } catch let error as PassStoreError where error.isDuplicatePass {
             throw IssuerError.duplicate(passTypeIdentifier, serialNumber)
         }
@@ -131,6 +154,22 @@ public final class PassIssuer: Sendable {
     public func changePass(passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue])
         async throws -> PassUpdate?
     {
+        try await changePassReportingWarnings(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, data: patch)?
+            .update
+    }
+
+    /// Changes a pass like ``changePass(passTypeIdentifier:serialNumber:data:)`` and also returns the validator's
+    /// warnings for the new version (unknown keys, ...).
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    ///   - patch: The partial data document.
+    /// - Returns: The new version and the warnings as `path: message`, or `nil` when there is no such pass.
+    /// - Throws: ``IssuerError`` naming the key or field.
+    public func changePassReportingWarnings(
+        passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue]
+    ) async throws -> (update: PassUpdate, warnings: [String])? {
+        try Self.checkKeys(patch, path: "data")
         guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         else { return nil }
         for key in ["serialNumber", "authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
@@ -148,10 +187,10 @@ public final class PassIssuer: Sendable {
         }
         var next = current
         next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
-        let bundle = try build(next, entry: try templates.entry(named: current.template))
-        let update = try await apply(PassChange(data: next.data), to: current)
-        if let update { remember(bundle, for: update.pass) }
-        return update
+        let built = try await build(next, entry: try await templateEntry(named: current.template))
+        guard let update = try await apply(PassChange(data: next.data), to: current) else { return nil }
+        remember(built.bundle, for: update.pass)
+        return (update, built.warnings)
     }
 
     /// Voids a pass (a new version with `voided: true`); devices are told.
@@ -162,16 +201,26 @@ public final class PassIssuer: Sendable {
         return try await apply(PassChange(voided: true), to: current)
     }
 
-    /// Stores a holder's rewards-enrollment details as a new version and signs the personalization token.
+    /// Stores a holder's rewards-enrollment details as a new version and signs the personalization token, once:
+    /// only a pass whose template offers enrollment and that is not personalized yet accepts it.
+    /// - Parameters:
+    ///   - pass: The pass.
+    ///   - token: Wallet's personalization token.
+    ///   - information: The holder's details, already checked (see `PersonalizationRequest`).
     /// - Returns: The detached CMS signature of the token's UTF-8 bytes.
-    /// - Throws: ``IssuerError`` when the pass is not personalizable.
+    /// - Throws: ``IssuerError/notAwaitingPersonalization`` when the pass does not offer enrollment or is already
+    ///   personalized (nothing changes).
     public func personalize(_ pass: PassRecord, token: String, information: [String: JSONValue]) async throws -> Data {
-        guard try templates.entry(named: pass.template).isPersonalizable else {
-            throw IssuerError(status: .notFound, description: "this pass does not offer rewards enrollment")
+        guard pass.personalization == nil, try await templateEntry(named: pass.template).isPersonalizable else {
+            throw IssuerError.notAwaitingPersonalization
         }
         let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
-        let signature = try signer.signDetached(Data(token.utf8))
-        _ = try await apply(PassChange(personalization: info), to: pass)
+        let signer = self.signer
+        let signature = try await NIOThreadPool.singleton.runIfActive { try signer.signDetached(Data(token.utf8)) }
+        // Conditional in the store: of two concurrent enrollments, one wins and the other changes nothing.
+        guard try await apply(PassChange(personalization: info, onlyIfNotPersonalized: true), to: pass) != nil else {
+            throw IssuerError.notAwaitingPersonalization
+        }
         return signature
     }
 
@@ -188,22 +237,54 @@ public final class PassIssuer: Sendable {
     }
 
     /// The signed `.pkpass` of a pass's current version, from the cache or signed now.
-    public func bundle(for pass: PassRecord) throws -> Data {
-        Data(try bundleBuffer(for: pass).readableBytesView)
+    public func bundle(for pass: PassRecord) async throws -> Data {
+        Data(try await bundleBuffer(for: pass).readableBytesView)
     }
 
-    /// The same bundle as a buffer that HTTP responses share without copying.
-    func bundleBuffer(for pass: PassRecord) throws -> ByteBuffer {
+    /// The same bundle as a buffer that HTTP responses share without copying. A cache miss loads the template and
+    /// signs on NIO's blocking thread pool, never on an event loop.
+    func bundleBuffer(for pass: PassRecord) async throws -> ByteBuffer {
         let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
         if let cached = cache.bundle(for: key, updateTag: pass.updateTag) { return cached }
-        let bundle = ByteBuffer(bytes: try build(pass, entry: try templates.entry(named: pass.template)))
+        let bundle = ByteBuffer(bytes: try await build(pass, entry: try await templateEntry(named: pass.template)).bundle)
         cache.store(bundle, for: key, updateTag: pass.updateTag)
         return bundle
     }
 
+    /// The template `name`; a first use reads and hashes its files off the event loops.
+    func templateEntry(named name: String) async throws -> TemplateLibrary.Entry {
+        if let entry = templates.loadedEntry(named: name) { return entry }
+        let templates = self.templates
+        return try await NIOThreadPool.singleton.runIfActive { try templates.entry(named: name) }
+    }
+
+    /// Builds and signs one version on NIO's blocking thread pool (signing is CPU work that must not hold an event
+    /// loop).
+    private func build(_ pass: PassRecord, entry: TemplateLibrary.Entry) async throws
+        -> (bundle: Data, warnings: [String])
+    {
+        try await NIOThreadPool.singleton.runIfActive { try self.buildNow(pass, entry: entry) }
+    }
+
+    /// Refuses keys with control characters anywhere in a data document: they would land in the signed pass.json.
+    static func checkKeys(_ members: [String: JSONValue], path: String) throws {
+        for (key, value) in members {
+            let escaped = LogRedactor.escapeControlCharacters(key)
+            if key.isEmpty || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw IssuerError.invalidData("\(path).\(escaped): a key must be non-empty text without control characters")
+            }
+            if case .object(let inner) = value { try checkKeys(inner, path: "\(path).\(escaped)") }
+            if case .array(let items) = value {
+                for (index, item) in items.enumerated() {
+                    if case .object(let inner) = item { try checkKeys(inner, path: "\(path).\(escaped)[\(index)]") }
+                }
+            }
+        }
+    }
+
     /// Builds and signs one version. Personalized passes use the template without `personalization.json`, with
     /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
-    private func build(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> Data {
+    private func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
         var overrides = try Self.document(pass.data)
         var fields: [String: JSONValue] = [:]
         if case .object(let given)? = overrides.removeValue(forKey: "fields") {
@@ -224,7 +305,8 @@ public final class PassIssuer: Sendable {
             }
         }
         do {
-            return try builder.build(data: PassData(overrides: overrides, fields: fields)).bundle
+            let built = try builder.build(data: PassData(overrides: overrides, fields: fields))
+            return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {

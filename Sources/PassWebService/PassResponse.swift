@@ -1,23 +1,34 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PassStore
 
 /// A signed pass as an HTTP answer: `application/vnd.apple.pkpass` with `Last-Modified`, 304 for a fresh
-/// `If-Modified-Since`, and HEAD answered like GET without the body.
+/// `If-Modified-Since`, and HEAD answered like GET without the body. A pass that cannot be built (its stored data
+/// no longer fits its template) is the server's fault: 500 and an error in the log, never a 4xx to Wallet.
 enum PassResponse {
     static let contentType = "application/vnd.apple.pkpass"
 
     static func make(
-        for pass: PassRecord, issuer: PassIssuer, request: Request, attachmentName: String? = nil
-    ) throws -> Response {
+        for pass: PassRecord, issuer: PassIssuer, request: Request, logger: Logger, attachmentName: String? = nil
+    ) async throws -> Response {
         let lastModified = HTTPDate.format(pass.lastModified)
         if let header = request.headers[.ifModifiedSince], let since = HTTPDate.parse(header),
            pass.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
             return Response(status: .notModified, headers: [.lastModified: lastModified])
         }
-        let bundle = try issuer.bundleBuffer(for: pass)
+        let bundle: ByteBuffer
+        do {
+            bundle = try await issuer.bundleBuffer(for: pass)
+        } catch {
+            logger.error("a stored pass could not be built", metadata: [
+                "passTypeIdentifier": .string(pass.passTypeIdentifier), "template": .string(pass.template),
+                "updateTag": .stringConvertible(pass.updateTag), "error": .string("\(error)"),
+            ])
+            throw HTTPError(.internalServerError, message: "the pass could not be built")
+        }
         var headers: HTTPFields = [
             .contentType: contentType, .lastModified: lastModified, .contentLength: String(bundle.readableBytes),
             .cacheControl: "no-cache",

@@ -17,13 +17,22 @@ public struct PassWebService: Sendable {
         public var logBurst: Int
         /// Log requests per minute per client address after the burst.
         public var logRequestsPerMinute: Int
+        /// Personalization requests accepted at once per client address.
+        public var personalizationBurst: Int
+        /// Personalization requests per minute per client address after the burst.
+        public var personalizationRequestsPerMinute: Int
 
         /// Creates a configuration.
-        public init(adminToken: String? = nil, maximumBodySize: Int = 64 << 10, logBurst: Int = 20, logRequestsPerMinute: Int = 10) {
+        public init(
+            adminToken: String? = nil, maximumBodySize: Int = 64 << 10, logBurst: Int = 20, logRequestsPerMinute: Int = 10,
+            personalizationBurst: Int = 20, personalizationRequestsPerMinute: Int = 10
+        ) {
             self.adminToken = adminToken
             self.maximumBodySize = maximumBodySize
             self.logBurst = logBurst
             self.logRequestsPerMinute = logRequestsPerMinute
+            self.personalizationBurst = personalizationBurst
+            self.personalizationRequestsPerMinute = personalizationRequestsPerMinute
         }
     }
 
@@ -53,9 +62,15 @@ public struct PassWebService: Sendable {
 
     /// Adds every route to a router.
     public func addRoutes(to router: Router<WebServiceRequestContext>) {
+        router.add(middleware: MethodNotAllowedMiddleware())
         let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
         let v1 = root.group("v1")
-        DeviceRoutes(issuer: issuer, maximumBodySize: configuration.maximumBodySize, now: now).add(to: v1)
+        DeviceRoutes(
+            issuer: issuer, maximumBodySize: configuration.maximumBodySize,
+            personalizationLimiter: RateLimiter(
+                burst: configuration.personalizationBurst, perMinute: configuration.personalizationRequestsPerMinute),
+            now: now
+        ).add(to: v1)
         LogRoutes(
             maximumBodySize: configuration.maximumBodySize,
             limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -6,9 +7,10 @@ public enum PathSegments {
     /// Longest accepted device library identifier, pass type identifier or serial number.
     public static let maximumLength = 128
 
-    /// Characters allowed in a serial number: URL-safe without escaping (letters, digits, `.-_~:@+=`).
+    /// Characters allowed in a serial number: URL-safe without escaping (letters, digits, `.-_~:@+=`); `.` and `..`
+    /// are refused, as URLs cannot reach them (clients and proxies resolve them as dot-segments).
     public static func isValidSerialNumber(_ value: String) -> Bool {
-        isValid(value) { $0.isLetterOrDigitASCII || ".-_~:@+=".utf8.contains($0) }
+        value != "." && value != ".." && isValid(value) { $0.isLetterOrDigitASCII || ".-_~:@+=".utf8.contains($0) }
     }
 
     /// `pass.` followed by reverse-DNS characters (letters, digits, `.-_`), as Apple issues them.
@@ -25,11 +27,14 @@ public enum PathSegments {
         !value.isEmpty && value.utf8.count <= maximumLength && value.utf8.allSatisfy(allowed)
     }
 
-    /// Reads a path parameter and checks it, throwing 400 naming the parameter when it is malformed.
+    /// Reads a path parameter, percent-decoded (clients encode `@ : + =`), and checks it, throwing 400 naming the
+    /// parameter when it is malformed.
     static func parameter(
         _ name: String, in context: some RequestContext, valid: (String) -> Bool
     ) throws -> String {
-        guard let value = context.parameters.get(name), valid(value) else {
+        guard let raw = context.parameters.get(name), let value = raw.contains("%") ? raw.removingPercentEncoding : raw,
+              valid(value)
+        else {
             throw HTTPError(.badRequest, message: "malformed \(name) in the path")
         }
         return value

@@ -28,13 +28,23 @@ final class TemplateLibrary: Sendable {
             && name.utf8.allSatisfy { $0.isLetterOrDigitASCII || "-_.".utf8.contains($0) }
     }
 
-    /// The template `name`, loading it on first use.
+    /// The template `name` when it is already loaded, else `nil` (nothing is read).
+    func loadedEntry(named name: String) -> Entry? {
+        entries.withLock { $0[name] }
+    }
+
+    /// The template `name`, loading it on first use (reads and hashes files: call it off the event loops).
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func entry(named name: String) throws -> Entry {
         if let entry = entries.withLock({ $0[name] }) { return entry }
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
-        let folder = directory.appendingPathComponent(name, isDirectory: true)
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("pass.json").path) else {
+        // A plain folder, or a Pass Designer bundle of the same name (`name.pkpasstemplate`).
+        let candidates = [name, "\(name).\(PassTemplate.designerBundleExtension)"].map {
+            directory.appendingPathComponent($0, isDirectory: true)
+        }
+        guard let folder = candidates.first(where: {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("pass.json").path)
+        }) else {
             throw IssuerError.unknownTemplate(name)
         }
         let entry: Entry

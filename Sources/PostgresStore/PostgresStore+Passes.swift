@@ -8,6 +8,18 @@ extension PostgresStore {
         download_token, update_tag, last_modified, created_at
         """
 
+    /// A pass record from a row whose first column says whether it is the pass asked for (see
+    /// `PassForAuthentication`).
+    static func flaggedPassRecord(_ row: PostgresRow) throws -> (Bool, PassRecord) {
+        let (found, type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
+            try row.decode((Bool, String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
+        return (found, PassRecord(
+            passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template, data: data,
+            personalization: personalization, voided: voided, downloadToken: download, updateTag: tag,
+            lastModified: modified, createdAt: created
+        ))
+    }
+
     static func passRecord(_ row: PostgresRow) throws -> PassRecord {
         let (type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
             try row.decode((String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
@@ -56,6 +68,18 @@ extension PostgresStore {
         try await rows(PassByKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
     }
 
+    /// The pass for a credential check, reading a stand-in record when it is missing so both cost the same.
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: The pass or `nil`, and the token to compare a credential with.
+    public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
+        guard let (found, record) = try await rows(
+            PassForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        else { return PassLookup(pass: nil, comparisonToken: PassLookup.standInToken) }
+        return PassLookup(pass: found ? record : nil, comparisonToken: record.authenticationToken)
+    }
+
     /// - Parameter downloadToken: The token of the holder's download link.
     /// - Returns: The pass, or `nil`.
     public func pass(downloadToken: String) async throws -> PassRecord? {
@@ -70,7 +94,8 @@ extension PostgresStore {
     ///   - passTypeIdentifier: The pass type.
     ///   - serialNumber: The serial number.
     ///   - change: The new values.
-    ///   - now: The time of the change (`lastModified`, to the second).
+    ///   - now: The time of the change (`lastModified`, to the second; at least a second after the previous
+    ///   version's, so a device holding that version never gets 304 for this one).
     /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
     public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
         async throws -> PassUpdate?
@@ -80,8 +105,9 @@ extension PostgresStore {
             let rows = try await connection.query("""
                 UPDATE passes SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
                     personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
-                    last_modified = \(now.wholeSeconds)
+                    last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
                 WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                    AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)
                 RETURNING \(unescaped: Self.passColumns)
                 """, logger: logger).collect()
             guard let row = rows.first else { return nil }

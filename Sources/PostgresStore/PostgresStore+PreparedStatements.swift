@@ -25,6 +25,32 @@ extension PostgresStore {
         func decodeRow(_ row: PostgresRow) throws -> PassRecord { try PostgresStore.passRecord(row) }
     }
 
+    /// A pass by its key for a credential check, or when there is none the first pass by key in its place: the
+    /// Append node stops at LIMIT 1, so a found pass reads one row through the key's index and a missing one reads one
+    /// row through the same index, and both cost the same. The first column says whether the pass was found.
+    struct PassForAuthentication: PostgresPreparedStatement {
+        static let name = "tessera_pass_for_authentication"
+        static let sql = """
+            (SELECT true, \(PostgresStore.passColumns) FROM passes WHERE pass_type_identifier = $1 AND serial_number = $2)
+            UNION ALL
+            (SELECT false, \(PostgresStore.passColumns) FROM passes ORDER BY pass_type_identifier, serial_number LIMIT 1)
+            LIMIT 1
+            """
+        typealias Row = (Bool, PassRecord)
+
+        var passTypeIdentifier: String
+        var serialNumber: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(passTypeIdentifier)
+            bindings.append(serialNumber)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Bool, PassRecord) { try PostgresStore.flaggedPassRecord(row) }
+    }
+
     /// The serial numbers and tags of a device's passes of one type changed after a tag: the list endpoint.
     struct ChangedSerialNumbers: PostgresPreparedStatement {
         static let name = "tessera_changed_serial_numbers"

@@ -9,13 +9,38 @@ extension SQLiteStore {
         download_token, update_tag, last_modified, created_at
         """
 
-    static func passRecord(_ row: Row) -> PassRecord {
+    static func passRecord(_ row: Row, from first: Int = 0) -> PassRecord {
         PassRecord(
-            passTypeIdentifier: row[0], serialNumber: row[1], authenticationToken: row[2], template: row[3],
-            data: row[4], personalization: row[5], voided: row[6], downloadToken: row[7], updateTag: row[8],
-            lastModified: Date(timeIntervalSince1970: Double(row[9] as Int64)),
-            createdAt: Date(timeIntervalSince1970: Double(row[10] as Int64))
+            passTypeIdentifier: row[first], serialNumber: row[first + 1], authenticationToken: row[first + 2],
+            template: row[first + 3], data: row[first + 4], personalization: row[first + 5], voided: row[first + 6],
+            downloadToken: row[first + 7], updateTag: row[first + 8],
+            lastModified: Date(timeIntervalSince1970: Double(row[first + 9] as Int64)),
+            createdAt: Date(timeIntervalSince1970: Double(row[first + 10] as Int64))
         )
+    }
+
+    /// One statement either way: the pass by its key, or, when there is none, the last stored pass in its place (a
+    /// compound SELECT with LIMIT 1 stops after its first row, so a found pass reads one record and a missing one
+    /// reads one record too), so both cost the same.
+    /// - Parameters:
+    ///   - passTypeIdentifier: The pass type.
+    ///   - serialNumber: The serial number.
+    /// - Returns: The pass or `nil`, and the token to compare a credential with.
+    public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
+        try await read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT 1, \(Self.passColumns) FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
+                UNION ALL
+                SELECT 0, \(Self.passColumns) FROM passes WHERE rowid = (SELECT max(rowid) FROM passes)
+                LIMIT 1
+                """)
+            guard let row = try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]) else {
+                return PassLookup(pass: nil, comparisonToken: PassLookup.standInToken)
+            }
+            let record = Self.passRecord(row, from: 1)
+            let found = (row[0] as Int64) == 1
+            return PassLookup(pass: found ? record : nil, comparisonToken: record.authenticationToken)
+        }
     }
 
     /// Stores a new pass with a fresh update tag.
@@ -61,7 +86,7 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(
                 sql: "SELECT \(Self.passColumns) FROM passes WHERE pass_type_identifier = ? AND serial_number = ?"
             )
-            return try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]).map(Self.passRecord)
+            return try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]).map { Self.passRecord($0) }
         }
     }
 
@@ -70,7 +95,7 @@ extension SQLiteStore {
     public func pass(downloadToken: String) async throws -> PassRecord? {
         try await read { db in
             let statement = try db.cachedStatement(sql: "SELECT \(Self.passColumns) FROM passes WHERE download_token = ?")
-            return try Row.fetchOne(statement, arguments: [downloadToken]).map(Self.passRecord)
+            return try Row.fetchOne(statement, arguments: [downloadToken]).map { Self.passRecord($0) }
         }
     }
 
@@ -79,7 +104,8 @@ extension SQLiteStore {
     ///   - passTypeIdentifier: The pass type.
     ///   - serialNumber: The serial number.
     ///   - change: The new values.
-    ///   - now: The time of the change (`lastModified`, to the second).
+    ///   - now: The time of the change (`lastModified`, to the second; at least a second after the previous
+    ///   version's, so a device holding that version never gets 304 for this one).
     /// - Returns: The new version and how many pushes were queued, or `nil` when there is no such pass.
     public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
         async throws -> PassUpdate?
@@ -88,13 +114,15 @@ extension SQLiteStore {
             let tag = try Self.nextUpdateTag(db)
             let update = try db.cachedStatement(sql: """
                 UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided),
-                    personalization = COALESCE(?, personalization), update_tag = ?, last_modified = ?
-                WHERE pass_type_identifier = ? AND serial_number = ?
+                    personalization = COALESCE(?, personalization), update_tag = ?,
+                    last_modified = MAX(?, last_modified + 1)
+                WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
                 RETURNING \(Self.passColumns)
                 """)
             let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
             let arguments: StatementArguments = [
                 change.data, change.voided, change.personalization, tag, seconds, passTypeIdentifier, serialNumber,
+                change.onlyIfNotPersonalized,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
             let queued = try Self.queuePushes(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db)

@@ -106,7 +106,8 @@ public final class SQLiteStore: PassStore {
     /// opened around it (a BEGIN/COMMIT pair doubled the cost of a lookup). Reads run on the calling thread: they are
     /// short indexed lookups that never wait for the writer (WAL), and hopping to a reader queue and back cost more
     /// than the query under load. A read can wait only for another read to hand back its connection (when more
-    /// threads read at once than `maximumReaderCount`), never for a write.
+    /// tasks read at once than `maximumReaderCount`), never for a write, and it waits suspended, not blocking its
+    /// thread (an event loop under `tessera serve`).
     ///
     /// The connections are read-only GRDB `DatabaseQueue`s rather than the `DatabasePool`'s readers: a pool reader
     /// runs `PRAGMA schema_version` before every read (a second statement and a second round of SQLite's WAL read
@@ -115,7 +116,7 @@ public final class SQLiteStore: PassStore {
     /// the schema ever changes under them.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try readers.read(body)
+            return try await readers.read(body)
         } catch let error as PassStoreError {
             throw error
         } catch {
@@ -136,24 +137,93 @@ public final class SQLiteStore: PassStore {
 }
 
 /// Read-only connections to the store's file, opened when first needed and reused; at most `maximumCount` at once.
+///
+/// A read that finds every connection busy suspends until one is handed back (its task gives up its thread), never
+/// blocks: `tessera serve` runs tasks on the event loops, and a blocked loop stops every connection it serves.
 final class ReadConnections: Sendable {
+    private struct State {
+        var idle: [DatabaseQueue] = []
+        var open = 0
+        var waiters: [CheckedContinuation<DatabaseQueue?, Never>] = []
+    }
+
     private let path: String
     private let configuration: GRDB.Configuration
-    private let idle = Mutex<[DatabaseQueue]>([])
-    private let available: DispatchSemaphore
+    private let maximumCount: Int
+    private let state = Mutex(State())
 
     init(path: String, configuration: GRDB.Configuration, maximumCount: Int) {
         self.path = path
         self.configuration = configuration
-        self.available = DispatchSemaphore(value: maximumCount)
+        self.maximumCount = maximumCount
     }
 
-    /// Runs `body` on an idle connection (a new one when none is idle), on the calling thread.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        available.wait()
-        defer { available.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? DatabaseQueue(path: path, configuration: configuration)
-        defer { idle.withLock { $0.append(connection) } }
+    /// Runs `body` on an idle connection (a new one when none is idle and fewer than the maximum are open), waiting
+    /// without blocking for one to come back when all are busy.
+    func read<T>(_ body: (Database) throws -> T) async throws -> T {
+        let connection = try await checkOut()
+        defer { checkIn(connection) }
         return try connection.unsafeRead(body)
+    }
+
+    private enum Next {
+        case use(DatabaseQueue)
+        case open
+        case wait
+    }
+
+    private func checkOut() async throws -> DatabaseQueue {
+        while true {
+            let next: Next = state.withLock { state in
+                if let connection = state.idle.popLast() { return .use(connection) }
+                if state.open < maximumCount {
+                    state.open += 1
+                    return .open
+                }
+                return .wait
+            }
+            switch next {
+            case .use(let connection):
+                return connection
+            case .open:
+                do {
+                    return try DatabaseQueue(path: path, configuration: configuration)
+                } catch {
+                    giveUpPlace()
+                    throw error
+                }
+            case .wait:
+                // Handed a connection directly by checkIn, or nil when a place opened up (a failed open): try again.
+                let handed: DatabaseQueue? = await withCheckedContinuation { continuation in
+                    let resumeNow: Bool = state.withLock { state in
+                        // Something may have come back between the first look and here.
+                        if !state.idle.isEmpty || state.open < maximumCount { return true }
+                        state.waiters.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume(returning: nil) }
+                }
+                if let handed { return handed }
+            }
+        }
+    }
+
+    private func checkIn(_ connection: DatabaseQueue) {
+        let waiter: CheckedContinuation<DatabaseQueue?, Never>? = state.withLock { state in
+            if state.waiters.isEmpty {
+                state.idle.append(connection)
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume(returning: connection)
+    }
+
+    private func giveUpPlace() {
+        let waiter: CheckedContinuation<DatabaseQueue?, Never>? = state.withLock { state in
+            state.open -= 1
+            return state.waiters.isEmpty ? nil : state.waiters.removeFirst()
+        }
+        waiter?.resume(returning: nil)
     }
 }

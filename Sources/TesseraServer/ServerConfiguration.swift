@@ -50,16 +50,30 @@ public struct ServerConfiguration: Sendable {
     public var pushDispatch: PushDispatcher.Configuration
     /// The merchant checkout (`/checkout/...`); `nil` leaves it off.
     public var merchant: MerchantConfiguration?
+    /// The checkout's limits and recovery timing.
+    public var checkout: CheckoutService.Configuration
+    /// The merchant's API key when it does not come from `apiKeyFile` (`TESSERA_CHECKOUT_API_KEY`).
+    public var checkoutAPIKey: String?
     /// Long-lived clients to start and stop with the server (the APNs client).
     public var additionalServices: [any Service]
+    /// Idle, header-read and body-read timeouts and the connection cap.
+    public var connectionLimits: ConnectionLimits
+    /// The grace period and hard deadline of a shutdown.
+    public var shutdown: ShutdownLimits
+    /// Live counts of connections and requests in flight (shared by the connection handlers and shutdown).
+    public let activity: ServerActivity
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: URL, database: Database, templatesDirectory: URL,
         signer: PassSigner, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
         pushDispatch: PushDispatcher.Configuration = .init(), merchant: MerchantConfiguration? = nil,
-        additionalServices: [any Service] = []
+        checkout: CheckoutService.Configuration = .init(), checkoutAPIKey: String? = nil,
+        additionalServices: [any Service] = [], connectionLimits: ConnectionLimits = .init(),
+        shutdown: ShutdownLimits = .init(), activity: ServerActivity = .init()
     ) {
+        self.checkout = checkout
+        self.checkoutAPIKey = checkoutAPIKey
         self.host = host
         self.port = port
         self.publicURL = publicURL
@@ -71,6 +85,9 @@ public struct ServerConfiguration: Sendable {
         self.pushDispatch = pushDispatch
         self.merchant = merchant
         self.additionalServices = additionalServices
+        self.connectionLimits = connectionLimits
+        self.shutdown = shutdown
+        self.activity = activity
     }
 }
 

@@ -7,6 +7,7 @@ import PassStore
 import PassWebService
 import PostgresStore
 public import Prometheus
+import HummingbirdCore
 import SQLiteStore
 import ServiceLifecycle
 
@@ -75,15 +76,22 @@ public enum TesseraServer {
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
             let checkout = try CheckoutService(
-                merchant: merchant, store: checkoutStore, passIssuer: issuer,
+                merchant: merchant, configuration: configuration.checkout, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
+                passIssuer: issuer,
                 merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
-                logger: logger, now: now)
+                apiKey: configuration.checkoutAPIKey, logger: logger, now: now)
             checkout.addRoutes(to: router)
             services += checkout.services
         }
 
+        let limits = configuration.connectionLimits
+        let activity = configuration.activity
+        let server = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [
+                ExpectContinueHandler(), ConnectionGuard(limits: limits, activity: activity, logger: logger),
+            ]))
         var app = Application(
-            router: router,
+            router: router, server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
             onServerRunning: { channel in
                 logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])

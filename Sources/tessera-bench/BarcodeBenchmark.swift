@@ -33,6 +33,10 @@ struct BarcodeBenchmark: ParsableCommand {
             case .pdf417: return "M1DOE/JOHN            E\(serial) SFOJFKAA 0123 123Y012A0001 100"
             case .aztec: return "TICKET:EVT-2026-\(serial);SEAT:12F;GATE:B7;HOLDER:ZOE MULLER"
             case .code128: return "TKT-2026-\(serial)"
+            case .code39: return "TKT-2026-\(serial)"
+            case .codabar: return "A2026\(serial)B"
+            case .ean13: return "400638\(serial)"
+            case .i2of5: return "2026\(serial)"
             }
         }
     }
@@ -97,6 +101,10 @@ enum ZintCLI {
             arguments += ["-b", "55", "--secure=\(layout.securityLevel)", "--cols=\(layout.columns)"]
         case .aztec: arguments += ["-b", "92"]
         case .code128: arguments += ["-b", "20"]
+        case .code39: arguments += ["-b", "8"]
+        case .codabar: arguments += ["-b", "18"]
+        case .ean13: arguments += ["-b", "13"]
+        case .i2of5: arguments += ["-b", "3"]
         }
         return arguments + ["-d", message]
     }

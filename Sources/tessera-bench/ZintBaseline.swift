@@ -48,6 +48,14 @@ enum ZintBaseline {
                 symbol.pointee.symbology = BARCODE_AZTEC
             case .code128:
                 symbol.pointee.symbology = BARCODE_CODE128
+            case .code39:
+                symbol.pointee.symbology = BARCODE_CODE39
+            case .codabar:
+                symbol.pointee.symbology = BARCODE_CODABAR
+            case .ean13:
+                symbol.pointee.symbology = BARCODE_EANX
+            case .i2of5:
+                symbol.pointee.symbology = BARCODE_C25INTER
             }
             let start = DispatchTime.now().uptimeNanoseconds
             let status = message.withUnsafeBufferPointer { ZBarcode_Encode(symbol, $0.baseAddress, Int32($0.count)) }

@@ -14,7 +14,7 @@ struct BarcodeCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "pdf417, qr, aztec or code128 (or PKBarcodeFormatPDF417, ...).")
+    @Option(help: "pdf417, qr, aztec, code128, code39, codabar, ean13 or i2of5 (or PKBarcodeFormatPDF417, ...).")
     var format: String
 
     @Option(help: "The message to encode.")
@@ -43,7 +43,7 @@ struct BarcodeCommand: ParsableCommand {
 
     func validate() throws {
         guard let format = Barcode.Format(name: format) else {
-            throw ValidationError("--format must be pdf417, qr, aztec or code128, not \"\(self.format)\"")
+            throw ValidationError("--format must be pdf417, qr, aztec, code128, code39, codabar, ean13 or i2of5, not \"\(self.format)\"")
         }
         guard ["png", "svg"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
             throw ValidationError("--output must end in .png or .svg")

@@ -8,7 +8,10 @@ struct PassCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pass",
         abstract: "Create, batch-create, verify and inspect .pkpass files.",
-        subcommands: [PassCreateCommand.self, PassBatchCommand.self, PassVerifyCommand.self, PassInspectCommand.self, PassPreviewCommand.self]
+        subcommands: [
+            PassCreateCommand.self, PassBatchCommand.self, PassBundleCommand.self, PassVerifyCommand.self, PassInspectCommand.self,
+            PassPreviewCommand.self,
+        ]
     )
 }
 

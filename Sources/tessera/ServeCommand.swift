@@ -49,6 +49,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (TESSERA_LOG_LEVEL; default info).")
     var logLevel: String?
 
+    @Option(help: "Seconds a kept-alive connection may wait for its next request (TESSERA_IDLE_TIMEOUT; default 60).")
+    var idleTimeout: Double?
+
+    @Option(help: "Seconds a new connection has to send a complete request head (TESSERA_HEADER_TIMEOUT; default 30).")
+    var headerTimeout: Double?
+
+    @Option(help: "Seconds a request has to send its body after its head (TESSERA_BODY_TIMEOUT; default 60).")
+    var bodyTimeout: Double?
+
+    @Option(help: "Most connections open at once; more are refused (TESSERA_MAX_CONNECTIONS; default derived from the open-file limit).")
+    var maxConnections: Int?
+
+    @Option(help: "Seconds in-flight requests may take to finish after SIGTERM/SIGINT (TESSERA_SHUTDOWN_GRACE; default 25).")
+    var shutdownGracePeriod: Double?
+
+    @Option(help: "Seconds after SIGTERM/SIGINT at which the process exits regardless, logging what it abandoned (TESSERA_SHUTDOWN_DEADLINE; default 30).")
+    var shutdownDeadline: Double?
+
     @Flag(help: "Run request handlers on Swift Concurrency's default thread pool instead of the connections' event loops (TESSERA_DEFAULT_EXECUTOR=1).")
     var defaultExecutor = false
 
@@ -103,6 +121,21 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "--merchant-config \(path): \(error)")
             }
         }
+        let connectionLimits = try readConnectionLimits(environment)
+        // The merchant's API key: apiKeyFile in the merchant configuration, or TESSERA_CHECKOUT_API_KEY.
+        let checkoutAPIKey = merchant?.apiKeyFile == nil ? environment["TESSERA_CHECKOUT_API_KEY"] : nil
+        if let checkoutAPIKey, checkoutAPIKey.count < 24 {
+            throw CommandFailure(message: "TESSERA_CHECKOUT_API_KEY: at least 24 characters are needed")
+        }
+        var checkout = CheckoutService.Configuration()
+        if let text = environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw CommandFailure(message: "TESSERA_CHECKOUT_AUTHORIZATION_LEASE: \(text) is not 1-3600 seconds",
+                                     exitCode: 2)
+            }
+            checkout.authorizationLease = TimeInterval(seconds)
+            checkout.recoveryInterval = .seconds(min(5, seconds))
+        }
         let signer = try PassSigner(credentials: try credentials.load())
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -112,7 +145,9 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer,
             webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
-            additionalServices: pushSender.map { [$0.service] } ?? [])
+            checkout: checkout, checkoutAPIKey: checkoutAPIKey,
+            additionalServices: pushSender.map { [$0.service] } ?? [], connectionLimits: connectionLimits,
+            shutdown: try readShutdownLimits(environment))
         let app = try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
         logger.info(
             "tessera serve",
@@ -120,12 +155,64 @@ struct ServeCommand: AsyncParsableCommand {
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
                 "templates": "\(templates)", "pushes": "\(pushSender == nil ? "off" : "on")",
                 "checkout": "\(merchant == nil ? "off" : "on")",
+                "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])
         do {
-            try await app.runService()
+            try await TesseraServer.run(app, configuration: configuration, logger: logger)
         } catch {
             throw CommandFailure(message: "server stopped: \(error)")
         }
+    }
+}
+
+extension ServeCommand {
+    /// The grace period and hard deadline of a shutdown from flags or environment variables.
+    func readShutdownLimits(_ environment: [String: String]) throws -> ShutdownLimits {
+        let grace = try Self.seconds(
+            shutdownGracePeriod, environment, "TESSERA_SHUTDOWN_GRACE", "shutdown-grace-period", default: 25)
+        let deadline = try Self.seconds(
+            shutdownDeadline, environment, "TESSERA_SHUTDOWN_DEADLINE", "shutdown-deadline", default: 30)
+        guard deadline >= grace else {
+            throw CommandFailure(message: "--shutdown-deadline: must not be shorter than --shutdown-grace-period", exitCode: 2)
+        }
+        return ShutdownLimits(gracePeriod: grace, hardDeadline: deadline)
+    }
+
+    /// A number of seconds from a flag or an environment variable, as a duration; usage errors name the flag.
+    static func seconds(
+        _ flag: Double?, _ environment: [String: String], _ variable: String, _ name: String, default value: Double
+    ) throws -> Duration {
+        let given = try flag ?? environment[variable].map { text in
+            guard let parsed = Double(text) else {
+                throw CommandFailure(message: "\(variable): \(text) is not a number of seconds", exitCode: 2)
+            }
+            return parsed
+        } ?? value
+        guard given > 0, given <= 86_400 else {
+            throw CommandFailure(message: "--\(name): must be more than 0 and at most 86400 seconds", exitCode: 2)
+        }
+        return .milliseconds(Int64((given * 1000).rounded()))
+    }
+
+    /// The timeouts and connection cap from flags or environment variables; usage errors name the flag.
+    func readConnectionLimits(_ environment: [String: String]) throws -> ConnectionLimits {
+        func seconds(_ flag: Double?, _ variable: String, _ name: String, default value: Double) throws -> Duration {
+            try Self.seconds(flag, environment, variable, name, default: value)
+        }
+        let cap = try maxConnections ?? environment["TESSERA_MAX_CONNECTIONS"].map { text in
+            guard let parsed = Int(text) else {
+                throw CommandFailure(message: "TESSERA_MAX_CONNECTIONS: \(text) is not a whole number", exitCode: 2)
+            }
+            return parsed
+        }
+        if let cap, cap < 1 {
+            throw CommandFailure(message: "--max-connections: must be at least 1", exitCode: 2)
+        }
+        return ConnectionLimits(
+            idleTimeout: try seconds(idleTimeout, "TESSERA_IDLE_TIMEOUT", "idle-timeout", default: 60),
+            headerReadTimeout: try seconds(headerTimeout, "TESSERA_HEADER_TIMEOUT", "header-timeout", default: 30),
+            bodyReadTimeout: try seconds(bodyTimeout, "TESSERA_BODY_TIMEOUT", "body-timeout", default: 60),
+            maximumConnections: cap)
     }
 }
 

@@ -61,7 +61,7 @@ struct BarcodeCommandTests {
 
     @Test(arguments: [
         ["--format", "qr", "--message", "X", "--output", "x.gif"],
-        ["--format", "ean13", "--message", "X", "--output", "x.png"],
+        ["--format", "upca", "--message", "X", "--output", "x.png"],
         ["--format", "qr", "--message", "X", "--output", "x.png", "--scale", "0"],
         ["--format", "pdf417", "--message", "X", "--output", "x.png", "--ec-level", "H"],
         ["--format", "qr", "--message", "X", "--output", "x.png", "--ec-level", "Z"],

@@ -73,6 +73,6 @@ struct BarcodeErrorTests {
         #expect(throws: BarcodeError.self) { try Barcode(PassBarcode(format: .qr, message: nil)) }
         #expect(Barcode.Format(name: "PDF417") == .pdf417)
         #expect(Barcode.Format(name: "PKBarcodeFormatCode128") == .code128)
-        #expect(Barcode.Format(name: "ean13") == nil)
+        #expect(Barcode.Format(name: "upca") == nil)
     }
 }

@@ -16,12 +16,15 @@ struct DecodeTests {
 
     static let longText = (1...40).map { "seat \($0)F row \($0 % 7) gate B\($0 % 9); " }.joined()
 
-    static let cases: [Case] = Barcode.Format.allCases.flatMap { format -> [Case] in
+    /// The formats that carry any byte (Code 128: any ISO-8859-1 character); the iOS 27 formats carry a few
+    /// ASCII characters each and have cases of their own in `LinearDecodeTests`.
+    static let cases: [Case] = Barcode.Format.allCases.filter { !$0.needsIOS27 }.flatMap { format -> [Case] in
         let long = switch format {
         case .qr: String(longText.prefix(900))
         case .pdf417: String(longText.prefix(600))
         case .aztec: String(longText.prefix(900))
         case .code128: String(longText.prefix(45))  // zint caps Code 128 at 60 symbol characters
+        case .code39, .codabar, .ean13, .i2of5: ""
         }
         return [
             Case(format: format, name: "short", message: "TICKET-1", encoding: "iso-8859-1"),

@@ -26,6 +26,10 @@ struct IndependentDecoder {
         case .pdf417: "PDF417"
         case .aztec: "Aztec"
         case .code128: "Code128"
+        case .code39: "Code39"
+        case .codabar: "Codabar"
+        case .ean13: "EAN13"
+        case .i2of5: "ITF"
         }
     }
 

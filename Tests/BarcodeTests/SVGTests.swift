@@ -40,7 +40,7 @@ struct SVGTests {
 
     @Test(arguments: Barcode.Format.allCases, [1, 2, 5])
     func svgRedrawsTheMatrixWithCrispVectorShapes(_ format: Barcode.Format, scale: Int) throws {
-        let matrix = try BarcodeRenderer.render(Barcode(format: format, message: "SVG-\(format.shortName)-0042"))
+        let matrix = try BarcodeRenderer.render(Barcode(format: format, message: LinearDecodeTests.sample(format)))
         let svg = try matrix.svg(scale: scale)
         let (ok, collector) = Self.parse(svg)
         #expect(ok)

@@ -141,8 +141,12 @@ struct IssuingCLITests {
     }
 
     @Test(arguments: [("SIGINT", SIGINT, Int32(130)), ("SIGTERM", SIGTERM, Int32(143))])
-    func anInterruptedBatchLeavesNoTemporaryFile(name: String, signal: Int32, status: Int32) throws {
-        // Synchronous on purpose: a task sleep in a busy test process could resume only after the batch has finished.
+    func anInterruptedBatchLeavesNoTemporaryFile(name: String, signal: Int32, status: Int32) async throws {
+        // On a thread of its own: a task sleep in a busy test process could resume only after the batch has finished.
+        try await offCooperativePool { try interruptBatch(name: name, signal: signal, status: status) }
+    }
+
+    func interruptBatch(name: String, signal: Int32, status: Int32) throws {
         var csv = "serialNumber,fields.seat\n"
         for index in 0..<20_000 { csv += "I-\(index),\(index)\n" }
         let rows = try write("many-\(name).csv", csv)
@@ -348,7 +352,10 @@ struct IssuingCLITests {
 
         let data = try write("dates.json", """
         {"relevantDates": [{"startDate": "2026-05-07T18:00-05:00", "endDate": "2026-05-07T23:00-05:00"}],
-         "preferredStyleSchemes": ["posterEventTicket", "eventTicket"]}
+         "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
+         "nfc": {"message": "TICKET-1", "encryptionPublicKey": "AAAA", "requiresAuthentication": true},
+         "semantics": {"eventName": "The Midnight Echo", "venueName": "Tessera Arena",
+                       "eventType": "PKEventTypeLivePerformance", "performerNames": ["The Midnight Echo"]}}
         """)
         let dated = work.appendingPathComponent("dated.pkpass").path
         let create = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", data, "--output", dated] + credentials)

@@ -39,6 +39,18 @@ enum CheckoutFixtures {
         return session
     }
 
+    /// The session as a claim leaves it: authorizing, with its attempt.
+    static func claimed(_ session: CheckoutSession, orderId: String, transaction: String = "tx") -> CheckoutSession {
+        var session = session
+        session.state = .authorizing
+        session.authorizationAttempts = 1
+        session.authorization = AuthorizationAttempt(
+            orderId: orderId, idempotencyKey: "\(session.id)-1", transactionIdentifier: transaction, startedAt: now,
+            total: Decimal(string: "47.39")!, lineItems: [ApplePayLineItem(label: "Subtotal", amount: "47.39")],
+            shippingMethod: "express", couponCode: nil, payment: Data(#"{"token":{}}"#.utf8))
+        return session
+    }
+
     /// An order of a session with every optional field set.
     static func order(_ id: String, sessionId: String) -> CheckoutOrder {
         var order = CheckoutOrder(

@@ -3,12 +3,20 @@ import Foundation
 import Testing
 
 extension CheckoutStoreConformanceTests {
-    @Test("authorization stores the order and authorizes the session together, once", arguments: CheckoutStoreKind.tested)
+    @Test("authorization stores the order and authorizes the claimed session together, once",
+          arguments: CheckoutStoreKind.tested)
     func completeAuthorizationOnce(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
             let session = CheckoutFixtures.session("a-1")
             _ = try await store.insertSession(session)
             let order = CheckoutFixtures.order("o-a-1", sessionId: "a-1")
+            // A pending session that no authorization claimed cannot be completed.
+            #expect(try await store.completeAuthorization(
+                order: order, session: CheckoutFixtures.authorized(session, orderId: order.id)) == false)
+            #expect(try await store.order(id: order.id) == nil)
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(session, orderId: order.id),
+                                                       transactionIdentifier: "tx-a-1", at: CheckoutFixtures.now)
+                    == .claimed)
             #expect(try await store.completeAuthorization(
                 order: order, session: CheckoutFixtures.authorized(session, orderId: order.id)))
 
@@ -29,54 +37,136 @@ extension CheckoutStoreConformanceTests {
         }
     }
 
-    @Test("an authorization whose order cannot be stored leaves the session pending", arguments: CheckoutStoreKind.tested)
+    @Test("an authorization whose order cannot be stored leaves the session held", arguments: CheckoutStoreKind.tested)
     func completeAuthorizationAtomic(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
             let first = CheckoutFixtures.session("b-1")
             let second = CheckoutFixtures.session("b-2")
             _ = try await store.insertSession(first)
             _ = try await store.insertSession(second)
+            let claimedSecond = CheckoutFixtures.claimed(second, orderId: "o-b-2", transaction: "tx-b-2")
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(first, orderId: "o-b", transaction: "tx-b-1"),
+                                                       transactionIdentifier: "tx-b-1", at: CheckoutFixtures.now) == .claimed)
+            #expect(try await store.claimAuthorization(claimedSecond, transactionIdentifier: "tx-b-2",
+                                                       at: CheckoutFixtures.now) == .claimed)
             let order = CheckoutFixtures.order("o-b", sessionId: "b-1")
             #expect(try await store.completeAuthorization(
-                order: order, session: CheckoutFixtures.authorized(first, orderId: order.id)))
+                order: order, session: CheckoutFixtures.authorized(first, orderId: order.id), passesOwed: true))
 
             // The same order id for the other session: the order is refused, so the session must not change either.
             let clash = CheckoutFixtures.order("o-b", sessionId: "b-2")
             #expect(try await store.completeAuthorization(
-                order: clash, session: CheckoutFixtures.authorized(second, orderId: clash.id)) == false)
-            #expect(try await store.session(id: "b-2") == second)
+                order: clash, session: CheckoutFixtures.authorized(second, orderId: clash.id), passesOwed: true) == false)
+            #expect(try await store.session(id: "b-2") == claimedSecond)
             #expect(try await store.order(id: "o-b") == order)
+            #expect(try await store.ordersOwingPasses(limit: 10).map(\.id) == ["o-b"])
 
-            // The session is still pending: it can change and be authorized with a fresh order.
-            #expect(try await store.updatePendingSession(second))
+            // The session is still held: it completes with its own order.
             let fresh = CheckoutFixtures.order("o-b-2", sessionId: "b-2")
             #expect(try await store.completeAuthorization(
                 order: fresh, session: CheckoutFixtures.authorized(second, orderId: fresh.id)))
+            #expect(try await store.ordersOwingPasses(limit: 10).map(\.id) == ["o-b"])
         }
     }
 
-    @Test("of 20 concurrent authorizations of one session exactly one wins", arguments: CheckoutStoreKind.tested)
-    func completeAuthorizationSingleWinner(kind: CheckoutStoreKind) async throws {
+    @Test("of 20 concurrent claims of one session exactly one wins and only its transaction is recorded",
+          arguments: CheckoutStoreKind.tested)
+    func claimSingleWinner(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
             let session = CheckoutFixtures.session("w-1")
             _ = try await store.insertSession(session)
-            let results = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
+            let results = try await withThrowingTaskGroup(of: (Int, AuthorizationClaim).self) { group in
                 for index in 0..<20 {
                     group.addTask {
-                        let order = CheckoutFixtures.order("o-w-\(index)", sessionId: "w-1")
-                        let won = try await store.completeAuthorization(
-                            order: order, session: CheckoutFixtures.authorized(session, orderId: order.id))
-                        return (order.id, won)
+                        let claim = try await store.claimAuthorization(
+                            CheckoutFixtures.claimed(session, orderId: "o-w-\(index)", transaction: "tx-w-\(index)"),
+                            transactionIdentifier: "tx-w-\(index)", at: CheckoutFixtures.now)
+                        return (index, claim)
                     }
                 }
-                return try await group.reduce(into: [(String, Bool)]()) { $0.append($1) }
+                return try await group.reduce(into: [(Int, AuthorizationClaim)]()) { $0.append($1) }
             }
-            let winners = results.filter(\.1).map(\.0)
+            let winners = results.filter { $0.1 == .claimed }.map(\.0)
             try #require(winners.count == 1)
-            #expect(try await store.session(id: "w-1")?.orderId == winners[0])
-            for (orderId, won) in results {
-                #expect((try await store.order(id: orderId) != nil) == won)
+            #expect(results.filter { $0.1 == .notPending(.authorizing) }.count == 19)
+            #expect(try await store.session(id: "w-1")?.authorization?.orderId == "o-w-\(winners[0])")
+            for (index, claim) in results {
+                // A losing claim recorded nothing: its transaction identifier is still new.
+                let fresh = try await store.insertTransactionIdentifier("tx-w-\(index)", sessionId: "w-1", at: .now)
+                #expect(fresh == (claim != .claimed))
             }
+        }
+    }
+
+    @Test("a replayed transaction identifier rolls the claim back; the session stays pending",
+          arguments: CheckoutStoreKind.tested)
+    func claimReplay(kind: CheckoutStoreKind) async throws {
+        try await withCheckoutStore(kind) { store async throws in
+            let one = CheckoutFixtures.session("y-1")
+            let two = CheckoutFixtures.session("y-2")
+            _ = try await store.insertSession(one)
+            _ = try await store.insertSession(two)
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(one, orderId: "o-y-1"),
+                                                       transactionIdentifier: "same", at: CheckoutFixtures.now) == .claimed)
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(two, orderId: "o-y-2"),
+                                                       transactionIdentifier: "same", at: CheckoutFixtures.now)
+                    == .transactionReplayed)
+            #expect(try await store.session(id: "y-2") == two)
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(one, orderId: "o-y-3"),
+                                                       transactionIdentifier: "other", at: CheckoutFixtures.now)
+                    == .notPending(.authorizing))
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(CheckoutFixtures.session("y-none"),
+                                                                                orderId: "o"),
+                                                       transactionIdentifier: "x", at: CheckoutFixtures.now)
+                    == .notPending(nil))
+        }
+    }
+
+    @Test("held authorizations: processor-unknown, release on decline, leases, and the pass queue",
+          arguments: CheckoutStoreKind.tested)
+    func heldAuthorizations(kind: CheckoutStoreKind) async throws {
+        try await withCheckoutStore(kind) { store async throws in
+            let session = CheckoutFixtures.session("h-1")
+            _ = try await store.insertSession(session)
+            #expect(try await store.updateAuthorizingSession(session) == false)
+            let claimed = CheckoutFixtures.claimed(session, orderId: "o-h-1")
+            let start = Date.now.addingTimeInterval(-600)
+            #expect(try await store.claimAuthorization(claimed, transactionIdentifier: "tx-h-1", at: start) == .claimed)
+            var unknown = claimed
+            unknown.state = .processorUnknown
+            #expect(try await store.updateAuthorizingSession(unknown))
+            #expect(try await store.session(id: "h-1")?.state == .processorUnknown)
+
+            // Stale leases are taken once; the renewed lease is not stale.
+            let leased = try await store.leaseStaleAuthorizations(olderThan: .now.addingTimeInterval(3600), now: .now,
+                                                                  limit: 10)
+            #expect(leased.map(\.id) == ["h-1"])
+            #expect(leased.first?.authorization == claimed.authorization)
+            #expect(try await store.leaseStaleAuthorizations(olderThan: .now.addingTimeInterval(-60), now: .now,
+                                                             limit: 10).isEmpty)
+
+            // A decline returns it to pending; then it is no longer held.
+            var released = unknown
+            released.state = .pending
+            released.authorization = nil
+            #expect(try await store.updateAuthorizingSession(released))
+            #expect(try await store.updateAuthorizingSession(released) == false)
+            #expect(try await store.updatePendingSession(released))
+
+            // Claimed again, completed with passes owed: the queue holds it until its passes are recorded.
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(released, orderId: "o-h-2"),
+                                                       transactionIdentifier: "tx-h-2", at: .now) == .claimed)
+            var order = CheckoutFixtures.order("o-h-2", sessionId: "h-1")
+            order.passes = []
+            #expect(try await store.completeAuthorization(
+                order: order, session: CheckoutFixtures.authorized(released, orderId: order.id), passesOwed: true))
+            #expect(try await store.ordersOwingPasses(limit: 10) == [order])
+            var issued = order
+            issued.passes = CheckoutFixtures.order("o-h-2", sessionId: "h-1").passes
+            #expect(try await store.completePasses(order: issued))
+            #expect(try await store.completePasses(order: issued) == false)
+            #expect(try await store.ordersOwingPasses(limit: 10).isEmpty)
+            #expect(try await store.order(id: "o-h-2") == issued)
         }
     }
 }

@@ -58,6 +58,9 @@ struct CheckoutStoreConformanceTests {
             #expect(try await store.session(id: "u-missing") == nil)
 
             let authorized = CheckoutFixtures.authorized(session, orderId: "o-u-1")
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(session, orderId: "o-u-1"),
+                                                       transactionIdentifier: "tx-u-1", at: CheckoutFixtures.now)
+                    == .claimed)
             #expect(try await store.completeAuthorization(order: CheckoutFixtures.order("o-u-1", sessionId: "u-1"),
                                                           session: authorized))
             var late = session
@@ -101,6 +104,9 @@ struct CheckoutStoreConformanceTests {
             _ = try await store.insertSession(session)
             let order = CheckoutFixtures.order("o-r-1", sessionId: "r-1")
             let authorized = CheckoutFixtures.authorized(session, orderId: order.id)
+            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(session, orderId: order.id),
+                                                       transactionIdentifier: "tx-r-1", at: CheckoutFixtures.now)
+                    == .claimed)
             #expect(try await store.completeAuthorization(order: order, session: authorized))
 
             let stored = try #require(try await store.order(id: "o-r-1"))

@@ -20,21 +20,25 @@ struct PostgresCheckoutStoreTests {
             let stored = created[0]
             #expect(insertions.allSatisfy { $0 == .created(stored) || $0 == .existing(stored) })
 
-            let results = try await withThrowingTaskGroup(of: (Bool, Bool).self) { group in
+            let results = try await withThrowingTaskGroup(of: (Int, Bool, Bool).self) { group in
                 for index in 0..<21 {
                     group.addTask {
                         let store = stores[index % 3]
-                        let order = CheckoutFixtures.order("o-i-\(index)", sessionId: stored.id)
-                        async let won = store.completeAuthorization(
-                            order: order, session: CheckoutFixtures.authorized(stored, orderId: order.id))
+                        async let claim = store.claimAuthorization(
+                            CheckoutFixtures.claimed(stored, orderId: "o-i-\(index)", transaction: "tx-i-\(index)"),
+                            transactionIdentifier: "tx-i-\(index)", at: .now)
                         async let fresh = store.insertTransactionIdentifier("0badf00d", sessionId: stored.id, at: .now)
-                        return try await (won, fresh)
+                        return try await (index, claim == .claimed, fresh)
                     }
                 }
-                return try await group.reduce(into: [(Bool, Bool)]()) { $0.append($1) }
+                return try await group.reduce(into: [(Int, Bool, Bool)]()) { $0.append($1) }
             }
-            #expect(results.filter(\.0).count == 1)
-            #expect(results.filter(\.1).count == 1)
+            let winners = results.filter(\.1).map(\.0)
+            try #require(winners.count == 1)
+            #expect(results.filter(\.2).count == 1)
+            let order = CheckoutFixtures.order("o-i-\(winners[0])", sessionId: stored.id)
+            #expect(try await stores[1].completeAuthorization(
+                order: order, session: CheckoutFixtures.authorized(stored, orderId: order.id)))
             let orderId = try #require(try await stores[2].session(id: stored.id)?.orderId)
             #expect(try await stores[0].order(id: orderId)?.sessionId == stored.id)
         }

@@ -21,6 +21,9 @@ struct SQLiteCheckoutStoreTests {
                 try await passStore.migrate()
                 _ = try await store.insertSession(session)
                 _ = try await store.insertSession(CheckoutFixtures.session("p-2"))
+                #expect(try await store.claimAuthorization(
+                    CheckoutFixtures.claimed(CheckoutFixtures.session("p-2"), orderId: order.id),
+                    transactionIdentifier: "tx-p-2", at: CheckoutFixtures.now) == .claimed)
                 #expect(try await store.completeAuthorization(
                     order: order, session: CheckoutFixtures.authorized(CheckoutFixtures.session("p-2"), orderId: order.id)))
                 #expect(try await store.insertTransactionIdentifier("cafe01", sessionId: "p-2", at: CheckoutFixtures.now))
@@ -46,7 +49,7 @@ struct SQLiteCheckoutStoreTests {
         }
     }
 
-    @Test("two stores on two pools of one file (like two processes) authorize a session once")
+    @Test("two stores on two pools of one file (like two processes) claim a session once")
     func twoPoolsOneFile() async throws {
         try await withTemporaryFolder { folder async throws in
             let path = folder.appendingPathComponent("store.sqlite").path
@@ -59,9 +62,9 @@ struct SQLiteCheckoutStoreTests {
                 for index in 0..<10 {
                     group.addTask {
                         let store = stores[index % 2]
-                        let order = CheckoutFixtures.order("o-t-\(index)", sessionId: "t-1")
-                        let won = try await store.completeAuthorization(
-                            order: order, session: CheckoutFixtures.authorized(session, orderId: order.id))
+                        let won = try await store.claimAuthorization(
+                            CheckoutFixtures.claimed(session, orderId: "o-t-\(index)", transaction: "tx-t-\(index)"),
+                            transactionIdentifier: "tx-t-\(index)", at: CheckoutFixtures.now) == .claimed
                         let fresh = try await store.insertTransactionIdentifier("beef", sessionId: "t-1", at: CheckoutFixtures.now)
                         return (won, fresh)
                     }

@@ -36,6 +36,9 @@ struct CheckoutFixture: Sendable {
         func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
     }
 
+    /// The merchant's API key, made at test time; the request helpers below send it, as the merchant's server would.
+    static let apiKey = "sk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+
     static func merchantConfiguration() -> MerchantConfiguration {
         var merchant = MerchantConfiguration(merchantIdentifier: merchantID, displayName: "Tessera Arena",
                                              countryCode: "US", currencyCode: "USD")
@@ -62,7 +65,8 @@ struct CheckoutFixture: Sendable {
         return merchant
     }
 
-    init(developmentMode: Bool = false, withIssuer: Bool = true,
+    init(developmentMode: Bool = false, withIssuer: Bool = true, processor custom: (any PaymentProcessor)? = nil,
+         configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         let clock = Clock()
         self.clock = clock
@@ -73,6 +77,9 @@ struct CheckoutFixture: Sendable {
         merchant.appleRootCertificatePath = try pki.writeRoot(to: directory)
         merchant.paymentProcessingKeyPaths = [try merchantIdentity.write(to: directory).key]
         merchant.developmentMode = developmentMode
+        let keyFile = directory.appendingPathComponent("api.key")
+        try Data((Self.apiKey + "\n").utf8).write(to: keyFile)
+        merchant.apiKeyFile = keyFile.path
         configure(&merchant)
         self.merchant = merchant
         store = MemoryCheckoutStore()
@@ -87,8 +94,9 @@ struct CheckoutFixture: Sendable {
                                  publicURL: URL(string: "https://passes.example.test")!),
             now: { clock.now })
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
-        service = try CheckoutService(merchant: merchant, store: store, processor: processor,
-                                      passIssuer: withIssuer ? issuer : nil, logger: Logger(label: "test.checkout"),
+        service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
+                                      processor: custom ?? processor,
+                                      passIssuer: withIssuer ? issuer : nil, logger: logger,
                                       now: { clock.now })
     }
 
@@ -157,10 +165,13 @@ enum JSONBody {
         return object
     }
 
-    static let json: HTTPFields = [.contentType: "application/json"]
+    /// JSON with the merchant's API key.
+    static let json: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(CheckoutFixture.apiKey)"]
+    /// JSON with no credentials, as a buyer's browser sends it before it has a client secret.
+    static let anonymous: HTTPFields = [.contentType: "application/json"]
 
-    static func headers(idempotencyKey: String) -> HTTPFields {
-        var fields = json
+    static func headers(idempotencyKey: String, anonymous: Bool = false) -> HTTPFields {
+        var fields = anonymous ? Self.anonymous : json
         fields[HTTPField.Name("Idempotency-Key")!] = idempotencyKey
         return fields
     }
@@ -199,6 +210,20 @@ extension TestClientProtocol {
 
     /// GETs JSON.
     func get(_ uri: String) async throws -> (HTTPResponse.Status, [String: Any]) {
-        try await execute(uri: uri, method: .get) { response in (response.status, try JSONBody.object(response)) }
+        try await execute(uri: uri, method: .get, headers: JSONBody.json) { response in
+            (response.status, try JSONBody.object(response))
+        }
+    }
+
+    /// Sends a request with only the given headers and returns the status and the JSON answer.
+    func send(_ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:], body: Any? = nil)
+        async throws -> (HTTPResponse.Status, [String: Any])
+    {
+        var fields = headers
+        if body != nil { fields[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: fields,
+                                 body: try body.map { try JSONBody.buffer($0) }) { response in
+            (response.status, (try? JSONBody.object(response)) ?? [:])
+        }
     }
 }

@@ -18,10 +18,10 @@ struct CheckoutOpenAPITests {
         let problems = Mutex([String]())
         try await fixture.withClient { client in
             @discardableResult
-            func call(_ method: HTTPRequest.Method, _ uri: String, _ body: Any? = nil, key: String? = nil) async throws
-                -> [String: Any]
+            func call(_ method: HTTPRequest.Method, _ uri: String, _ body: Any? = nil, key: String? = nil,
+                      anonymous: Bool = false) async throws -> [String: Any]
             {
-                var headers = JSONBody.json
+                var headers = anonymous ? JSONBody.anonymous : JSONBody.json
                 if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
                 let response = try await client.execute(uri: uri, method: method, headers: headers,
                                                         body: try body.map { try JSONBody.buffer($0) })
@@ -40,6 +40,10 @@ struct CheckoutOpenAPITests {
             try await call(.post, "/checkout/v1/sessions", cart)
             try await call(.post, "/checkout/v1/sessions", ["items": [["sku": "NOPE", "quantity": 1]]], key: "k2")
             try await call(.get, "/checkout/v1/sessions/\(id)")
+            try await call(.get, "/checkout/v1/sessions/\(id)", anonymous: true)
+            try await call(.post, "/checkout/v1/sessions", ["summary": ["subtotal": "0.00"]], key: "k3", anonymous: true)
+            try await call(.post, "/checkout/v1/sessions", ["summary": ["subtotal": "25.00", "tax": "99999971"]], key: "k4")
+            try await call(.post, "/checkout/v1/sessions", cart, key: "k1", anonymous: true)
             try await call(.get, "/checkout/v1/sessions/cs_missing")
             let base = "/checkout/v1/sessions/\(id)"
             try await call(.post, "\(base)/shipping-method", ["identifier": "express"])
@@ -60,7 +64,7 @@ struct CheckoutOpenAPITests {
             try await call(.post, "\(base)/coupon-code", ["couponCode": ""])
             try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")")
             try await call(.get, "/checkout/v1/orders/ord_missing")
-            let sheet = try await client.execute(uri: "/checkout/sheet/\(id)", method: .get)
+            let sheet = try await client.execute(uri: "/checkout/sheet/\(id)", method: .get, headers: JSONBody.json)
             problems.withLock {
                 $0 += document.withLock {
                     $0.check(method: "GET", path: "/checkout/sheet/\(id)", status: Int(sheet.status.code),

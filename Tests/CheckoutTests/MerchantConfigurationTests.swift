@@ -20,6 +20,9 @@ struct MerchantConfigurationTests {
         #expect(merchant.paymentProcessingKeyPaths == ["/etc/tessera/payment-processing-2026.key",
                                                        "/etc/tessera/payment-processing-2025.key"])
         #expect(merchant.merchantIdentity?.keyPath == "/etc/tessera/merchant-identity.key")
+        #expect(merchant.paymentProcessor?.kind == .webhook)
+        #expect(merchant.paymentProcessor?.secretFile == "/etc/tessera/payment-webhook.secret")
+        #expect(merchant.apiKeyFile == "/etc/tessera/checkout-api.key")
         #expect(merchant.merchantValidationHosts == MerchantValidationHosts.appleDefaults)
         #expect(merchant.developmentMode == false)
     }

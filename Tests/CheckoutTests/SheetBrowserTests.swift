@@ -18,9 +18,11 @@ struct SheetBrowserTests {
             let port = try #require(client.port)
             let session = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 2], ["sku": "TICKET-GA", "quantity": 1]]])
             let id = try #require(session["id"] as? String)
+            let sheetURL = try #require(session["sheetURL"] as? String)
+            #expect(sheetURL.contains("clientSecret="))
             let driver = try await WebDriver.start(browser: chromium.browser, driver: chromium.driver)
             do {
-                try await driver.open("http://127.0.0.1:\(port)/checkout/sheet/\(id)")
+                try await driver.open("http://127.0.0.1:\(port)\(sheetURL)")
                 #expect(try await driver.text("#merchant-line") == "Pay Tessera Arena (via Tessera Market)")
                 // 95.00 + standard 5.00 + 7.84 tax
                 let initial = try await driver.wait({ try await driver.text("#total-amount") }, until: { !$0.isEmpty })

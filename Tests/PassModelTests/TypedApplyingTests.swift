@@ -14,6 +14,9 @@ struct TypedApplyingTests {
         "footerBackgroundColor", "bagPolicyURL", "orderFoodURL", "parkingInformationURL", "directionsInformationURL",
         "purchaseParkingURL", "merchandiseURL", "transitInformationURL", "accessibilityURL", "addOnURL",
         "contactVenueEmail", "contactVenuePhoneNumber", "contactVenueWebsite", "transferURL", "sellURL",
+        "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL", "purchaseLoungeAccessURL", "purchaseWifiURL",
+        "upgradeURL", "managementURL", "registerServiceAnimalURL", "reportLostBagURL", "requestWheelchairURL",
+        "transitProviderEmail", "transitProviderPhoneNumber", "transitProviderWebsiteURL", "logoSymbolName",
     ]
     static let boolKeys = ["voided", "suppressStripShine", "sharingProhibited", "useAutomaticColors", "suppressHeaderDarkening"]
 

@@ -23,7 +23,7 @@ struct WebServiceFixture: Sendable {
     let dispatcher: PushDispatcher
     let clock: TestClock
 
-    init(adminToken: String? = Self.adminToken, logBurst: Int = 20) throws {
+    init(adminToken: String? = Self.adminToken, logBurst: Int = 20, personalizationBurst: Int = 20) throws {
         chain = try TestChain()
         store = MemoryPassStore()
         clock = TestClock()
@@ -42,17 +42,25 @@ struct WebServiceFixture: Sendable {
                 publicURL: Self.publicURL),
             now: { clock.now })
         service = PassWebService(
-            issuer: issuer, configuration: .init(adminToken: adminToken, logBurst: logBurst, logRequestsPerMinute: 1),
+            issuer: issuer,
+            configuration: .init(
+                adminToken: adminToken, logBurst: logBurst, logRequestsPerMinute: 1,
+                personalizationBurst: personalizationBurst, personalizationRequestsPerMinute: 1),
             now: { clock.now })
     }
 
     /// Runs `test` against the service on a real loopback socket.
-    func withClient<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
-        async throws -> Value
-    {
+    /// - Parameters:
+    ///   - logger: The application's logger (requests log through it), e.g. one writing to ``RecordedLogs``.
+    ///   - test: The test, given a client of the running server.
+    func withClient<Value: Sendable>(
+        logger: Logger? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
         let router = Router(context: WebServiceRequestContext.self)
         service.addRoutes(to: router)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: logger ?? Logger(label: "tessera.tests.web"))
         return try await app.test(.live) { client in try await test(client) }
     }
 

@@ -96,3 +96,15 @@ private final class LockedData: @unchecked Sendable {
     var isSet: Bool { lock.withLock { done } }
     var value: Data { lock.withLock { data } }
 }
+
+/// Runs blocking work (a long subprocess, blocking socket reads) on a thread of its own and awaits its result, so
+/// Swift's cooperative threads (as many as cores) stay free for the other tests running at the same time.
+/// - Parameter body: The blocking work.
+/// - Returns: What `body` returns.
+public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}

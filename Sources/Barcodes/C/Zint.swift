@@ -11,6 +11,10 @@ final class ZintSymbol {
         case .pdf417: BARCODE_PDF417
         case .aztec: BARCODE_AZTEC
         case .code128: BARCODE_CODE128
+        case .code39: BARCODE_CODE39
+        case .codabar: BARCODE_CODABAR
+        case .ean13: BARCODE_EANX
+        case .i2of5: BARCODE_C25INTER
         }
     }
 

@@ -29,18 +29,35 @@ public struct AuthorizationResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A refused authorization: its HTTP status and the result body.
+/// A refused authorization: its HTTP status and the result body. The body's `reason` and `errors` are short
+/// sentences a buyer can read; ``detail`` (hashes, library messages) goes only to the server log, at debug level.
 struct AuthorizationFailure: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     let result: AuthorizationResult
+    let detail: String?
 
-    init(_ status: HTTPResponse.Status, code: String, _ reason: String, errors: [ApplePayError]? = nil) {
+    init(_ status: HTTPResponse.Status, code: String, _ reason: String, detail: String? = nil,
+         errors: [ApplePayError]? = nil) {
         self.status = status
-        let shown = errors ?? [ApplePayError(code: .unknown, message: "The payment could not be completed.")]
+        self.detail = detail
+        let shown = errors ?? [ApplePayError(code: .unknown, message: reason)]
         result = AuthorizationResult(status: "STATUS_FAILURE", errors: shown, code: code, reason: reason)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try JSONResponse.make(result, status: status)
+    }
+
+    /// The session is held by another authorization, or already paid.
+    static func notPending(_ state: CheckoutSession.State?) -> AuthorizationFailure {
+        switch state {
+        case .authorized?:
+            AuthorizationFailure(.conflict, code: "sessionNotPending", "This order has already been paid.")
+        case .authorizing?, .processorUnknown?:
+            AuthorizationFailure(.conflict, code: "authorizationInProgress",
+                                 "This order is already being paid. Please wait for its confirmation.")
+        default:
+            AuthorizationFailure(.notFound, code: "notFound", "This checkout no longer exists.")
+        }
     }
 }

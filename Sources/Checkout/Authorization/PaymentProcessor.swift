@@ -7,14 +7,20 @@ import Synchronization
 public struct PaymentProcessingRequest: Sendable {
     /// The checkout session.
     public var sessionId: String
-    /// The order being created (use it as the gateway's idempotency key).
+    /// The order being created.
     public var orderId: String
+    /// The gateway's idempotency key: one per session and attempt (`<session id>-<n>`), the same on every retry
+    /// of the attempt (timeouts, restarts), a new one only after a decline.
+    public var idempotencyKey: String
     /// The amount, in major units.
     public var amount: Decimal
     /// The ISO 4217 alphabetic currency.
     public var currencyCode: String
-    /// The decrypted payment data: account number, expiry, cryptogram, ECI.
-    public var paymentData: DecryptedPaymentData
+    /// The decrypted payment data: account number, expiry, cryptogram, ECI; `nil` when the processor takes the
+    /// encrypted token (``PaymentProcessor/forwardsEncryptedToken``).
+    public var paymentData: DecryptedPaymentData?
+    /// The Apple Pay token as the device sent it, still encrypted (for gateways that decrypt it themselves).
+    public var token: ApplePayPaymentToken
     /// What the sheet showed for the card (network, type, display name).
     public var paymentMethod: ApplePayPaymentToken.PaymentMethod?
     /// The token's transaction identifier (hex).
@@ -56,6 +62,16 @@ public protocol PaymentProcessor: Sendable {
     /// - Returns: Approved or declined.
     /// - Throws: When the gateway cannot be reached; the buyer sees a failure and may retry.
     func process(_ request: PaymentProcessingRequest) async throws -> PaymentProcessingResult
+
+    /// Whether the processor takes the encrypted token and decrypts it itself (most gateways do): Tessera then
+    /// verifies the token's signature and session but does not decrypt it, so no payment-processing key is needed
+    /// and the gateway checks the amount.
+    var forwardsEncryptedToken: Bool { get }
+}
+
+extension PaymentProcessor {
+    /// Processors receive the decrypted payment unless they say otherwise.
+    public var forwardsEncryptedToken: Bool { false }
 }
 
 /// The built-in processor: approves every payment and records it (order, amount, network, last four digits; never
@@ -65,6 +81,8 @@ public final class RecordingPaymentProcessor: PaymentProcessor {
     public struct Record: Sendable, Equatable {
         /// The order.
         public var orderId: String
+        /// The idempotency key.
+        public var idempotencyKey: String
         /// The amount.
         public var amount: Decimal
         /// The currency.
@@ -92,9 +110,10 @@ public final class RecordingPaymentProcessor: PaymentProcessor {
     public func process(_ request: PaymentProcessingRequest) async throws -> PaymentProcessingResult {
         state.withLock { state in
             if let message = state.declineMessage { return .declined(message) }
-            state.records.append(Record(orderId: request.orderId, amount: request.amount,
+            state.records.append(Record(orderId: request.orderId, idempotencyKey: request.idempotencyKey,
+                                        amount: request.amount,
                                         currencyCode: request.currencyCode, network: request.paymentMethod?.network,
-                                        lastFour: request.paymentData.lastFour))
+                                        lastFour: request.paymentData?.lastFour ?? ""))
             return .approved(reference: "rec_\(request.orderId)")
         }
     }

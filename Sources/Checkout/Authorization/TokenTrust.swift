@@ -6,7 +6,8 @@ import PaymentToken
 /// plus the development hierarchy and key when development mode is on.
 struct TokenTrust: Sendable {
     let verifier: PaymentTokenVerifier
-    let decryptor: PaymentTokenDecryptor
+    /// `nil` when no payment-processing key is configured (a processor that forwards the encrypted token).
+    let decryptor: PaymentTokenDecryptor?
 
     /// `nil` when there is nothing to verify against (no root and no development mode).
     init?(merchant: MerchantConfiguration, development: DevelopmentPayments?) throws {
@@ -28,9 +29,9 @@ struct TokenTrust: Sendable {
             roots.append(development.root)
             keys.append(development.merchantKey)
         }
-        guard !roots.isEmpty, !keys.isEmpty else { return nil }
+        guard !roots.isEmpty else { return nil }
         verifier = PaymentTokenVerifier(configuration: .init(appleRootCertificates: roots))
-        decryptor = PaymentTokenDecryptor(merchantKeys: keys,
-                                          merchantIdentifier: MerchantIdentifier(merchantID: merchant.merchantIdentifier))
+        decryptor = keys.isEmpty ? nil : PaymentTokenDecryptor(
+            merchantKeys: keys, merchantIdentifier: MerchantIdentifier(merchantID: merchant.merchantIdentifier))
     }
 }

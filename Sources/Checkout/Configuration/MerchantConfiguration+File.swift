@@ -42,6 +42,8 @@ extension MerchantConfiguration {
         }
         paymentProcessingKeyPaths = paymentProcessingKeyPaths.map(resolve)
         appleRootCertificatePath = appleRootCertificatePath.map(resolve)
+        if let secretFile = paymentProcessor?.secretFile { paymentProcessor?.secretFile = resolve(secretFile) }
+        apiKeyFile = apiKeyFile.map(resolve)
         if let identity = merchantIdentity {
             merchantIdentity = MerchantIdentity(certificatePath: resolve(identity.certificatePath),
                                                 keyPath: resolve(identity.keyPath))
@@ -53,6 +55,7 @@ extension MerchantConfiguration {
     public func validate() throws {
         func fail(_ field: String, _ reason: String) -> CheckoutError { CheckoutError.configuration(field, reason) }
         guard !merchantIdentifier.isEmpty else { throw fail("merchantIdentifier", "must not be empty") }
+        try paymentProcessor?.validate(developmentMode: developmentMode)
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
         guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
         guard let currency = Currency(code: currencyCode) else {

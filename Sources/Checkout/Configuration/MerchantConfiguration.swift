@@ -49,6 +49,11 @@ public struct MerchantConfiguration: Codable, Sendable {
     public var initiativeContext: String?
     /// Adds the development endpoints and the sheet's test payment button. Off by default; never in production.
     public var developmentMode: Bool
+    /// Who charges verified payments; `nil` means the development recorder in development mode and no payments
+    /// otherwise.
+    public var paymentProcessor: PaymentProcessorConfiguration?
+    /// A file holding the merchant's API key (`Authorization: Bearer`), which free-form items and summaries need.
+    public var apiKeyFile: String?
 
     /// Creates a configuration with the required fields; the rest take their defaults.
     /// - Parameters:
@@ -80,6 +85,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         case merchantCapabilities, shippingMethods, tax, coupons, requiredBillingContactFields
         case requiredShippingContactFields, shippingRegions, products, merchantIdentity, paymentProcessingKeyPaths
         case appleRootCertificatePath, merchantValidationHosts, initiative, initiativeContext, developmentMode
+        case paymentProcessor, apiKeyFile
     }
 
     /// Decodes a configuration; everything but the identifier, names, country and currency is optional.
@@ -110,6 +116,8 @@ public struct MerchantConfiguration: Codable, Sendable {
         initiative = try c.decodeIfPresent(String.self, forKey: .initiative) ?? "web"
         initiativeContext = try c.decodeIfPresent(String.self, forKey: .initiativeContext)
         developmentMode = try c.decodeIfPresent(Bool.self, forKey: .developmentMode) ?? false
+        paymentProcessor = try c.decodeIfPresent(PaymentProcessorConfiguration.self, forKey: .paymentProcessor)
+        apiKeyFile = try c.decodeIfPresent(String.self, forKey: .apiKeyFile)
     }
 
     /// The name the sheet and the statement show: `Shop` or `Shop (via Platform)`.

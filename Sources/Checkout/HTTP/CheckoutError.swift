@@ -11,7 +11,8 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending
-            case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed
+            case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed, internalError
+            case unauthorized, apiKeyRequired
         }
 
         private let base: Base
@@ -35,6 +36,12 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
         public static let paymentRefused = Code(.paymentRefused)
         /// The checkout store failed.
         public static let storageFailed = Code(.storageFailed)
+        /// Neither the merchant's API key nor the session's client secret was given, or a wrong one (401).
+        public static let unauthorized = Code(.unauthorized)
+        /// Free-form items or a summary need the merchant's API key: anonymous carts come from the catalogue (401).
+        public static let apiKeyRequired = Code(.apiKeyRequired)
+        /// An unexpected failure, logged on the server (500).
+        public static let internalError = Code(.internalError)
 
         /// The code's name, such as `invalidRequest`.
         public var description: String { base.rawValue }

@@ -16,7 +16,7 @@ extension CheckoutService {
     }
 
     @Sendable func authorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await existingSession(context)
+        let session = try await existingSession(request, context)
         var request = request
         let body: Data
         do {
@@ -30,99 +30,136 @@ extension CheckoutService {
     }
 
     /// Runs a whole Apple Pay payment (`{"token": ..., "billingContact": ..., "shippingContact": ...}`) through every
-    /// check, the processor and the store.
-    /// - Returns: A success with the order; failures are thrown as ``AuthorizationFailure``.
+    /// check, claims the session, charges it and records the order.
+    ///
+    /// Everything that can be checked is checked before the claim (contacts, signature, `applicationData`,
+    /// decryption, currency and amount), so a wrong token leaves the session pending and records nothing. The claim
+    /// then moves the session to authorizing and records the transaction identifier in one step; only the claimant
+    /// reaches the processor.
+    /// - Returns: A success with the order; failures are thrown as ``AuthorizationFailure`` and their details logged
+    ///   at debug level.
     func authorizePayment(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
-        guard session.state == .pending else {
-            throw AuthorizationFailure(.conflict, code: "sessionNotPending", "the session is already authorized")
+        do {
+            return try await checkAndClaim(body, session: session)
+        } catch let failure as AuthorizationFailure {
+            logger.debug("checkout authorization refused", metadata: [
+                "session": "\(session.id)", "code": "\(failure.result.code ?? "")",
+                "detail": "\(failure.detail ?? failure.result.reason ?? "")",
+            ])
+            throw failure
         }
+    }
+
+    private func checkAndClaim(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
+        guard session.state == .pending else { throw AuthorizationFailure.notPending(session.state) }
         guard let tokens else {
             throw AuthorizationFailure(.serviceUnavailable, code: "notConfigured",
-                                       "no Apple root certificate or payment-processing key is configured")
+                                       "Apple Pay is not available for this shop at the moment.",
+                                       detail: "no Apple root certificate or payment-processing key is configured")
         }
-        let token: ApplePayPaymentToken
-        let contacts: PaymentContacts
-        do {
-            token = try ApplePayPaymentToken(jsonData: body)
-            contacts = try JSONDecoder().decode(PaymentContacts.self, from: body)
-        } catch let error as PaymentTokenError {
-            throw AuthorizationFailure(.badRequest, code: error.code.description, error.reason)
-        } catch {
-            throw AuthorizationFailure(.badRequest, code: "malformedToken", "billingContact or shippingContact is malformed")
+        guard !(processor is NoPaymentProcessor) else {
+            throw AuthorizationFailure(.serviceUnavailable, code: "notConfigured",
+                                       "Apple Pay is not available for this shop at the moment.",
+                                       detail: "no paymentProcessor is configured (and developmentMode is off)")
         }
+        let (token, contacts) = try Self.parsePayment(body)
         let builder = try pricing.builder(for: session)
         let lineItems = try builder.lineItems()
         let total = builder.total(for: lineItems)
         guard !total.isPending, let amount = total.amountValue else {
             throw AuthorizationFailure(.conflict, code: "totalPending",
-                                       "the total is still pending: send the shipping contact first")
+                                       "The total is not known yet: please enter the shipping address.")
         }
         try checkContacts(contacts, session: session)
 
         do {
             _ = try tokens.verifier.verify(token, now: now())
         } catch let error as PaymentTokenError {
-            throw AuthorizationFailure(.badRequest, code: error.code.description, error.reason)
-        }
-        let transaction = token.header.transactionIdHex
-        guard try await store.insertTransactionIdentifier(transaction, sessionId: session.id, at: now()) else {
-            logger.warning("replayed Apple Pay transaction refused", metadata: ["session": "\(session.id)"])
-            throw AuthorizationFailure(.conflict, code: "transactionReplayed",
-                                       "this payment token's transaction identifier has already been used")
+            throw AuthorizationFailure(.badRequest, code: error.code.description,
+                                       "The payment could not be verified. Please try again.", detail: error.reason)
         }
         do {
             try token.verifyApplicationData(session.applicationData)
         } catch let error as PaymentTokenError {
-            throw AuthorizationFailure(.unprocessableContent, code: error.code.description, error.reason)
+            throw AuthorizationFailure(.unprocessableContent, code: error.code.description,
+                                       "This payment was made for another checkout.", detail: error.reason)
         }
-        let payment: DecryptedPaymentData
-        do {
-            payment = try tokens.decryptor.decrypt(token)
-        } catch let error as PaymentTokenError {
-            throw AuthorizationFailure(.badRequest, code: error.code.description, error.reason)
+        let currency = pricing.currency
+        let minorUnits = MinorUnits.amount(amount, currency: currency)
+        var payment: DecryptedPaymentData?
+        if !processor.forwardsEncryptedToken {
+            let decrypted = try decrypt(token)
+            try checkAmount(decrypted, minorUnits: minorUnits)
+            payment = decrypted
         }
+
+        // The claim: pending → authorizing and the transaction identifier, together, before anything irreversible.
+        let attempt = (session.authorizationAttempts ?? 0) + 1
+        let transaction = token.header.transactionIdHex
+        let hasDiscount = lineItems.contains { ($0.amountValue ?? 0) < 0 }
+        var claimed = session
+        claimed.state = .authorizing
+        claimed.authorizationAttempts = attempt
+        claimed.authorization = AuthorizationAttempt(
+            orderId: Identifiers.make(prefix: "ord_"), idempotencyKey: "\(session.id)-\(attempt)",
+            transactionIdentifier: transaction, startedAt: now(), total: amount, lineItems: lineItems,
+            shippingMethod: try pricing.requiresShipping(session) ? builder.selectedShippingOption()?.identifier : nil,
+            couponCode: hasDiscount ? session.couponCode : nil, payment: body)
+        switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, at: now()) {
+        case .claimed: break
+        case .notPending(let state): throw AuthorizationFailure.notPending(state)
+        case .transactionReplayed:
+            logger.warning("replayed Apple Pay transaction refused", metadata: ["session": "\(session.id)"])
+            throw AuthorizationFailure(.conflict, code: "transactionReplayed",
+                                       "This payment has already been used. Please pay again.",
+                                       detail: "transaction identifier \(transaction) was recorded before")
+        }
+        return try await settle(claimed, token: token, payment: payment, contacts: contacts)
+    }
+
+    /// The decrypted payment must be in the session's currency and for its total.
+    private func checkAmount(_ payment: DecryptedPaymentData, minorUnits: Decimal) throws {
         let currency = pricing.currency
         guard payment.currencyCode == CurrencyNumericCode.numeric(currency.code) else {
             throw AuthorizationFailure(.unprocessableContent, code: "currencyMismatch",
-                                       "the token is in currency \(payment.currencyCode ?? "(none)"), the session in "
-                                           + "\(currency.code) (\(CurrencyNumericCode.numeric(currency.code) ?? "?"))")
+                                       "The payment's currency does not match the order. Please try again.",
+                                       detail: "the token is in currency \(payment.currencyCode ?? "(none)"), the "
+                                           + "session in \(currency.code)")
         }
-        let minorUnits = MinorUnits.amount(amount, currency: currency)
         guard payment.transactionAmount == minorUnits else {
             throw AuthorizationFailure(.unprocessableContent, code: "amountMismatch",
-                                       "the token authorizes \(payment.transactionAmount.map { "\($0)" } ?? "no amount") "
+                                       "The amount paid does not match the order total. Please try again.",
+                                       detail: "the token authorizes \(payment.transactionAmount.map { "\($0)" } ?? "none") "
                                            + "minor units, the session total is \(minorUnits)")
         }
+    }
 
-        let orderId = Identifiers.make(prefix: "ord_")
-        let outcome = try await processor.process(PaymentProcessingRequest(
-            sessionId: session.id, orderId: orderId, amount: amount, currencyCode: currency.code, paymentData: payment,
-            paymentMethod: token.paymentMethod, transactionIdentifier: transaction))
-        guard outcome.approved else {
-            throw AuthorizationFailure(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), code: "declined", outcome.message ?? "the payment was declined")
+    /// The posted payment's token and contacts.
+    static func parsePayment(_ body: Data) throws -> (ApplePayPaymentToken, PaymentContacts) {
+        do {
+            return (try ApplePayPaymentToken(jsonData: body), try JSONDecoder().decode(PaymentContacts.self, from: body))
+        } catch let error as PaymentTokenError {
+            throw AuthorizationFailure(.badRequest, code: error.code.description,
+                                       "The payment could not be read. Please try again.", detail: error.reason)
+        } catch {
+            throw AuthorizationFailure(.badRequest, code: "malformedToken",
+                                       "The payment's contact details could not be read.",
+                                       detail: "billingContact or shippingContact is malformed: \(error)")
         }
-        var order = CheckoutOrder(
-            id: orderId, sessionId: session.id, createdAt: now(), status: outcome.status, currencyCode: currency.code,
-            total: amount, lineItems: lineItems, items: session.items,
-            payment: .init(network: token.paymentMethod?.network ?? "Card", lastFour: payment.lastFour,
-                           type: token.paymentMethod?.type, transactionIdentifier: transaction,
-                           processorReference: outcome.reference))
-        order.shippingMethod = try pricing.requiresShipping(session) ? builder.selectedShippingOption()?.identifier : nil
-        order.couponCode = session.couponCode
-        order.billingContact = contacts.billingContact
-        order.shippingContact = contacts.shippingContact
-        await issuePasses(for: &order)
-        var authorized = session
-        authorized.state = .authorized
-        authorized.orderId = orderId
-        guard try await store.completeAuthorization(order: order, session: authorized) else {
-            throw AuthorizationFailure(.conflict, code: "sessionNotPending", "the session was authorized meanwhile")
+    }
+
+    /// The token decrypted with the payment-processing key its `publicKeyHash` names.
+    func decrypt(_ token: ApplePayPaymentToken) throws -> DecryptedPaymentData {
+        guard let decryptor = tokens?.decryptor else {
+            throw AuthorizationFailure(.serviceUnavailable, code: "notConfigured",
+                                       "Apple Pay is not available for this shop at the moment.")
         }
-        logger.info("checkout order authorized", metadata: [
-            "order": "\(orderId)", "session": "\(session.id)", "payment": "\(order.payment.displayName)",
-            "total": "\(Money(amount, currency))",
-        ])
-        return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)")
+        do {
+            return try decryptor.decrypt(token)
+        } catch let error as PaymentTokenError {
+            throw AuthorizationFailure(.badRequest, code: error.code.description,
+                                       "The payment could not be read. Please try again.", detail: error.reason)
+        }
     }
 
     /// The payment's contacts must have the fields the sheet asked for, and the address must be served.
@@ -131,18 +168,18 @@ extension CheckoutService {
             let contact = contacts.shippingContact ?? ApplePayPaymentContact()
             if let field = ContactRequirements.missing(merchant.requiredShippingContactFields, in: contact) {
                 throw AuthorizationFailure(.unprocessableContent, code: "shippingContactInvalid",
-                                           "shippingContact: \(field.rawValue) is required",
+                                           "The shipping contact needs a \(field.rawValue).",
                                            errors: [ApplePayError(code: .shippingContactInvalid, contactField: field)])
             }
             if let problem = ShippingRegions(merchant.shippingRegions).problem(with: RedactedContact(contact)) {
                 throw AuthorizationFailure(.unprocessableContent, code: problem.code.rawValue,
-                                           "shippingContact: \(problem.message ?? "not served")", errors: [problem])
+                                           problem.message ?? "We do not ship to this address.", errors: [problem])
             }
         }
         let billing = contacts.billingContact ?? ApplePayPaymentContact()
         if let field = ContactRequirements.missing(merchant.requiredBillingContactFields, in: billing) {
             throw AuthorizationFailure(.unprocessableContent, code: "billingContactInvalid",
-                                       "billingContact: \(field.rawValue) is required",
+                                       "The billing contact needs a \(field.rawValue).",
                                        errors: [ApplePayError(code: .billingContactInvalid, contactField: field)])
         }
     }

@@ -41,6 +41,9 @@ extension CheckoutService {
         guard Identifiers.isPlausible(id), let order = try await store.order(id: id) else {
             throw CheckoutError.notFound("order")
         }
+        // The order is the buyer's: its session's client secret or the merchant's API key reads it.
+        guard let session = try await store.session(id: order.sessionId) else { throw CheckoutError.notFound("order") }
+        try checkAccess(to: session, request)
         let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
         return try JSONResponse.make(OrderView(
             id: order.id, sessionId: order.sessionId, status: order.status, createdAt: ISO8601.string(order.createdAt),
@@ -53,9 +56,18 @@ extension CheckoutService {
             notes: order.notes))
     }
 
-    /// Issues one pass per unit of every item whose product has a pass template; failures become notes.
+    /// Whether any item of the order has a product with a pass template (then its passes are queued).
+    func owesPasses(_ order: CheckoutOrder) -> Bool {
+        order.items.contains { item in item.sku.flatMap { merchant.products[$0]?.passTemplate } != nil }
+    }
+
+    /// Issues one pass per unit of every item whose product has a pass template; failures become notes. Serial
+    /// numbers are `<order id>-<n>`, so issuing again (after a crash) finds the passes already made instead of
+    /// making new ones.
     func issuePasses(for order: inout CheckoutOrder) async {
         var number = 0
+        order.passes = []
+        order.notes = []
         for item in order.items {
             guard let sku = item.sku, let product = merchant.products[sku], let template = product.passTemplate else {
                 continue
@@ -77,13 +89,19 @@ extension CheckoutService {
                 var data: [String: JSONValue] = ["serialNumber": .string(serial), "barcodeMessage": .string(serial)]
                 if !fields.isEmpty { data["fields"] = .object(fields) }
                 do {
-                    let pass = try await passIssuer.createPass(template: template, data: data)
+                    let pass: PassRecord
+                    if let type = try passIssuer.passTypeIdentifier(ofTemplate: template),
+                       let existing = try await passIssuer.store.pass(passTypeIdentifier: type, serialNumber: serial) {
+                        pass = existing
+                    } else {
+                        pass = try await passIssuer.createPass(template: template, data: data)
+                    }
                     order.passes.append(.init(sku: sku, template: template, passTypeIdentifier: pass.passTypeIdentifier,
                                               serialNumber: pass.serialNumber,
                                               downloadURL: passIssuer.downloadURL(for: pass)))
                 } catch {
                     logger.error("order pass not issued", metadata: ["order": "\(order.id)", "error": "\(error)"])
-                    order.notes.append("no pass issued for \(sku) #\(number): \(error)")
+                    order.notes.append("no pass issued for \(sku) #\(number)")
                 }
             }
         }
@@ -109,7 +127,7 @@ extension CheckoutService {
     /// same path as a real payment. The body may carry `billingContact` and `shippingContact`.
     @Sendable func testAuthorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         guard let development else { throw CheckoutError.notFound("endpoint") }
-        let session = try await existingSession(context)
+        let session = try await existingSession(request, context)
         var request = request
         let raw = Data((try await request.collectBody(upTo: configuration.maximumBodySize)).readableBytesView)
         let object = raw.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any]

@@ -41,6 +41,9 @@ extension CheckoutService {
         var orderId: String?
         var paymentRequest: ApplePayPaymentRequest
         var sheetURL: String
+        /// Reads and updates the session and its order (header `Checkout-Client-Secret`); shown to its creator and
+        /// the merchant only.
+        var clientSecret: String?
     }
 
     /// A cart line as sessions and orders show it: amounts as currency strings.
@@ -58,14 +61,22 @@ extension CheckoutService {
                             amount: money(line.amount))
     }
 
-    func view(_ session: CheckoutSession) throws -> SessionView {
-        SessionView(
+    /// The session as the API shows it; `private` leaves out what only its buyer and the merchant may see (the
+    /// client secret, the redacted address, the order), for a replayed creation without the API key.
+    func view(_ session: CheckoutSession, paymentRequest: ApplePayPaymentRequest? = nil, private: Bool = true) throws
+        -> SessionView
+    {
+        let secret = `private` ? session.clientSecret : nil
+        let query = secret.map { "?clientSecret=\($0)" } ?? ""
+        return SessionView(
             id: session.id, state: session.state.rawValue, createdAt: ISO8601.string(session.createdAt),
             currencyCode: pricing.currency.code,
             items: session.items.map(cartLineView),
-            selectedShippingMethod: session.selectedShippingMethod, shippingContact: session.shippingContact,
-            couponCode: session.couponCode, orderId: session.orderId,
-            paymentRequest: try pricing.paymentRequest(for: session), sheetURL: "/checkout/sheet/\(session.id)")
+            selectedShippingMethod: session.selectedShippingMethod,
+            shippingContact: `private` ? session.shippingContact : nil,
+            couponCode: session.couponCode, orderId: `private` ? session.orderId : nil,
+            paymentRequest: try paymentRequest ?? pricing.paymentRequest(for: session),
+            sheetURL: "/checkout/sheet/\(session.id)\(query)", clientSecret: secret)
     }
 
     @Sendable func createSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -75,6 +86,7 @@ extension CheckoutService {
         guard key.count <= 255, key.allSatisfy({ $0.isASCII && !$0.isWhitespace || $0 == " " }) else {
             throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
         }
+        let fromMerchant = try isMerchant(request)
         let (body, raw) = try await JSONRequest.decode(CreateSessionBody.self, from: request,
                                                        limit: configuration.maximumBodySize)
         // The body's canonical form (keys sorted) is hashed, so the same JSON sent again matches whatever its key order.
@@ -82,9 +94,11 @@ extension CheckoutService {
             .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]) } ?? raw
         let hash = SHA256.hash(data: canonical).map { String(format: "%02x", $0) }.joined()
         var session = CheckoutSession(id: Identifiers.make(prefix: "cs_"), idempotencyKey: key, requestHash: hash,
-                                      createdAt: now(), items: try cartLines(body))
+                                      createdAt: now(), items: try cartLines(body, fromMerchant: fromMerchant))
+        session.clientSecret = CheckoutAccess.makeSecret()
         if let summary = body.summary {
             guard body.items == nil else { throw CheckoutError.invalid("summary", "give either items or summary, not both") }
+            guard fromMerchant else { throw Self.apiKeyRequired("summary") }
             session.summary = PricedSummary(subtotal: try amount(summary.subtotal, field: "summary.subtotal"),
                                             tax: try summary.tax.map { try amount($0, field: "summary.tax") },
                                             requiresShipping: summary.requiresShipping ?? true)
@@ -97,12 +111,23 @@ extension CheckoutService {
         }
         if let code = body.couponCode, !code.isEmpty {
             switch pricing.coupon(code) {
-            case .valid(let coupon): session.couponCode = coupon.code
+            case .valid(let coupon):
+                session.couponCode = coupon.code
+                session.couponAppliedAt = now()
             case .expired: throw CheckoutError.invalid("couponCode", "the coupon has expired", status: .unprocessableContent)
             case .invalid: throw CheckoutError.invalid("couponCode", "no such coupon", status: .unprocessableContent)
             }
         }
+        try checkLimit(session, field: body.summary != nil ? "summary" : "items")
         try reprice(&session)
+        // Built before anything is stored, so a session whose request cannot be built is never half-created.
+        let paymentRequest: ApplePayPaymentRequest
+        do {
+            paymentRequest = try pricing.paymentRequest(for: session)
+        } catch let error as PaymentRequestError {
+            throw CheckoutError.invalid(body.summary != nil ? "summary" : "items",
+                                        "cannot be offered on Apple Pay: \(error.reason)", status: .unprocessableContent)
+        }
         let stored: CheckoutSession
         var replayed = false
         switch try await store.insertSession(session) {
@@ -116,14 +141,16 @@ extension CheckoutService {
             replayed = true
         }
         if !replayed { logger.info("checkout session created", metadata: ["session": "\(stored.id)"]) }
-        var response = try JSONResponse.make(try view(stored), status: .created)
+        // A replay shows the buyer's details and the secret only to the merchant: an Idempotency-Key is no credential.
+        let shown = try view(stored, paymentRequest: replayed ? nil : paymentRequest, private: !replayed || fromMerchant)
+        var response = try JSONResponse.make(shown, status: .created)
         response.headers[.location] = "/checkout/v1/sessions/\(stored.id)"
         if replayed { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
         return response
     }
 
     @Sendable func readSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONResponse.make(try view(try await existingSession(context)))
+        try JSONResponse.make(try view(try await existingSession(request, context)))
     }
 
     /// Recomputes the session's total from its state.
@@ -134,7 +161,14 @@ extension CheckoutService {
         session.totalPending = total.isPending
     }
 
-    private func cartLines(_ body: CreateSessionBody) throws -> [CartLine] {
+    /// Free-form items and summaries carry the caller's own prices: only the merchant's server may send them.
+    static func apiKeyRequired(_ field: String) -> CheckoutError {
+        CheckoutError(.apiKeyRequired, status: .unauthorized,
+                      "prices set by the caller need the merchant's API key (Authorization: Bearer); "
+                          + "without it, give catalogue items as {\"sku\", \"quantity\"}", field: field)
+    }
+
+    private func cartLines(_ body: CreateSessionBody, fromMerchant: Bool) throws -> [CartLine] {
         guard let items = body.items else {
             guard body.summary != nil else { throw CheckoutError.invalid("items", "give items or an already-priced summary") }
             return []
@@ -156,6 +190,7 @@ extension CheckoutService {
                 return CartLine(sku: sku, name: product.name, quantity: item.quantity, unitPrice: product.unitPrice,
                                 requiresShipping: product.requiresShipping)
             }
+            guard fromMerchant else { throw Self.apiKeyRequired(field) }
             guard let name = item.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200 else {
                 throw CheckoutError.invalid("\(field).name", "is required (1-200 characters) when there is no sku")
             }
@@ -166,13 +201,28 @@ extension CheckoutService {
         }
     }
 
-    /// A non-negative decimal string with at most the currency's minor units.
+    /// A non-negative decimal string with at most the currency's minor units, no more than Apple Pay's largest total.
     func amount(_ text: String, field: String) throws -> Decimal {
         guard let value = AmountString.decimal(text), value >= 0,
               (AmountString.fractionDigits(text) ?? 0) <= pricing.currency.minorUnits else {
             throw CheckoutError.invalid(field, "must be an amount such as \"12.50\" with at most "
                                             + "\(pricing.currency.minorUnits) decimals", status: .unprocessableContent)
         }
+        guard value <= ApplePayLimits.maximumTotal else {
+            throw CheckoutError.invalid(field, "must not be more than \(ApplePayLimits.maximumTotal), Apple Pay's largest "
+                                            + "total", status: .unprocessableContent)
+        }
         return value
+    }
+
+    /// Refuses a session whose total could pass Apple Pay's largest total on the sheet (with the dearest shipping
+    /// method and its tax), before anything is stored.
+    func checkLimit(_ session: CheckoutSession, field: String) throws {
+        let highest = pricing.highestTotal(for: session)
+        guard highest <= ApplePayLimits.maximumTotal else {
+            throw CheckoutError.invalid(field, "the total can reach \(Money(highest, pricing.currency).string), more than "
+                                            + "\(ApplePayLimits.maximumTotal), Apple Pay's largest total",
+                                        status: .unprocessableContent)
+        }
     }
 }

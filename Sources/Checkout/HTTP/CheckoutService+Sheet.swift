@@ -8,12 +8,13 @@ import PaymentRequest
 /// `GET /checkout/sheet/{sessionId}`: the browser payment sheet.
 extension CheckoutService {
     @Sendable func sheet(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await existingSession(context)
+        let session = try await existingSession(request, context)
         let page = SheetPage(bootstrap: .init(
             sessionId: session.id, state: session.state.rawValue, orderId: session.orderId,
             merchantLine: merchant.merchantName.totalLabel, currencyCode: pricing.currency.code,
             paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
-            developmentMode: development != nil, apiBase: "/checkout/v1"))
+            developmentMode: development != nil, apiBase: "/checkout/v1",
+            clientSecret: session.clientSecret ?? ""))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",

@@ -34,7 +34,7 @@ extension CheckoutService {
     }
 
     @Sendable func shippingMethod(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(context)
+        var session = try await pendingSession(request, context)
         let (body, _) = try await JSONRequest.decode(ShippingMethodBody.self, from: request, limit: configuration.maximumBodySize)
         guard let identifier = body.identifier ?? body.shippingMethod?.identifier else {
             throw CheckoutError.invalid("identifier", "is required")
@@ -55,7 +55,7 @@ extension CheckoutService {
     }
 
     @Sendable func shippingContact(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(context)
+        var session = try await pendingSession(request, context)
         let (body, raw) = try await JSONRequest.decode(ShippingContactBody.self, from: request,
                                                        limit: configuration.maximumBodySize)
         let contact = try body.shippingContact ?? JSONRequest.decode(ApplePayPaymentContact.self, from: raw)
@@ -83,17 +83,22 @@ extension CheckoutService {
     }
 
     @Sendable func couponCode(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(context)
+        var session = try await pendingSession(request, context)
         let (body, _) = try await JSONRequest.decode(CouponCodeBody.self, from: request, limit: configuration.maximumBodySize)
         let code = body.couponCode.trimmingCharacters(in: .whitespaces)
         guard code.count <= 100 else { throw CheckoutError.invalid("couponCode", "must be at most 100 characters") }
         var errors: [ApplePayError]?
         if code.isEmpty {
             session.couponCode = nil
+            session.couponAppliedAt = nil
+        } else if let current = session.couponCode, current.uppercased() == code.uppercased() {
+            // Already applied: it stays at the terms it was applied with.
         } else {
+            session.couponAppliedAt = nil
             switch pricing.coupon(code) {
             case .valid(let coupon):
                 session.couponCode = coupon.code
+                session.couponAppliedAt = now()
             case .expired:
                 session.couponCode = nil
                 errors = [ApplePayError(code: .couponCodeExpired, message: "This code has expired.")]
@@ -112,7 +117,7 @@ extension CheckoutService {
     }
 
     @Sendable func paymentMethod(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await pendingSession(context)
+        let session = try await pendingSession(request, context)
         let (body, _) = try await JSONRequest.decode(PaymentMethodBody.self, from: request, limit: configuration.maximumBodySize)
         let builder = try pricing.builder(for: session)
         let items = try builder.lineItems()

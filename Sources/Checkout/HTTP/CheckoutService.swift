@@ -24,10 +24,22 @@ public final class CheckoutService: Sendable {
         /// Largest accepted request body.
         public var maximumBodySize: Int
 
+        /// How long an authorization may hold a session before recovery takes it as crashed or unanswered and
+        /// calls the processor again with its idempotency key (longer than the processor's whole timeout).
+        public var authorizationLease: TimeInterval
+        /// How often recovery looks for held authorizations and owed passes.
+        public var recoveryInterval: Duration
+
         /// Creates a configuration.
-        /// - Parameter maximumBodySize: Largest accepted request body.
-        public init(maximumBodySize: Int = 64 << 10) {
+        /// - Parameters:
+        ///   - maximumBodySize: Largest accepted request body.
+        ///   - authorizationLease: Seconds before a held authorization is retried.
+        ///   - recoveryInterval: How often recovery runs.
+        public init(maximumBodySize: Int = 64 << 10, authorizationLease: TimeInterval = 120,
+                    recoveryInterval: Duration = .seconds(5)) {
             self.maximumBodySize = maximumBodySize
+            self.authorizationLease = authorizationLease
+            self.recoveryInterval = recoveryInterval
         }
     }
 
@@ -45,6 +57,8 @@ public final class CheckoutService: Sendable {
     public let merchantValidator: MerchantValidator?
     /// Prices sessions.
     public let pricing: PricingEngine
+    /// The merchant's API key (`Authorization: Bearer`), needed for free-form carts; `nil` allows catalogue carts only.
+    let apiKey: String?
     let tokens: TokenTrust?
     let development: DevelopmentPayments?
     let logger: Logger
@@ -59,15 +73,17 @@ public final class CheckoutService: Sendable {
     ///   - passIssuer: The pass web service's issuer, for order passes.
     ///   - merchantValidator: The merchant validator (``MerchantValidator/ifConfigured(merchant:logger:)``); `nil`
     ///     answers merchant validation with 503. Add ``services`` to the application so its HTTP client shuts down.
+    ///   - apiKey: The merchant's API key; `nil` reads `apiKeyFile` (no key: only catalogue carts can be created).
     ///   - logger: The logger.
     ///   - now: The clock (token signing times, coupon expiry, delivery dates).
     /// - Throws: ``CheckoutError`` (`invalidConfiguration`) when a key, certificate or value cannot be used.
     public init(merchant: MerchantConfiguration, configuration: Configuration = .init(),
                 store: any CheckoutStore = MemoryCheckoutStore(),
                 processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: PassIssuer? = nil,
-                merchantValidator: MerchantValidator? = nil, logger: Logger,
+                merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
+        self.apiKey = try apiKey ?? merchant.apiKey()
         self.merchant = merchant
         self.configuration = configuration
         self.store = store
@@ -85,14 +101,20 @@ public final class CheckoutService: Sendable {
         }
     }
 
-    /// Long-lived parts to run with the application (the merchant validator's HTTP client).
-    public var services: [any Service] { merchantValidator.map { [$0] } ?? [] }
+    /// Long-lived parts to run with the application: recovery of held authorizations and owed passes, and the
+    /// merchant validator's HTTP client.
+    public var services: [any Service] {
+        var services: [any Service] = [CheckoutRecovery(service: self, interval: configuration.recoveryInterval)]
+        if let merchantValidator { services.append(merchantValidator) }
+        if let processor = processor as? any Service { services.append(processor) }
+        return services
+    }
 
     /// Adds the checkout routes: `/checkout/v1/...` (JSON API) and `/checkout/sheet/{sessionId}` (payment page);
     /// `/checkout/v1/sessions/{id}/test-authorize` only in development mode.
     /// - Parameter router: The server's router.
     public func addRoutes(to router: Router<WebServiceRequestContext>) {
-        let v1 = router.group("checkout/v1")
+        let v1 = router.group("checkout/v1").add(middleware: CheckoutErrorMiddleware(logger: logger))
         v1.post("sessions", use: createSession)
         v1.get("sessions/:id", use: readSession)
         v1.post("sessions/:id/shipping-method", use: shippingMethod)
@@ -103,23 +125,26 @@ public final class CheckoutService: Sendable {
         v1.post("merchant-validation", use: validateMerchant)
         v1.get("orders/:id", use: readOrder)
         if development != nil { v1.post("sessions/:id/test-authorize", use: testAuthorize) }
-        router.get("checkout/sheet/:id", use: sheet)
+        router.group("checkout/sheet").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":id", use: sheet)
     }
 
-    /// The session named by the `:id` path parameter.
-    func existingSession(_ context: WebServiceRequestContext) async throws -> CheckoutSession {
+    /// The session named by the `:id` path parameter, when the request may see it (its client secret or the
+    /// merchant's API key).
+    func existingSession(_ request: Request, _ context: WebServiceRequestContext) async throws -> CheckoutSession {
         let id = try context.parameters.require("id")
         guard Identifiers.isPlausible(id), let session = try await store.session(id: id) else {
             throw CheckoutError.notFound("session")
         }
+        try checkAccess(to: session, request)
         return session
     }
 
     /// The session, which must still be pending.
-    func pendingSession(_ context: WebServiceRequestContext) async throws -> CheckoutSession {
-        let session = try await existingSession(context)
+    func pendingSession(_ request: Request, _ context: WebServiceRequestContext) async throws -> CheckoutSession {
+        let session = try await existingSession(request, context)
         guard session.state == .pending else {
-            throw CheckoutError(.sessionNotPending, status: .conflict, "the session is already authorized")
+            throw CheckoutError(.sessionNotPending, status: .conflict, session.state == .authorized
+                                ? "the session is already authorized" : "the session is already being paid")
         }
         return session
     }

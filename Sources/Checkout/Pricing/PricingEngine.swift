@@ -42,9 +42,18 @@ public struct PricingEngine: Sendable {
     /// - Parameter code: The code the buyer typed.
     /// - Returns: Valid, expired or invalid.
     public func coupon(_ code: String) -> CouponLookup {
+        coupon(code, at: calendar.now())
+    }
+
+    /// Looks a code up as it was at a given time, ignoring case.
+    /// - Parameters:
+    ///   - code: The code.
+    ///   - date: When it must have been valid.
+    /// - Returns: Valid, expired or invalid.
+    public func coupon(_ code: String, at date: Date) -> CouponLookup {
         let wanted = code.trimmingCharacters(in: .whitespaces).uppercased()
         guard let coupon = configuration.coupons.first(where: { $0.code.uppercased() == wanted }) else { return .invalid }
-        if let expires = coupon.expires, expires <= calendar.now() { return .expired }
+        if let expires = coupon.expires, expires <= date { return .expired }
         return .valid(coupon)
     }
 
@@ -76,7 +85,9 @@ public struct PricingEngine: Sendable {
         let subtotal = round(session.summary?.subtotal ?? session.items.reduce(0) { $0 + $1.amount })
         var summary = MerchantSummary(subtotal: subtotal)
         var discount: Decimal = 0
-        if let code = session.couponCode, case .valid(let coupon) = self.coupon(code) {
+        // A coupon is honoured for the life of the session when it was valid as the sheet applied it.
+        if let code = session.couponCode,
+           case .valid(let coupon) = self.coupon(code, at: session.couponAppliedAt ?? calendar.now()) {
             if let percent = coupon.percentOff {
                 discount = round(subtotal * percent / 100)
             } else if let amount = coupon.amountOff {
@@ -127,6 +138,24 @@ public struct PricingEngine: Sendable {
         request.applicationData = session.applicationData.base64EncodedString()
         if let code = session.couponCode { request.couponCode = code }
         return request
+    }
+
+    /// The largest total the session can reach on the sheet: its goods with no coupon, the dearest shipping method
+    /// and the tax on both. Coupons only lower a total and an address only narrows the shipping methods, so no
+    /// later sheet event can take the session above it.
+    /// - Parameter session: The session as it is created.
+    /// - Returns: The upper bound of its total, rounded to minor units.
+    public func highestTotal(for session: CheckoutSession) -> Decimal {
+        let subtotal = round(session.summary?.subtotal ?? session.items.reduce(0) { $0 + $1.amount })
+        let shipping = requiresShipping(session)
+            ? configuration.shippingMethods.map { round($0.amount) }.max() ?? 0 : 0
+        var tax: Decimal = 0
+        if let given = session.summary?.tax {
+            tax = round(given)
+        } else if let rule = configuration.tax {
+            tax = round(max(subtotal + (rule.appliesToShipping ? shipping : 0), 0) * rule.rate)
+        }
+        return subtotal + shipping + tax
     }
 
     /// `value` rounded half up to the currency's minor units.

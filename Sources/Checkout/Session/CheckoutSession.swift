@@ -10,12 +10,23 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     public enum State: String, Codable, Sendable {
         /// Open: the buyer may still change shipping, address and coupon.
         case pending
+        /// Claimed by one authorization (atomically, before anything irreversible): its payment is on its way to
+        /// the processor. Every other authorization is refused; a decline returns the session to pending.
+        case authorizing
+        /// The processor was called but did not answer (timeout, crash, 5xx): the charge may have happened. The
+        /// authorization is retried with the same idempotency key until the processor answers.
+        case processorUnknown
         /// Paid: an order exists and nothing can change.
         case authorized
+
+        /// Whether an authorization holds the session (``authorizing`` or ``processorUnknown``).
+        public var isBeingPaid: Bool { self == .authorizing || self == .processorUnknown }
     }
 
     /// The session's identifier (URL-safe, unguessable).
     public var id: String
+    /// The secret the creator got, which reads and updates the session and its order (with the merchant's API key).
+    public var clientSecret: String?
     /// The `Idempotency-Key` it was created with.
     public var idempotencyKey: String
     /// SHA-256 (hex) of the creation request body; the same key with another body is refused.
@@ -32,10 +43,16 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     public var shippingContact: RedactedContact?
     /// The coupon code the buyer entered and we accepted.
     public var couponCode: String?
+    /// When the coupon was accepted: it is honoured for the life of the session even if it expires meanwhile.
+    public var couponAppliedAt: Date?
     /// Pending or authorized.
     public var state: State
     /// The order, once authorized.
     public var orderId: String?
+    /// The authorization holding the session while it is authorizing or its processor outcome is unknown.
+    public var authorization: AuthorizationAttempt?
+    /// How many authorizations have reached the processor (declined ones included); numbers the idempotency keys.
+    public var authorizationAttempts: Int?
     /// The current total's amount (rounded to minor units).
     public var total: Decimal
     /// Whether the total is still pending (tax waiting for the address).

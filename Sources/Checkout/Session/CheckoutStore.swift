@@ -27,17 +27,75 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: `true` when it was new; `false` when it had been seen (a replay).
     func insertTransactionIdentifier(_ transactionIdentifier: String, sessionId: String, at date: Date) async throws -> Bool
 
-    /// Stores an order and marks its session authorized, together.
+    /// Claims a pending session for one authorization and records the token's transaction identifier, together:
+    /// of any number of concurrent claims of one session exactly one succeeds, and a transaction identifier is
+    /// recorded only by a successful claim.
+    /// - Parameters:
+    ///   - session: The session with `state` authorizing and its ``CheckoutSession/authorization`` set.
+    ///   - transactionIdentifier: The token's `header.transactionId` (hex).
+    ///   - date: When.
+    /// - Returns: Claimed; or why not (nothing changed then).
+    func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date) async throws
+        -> AuthorizationClaim
+
+    /// Replaces a session an authorization holds (authorizing or processor-unknown): to record that the processor's
+    /// answer is unknown, or to return a declined session to pending.
+    /// - Parameter session: The new state.
+    /// - Returns: `false` when the session is not held by an authorization any more (nothing changed).
+    func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool
+
+    /// Stores an order and marks its session authorized, together, queueing its passes when some are owed.
     /// - Parameters:
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
-    /// - Returns: `false` when the session was no longer pending (nothing was stored).
-    func completeAuthorization(order: CheckoutOrder, session: CheckoutSession) async throws -> Bool
+    ///   - passesOwed: Whether the order's passes are still to be issued (a row in the durable pass queue).
+    /// - Returns: `false` when no authorization holds the session any more (nothing was stored).
+    func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws -> Bool
+
+    /// Takes the sessions whose authorization has been held since before `olderThan` (a crashed or timed-out
+    /// attempt), renewing each one's lease to `date` so that another process does not take it at the same time.
+    /// - Parameters:
+    ///   - olderThan: Leases last renewed before this are stale.
+    ///   - date: Now, the new lease.
+    ///   - limit: At most this many.
+    /// - Returns: The sessions taken.
+    func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession]
+
+    /// Orders whose passes are owed (the durable pass queue), oldest first.
+    /// - Parameter limit: At most this many.
+    /// - Returns: The orders.
+    func ordersOwingPasses(limit: Int) async throws -> [CheckoutOrder]
+
+    /// Replaces an order whose passes have been issued and takes it off the pass queue, together.
+    /// - Parameter order: The order with its passes and notes.
+    /// - Returns: `false` when it was not queued (another process finished it first; nothing changed).
+    func completePasses(order: CheckoutOrder) async throws -> Bool
 
     /// Reads an order.
     /// - Parameter id: Its identifier.
     /// - Returns: The order, or `nil`.
     func order(id: String) async throws -> CheckoutOrder?
+}
+
+extension CheckoutStore {
+    /// Stores an order and marks its session authorized, together, with no passes owed.
+    /// - Parameters:
+    ///   - order: The new order.
+    ///   - session: The authorized session.
+    /// - Returns: `false` when no authorization holds the session any more.
+    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession) async throws -> Bool {
+        try await completeAuthorization(order: order, session: session, passesOwed: false)
+    }
+}
+
+/// What ``CheckoutStore/claimAuthorization(_:transactionIdentifier:at:)`` did.
+public enum AuthorizationClaim: Sendable, Equatable {
+    /// The session is now authorizing and the transaction identifier recorded.
+    case claimed
+    /// The session is not pending (its state, or `nil` when there is no such session); nothing was recorded.
+    case notPending(CheckoutSession.State?)
+    /// The transaction identifier was already recorded; the session is still pending.
+    case transactionReplayed
 }
 
 /// What ``CheckoutStore/insertSession(_:)`` did.
@@ -54,6 +112,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
     private var sessionsByKey: [String: String] = [:]
     private var transactions: [String: String] = [:]
     private var orders: [String: CheckoutOrder] = [:]
+    private var leases: [String: Date] = [:]
+    private var passQueue: [String] = []
 
     /// Creates an empty store.
     public init() {}
@@ -94,14 +154,76 @@ public actor MemoryCheckoutStore: CheckoutStore {
         return true
     }
 
+    /// Claims a pending session and records the transaction identifier.
+    /// - Parameters:
+    ///   - session: The authorizing session.
+    ///   - transactionIdentifier: The identifier.
+    ///   - date: When.
+    /// - Returns: What happened.
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
+        -> AuthorizationClaim
+    {
+        guard let current = sessions[session.id], current.state == .pending else {
+            return .notPending(sessions[session.id]?.state)
+        }
+        guard transactions[transactionIdentifier] == nil else { return .transactionReplayed }
+        transactions[transactionIdentifier] = session.id
+        sessions[session.id] = session
+        leases[session.id] = date
+        return .claimed
+    }
+
+    /// Replaces a session held by an authorization.
+    /// - Parameter session: The new state.
+    /// - Returns: Whether it was held.
+    public func updateAuthorizingSession(_ session: CheckoutSession) -> Bool {
+        guard sessions[session.id]?.state.isBeingPaid == true else { return false }
+        sessions[session.id] = session
+        return true
+    }
+
     /// Stores the order and marks the session authorized.
     /// - Parameters:
     ///   - order: The order.
     ///   - session: The authorized session.
-    /// - Returns: Whether the session was pending.
-    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession) -> Bool {
-        guard sessions[session.id]?.state == .pending, orders[order.id] == nil else { return false }
+    ///   - passesOwed: Whether to queue its passes.
+    /// - Returns: Whether an authorization held the session.
+    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) -> Bool {
+        guard sessions[session.id]?.state.isBeingPaid == true, orders[order.id] == nil,
+              !orders.values.contains(where: { $0.sessionId == session.id }) else { return false }
         sessions[session.id] = session
+        orders[order.id] = order
+        leases[session.id] = nil
+        if passesOwed { passQueue.append(order.id) }
+        return true
+    }
+
+    /// Takes stale authorizations.
+    /// - Parameters:
+    ///   - olderThan: Stale before this.
+    ///   - date: The new lease.
+    ///   - limit: At most this many.
+    /// - Returns: The sessions.
+    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) -> [CheckoutSession] {
+        let stale = sessions.values.filter { $0.state.isBeingPaid && (leases[$0.id] ?? .distantPast) < olderThan }
+            .prefix(limit)
+        for session in stale { leases[session.id] = date }
+        return Array(stale)
+    }
+
+    /// Orders owing passes.
+    /// - Parameter limit: At most this many.
+    /// - Returns: The orders.
+    public func ordersOwingPasses(limit: Int) -> [CheckoutOrder] {
+        passQueue.prefix(limit).compactMap { orders[$0] }
+    }
+
+    /// Replaces the order and dequeues it.
+    /// - Parameter order: The order.
+    /// - Returns: Whether it was queued.
+    public func completePasses(order: CheckoutOrder) -> Bool {
+        guard let index = passQueue.firstIndex(of: order.id) else { return false }
+        passQueue.remove(at: index)
         orders[order.id] = order
         return true
     }

@@ -16,6 +16,7 @@ struct SheetPage {
         var shippingContact: RedactedContact?
         var developmentMode: Bool
         var apiBase: String
+        var clientSecret: String
     }
 
     /// The page's content security policy: inline script and style, requests to this origin only.

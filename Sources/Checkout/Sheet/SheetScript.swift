@@ -72,7 +72,8 @@ enum SheetScript {
 
       async function postTo(url, body) {
         const response = await fetch(url, {
-          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+          method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': data.clientSecret },
+          body: JSON.stringify(body),
         });
         const json = await response.json().catch(() => ({}));
         if (!response.ok && !json.status) {
@@ -158,7 +159,8 @@ enum SheetScript {
       });
 
       async function showOrder(orderId) {
-        const response = await fetch(data.apiBase + '/orders/' + encodeURIComponent(orderId));
+        const response = await fetch(data.apiBase + '/orders/' + encodeURIComponent(orderId),
+          { headers: { 'Checkout-Client-Secret': data.clientSecret } });
         const order = await response.json();
         const result = $('result');
         result.textContent = 'Paid ' + money(order.total) + ' with ' + order.payment.displayName + '. Order ' + order.id + '.';

@@ -22,16 +22,74 @@ extension PostgresCheckoutStore {
         return !rows.isEmpty
     }
 
-    /// Marks a pending session authorized and stores its order in one transaction: both rows or neither.
+    /// Claims a pending session for one authorization and records the transaction identifier, in one transaction.
     ///
-    /// The update locks the session's row; a concurrent authorization of the same session waits for this one to end,
-    /// then finds the session no longer pending and returns `false`.
+    /// The update locks the session's row: a concurrent claim, from any process, waits for this one to end, then
+    /// finds the session no longer pending. A replayed transaction identifier rolls the claim back.
+    /// - Parameters:
+    ///   - session: The session, authorizing, with its attempt.
+    ///   - transactionIdentifier: The token's transaction identifier.
+    ///   - date: When.
+    /// - Returns: Claimed, not pending, or a replayed transaction (then nothing changed).
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
+        async throws -> AuthorizationClaim
+    {
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        do {
+            return try await transaction { connection in
+                let updated = try await connection.query("""
+                    UPDATE checkout_sessions
+                    SET state = \(session.state.rawValue), document = \(document)::jsonb, updated_at = \(date)
+                    WHERE id = \(session.id) AND state = 'pending'
+                    RETURNING id
+                    """, logger: logger).collect()
+                guard !updated.isEmpty else {
+                    let rows = try await connection.query(
+                        "SELECT state FROM checkout_sessions WHERE id = \(session.id)", logger: logger).collect()
+                    let state = try rows.first.map { try $0.decode(String.self) }
+                    return .notPending(state.flatMap(CheckoutSession.State.init(rawValue:)))
+                }
+                let inserted = try await connection.query("""
+                    INSERT INTO checkout_transactions (transaction_identifier, session_id, seen_at)
+                    VALUES (\(transactionIdentifier), \(session.id), \(date))
+                    ON CONFLICT (transaction_identifier) DO NOTHING
+                    RETURNING transaction_identifier
+                    """, logger: logger).collect()
+                guard !inserted.isEmpty else { throw CheckoutRollback() }
+                return .claimed
+            }
+        } catch is CheckoutRollback {
+            return .transactionReplayed
+        }
+    }
+
+    /// Replaces a session held by an authorization, in one statement.
+    /// - Parameter session: The new state (processor unknown, or pending after a decline).
+    /// - Returns: `false` when no authorization holds it.
+    public func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool {
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        let rows = try await rows("""
+            UPDATE checkout_sessions SET state = \(session.state.rawValue), document = \(document)::jsonb,
+            updated_at = \(now())
+            WHERE id = \(session.id) AND state IN ('authorizing', 'processorUnknown')
+            RETURNING id
+            """)
+        return !rows.isEmpty
+    }
+
+    /// Marks a session held by an authorization authorized, stores its order and queues its passes in one
+    /// transaction: all rows or none.
+    ///
+    /// The update locks the session's row; a concurrent completion waits, then finds it authorized.
     /// - Parameters:
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
-    /// - Returns: `false` when the session is missing or no longer pending, or the order (or an order of the
-    ///   session) already exists; nothing was stored then.
-    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession) async throws -> Bool {
+    ///   - passesOwed: Whether to queue the order's passes.
+    /// - Returns: `false` when no authorization holds the session, or the order (or an order of the session)
+    ///   already exists; nothing was stored then.
+    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws
+        -> Bool
+    {
         let sessionDocument = try CheckoutDocument.encode(session, "session \(session.id)")
         let orderDocument = try CheckoutDocument.encode(order, "order \(order.id)")
         let updatedAt = now()
@@ -40,7 +98,7 @@ extension PostgresCheckoutStore {
                 let updated = try await connection.query("""
                     UPDATE checkout_sessions
                     SET state = \(session.state.rawValue), document = \(sessionDocument)::jsonb, updated_at = \(updatedAt)
-                    WHERE id = \(session.id) AND state = 'pending'
+                    WHERE id = \(session.id) AND state IN ('authorizing', 'processorUnknown')
                     RETURNING id
                     """, logger: logger).collect()
                 guard !updated.isEmpty else { return false }
@@ -51,10 +109,69 @@ extension PostgresCheckoutStore {
                     RETURNING id
                     """, logger: logger).collect()
                 guard !inserted.isEmpty else { throw CheckoutRollback() }
+                if passesOwed {
+                    try await connection.query("""
+                        INSERT INTO checkout_pass_queue (order_id, queued_at) VALUES (\(order.id), \(updatedAt))
+                        """, logger: logger)
+                }
                 return true
             }
         } catch is CheckoutRollback {
             return false
+        }
+    }
+
+    /// Takes stale authorizations, renewing their leases, in one statement (`FOR UPDATE SKIP LOCKED`, so two
+    /// processes never take the same session at once).
+    /// - Parameters:
+    ///   - olderThan: Leases before this are stale.
+    ///   - date: The new lease.
+    ///   - limit: At most this many.
+    /// - Returns: The sessions taken.
+    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession] {
+        let rows = try await rows("""
+            UPDATE checkout_sessions SET updated_at = \(date)
+            WHERE id IN (
+                SELECT id FROM checkout_sessions
+                WHERE state IN ('authorizing', 'processorUnknown') AND updated_at < \(olderThan)
+                ORDER BY updated_at LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED
+            )
+            RETURNING id, document::text
+            """)
+        return try rows.map { row in
+            let (id, text) = try row.decode((String, String).self)
+            return try CheckoutDocument.session(text, id: id)
+        }
+    }
+
+    /// Orders on the pass queue, oldest first.
+    /// - Parameter limit: At most this many.
+    /// - Returns: The orders.
+    public func ordersOwingPasses(limit: Int) async throws -> [CheckoutOrder] {
+        let rows = try await rows("""
+            SELECT o.id, o.document::text FROM checkout_pass_queue q JOIN checkout_orders o ON o.id = q.order_id
+            ORDER BY q.queued_at LIMIT \(limit)
+            """)
+        return try rows.map { row in
+            let (id, text) = try row.decode((String, String).self)
+            return try CheckoutDocument.order(text, id: id)
+        }
+    }
+
+    /// Replaces an order whose passes were issued and dequeues it, in one transaction.
+    /// - Parameter order: The order with its passes.
+    /// - Returns: `false` when it was not queued.
+    public func completePasses(order: CheckoutOrder) async throws -> Bool {
+        let document = try CheckoutDocument.encode(order, "order \(order.id)")
+        return try await transaction { connection in
+            let deleted = try await connection.query(
+                "DELETE FROM checkout_pass_queue WHERE order_id = \(order.id) RETURNING order_id", logger: logger
+            ).collect()
+            guard !deleted.isEmpty else { return false }
+            try await connection.query(
+                "UPDATE checkout_orders SET document = \(document)::jsonb WHERE id = \(order.id)", logger: logger)
+            return true
         }
     }
 

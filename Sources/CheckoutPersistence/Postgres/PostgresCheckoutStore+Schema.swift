@@ -70,6 +70,18 @@ extension PostgresCheckoutStore {
                 CONSTRAINT checkout_orders_session_id_key UNIQUE (session_id)
             )
             """,
-        ]
+        ],
+        [
+            """
+            CREATE INDEX checkout_sessions_held ON checkout_sessions (updated_at)
+            WHERE state IN ('authorizing', 'processorUnknown')
+            """,
+            """
+            CREATE TABLE checkout_pass_queue (
+                order_id text PRIMARY KEY REFERENCES checkout_orders (id),
+                queued_at timestamptz NOT NULL
+            )
+            """,
+        ],
     ]
 }

@@ -22,23 +22,80 @@ extension SQLiteCheckoutStore {
         }
     }
 
-    /// Marks a pending session authorized and stores its order in one write transaction: both rows or neither.
+    /// Claims a pending session for one authorization and records the transaction identifier, in one write
+    /// transaction: the session's update takes SQLite's write lock, so of concurrent claims (in any process
+    /// sharing the file) exactly one finds it pending.
+    /// - Parameters:
+    ///   - session: The session, authorizing, with its attempt.
+    ///   - transactionIdentifier: The token's transaction identifier.
+    ///   - date: When.
+    /// - Returns: Claimed, not pending, or a replayed transaction (then nothing changed).
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
+        async throws -> AuthorizationClaim
+    {
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        do {
+            return try await write { db in
+                let update = try db.cachedStatement(sql: """
+                    UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
+                    WHERE id = ? AND state = 'pending'
+                    """)
+                try update.execute(arguments: [session.state.rawValue, document, date.timeIntervalSince1970, session.id])
+                guard db.changesCount > 0 else {
+                    let select = try db.cachedStatement(sql: "SELECT state FROM checkout_sessions WHERE id = ?")
+                    let state = try String.fetchOne(select, arguments: [session.id])
+                    return .notPending(state.flatMap(CheckoutSession.State.init(rawValue:)))
+                }
+                let insert = try db.cachedStatement(sql: """
+                    INSERT INTO checkout_transactions (transaction_identifier, session_id, seen_at) VALUES (?, ?, ?)
+                    ON CONFLICT (transaction_identifier) DO NOTHING
+                    """)
+                try insert.execute(arguments: [transactionIdentifier, session.id, date.timeIntervalSince1970])
+                guard db.changesCount > 0 else { throw CheckoutRollback() }
+                return .claimed
+            }
+        } catch is CheckoutRollback {
+            return .transactionReplayed
+        }
+    }
+
+    /// Replaces a session held by an authorization, in one statement.
+    /// - Parameter session: The new state (processor unknown, or pending after a decline).
+    /// - Returns: `false` when no authorization holds it.
+    public func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool {
+        let document = try CheckoutDocument.encode(session, "session \(session.id)")
+        let updatedAt = now().timeIntervalSince1970
+        return try await write { db in
+            let update = try db.cachedStatement(sql: """
+                UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
+                WHERE id = ? AND state IN ('authorizing', 'processorUnknown')
+                """)
+            try update.execute(arguments: [session.state.rawValue, document, updatedAt, session.id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Marks a session held by an authorization authorized, stores its order and queues its passes in one write
+    /// transaction: all rows or none.
     /// - Parameters:
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
-    /// - Returns: `false` when the session is missing or no longer pending, or the order (or an order of the
-    ///   session) already exists; nothing was stored then.
-    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession) async throws -> Bool {
+    ///   - passesOwed: Whether to queue the order's passes.
+    /// - Returns: `false` when no authorization holds the session, or the order (or an order of the session)
+    ///   already exists; nothing was stored then.
+    public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws
+        -> Bool
+    {
         let sessionDocument = try CheckoutDocument.encode(session, "session \(session.id)")
         let orderDocument = try CheckoutDocument.encode(order, "order \(order.id)")
         let updatedAt = now().timeIntervalSince1970
         do {
             return try await write { db in
-                // The write lock is taken by this first statement, so the pending check and both writes see no
+                // The write lock is taken by this first statement, so the state check and the writes see no
                 // other writer in between.
                 let update = try db.cachedStatement(sql: """
                     UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
-                    WHERE id = ? AND state = 'pending'
+                    WHERE id = ? AND state IN ('authorizing', 'processorUnknown')
                     """)
                 try update.execute(arguments: [session.state.rawValue, sessionDocument, updatedAt, session.id])
                 guard db.changesCount > 0 else { return false }
@@ -50,10 +107,67 @@ extension SQLiteCheckoutStore {
                     order.id, order.sessionId, orderDocument, order.createdAt.timeIntervalSince1970,
                 ])
                 guard db.changesCount > 0 else { throw CheckoutRollback() }
+                if passesOwed {
+                    let queue = try db.cachedStatement(sql: """
+                        INSERT INTO checkout_pass_queue (order_id, queued_at) VALUES (?, ?)
+                        """)
+                    try queue.execute(arguments: [order.id, updatedAt])
+                }
                 return true
             }
         } catch is CheckoutRollback {
             return false
+        }
+    }
+
+    /// Takes stale authorizations, renewing their leases, in one write transaction.
+    /// - Parameters:
+    ///   - olderThan: Leases before this are stale.
+    ///   - date: The new lease.
+    ///   - limit: At most this many.
+    /// - Returns: The sessions taken.
+    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession] {
+        try await write { db in
+            let select = try db.cachedStatement(sql: """
+                SELECT id, document FROM checkout_sessions
+                WHERE state IN ('authorizing', 'processorUnknown') AND updated_at < ?
+                ORDER BY updated_at LIMIT ?
+                """)
+            let rows = try Row.fetchAll(select, arguments: [olderThan.timeIntervalSince1970, limit])
+            let renew = try db.cachedStatement(sql: "UPDATE checkout_sessions SET updated_at = ? WHERE id = ?")
+            return try rows.map { row in
+                let id: String = row[0]
+                try renew.execute(arguments: [date.timeIntervalSince1970, id])
+                return try CheckoutDocument.session(row[1], id: id)
+            }
+        }
+    }
+
+    /// Orders on the pass queue, oldest first.
+    /// - Parameter limit: At most this many.
+    /// - Returns: The orders.
+    public func ordersOwingPasses(limit: Int) async throws -> [CheckoutOrder] {
+        try await read { db in
+            let select = try db.cachedStatement(sql: """
+                SELECT o.id, o.document FROM checkout_pass_queue q JOIN checkout_orders o ON o.id = q.order_id
+                ORDER BY q.queued_at LIMIT ?
+                """)
+            return try Row.fetchAll(select, arguments: [limit]).map { try CheckoutDocument.order($0[1], id: $0[0]) }
+        }
+    }
+
+    /// Replaces an order whose passes were issued and dequeues it, in one write transaction.
+    /// - Parameter order: The order with its passes.
+    /// - Returns: `false` when it was not queued.
+    public func completePasses(order: CheckoutOrder) async throws -> Bool {
+        let document = try CheckoutDocument.encode(order, "order \(order.id)")
+        return try await write { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM checkout_pass_queue WHERE order_id = ?")
+            try delete.execute(arguments: [order.id])
+            guard db.changesCount > 0 else { return false }
+            let update = try db.cachedStatement(sql: "UPDATE checkout_orders SET document = ? WHERE id = ?")
+            try update.execute(arguments: [document, order.id])
+            return true
         }
     }
 

@@ -40,8 +40,21 @@ public final class SQLiteCheckoutStore: CheckoutStore {
         migrator.registerMigration("checkout-v1: sessions, transactions, orders") { db in
             try db.execute(sql: version1)
         }
+        migrator.registerMigration("checkout-v2: authorization states, pass queue") { db in
+            try db.execute(sql: version2)
+        }
         return migrator
     }()
+
+    private static let version2 = """
+        CREATE INDEX checkout_sessions_held ON checkout_sessions (updated_at)
+            WHERE state IN ('authorizing', 'processorUnknown');
+
+        CREATE TABLE checkout_pass_queue (
+            order_id TEXT NOT NULL PRIMARY KEY REFERENCES checkout_orders (id),
+            queued_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        """
 
     private static let version1 = """
         CREATE TABLE checkout_sessions (

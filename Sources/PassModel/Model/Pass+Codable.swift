@@ -12,17 +12,12 @@ extension Pass {
         "eventLogoText", "footerBackgroundColor", "useAutomaticColors", "suppressHeaderDarkening", "auxiliaryStoreIdentifiers", "bagPolicyURL",
         "orderFoodURL", "parkingInformationURL", "directionsInformationURL", "purchaseParkingURL", "merchandiseURL", "transitInformationURL",
         "accessibilityURL", "addOnURL", "contactVenueEmail", "contactVenuePhoneNumber", "contactVenueWebsite", "transferURL",
-        "sellURL",
+        "sellURL", "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL", "purchaseLoungeAccessURL", "purchaseWifiURL", "upgradeURL", "managementURL", "registerServiceAnimalURL", "reportLostBagURL", "requestWheelchairURL", "transitProviderEmail", "transitProviderPhoneNumber", "transitProviderWebsiteURL", "posterGeneric", "featuredActions", "logoSymbolName"
     ]
 
     /// Top-level keys Apple documents that this model keeps in ``unknownKeys`` without typing them
-    /// (iOS 26 boarding-pass and upcoming-event keys). The validator does not warn about them.
-    public static let documentedUntypedKeys: Set<String> = [
-        "upcomingPassInformation", "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL",
-        "purchaseLoungeAccessURL", "purchaseWifiURL", "upgradeURL", "managementURL", "registerServiceAnimalURL",
-        "reportLostBagURL", "requestWheelchairURL", "transitProviderEmail", "transitProviderPhoneNumber",
-        "transitProviderWebsiteURL",
-    ]
+    /// (iOS 26 upcoming events). The validator does not warn about them.
+    public static let documentedUntypedKeys: Set<String> = ["upcomingPassInformation"]
 
     /// Decodes `pass.json` with Foundation's `JSONDecoder`.
     ///
@@ -133,6 +128,22 @@ extension Pass {
         contactVenueWebsite = try c.decode("contactVenueWebsite")
         transferURL = try c.decode("transferURL")
         sellURL = try c.decode("sellURL")
+        changeSeatURL = try c.decode("changeSeatURL")
+        entertainmentURL = try c.decode("entertainmentURL")
+        purchaseAdditionalBaggageURL = try c.decode("purchaseAdditionalBaggageURL")
+        purchaseLoungeAccessURL = try c.decode("purchaseLoungeAccessURL")
+        purchaseWifiURL = try c.decode("purchaseWifiURL")
+        upgradeURL = try c.decode("upgradeURL")
+        managementURL = try c.decode("managementURL")
+        registerServiceAnimalURL = try c.decode("registerServiceAnimalURL")
+        reportLostBagURL = try c.decode("reportLostBagURL")
+        requestWheelchairURL = try c.decode("requestWheelchairURL")
+        transitProviderEmail = try c.decode("transitProviderEmail")
+        transitProviderPhoneNumber = try c.decode("transitProviderPhoneNumber")
+        transitProviderWebsiteURL = try c.decode("transitProviderWebsiteURL")
+        posterGeneric = try c.decode("posterGeneric")
+        featuredActions = try c.decode("featuredActions")
+        logoSymbolName = try c.decode("logoSymbolName")
         unknownKeys = try c.unknownKeys(excluding: Self.typedKeys)
     }
 
@@ -174,7 +185,7 @@ extension Pass {
         try c.encode(nfc, "nfc")
         try c.encode(webServiceURL, "webServiceURL")
         try c.encode(authenticationToken, "authenticationToken")
-        try c.encode(semantics, "semantics")
+        try c.encode(semantics.map(PassSemanticTags.withApplesSpelling), "semantics")
         try c.encode(preferredStyleSchemes, "preferredStyleSchemes")
         try c.encode(eventLogoText, "eventLogoText")
         try c.encode(footerBackgroundColor, "footerBackgroundColor")
@@ -195,6 +206,22 @@ extension Pass {
         try c.encode(contactVenueWebsite, "contactVenueWebsite")
         try c.encode(transferURL, "transferURL")
         try c.encode(sellURL, "sellURL")
+        try c.encode(changeSeatURL, "changeSeatURL")
+        try c.encode(entertainmentURL, "entertainmentURL")
+        try c.encode(purchaseAdditionalBaggageURL, "purchaseAdditionalBaggageURL")
+        try c.encode(purchaseLoungeAccessURL, "purchaseLoungeAccessURL")
+        try c.encode(purchaseWifiURL, "purchaseWifiURL")
+        try c.encode(upgradeURL, "upgradeURL")
+        try c.encode(managementURL, "managementURL")
+        try c.encode(registerServiceAnimalURL, "registerServiceAnimalURL")
+        try c.encode(reportLostBagURL, "reportLostBagURL")
+        try c.encode(requestWheelchairURL, "requestWheelchairURL")
+        try c.encode(transitProviderEmail, "transitProviderEmail")
+        try c.encode(transitProviderPhoneNumber, "transitProviderPhoneNumber")
+        try c.encode(transitProviderWebsiteURL, "transitProviderWebsiteURL")
+        try c.encode(posterGeneric, "posterGeneric")
+        try c.encode(featuredActions, "featuredActions")
+        try c.encode(logoSymbolName, "logoSymbolName")
         try c.encode(unknownKeys: unknownKeys, excluding: Self.typedKeys)
     }
 }

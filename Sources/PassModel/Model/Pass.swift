@@ -139,6 +139,45 @@ public struct Pass: Codable, Sendable, Equatable {
     /// Pass menu: selling the ticket.
     public var sellURL: String?
 
+    // MARK: Semantic boarding passes (iOS 26 and later)
+
+    /// Boarding pass menu: changing the seat (iOS 26).
+    public var changeSeatURL: String?
+    /// Boarding pass menu: in-flight entertainment (iOS 26).
+    public var entertainmentURL: String?
+    /// Boarding pass menu: buying more baggage allowance (iOS 26).
+    public var purchaseAdditionalBaggageURL: String?
+    /// Boarding pass menu: buying lounge access (iOS 26).
+    public var purchaseLoungeAccessURL: String?
+    /// Boarding pass menu: buying in-flight Wi-Fi (iOS 26).
+    public var purchaseWifiURL: String?
+    /// Boarding pass menu: upgrading the seat or class (iOS 26).
+    public var upgradeURL: String?
+    /// Boarding pass menu: managing the booking (iOS 26).
+    public var managementURL: String?
+    /// Boarding pass menu: registering a service animal (iOS 26).
+    public var registerServiceAnimalURL: String?
+    /// Boarding pass menu: reporting a lost bag (iOS 26).
+    public var reportLostBagURL: String?
+    /// Boarding pass menu: requesting wheelchair assistance (iOS 26).
+    public var requestWheelchairURL: String?
+    /// Boarding pass: the carrier's email address (iOS 26).
+    public var transitProviderEmail: String?
+    /// Boarding pass: the carrier's phone number (iOS 26).
+    public var transitProviderPhoneNumber: String?
+    /// Boarding pass: the carrier's website (iOS 26).
+    public var transitProviderWebsiteURL: String?
+
+    // MARK: iOS 27
+
+    /// Fields of a poster generic pass (iOS 27 and later). A pass may carry `generic` beside it, which
+    /// earlier iOS versions show instead.
+    public var posterGeneric: PassFields?
+    /// Actions Wallet draws below the pass (iOS 27 and later; at most 2).
+    public var featuredActions: [PassFeaturedAction]?
+    /// An SF Symbol name Wallet draws as the logo.
+    public var logoSymbolName: String?
+
     /// Top-level keys this model does not type, written back exactly as they were read.
     public var unknownKeys: [String: JSONValue] = [:]
 

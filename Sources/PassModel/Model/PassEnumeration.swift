@@ -46,8 +46,8 @@ public struct PassBarcodeFormat: PassEnumeration {
     public static let aztec = Self(rawValue: "PKBarcodeFormatAztec")
     /// Code 128 (iOS 9 and later; not available on watchOS).
     public static let code128 = Self(rawValue: "PKBarcodeFormatCode128")
-    /// The documented formats.
-    public static let knownValues: [Self] = [.qr, .pdf417, .aztec, .code128]
+    /// The documented formats: the four every iOS version shows and the four iOS 27 added.
+    public static let knownValues: [Self] = [.qr, .pdf417, .aztec, .code128, .code39, .codabar, .ean13, .i2of5]
 }
 
 /// The kind of transport on a boarding pass (`transitType`).

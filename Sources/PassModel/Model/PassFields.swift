@@ -12,6 +12,8 @@ public struct PassFields: Codable, Sendable, Equatable {
     public var backFields: [PassField]?
     /// Fields in the Additional Info section below the pass (iOS 18 and later).
     public var additionalInfoFields: [PassField]?
+    /// Fields in the footer of a poster generic pass (iOS 27 and later).
+    public var footerFields: [PassField]?
     /// The kind of transport; required for boarding passes, not used by other styles.
     public var transitType: PassTransitType?
     /// Keys this model does not know, written back as they were read.
@@ -45,6 +47,7 @@ public struct PassFields: Codable, Sendable, Equatable {
     /// The names of the field groups, in display order.
     public static let groupNames = [
         "headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields", "additionalInfoFields",
+        "footerFields",
     ]
 
     static let knownKeys: Set<String> = Set(groupNames + ["transitType"])
@@ -54,7 +57,7 @@ public struct PassFields: Codable, Sendable, Equatable {
         let all: [(String, [PassField]?)] = [
             ("headerFields", headerFields), ("primaryFields", primaryFields), ("secondaryFields", secondaryFields),
             ("auxiliaryFields", auxiliaryFields), ("backFields", backFields),
-            ("additionalInfoFields", additionalInfoFields),
+            ("additionalInfoFields", additionalInfoFields), ("footerFields", footerFields),
         ]
         return all.compactMap { name, fields in fields.map { (name, $0) } }
     }
@@ -72,6 +75,7 @@ public struct PassFields: Codable, Sendable, Equatable {
         auxiliaryFields = try c.decode("auxiliaryFields")
         backFields = try c.decode("backFields")
         additionalInfoFields = try c.decode("additionalInfoFields")
+        footerFields = try c.decode("footerFields")
         transitType = try c.decode("transitType")
         unknownKeys = try c.unknownKeys(excluding: Self.knownKeys)
     }
@@ -86,6 +90,7 @@ public struct PassFields: Codable, Sendable, Equatable {
         try c.encode(auxiliaryFields, "auxiliaryFields")
         try c.encode(backFields, "backFields")
         try c.encode(additionalInfoFields, "additionalInfoFields")
+        try c.encode(footerFields, "footerFields")
         try c.encode(transitType, "transitType")
         try c.encode(unknownKeys: unknownKeys, excluding: Self.knownKeys)
     }

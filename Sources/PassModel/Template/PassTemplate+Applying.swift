@@ -17,6 +17,7 @@ struct FieldIndex: Sendable {
     /// The typed field groups, in ``PassFields/groupNames`` order.
     static let groupPaths: [any WritableKeyPath<PassFields, [PassField]?> & Sendable] = [
         \.headerFields, \.primaryFields, \.secondaryFields, \.auxiliaryFields, \.backFields, \.additionalInfoFields,
+        \.footerFields,
     ]
 
     static func stylePath(_ style: PassStyle) -> any WritableKeyPath<Pass, PassFields?> & Sendable {
@@ -31,9 +32,13 @@ struct FieldIndex: Sendable {
 
     var locations: [String: [Location]] = [:]
 
+    /// Every key holding field groups with its typed path: the five styles and `posterGeneric`.
+    static let fieldContainers: [(key: String, path: any WritableKeyPath<Pass, PassFields?> & Sendable)] =
+        PassStyle.allCases.map { ($0.rawValue, stylePath($0)) } + [("posterGeneric", \.posterGeneric)]
+
     init(root: [String: JSONValue]) {
-        for style in PassStyle.allCases {
-            guard case .object(let groups)? = root[style.rawValue] else { continue }
+        for (style, stylePath) in Self.fieldContainers {
+            guard case .object(let groups)? = root[style] else { continue }
             for (group, groupPath) in zip(PassFields.groupNames, Self.groupPaths) {
                 guard case .array(let fields)? = groups[group] else { continue }
                 for (index, field) in fields.enumerated() {
@@ -44,8 +49,8 @@ struct FieldIndex: Sendable {
                     }
                     locations[key, default: []].append(
                         Location(
-                            style: style.rawValue, group: group, index: index, isDate: isDate,
-                            stylePath: Self.stylePath(style), groupPath: groupPath
+                            style: style, group: group, index: index, isDate: isDate,
+                            stylePath: stylePath, groupPath: groupPath
                         )
                     )
                 }
@@ -102,7 +107,7 @@ extension PassTemplate {
                     root[key] = value
                 }
             }
-            if PassStyle.allCases.contains(where: { overrides[$0.rawValue] != nil }) {
+            if FieldIndex.fieldContainers.contains(where: { overrides[$0.key] != nil }) {
                 index = FieldIndex(root: root)
             }
         }

@@ -24,7 +24,7 @@ extension PassTemplate {
             for (key, value) in overrides {
                 if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
             }
-            if PassStyle.allCases.contains(where: { overrides[$0.rawValue] != nil }) {
+            if FieldIndex.fieldContainers.contains(where: { overrides[$0.key] != nil }) {
                 index = FieldIndex(root: root)
             }
             do {

@@ -3,7 +3,7 @@ public import Foundation
 /// A pass template: a folder holding `pass.json`, images and `xx.lproj` localisations, to which
 /// ``PassData`` documents are applied to make individual passes.
 public struct PassTemplate: Sendable {
-    /// The template's name (its folder name).
+    /// The template's name (its folder name, without a `.pkpasstemplate` extension).
     public var name: String
     /// The raw `pass.json` bytes. Read-only: applying data works on a tree parsed once from these bytes.
     public private(set) var passJSON: Data
@@ -22,8 +22,9 @@ public struct PassTemplate: Sendable {
 
     private static let skippedFiles: Set<String> = ["pass.json", "manifest.json", "signature"]
 
-    /// Loads a template folder.
-    /// - Parameter directory: The folder; its last path component becomes ``name``.
+    /// Loads a template folder, or a Pass Designer `.pkpasstemplate` bundle (without Designer's `tooling.json`
+    /// and the `_id` keys it writes into fields, actions and seats).
+    /// - Parameter directory: The folder; its last path component (without `.pkpasstemplate`) becomes ``name``.
     /// - Throws: ``PassModelError`` naming the file: `templateNotFound` for a missing folder or `pass.json`,
     ///   `invalidJSON` or `invalidPass` (with the decoding reason) for a bad `pass.json`, `unreadableFile`.
     public init(directory: URL) throws {
@@ -40,12 +41,23 @@ public struct PassTemplate: Sendable {
         guard manager.fileExists(atPath: passURL.path) else {
             throw PassModelError(.templateNotFound, "template folder \(folder.path) has no pass.json")
         }
-        let passJSON = try Self.read(passURL)
+        var passJSON = try Self.read(passURL)
+        let paths = try Self.listFiles(in: folder)
+        // A Pass Designer bundle (.pkpasstemplate): Designer's own files and the _id keys it writes stay out of the pass.
+        let isDesignerBundle = Self.isDesignerBundle(folder, files: paths)
+        if isDesignerBundle {
+            do {
+                passJSON = try Self.removingDesignerIdentifiers(from: passJSON)
+            } catch let error as PassModelError {
+                throw PassModelError(.invalidJSON, "\(passURL.path): invalid JSON: \(error.reason)")
+            }
+        }
         var files: [String: Data] = [:]
-        for relativePath in try Self.listFiles(in: folder) where !Self.skippedFiles.contains(relativePath) {
+        for relativePath in paths where !Self.skippedFiles.contains(relativePath) {
+            if isDesignerBundle, Self.designerFiles.contains(relativePath) { continue }
             files[relativePath] = try Self.read(folder.appendingPathComponent(relativePath))
         }
-        try self.init(name: folder.lastPathComponent, passJSON: passJSON, files: files, origin: passURL.path)
+        try self.init(name: Self.templateName(of: folder), passJSON: passJSON, files: files, origin: passURL.path)
     }
 
     /// Creates a template from bytes in memory.

@@ -2,7 +2,12 @@ extension PassValidator {
     func checkStyleAndFields(_ pass: Pass, context: inout ValidationContext) {
         let styles = pass.styles
         let names = PassStyle.allCases.map(\.rawValue).joined(separator: ", ")
-        if styles.isEmpty {
+        if styles.isEmpty, pass.posterGeneric != nil {
+            context.warning(
+                "posterGeneric",
+                "iOS 26 and earlier cannot add a pass whose only style is posterGeneric; add generic beside it"
+            )
+        } else if styles.isEmpty {
             context.error("pass.json", "must contain exactly one style key (\(names)); found none")
         } else if styles.count > 1 {
             context.error(
@@ -15,16 +20,37 @@ extension PassValidator {
             guard let fields = pass[style: style] else { continue }
             checkFields(fields, style: style, pass: pass, keyPaths: &keyPaths, context: &context)
         }
+        if let poster = pass.posterGeneric {
+            if let other = styles.first(where: { $0 != .generic }) {
+                context.error(
+                    "posterGeneric",
+                    "goes only with generic (the style earlier iOS versions show), found \(other.rawValue)"
+                )
+            }
+            // The poster layout replaces the generic one, so its keys need only be unique among themselves.
+            var posterKeyPaths: [String: FieldPath] = [:]
+            checkFields(
+                poster, style: .generic, stylePath: "posterGeneric", pass: pass, keyPaths: &posterKeyPaths,
+                context: &context)
+        } else {
+            for style in styles where style != .generic {
+                if let footer = pass[style: style]?.footerFields, !footer.isEmpty {
+                    context.warning("\(style.rawValue).footerFields", "only posterGeneric shows footerFields; Wallet ignores them")
+                }
+            }
+        }
     }
 
     private func checkFields(
         _ fields: PassFields,
         style: PassStyle,
+        stylePath: String? = nil,
         pass: Pass,
         keyPaths: inout [String: FieldPath],
         context: inout ValidationContext
     ) {
-        let stylePath = style.rawValue
+        let isPoster = stylePath != nil
+        let stylePath = stylePath ?? style.rawValue
         if style == .boardingPass {
             if let transitType = fields.transitType {
                 if !transitType.isKnown { context.error("\(stylePath).transitType", Self.unknownValue(transitType)) }
@@ -35,7 +61,7 @@ extension PassValidator {
             context.warning("\(stylePath).transitType", "only boarding passes use transitType; Wallet ignores it")
         }
         Self.warnUnknownKeys(fields.unknownKeys, at: stylePath, context: &context)
-        checkFieldCounts(fields, style: style, pass: pass, context: &context)
+        if !isPoster { checkFieldCounts(fields, style: style, pass: pass, context: &context) }
 
         for (group, list) in fields.groups {
             for (index, field) in list.enumerated() {
@@ -90,6 +116,10 @@ extension PassValidator {
             if field.currencyCode != nil {
                 context.warning(path["currencyCode"], "applies only to numeric values; the value is a string")
             }
+        }
+        if field.currencyCode != nil, field.numberStyle != nil {
+            context.warning(path["currencyCode"], "currencyCode and numberStyle together: Wallet shows the value as a "
+                + "currency amount and ignores numberStyle")
         }
         if let code = field.currencyCode, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             context.warning(path["currencyCode"], "must be an ISO 4217 code such as USD, found \"\(code)\"")

@@ -134,6 +134,9 @@ extension PassValidator {
         case "thumbnail": rule = .maximum(90, 90)
         case "footer": rule = .maximum(286, 15)
         case "background": rule = .exact([(180, 220)])
+        case "artwork": rule = .exact([(358, 448)])
+        case "primaryLogo": rule = .maximum(126, 30)
+        case "secondaryLogo": rule = .maximum(135, 12)
         case "strip":
             switch style {
             case .eventTicket: rule = .exact([(375, 98)])

@@ -25,6 +25,8 @@ extension PassValidator {
         let otherIcons: [String]
         /// Whether any path names a strip image.
         let hasStrip: Bool
+        /// The base names of every image present, at any scale or in any language folder (`artwork`, `icon`).
+        let imageBases: Set<String>
         /// The language of every well-placed `xx.lproj` file.
         let languages: Set<String>
         /// Each language's `pass.strings`, empty when it does not parse.
@@ -67,6 +69,7 @@ extension PassValidator {
             var hasIcon = false
             var otherIcons: [String] = []
             var hasStrip = false
+            var imageBases: Set<String> = []
             var languages: Set<String> = []
             var strings: [String: StringsFile] = [:]
             var stringsErrors: [(String, String)] = []
@@ -77,6 +80,7 @@ extension PassValidator {
                     if path == "icon.png" { hasIcon = true } else { otherIcons.append(path) }
                 }
                 if image?.base == "strip" { hasStrip = true }
+                if let image { imageBases.insert(image.base) }
                 if file.isWellPlaced, let language = file.language {
                     languages.insert(language)
                     if file.fileName == "pass.strings" {
@@ -97,6 +101,7 @@ extension PassValidator {
             self.hasIcon = hasIcon
             self.otherIcons = otherIcons
             self.hasStrip = hasStrip
+            self.imageBases = imageBases
             self.languages = languages
             self.strings = strings
             self.stringsErrors = stringsErrors

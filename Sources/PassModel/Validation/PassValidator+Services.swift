@@ -81,8 +81,24 @@ extension PassValidator {
         for (index, barcode) in (pass.barcodes ?? []).enumerated() {
             checkBarcode(barcode, path: "barcodes[\(index)]", context: &context)
         }
+        if let barcodes = pass.barcodes, let first = barcodes.first?.format, first.needsIOS27,
+            !barcodes.dropFirst().contains(where: { $0.format.map { $0.isKnown && !$0.needsIOS27 } ?? false })
+        {
+            context.warning(
+                "barcodes[0].format",
+                "iOS 26 and earlier do not show \(first.rawValue) and no barcode they show follows it, so those "
+                    + "devices show no barcode; add a QR, PDF417, Aztec or Code 128 barcode after it"
+            )
+        }
         if let barcode = pass.barcode {
             checkBarcode(barcode, path: "barcode", context: &context)
+            if let format = barcode.format, format.needsIOS27 {
+                context.warning(
+                    "barcode.format",
+                    "iOS 26 and earlier do not show \(format.rawValue), and the barcode key is for iOS 8 and earlier; "
+                        + "put it in barcodes, followed by a QR, PDF417, Aztec or Code 128 barcode"
+                )
+            }
             if pass.barcodes == nil {
                 context.warning("barcode", "is deprecated since iOS 9; also provide barcodes")
             }
@@ -95,7 +111,13 @@ extension PassValidator {
         } else {
             context.error("\(path()).format", "required key is missing")
         }
-        if barcode.message == nil { context.error("\(path()).message", "required key is missing") }
+        if let message = barcode.message {
+            if let format = barcode.format, let problem = format.problem(withMessage: message) {
+                context.error("\(path()).message", problem)
+            }
+        } else {
+            context.error("\(path()).message", "required key is missing")
+        }
         if let encoding = barcode.messageEncoding {
             if !Self.knownEncodings.contains(encoding.lowercased()) {
                 context.error(

@@ -35,7 +35,7 @@ struct BarcodePanel: Sendable {
         return String(svg[svg.index(after: open)..<close.lowerBound])
     }
 
-    /// The symbol's drawn size in points: square codes about 130 points, PDF417 and Code 128 up to 260 wide, at a
+    /// The symbol's drawn size in points: square codes about 130 points, PDF417 and the one-dimensional formats up to 260 wide, at a
     /// whole or half point per module so that 2x previews keep crisp modules.
     var symbolSize: (width: Double, height: Double) {
         guard let symbol, let format else { return (260, 40) }
@@ -47,7 +47,7 @@ struct BarcodePanel: Sendable {
         case .pdf417:
             let module = max(0.5, (260 / columns * 2).rounded(.down) / 2)
             return (columns * module, min(100, rows * module))
-        case .code128:
+        case .code128, .code39, .codabar, .ean13, .i2of5:
             let module = max(0.5, (260 / columns * 2).rounded(.down) / 2)
             return (columns * module, 56)
         }

@@ -1,0 +1,134 @@
+import Foundation
+import HTTPTypes
+import Logging
+import PaymentRequest
+import PaymentToken
+
+/// The irreversible part of an authorization, for a session already claimed: the processor call, then the order
+/// (committed with its session and its pass queue row), then the passes. Also what ``recoverAuthorizations()``
+/// runs again for a session whose processor answer was lost.
+extension CheckoutService {
+    /// Calls the processor for a claimed session with the attempt's idempotency key and records its answer:
+    /// approved → order committed and passes issued; declined → session pending again; no answer →
+    /// `processorUnknown`, retried later with the same key.
+    func settle(_ session: CheckoutSession, token: ApplePayPaymentToken, payment: DecryptedPaymentData?,
+                contacts: PaymentContacts) async throws -> AuthorizationResult {
+        guard let attempt = session.authorization else { throw AuthorizationFailure.notPending(session.state) }
+        let metadata: Logger.Metadata = ["session": "\(session.id)", "order": "\(attempt.orderId)"]
+        let outcome: PaymentProcessingResult
+        do {
+            outcome = try await processor.process(PaymentProcessingRequest(
+                sessionId: session.id, orderId: attempt.orderId, idempotencyKey: attempt.idempotencyKey,
+                amount: attempt.total, currencyCode: pricing.currency.code, paymentData: payment, token: token,
+                paymentMethod: token.paymentMethod, transactionIdentifier: attempt.transactionIdentifier))
+        } catch {
+            if session.state != .processorUnknown {
+                var unknown = session
+                unknown.state = .processorUnknown
+                _ = try await store.updateAuthorizingSession(unknown)
+            }
+            logger.error("payment processor gave no answer: the authorization will be retried with the same key",
+                         metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            throw AuthorizationFailure(HTTPResponse.Status(code: 502, reasonPhrase: "Bad Gateway"),
+                                       code: "processorUnknown",
+                                       "The payment is being confirmed. Please check the order status shortly.",
+                                       detail: "\(error)")
+        }
+        guard outcome.approved else {
+            var released = session
+            released.state = .pending
+            released.authorization = nil
+            _ = try await store.updateAuthorizingSession(released)
+            logger.info("checkout payment declined", metadata: metadata)
+            throw AuthorizationFailure(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), code: "declined",
+                                       outcome.message ?? "The payment was declined.")
+        }
+        var order = CheckoutOrder(
+            id: attempt.orderId, sessionId: session.id, createdAt: now(), status: outcome.status,
+            currencyCode: pricing.currency.code, total: attempt.total, lineItems: attempt.lineItems, items: session.items,
+            payment: .init(network: token.paymentMethod?.network ?? "Card", lastFour: payment?.lastFour ?? Self.lastFour(token),
+                           type: token.paymentMethod?.type, transactionIdentifier: attempt.transactionIdentifier,
+                           processorReference: outcome.reference))
+        order.shippingMethod = attempt.shippingMethod
+        order.couponCode = attempt.couponCode
+        order.billingContact = contacts.billingContact
+        order.shippingContact = contacts.shippingContact
+        var authorized = session
+        authorized.state = .authorized
+        authorized.orderId = attempt.orderId
+        authorized.authorization = nil
+        let owed = owesPasses(order)
+        guard try await store.completeAuthorization(order: order, session: authorized, passesOwed: owed) else {
+            // Another process (recovery) committed this attempt first: that is the same order.
+            let current = try await store.session(id: session.id)
+            if current?.state == .authorized, let orderId = current?.orderId, orderId == attempt.orderId {
+                return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)")
+            }
+            throw AuthorizationFailure.notPending(current?.state)
+        }
+        logger.info("checkout order authorized", metadata: metadata.merging([
+            "payment": "\(order.payment.displayName)", "total": "\(Money(attempt.total, pricing.currency))",
+        ]) { $1 })
+        if owed {
+            // The order is committed: a failure here leaves it on the pass queue for recovery, never unpaid.
+            do { try await completePasses(order) } catch {
+                logger.error("order passes left on the queue", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            }
+        }
+        return .success(orderId: attempt.orderId, orderURL: "/checkout/v1/orders/\(attempt.orderId)")
+    }
+
+    /// The last digits the sheet showed for the card (`Visa 1234`), when the token stays encrypted.
+    static func lastFour(_ token: ApplePayPaymentToken) -> String {
+        String((token.paymentMethod?.displayName ?? "").filter(\.isNumber).suffix(4))
+    }
+
+    /// Issues a committed order's passes and takes it off the pass queue.
+    func completePasses(_ order: CheckoutOrder) async throws {
+        var issued = order
+        await issuePasses(for: &issued)
+        _ = try await store.completePasses(order: issued)
+    }
+
+    /// Retries every authorization held longer than ``Configuration/authorizationLease`` (a crash, or a processor
+    /// that did not answer) with its own idempotency key, and issues the passes of committed orders still on the
+    /// pass queue. ``services`` runs it every ``Configuration/recoveryInterval``; it is safe to run in several
+    /// processes at once.
+    /// - Returns: How many authorizations and orders it finished.
+    @discardableResult
+    public func recoverAuthorizations() async -> Int {
+        var finished = 0
+        do {
+            let stale = try await store.leaseStaleAuthorizations(
+                olderThan: now().addingTimeInterval(-configuration.authorizationLease), now: now(), limit: 50)
+            for var session in stale {
+                guard let attempt = session.authorization else { continue }
+                do {
+                    // Held past its lease (a crash or a stuck call): whether the processor charged is not known.
+                    if session.state == .authorizing {
+                        session.state = .processorUnknown
+                        guard try await store.updateAuthorizingSession(session) else { continue }
+                    }
+                    let (token, contacts) = try Self.parsePayment(attempt.payment)
+                    let payment = processor.forwardsEncryptedToken ? nil : try decrypt(token)
+                    _ = try await settle(session, token: token, payment: payment, contacts: contacts)
+                    finished += 1
+                } catch let failure as AuthorizationFailure {
+                    logger.debug("held authorization retried", metadata: [
+                        "session": "\(session.id)", "code": "\(failure.result.code ?? "")",
+                    ])
+                } catch {
+                    logger.error("held authorization could not be retried",
+                                 metadata: ["session": "\(session.id)", "error": "\(error)"])
+                }
+            }
+            for order in try await store.ordersOwingPasses(limit: 50) {
+                try await completePasses(order)
+                finished += 1
+            }
+        } catch {
+            logger.error("checkout recovery failed", metadata: ["error": "\(error)"])
+        }
+        return finished
+    }
+}

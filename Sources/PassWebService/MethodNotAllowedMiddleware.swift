@@ -1,0 +1,20 @@
+import HTTPTypes
+import Hummingbird
+
+/// Answers methods the service never serves (`TRACE`, `CONNECT`, unknown ones) with 405 and the methods it does in
+/// `Allow`, instead of a 404 that says the resource is missing (RFC 9110 §15.5.6).
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Every method some route of the server answers.
+    static var served: [HTTPRequest.Method] { [.get, .head, .post, .patch, .delete] }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard Self.served.contains(request.method) || request.method == .options || request.method == .put else {
+            throw HTTPError(
+                .methodNotAllowed, headers: [.allow: Self.served.map(\.rawValue).joined(separator: ", ")],
+                message: "\(request.method.rawValue) is not served here")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,210 @@
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// One per connection: enforces the header-read, body-read and idle timeouts, takes the connection's place under
+/// the cap (closing it at once when there is none), counts its requests in flight, and on shutdown lets a request
+/// already on its way in be answered (with `Connection: close`) rather than closing the connection under it.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// How long an idle connection is kept after shutdown begins, for a request its client is about to send (a
+    /// kept-alive client sends its next request right after an answer, but a loaded machine can delay it by hundreds
+    /// of milliseconds; closing under it would leave the client not knowing whether the request applied).
+    static let quiesceLinger: TimeAmount = .seconds(1)
+
+    private let limits: ConnectionLimits
+    private let activity: ServerActivity
+    private let logger: Logger
+    private var started = false
+    private var quiescePending = false
+    /// Shutdown began: every later response says `Connection: close`.
+    private var quiesced = false
+    /// The connection is closing in stages: output shut (FIN sent after the last response), input read and dropped
+    /// until the client closes or ``lingeringCloseTimeout`` passes, so the client's unread answer is never destroyed
+    /// by a reset (RFC 9112 §9.6).
+    private var lingering = false
+    /// The head of the response in progress has gone out (too late to add `Connection: close` to it).
+    private var responseHeadWritten = false
+    private var lingerCloseTimer: Scheduled<Void>?
+    static let lingeringCloseTimeout: TimeAmount = .seconds(2)
+    private var lingerTimer: Scheduled<Void>?
+    private var holdsPlace = false
+    private var readingRequest = false
+    private var requestsInFlight = 0
+    private var timer: Scheduled<Void>?
+
+    init(limits: ConnectionLimits, activity: ServerActivity, logger: Logger) {
+        self.limits = limits
+        self.activity = activity
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
+        guard activity.acquireConnection(maximum: limits.maximumConnections) else {
+            // Logged on the first refusal and every hundredth after, so a flood does not flood the log too.
+            let refused = activity.refusedConnections
+            if refused == 1 || refused % 100 == 0 {
+                logger.warning(
+                    "connection refused: at the connection cap",
+                    metadata: ["maximumConnections": "\(limits.maximumConnections)", "refusedSoFar": "\(refused)"])
+            }
+            context.close(promise: nil)
+            return
+        }
+        holdsPlace = true
+        arm(context, after: limits.headerReadTimeout, reason: "no complete request head")
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish()
+    }
+
+    /// A full close of a connection that is shutting down happens in stages (see ``lingering``); other closes pass.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard quiesced, mode == .all, !lingering, context.channel.isActive else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        lingering = true
+        disarm()
+        context.close(mode: .output, promise: nil)
+        lingerCloseTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingeringCloseTimeout) {
+            context.close(mode: .all, promise: nil)
+        }
+        if let promise { context.channel.closeFuture.cascade(to: promise) }
+    }
+
+    private func finish() {
+        lingerCloseTimer?.cancel()
+        lingerCloseTimer = nil
+        timer?.cancel()
+        timer = nil
+        lingerTimer?.cancel()
+        lingerTimer = nil
+        if holdsPlace {
+            holdsPlace = false
+            activity.releaseConnection()
+            if requestsInFlight > 0 { activity.requestsEnded(requestsInFlight) }
+            requestsInFlight = 0
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiesced = true
+        if readingRequest || (requestsInFlight > 0 && !responseHeadWritten) {
+            // Closed after the response in progress, whose head will say `Connection: close`.
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // Idle, or an answer already under way without `Connection: close`: the client may send another request,
+        // so the connection stays open a moment after it is idle.
+        quiescePending = true
+        if requestsInFlight == 0 { startLinger(context) }
+    }
+
+    private func startLinger(_ context: ChannelHandlerContext) {
+        lingerTimer?.cancel()
+        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.quiesceLinger) { [self] in
+            lingerTimer = nil
+            forwardQuiesce(context)
+        }
+    }
+
+    private func forwardQuiesce(_ context: ChannelHandlerContext) {
+        guard quiescePending else { return }
+        quiescePending = false
+        lingerTimer?.cancel()
+        lingerTimer = nil
+        context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if lingering { return }  // closing: whatever the client still sends is dropped
+        switch unwrapInboundIn(data) {
+        case .head:
+            requestsInFlight += 1
+            activity.requestStarted()
+            readingRequest = true
+            arm(context, after: limits.bodyReadTimeout, reason: "request body not received in time")
+            if quiescePending {
+                // Counted downstream first, so the connection closes after this request's response.
+                context.fireChannelRead(data)
+                forwardQuiesce(context)
+                return
+            }
+        case .body:
+            break
+        case .end:
+            readingRequest = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            responseHeadWritten = true
+            if quiesced, !quiescePending {
+                // The connection closes after this response: say so, so the client sends no other request on it.
+                head.headerFields[.connection] = "close"
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+                return
+            }
+        case .body:
+            break
+        case .end:
+            responseHeadWritten = false
+            if requestsInFlight > 0 {
+                requestsInFlight -= 1
+                activity.requestsEnded()
+                if requestsInFlight == 0, !readingRequest {
+                    arm(context, after: limits.idleTimeout, reason: "idle")
+                    if quiescePending, lingerTimer == nil { startLinger(context) }
+                }
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    private func arm(_ context: ChannelHandlerContext, after delay: Duration, reason: String) {
+        timer?.cancel()
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        let logger = self.logger
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
+            logger.debug("connection closed", metadata: ["reason": .string(reason)])
+            context.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+}

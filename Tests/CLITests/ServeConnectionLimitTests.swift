@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// `tessera serve` against held connections: idle, header-read and body-read timeouts close them, and with the
+/// open-file limit lowered below the number of connections held, the cap refuses the excess while the server keeps
+/// answering and never dies.
+@Suite("tessera serve connection limits", .serialized)
+struct ServeConnectionLimitTests {
+    @Test("idle, byte-a-second and stalled-body connections are closed after their timeouts")
+    func timeouts() async throws {
+        let server = try await ServeProcess(arguments: ["--idle-timeout", "1", "--header-timeout", "1.5", "--body-timeout", "1"])
+        let started = Date()
+
+        let idle = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        let slow = try RawHTTPConnection(port: server.port, timeout: 0.05)
+        let stalled = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try stalled.send("POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"te")
+        let kept = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(kept.readResponse()?.status == 200)
+
+        // A byte every 100 ms: busy, but the head is never complete.
+        var slowClosed = false
+        for byte in "GET /health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
+            if (try? slow.send(Data([byte]))) == nil { slowClosed = true; break }
+            if slow.read() == .closed { slowClosed = true; break }
+            // A thread sleep, not a task sleep: a busy test process must not stretch the gaps between bytes.
+            usleep(100_000)
+        }
+        #expect(slowClosed, "the byte-a-second connection was still open after \(Date().timeIntervalSince(started)) s")
+        for (name, connection) in [("idle", idle), ("stalled body", stalled), ("kept-alive", kept)] {
+            let result = connection.read(until: { _ in false }, deadline: Date().addingTimeInterval(4))
+            #expect(result.closed, "\(name) connection still open")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(try await server.terminate() == 0)
+    }
+
+    @Test("more connections held than RLIMIT_NOFILE allows: the excess is refused, the server answers and lives")
+    func descriptorLimit() async throws {
+        let limit = 300
+        let server = try await ServeProcess(descriptorLimit: limit)
+        var held: [RawHTTPConnection] = []
+        for _ in 0..<(limit + 20) {
+            if let connection = try? RawHTTPConnection(port: server.port, timeout: 0.5) { held.append(connection) }
+        }
+        #expect(held.count > limit)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.process.isRunning, "server died: \(server.log.suffix(2000))")
+
+        // The first connections were accepted under the cap: the server still answers on them.
+        for connection in held.prefix(3) {
+            try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(connection.readResponse()?.status == 200, "\(server.log.suffix(2000))")
+        }
+        // The excess was refused: closed without an answer.
+        var refused = 0
+        for connection in held.suffix(10) {
+            try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            if connection.readResponse(deadline: Date().addingTimeInterval(2)) == nil { refused += 1 }
+        }
+        #expect(refused == 10)
+        #expect(server.log.contains("connection refused: at the connection cap"))
+
+        for connection in held { connection.close() }
+        held.removeAll()
+        try await Task.sleep(for: .milliseconds(300))
+        let fresh = try server.request("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(fresh?.status == 200)
+        #expect(server.process.isRunning)
+        #expect(try await server.terminate() == 0)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// A wrong token on an existing serial and any token on a missing one must cost the same, or serial numbers can be
+/// probed statistically: the medians of a few thousand interleaved requests of each kind, on one kept-alive
+/// connection to a `tessera serve` child (SQLite, and PostgreSQL when the test server is there), must be within noise
+/// of each other.
+@Suite("tessera serve timing", .serialized)
+struct ServeTimingTests {
+    enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+        static var tested: [Store] { TestPostgres.skipped ? [.sqlite] : allCases }
+    }
+
+    @Test("wrong token on an existing serial and a missing serial take the same time", arguments: Store.tested)
+    func existingAndMissingSerialsCostTheSame(store: Store) async throws {
+        var arguments: [String] = []
+        if store == .postgres {
+            guard let url = TestPostgres.url else {
+                Issue.record(Comment(rawValue: TestPostgres.missingServer("the PostgreSQL timing test")))
+                return
+            }
+            let schema = "tessera_timing_\(UInt32.random(in: 0...UInt32.max))"
+            arguments = ["--database", url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"]
+        }
+        let server = try await ServeProcess(arguments: arguments)
+        let body = #"{"template":"event-ticket","data":{"serialNumber":"TM-1"}}"#
+        let created = try #require(try server.request(
+            "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"))
+        #expect(created.status == 201)
+        let wrongToken = String(repeating: "x", count: 32)
+        func request(_ serial: String) -> String {
+            "GET /v1/passes/pass.dev.tessera.demo/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(wrongToken)\r\n\r\n"
+        }
+        let existing = request("TM-1")
+        let missing = request("TM-2")
+        // The measurement runs on a thread of its own, so it neither holds a cooperative thread for its whole length
+        // nor waits for one between requests.
+        let (withinNoise, rounds, wrongAnswers) = try await offCooperativePool { () throws -> (Bool, [String], Int) in
+            var wrongAnswers = 0
+            let connection = try RawHTTPConnection(port: server.port, timeout: 2)
+            let clock = ContinuousClock()
+            func time(_ text: String) throws -> Double {
+                let start = clock.now
+                try connection.send(text)
+                let answer = connection.readResponse()
+                let elapsed = clock.now - start
+                if answer?.status != 401 { wrongAnswers += 1 }
+                return Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6
+            }
+            for _ in 0..<300 {  // warm up: caches, branch predictors, statement caches
+                _ = try time(existing)
+                _ = try time(missing)
+            }
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            // Noise: how far apart the medians of the two halves of the same kind of request are.
+            func halves(_ values: [Double]) -> Double {
+                abs(median(values.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
+                    - median(values.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element)))
+            }
+            // A real difference shows in every round; a burst of load on the shared machine rarely spans three. The test
+            // passes when one round of 3,000 pairs finds the medians within noise.
+            var rounds: [String] = []
+            var withinNoise = false
+            for _ in 0..<5 where !withinNoise {
+                var existingTimes: [Double] = []
+                var missingTimes: [Double] = []
+                for pair in 0..<3000 {
+                    // Interleaved, alternating which goes first, so drift in the machine's load hits both alike.
+                    if pair.isMultiple(of: 2) {
+                        existingTimes.append(try time(existing))
+                        missingTimes.append(try time(missing))
+                    } else {
+                        missingTimes.append(try time(missing))
+                        existingTimes.append(try time(existing))
+                    }
+                }
+                let existingMedian = median(existingTimes)
+                let missingMedian = median(missingTimes)
+                let difference = existingMedian - missingMedian
+                let noise = max(halves(existingTimes), halves(missingTimes))
+                let allowed = max(4.0, 0.006 * missingMedian)
+                rounds.append(
+                    "existing \(existingMedian) µs, missing \(missingMedian) µs, difference \(difference) µs (allowed \(allowed), noise \(noise))")
+                print("timing: \(rounds.last!)")
+                withinNoise = abs(difference) <= allowed
+            }
+            return (withinNoise, rounds, wrongAnswers)
+        }
+        #expect(wrongAnswers == 0, "\(wrongAnswers) answers were not 401")
+        #expect(withinNoise, "every round found the two paths apart: \(rounds)")
+        try await server.terminate()
+    }
+}

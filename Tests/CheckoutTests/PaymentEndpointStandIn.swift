@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+import Synchronization
+
+/// A merchant's payment endpoint on loopback: checks each request's `Tessera-Signature` with its own HMAC, counts
+/// calls per idempotency key, and answers approved (or 503 for the first calls, or declined, when told to).
+final class PaymentEndpointStandIn: Sendable {
+    struct Call: Sendable {
+        var idempotencyKey: String
+        var body: [String: String]
+        var hasPaymentData: Bool
+        var hasToken: Bool
+        var accountNumber: String?
+        var signatureValid: Bool
+    }
+
+    private struct State {
+        var calls: [Call] = []
+        var unavailableLeft: Int
+        var slowLeft: Int
+    }
+
+    let secret: Data
+    let decline: Bool
+    let delay: Duration
+    private let state: Mutex<State>
+    /// Runs when a call arrives, before it is answered (a test kills the server here).
+    let onCall = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(unavailableFirst: Int = 0, slowFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20)) {
+        secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedData()
+        self.decline = decline
+        self.delay = delay
+        state = Mutex(State(unavailableLeft: unavailableFirst, slowLeft: slowFirst))
+    }
+
+    var calls: [Call] { state.withLock { $0.calls } }
+
+    /// The endpoint's router: `POST /pay`.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("pay") { request, _ -> Response in
+            var request = request
+            let body = Data((try await request.collectBody(upTo: 1 << 20)).readableBytesView)
+            let key = request.headers[HTTPField.Name("Idempotency-Key")!] ?? ""
+            let valid = self.verify(request.headers[HTTPField.Name("Tessera-Signature")!] ?? "", body: body)
+            let object = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
+            var strings: [String: String] = [:]
+            for (name, value) in object { if let text = value as? String { strings[name] = text } }
+            let paymentData = object["paymentData"] as? [String: Any]
+            let call = Call(idempotencyKey: key, body: strings, hasPaymentData: paymentData != nil,
+                            hasToken: object["token"] != nil,
+                            accountNumber: paymentData?["applicationPrimaryAccountNumber"] as? String, signatureValid: valid)
+            let unavailable = self.state.withLock { state in
+                state.calls.append(call)
+                if state.unavailableLeft > 0 { state.unavailableLeft -= 1; return true }
+                return false
+            }
+            self.onCall.withLock { $0 }?()
+            let slow = self.state.withLock { state in
+                if state.slowLeft > 0 { state.slowLeft -= 1; return true }
+                return false
+            }
+            try await Task.sleep(for: slow ? .seconds(3) : self.delay)
+            if unavailable { return Response(status: .serviceUnavailable) }
+            guard valid else { return Response(status: .unauthorized) }
+            let answer = self.decline ? #"{"status":"declined","reason":"Insufficient funds."}"#
+                : #"{"status":"approved","reference":"gw-\#(key)"}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+        }
+        return router
+    }
+
+    /// Checks `t=<seconds>,v1=<hex>` the way the documentation tells merchants to: HMAC-SHA256 over
+    /// `<t>.<body>`, compared in constant time, the timestamp within five minutes.
+    func verify(_ header: String, body: Data) -> Bool {
+        var parts: [String: String] = [:]
+        for item in header.split(separator: ",") {
+            let pair = item.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        }
+        guard let t = parts["t"], let seconds = Double(t), abs(Date().timeIntervalSince1970 - seconds) < 300,
+              let v1 = parts["v1"] else { return false }
+        var signed = Data("\(t).".utf8)
+        signed.append(body)
+        let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret))
+        let given = stride(from: 0, to: v1.count - 1, by: 2).compactMap { index -> UInt8? in
+            let start = v1.index(v1.startIndex, offsetBy: index)
+            return UInt8(v1[start..<v1.index(start, offsetBy: 2)], radix: 16)
+        }
+        return given.count == 32 && HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: signed,
+                                                                             using: SymmetricKey(data: secret))
+            && Data(expected) == Data(given)
+    }
+}

@@ -1,0 +1,307 @@
+import AsyncHTTPClient
+import Checkout
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+import TesseraTestSupport
+
+/// `tessera serve` as a subprocess with a merchant whose `paymentProcessor` is a webhook to a loopback endpoint:
+/// a crash between the processor's approval and the commit, and two server processes on one PostgreSQL database.
+@Suite("Checkout on tessera serve (subprocesses)", .serialized)
+struct ServeCheckoutTests {
+    /// One `tessera serve` process.
+    final class Server: Sendable {
+        let process: Process
+        let base: String
+        let log: URL
+
+        init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String,
+             environment extra: [String: String] = [:]) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
+            process.arguments = [
+                "serve", "--port", "\(port)", "--database", database,
+                "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+                "--merchant-config", merchant.path, "--log-level", "info",
+            ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] = "2"
+            environment.merge(extra) { $1 }
+            process.environment = environment
+            log = folder.appendingPathComponent("\(name).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            handle.seekToEndOfFile()
+            process.standardOutput = handle
+            process.standardError = handle
+            base = "http://127.0.0.1:\(port)"
+            try process.run()
+        }
+
+        var output: String { String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) }
+
+        func waitUntilHealthy(_ http: HTTPClient) async throws {
+            for _ in 0..<150 {
+                if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/health"), timeout: .seconds(2)),
+                   response.status == .ok { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw CheckoutTestError("server did not start: \(output)")
+        }
+
+        func kill9() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Writes the merchant configuration: the fixture's catalogue, test Apple root and key, API key, and a webhook
+    /// processor posting to `endpointPort`.
+    static func writeMerchant(_ fixture: CheckoutFixture, endpoint: PaymentEndpointStandIn, endpointPort: Int,
+                              folder: URL, apiKeyFile: Bool = true) throws -> URL {
+        let secret = folder.appendingPathComponent("webhook.secret")
+        try endpoint.secret.write(to: secret)
+        var merchant: [String: Any] = [
+            "merchantIdentifier": CheckoutFixture.merchantID, "displayName": "Tessera Arena", "countryCode": "US",
+            "currencyCode": "USD",
+            "tax": ["label": "Sales Tax", "rate": "0.0825"],
+            "products": ["TICKET-GA": ["name": "General Admission", "unitPrice": "45.00", "requiresShipping": false,
+                                       "passTemplate": "event-ticket", "passFields": ["seat": "GA-{number}"]]],
+            "appleRootCertificatePath": fixture.merchant.appleRootCertificatePath ?? "",
+            "paymentProcessingKeyPaths": fixture.merchant.paymentProcessingKeyPaths,
+            "apiKeyFile": fixture.merchant.apiKeyFile ?? "",
+            "paymentProcessor": ["kind": "webhook", "url": "http://127.0.0.1:\(endpointPort)/pay",
+                                 "secretFile": secret.path, "timeoutSeconds": 5],
+        ]
+        if !apiKeyFile { merchant["apiKeyFile"] = nil }
+        let url = folder.appendingPathComponent("merchant.json")
+        try JSONSerialization.data(withJSONObject: merchant).write(to: url)
+        return url
+    }
+
+    static func request(_ method: HTTPMethod, _ url: String, body: Data? = nil, idempotencyKey: String? = nil,
+                        headers: [(String, String)]? = nil) -> HTTPClientRequest
+    {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers ?? [("Authorization", "Bearer \(CheckoutFixture.apiKey)")] {
+            request.headers.add(name: name, value: value)
+        }
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        return request
+    }
+
+    static func json(_ http: HTTPClient, _ request: HTTPClientRequest) async throws -> (Int, [String: Any]) {
+        let response = try await http.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let object = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any]
+        return (Int(response.status.code), object ?? [:])
+    }
+
+    static func createTicketSession(_ http: HTTPClient, _ base: String) async throws -> String {
+        let (status, session) = try await json(http, request(
+            .POST, "\(base)/checkout/v1/sessions", body: Data(#"{"items":[{"sku":"TICKET-GA","quantity":1}]}"#.utf8),
+            idempotencyKey: UUID().uuidString))
+        guard status == 201, let id = session["id"] as? String else {
+            throw CheckoutTestError("create session: \(status) \(session)")
+        }
+        return id
+    }
+
+    @Test("kill -9 after the processor approved, before the commit; after a restart the order is committed once, with its passes")
+    func crashAfterApproval() async throws {
+        let fixture = try CheckoutFixture()
+        let endpoint = PaymentEndpointStandIn()
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-crash")
+        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await endpointApp.test(.live) { endpointClient in
+            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
+                                                  folder: folder)
+            let database = "sqlite:\(folder.path)/tessera.sqlite"
+            let port = Int.random(in: 20_000..<40_000)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let first = try Server(folder: folder, database: database, merchant: merchant, port: port, chain: chain,
+                                   name: "first")
+            do {
+                try await first.waitUntilHealthy(http)
+                let id = try await Self.createTicketSession(http, first.base)
+                // The endpoint approves, but the server is killed as the approval is on its way back.
+                endpoint.onCall.withLock { $0 = { first.kill9() } }
+                let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+                                                  shippingContact: nil)
+                _ = try? await Self.json(http, Self.request(.POST, "\(first.base)/checkout/v1/sessions/\(id)/authorize",
+                                                            body: payment))
+                first.kill9()
+                endpoint.onCall.withLock { $0 = nil }
+                #expect(endpoint.calls.count == 1)
+
+                let second = try Server(folder: folder, database: database, merchant: merchant, port: port, chain: chain,
+                                        name: "second")
+                defer { second.stop() }
+                try await second.waitUntilHealthy(http)
+                let (_, held) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/sessions/\(id)"))
+                #expect(["authorizing", "processorUnknown", "authorized"].contains(held["state"] as? String ?? ""))
+                // Another payment for the held session never reaches the processor.
+                let another = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+                                                  shippingContact: nil)
+                let (busy, _) = try await Self.json(http, Self.request(
+                    .POST, "\(second.base)/checkout/v1/sessions/\(id)/authorize", body: another))
+                #expect(busy == 409)
+
+                var session: [String: Any] = [:]
+                for _ in 0..<100 {
+                    (_, session) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/sessions/\(id)"))
+                    if session["state"] as? String == "authorized" { break }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(session["state"] as? String == "authorized", "\(second.output)")
+                let orderId = try #require(session["orderId"] as? String)
+                var order: [String: Any] = [:]
+                for _ in 0..<50 {
+                    (_, order) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/orders/\(orderId)"))
+                    if (order["passes"] as? [Any])?.count == 1 { break }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect((order["passes"] as? [Any])?.count == 1, "\(order)")
+                #expect(order["status"] as? String == "authorized")
+                // Every call for the session carried the same idempotency key and order.
+                #expect(Set(endpoint.calls.map(\.idempotencyKey)) == ["\(id)-1"])
+                #expect(Set(endpoint.calls.compactMap { $0.body["orderId"] }) == [orderId])
+                // The killed process's call and at least one retry after the restart; a slow machine may time out a
+                // retry and send it again, always with the same key, and the order above is still committed once.
+                #expect(endpoint.calls.count >= 2)
+            } catch {
+                first.kill9()
+                try await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+        }
+    }
+
+    @Test("two server processes on one PostgreSQL database: 50 concurrent authorize pairs, one processor call and one order each",
+          .enabled(if: TestPostgres.url != nil && !TestPostgres.skipped))
+    func postgresTwoProcesses() async throws {
+        let url = try #require(TestPostgres.url)
+        let fixture = try CheckoutFixture()
+        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(30))
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-pg")
+        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await endpointApp.test(.live) { endpointClient in
+            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
+                                                  folder: folder)
+            let schema = "checkout_serve_\(UUID().uuidString.prefix(8).lowercased())"
+            let database = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+            let port = Int.random(in: 20_000..<39_000)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let servers = try (0..<2).map {
+                try Server(folder: folder, database: database, merchant: merchant, port: port + $0, chain: chain,
+                           name: "server\($0)")
+            }
+            defer { servers.forEach { $0.stop() } }
+            for server in servers { try await server.waitUntilHealthy(http) }
+            var sessions: [String] = []
+            for index in 0..<50 { sessions.append(try await Self.createTicketSession(http, servers[index % 2].base)) }
+            var attempts: [(String, Int, Data)] = []
+            for id in sessions {
+                for server in 0..<2 {
+                    attempts.append((id, server, try fixture.payment(
+                        minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8), shippingContact: nil)))
+                }
+            }
+            let answers = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
+                for (id, server, payment) in attempts {
+                    group.addTask {
+                        let (status, body) = try await Self.json(http, Self.request(
+                            .POST, "\(servers[server].base)/checkout/v1/sessions/\(id)/authorize", body: payment))
+                        return (id, status, body["code"] as? String ?? body["orderId"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(String, Int, String?)]()) { $0.append($1) }
+            }
+            for id in sessions {
+                let mine = answers.filter { $0.0 == id }
+                #expect(mine.map(\.1).sorted() == [200, 409], "\(mine)")
+                #expect(endpoint.calls.filter { $0.idempotencyKey == "\(id)-1" }.count == 1)
+                let orderId = try #require(mine.first { $0.1 == 200 }?.2)
+                let (status, order) = try await Self.json(http, Self.request(.GET, "\(servers[0].base)/checkout/v1/orders/\(orderId)"))
+                #expect(status == 200)
+                #expect(order["sessionId"] as? String == id)
+            }
+            #expect(endpoint.calls.count == 50)
+            #expect(answers.contains { $0.2 == "authorizationInProgress" })
+            try await http.shutdown()
+        }
+    }
+
+    @Test("tessera serve with TESSERA_CHECKOUT_API_KEY: anonymous carts from the catalogue only, a client secret for the session and its sheet, over-limit totals refused")
+    func serveAccessAndLimits() async throws {
+        let fixture = try CheckoutFixture()
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-access")
+        let merchant = try Self.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder,
+                                              apiKeyFile: false)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let server = try Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
+                                port: Int.random(in: 20_000..<40_000), chain: chain, name: "access",
+                                environment: ["TESSERA_CHECKOUT_API_KEY": CheckoutFixture.apiKey])
+        defer { server.stop() }
+        do {
+            try await server.waitUntilHealthy(http)
+            let sessions = "\(server.base)/checkout/v1/sessions"
+            let anonymous = [("Content-Type", "application/json")]
+            let summary = Data(#"{"summary":{"subtotal":"0.00","tax":"0.00"}}"#.utf8)
+            let (refused, error) = try await Self.json(http, Self.request(
+                .POST, sessions, body: summary, idempotencyKey: "k-1", headers: anonymous))
+            #expect(refused == 401)
+            #expect((error["error"] as? [String: Any])?["field"] as? String == "summary")
+            let (merchantMade, _) = try await Self.json(http, Self.request(.POST, sessions, body: summary, idempotencyKey: "k-2"))
+            #expect(merchantMade == 201)
+            // This merchant ships nothing: 25.00 + 99999976 = 100000001.
+            let (tooMuch, limit) = try await Self.json(http, Self.request(
+                .POST, sessions, body: Data(#"{"summary":{"subtotal":"25.00","tax":"99999976"}}"#.utf8), idempotencyKey: "k-3"))
+            #expect(tooMuch == 422)
+            #expect((limit["error"] as? [String: Any])?["field"] as? String == "summary")
+            #expect(((limit["error"] as? [String: Any])?["message"] as? String)?.contains("100000000") == true)
+
+            let (created, session) = try await Self.json(http, Self.request(
+                .POST, sessions, body: Data(#"{"items":[{"sku":"TICKET-GA","quantity":1}]}"#.utf8), idempotencyKey: "k-4",
+                headers: anonymous))
+            #expect(created == 201)
+            let id = try #require(session["id"] as? String)
+            let secret = try #require(session["clientSecret"] as? String)
+            #expect(try await Self.json(http, Self.request(.GET, "\(sessions)/\(id)", headers: [])).0 == 401)
+            #expect(try await Self.json(http, Self.request(.GET, "\(sessions)/\(id)",
+                                                           headers: [("Checkout-Client-Secret", secret)])).0 == 200)
+            let sheet = try await http.execute(Self.request(.GET, "\(server.base)/checkout/sheet/\(id)", headers: []),
+                                               timeout: .seconds(10))
+            #expect(sheet.status.code == 401)
+            let page = try await http.execute(Self.request(
+                .GET, "\(server.base)\(try #require(session["sheetURL"] as? String))", headers: []), timeout: .seconds(10))
+            #expect(page.status.code == 200)
+            // A payment with no processor reachable is never a 5xx for the buyer's mistake: a bad token is 400.
+            let (bad, _) = try await Self.json(http, Self.request(
+                .POST, "\(sessions)/\(id)/authorize", body: Data(#"{"token":{"paymentData":{}}}"#.utf8),
+                headers: [("Checkout-Client-Secret", secret)]))
+            #expect(bad == 400)
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
+}

@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import Checkout
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import PaymentToken
+import NIOCore
+import NIOHTTP1
+import Testing
+import TesseraTestSupport
+
+@Suite("Webhook and forwardToken payment processors")
+struct WebhookProcessorTests {
+    static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
+
+    /// Runs `test` with the stand-in endpoint on loopback and a checkout whose processor posts to it.
+    static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
+                             _ test: @escaping @Sendable (CheckoutFixture, any TestClientProtocol) async throws -> Void)
+        async throws
+    {
+        let app = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { endpointClient in
+            let port = try #require(endpointClient.port)
+            let processor = WebhookPaymentProcessor(
+                configuration: .init(url: URL(string: "http://127.0.0.1:\(port)/pay")!, secret: endpoint.secret,
+                                     timeoutSeconds: timeoutSeconds, forwardToken: forwardToken),
+                logger: Logger(label: "test.webhook"))
+            let fixture = try CheckoutFixture(processor: processor) { merchant in
+                if forwardToken { merchant.paymentProcessingKeyPaths = [] }
+            }
+            do {
+                try await fixture.withClient { client in try await test(fixture, client) }
+            } catch {
+                try await processor.shutdown()
+                throw error
+            }
+            try await processor.shutdown()
+        }
+    }
+
+    static func ticketSession(_ client: any TestClientProtocol) async throws -> String {
+        try #require(try await client.createSession(["items": [["sku": "TICKET-GA", "quantity": 1]]])["id"] as? String)
+    }
+
+    @Test("webhook: the decrypted payment is posted, signed, with the session's idempotency key; the answer decides")
+    func approved() async throws {
+        let endpoint = PaymentEndpointStandIn()
+        try await Self.withEndpoint(endpoint) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok, "\(result)")
+            let call = try #require(endpoint.calls.first)
+            #expect(endpoint.calls.count == 1)
+            #expect(call.signatureValid)
+            #expect(call.idempotencyKey == "\(id)-1")
+            #expect(call.body["idempotencyKey"] == "\(id)-1")
+            #expect(call.body["amount"] == "48.71")
+            #expect(call.body["currencyCode"] == "USD")
+            #expect(call.body["network"] == "Visa")
+            #expect(call.body["orderId"] == result["orderId"] as? String)
+            #expect(call.hasPaymentData && !call.hasToken)
+            #expect(call.accountNumber == "4761120010001234")
+            let orderId = try #require(result["orderId"] as? String)
+            let order = try #require(await fixture.store.order(id: orderId))
+            #expect(order.payment.processorReference == "gw-\(id)-1")
+        }
+    }
+
+    @Test("webhook: 5xx answers are retried with the same idempotency key; one order")
+    func retriedOnUnavailable() async throws {
+        let endpoint = PaymentEndpointStandIn(unavailableFirst: 2)
+        try await Self.withEndpoint(endpoint) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok)
+            #expect(endpoint.calls.map(\.idempotencyKey) == Array(repeating: "\(id)-1", count: 3))
+        }
+    }
+
+    @Test("webhook: a try that times out is retried with the same idempotency key; one order")
+    func retriedOnTimeout() async throws {
+        let endpoint = PaymentEndpointStandIn(slowFirst: 1)
+        try await Self.withEndpoint(endpoint, timeoutSeconds: 1) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok, "\(result)")
+            #expect(endpoint.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
+            #expect(try #require(await fixture.store.session(id: id)).state == .authorized)
+        }
+    }
+
+    @Test("webhook: a decline is a 402 with the endpoint's reason; the session stays payable")
+    func declined() async throws {
+        let endpoint = PaymentEndpointStandIn(decline: true)
+        try await Self.withEndpoint(endpoint) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status.code == 402)
+            #expect(result["reason"] as? String == "Insufficient funds.")
+            #expect(try #require(await fixture.store.session(id: id)).state == .pending)
+        }
+    }
+
+    @Test("forwardToken: the encrypted token is forwarded unopened, with no payment-processing key configured")
+    func forwardToken() async throws {
+        let endpoint = PaymentEndpointStandIn()
+        try await Self.withEndpoint(endpoint, forwardToken: true) { fixture, client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok, "\(result)")
+            let call = try #require(endpoint.calls.first)
+            #expect(call.signatureValid)
+            #expect(call.hasToken && !call.hasPaymentData)
+            let orderId = try #require(result["orderId"] as? String)
+            let order = try #require(await fixture.store.order(id: orderId))
+            #expect(order.payment.lastFour == "1234")
+        }
+    }
+
+    @Test("50 concurrent authorize pairs against the webhook: exactly one call and one order per session")
+    func concurrentPairs() async throws {
+        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(30))
+        try await Self.withEndpoint(endpoint) { fixture, client in
+            let port = try #require(client.port)
+            var sessions: [String] = []
+            for _ in 0..<50 { sessions.append(try await Self.ticketSession(client)) }
+            var payments: [(String, Data)] = []
+            for id in sessions {
+                for _ in 0..<2 {
+                    payments.append((id, try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
+                                                             shippingContact: nil)))
+                }
+            }
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let statuses = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
+                for (id, payment) in payments {
+                    group.addTask {
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/checkout/v1/sessions/\(id)/authorize")
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
+                        request.body = .bytes(ByteBuffer(bytes: payment))
+                        let response = try await http.execute(request, timeout: .seconds(60))
+                        let body = try await response.body.collect(upTo: 1 << 20)
+                        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+                        return (id, Int(response.status.code), object?["code"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(String, Int, String?)]()) { $0.append($1) }
+            }
+            try await http.shutdown()
+            for id in sessions {
+                let mine = statuses.filter { $0.0 == id }
+                #expect(mine.map(\.1).sorted() == [200, 409], "\(mine)")
+                #expect(endpoint.calls.filter { $0.idempotencyKey == "\(id)-1" }.count == 1)
+                #expect(try #require(await fixture.store.session(id: id)).state == .authorized)
+            }
+            #expect(endpoint.calls.count == 50)
+            #expect(endpoint.calls.filter { !$0.signatureValid }.isEmpty)
+        }
+    }
+
+    @Test("paymentProcessor configuration is checked", arguments: [
+        (#"{"kind":"development"}"#, false, "paymentProcessor.kind"),
+        (#"{"kind":"webhook","url":"http://pay.example.com/x","secretFile":"s"}"#, true, "paymentProcessor.url"),
+        (#"{"kind":"webhook","url":"https://pay.example.com/x"}"#, true, "paymentProcessor.secretFile"),
+        (#"{"kind":"forwardToken","url":"https://pay.example.com/x","secretFile":"s","timeoutSeconds":0}"#, true,
+         "paymentProcessor.timeoutSeconds"),
+    ])
+    func configuration(processor: String, developmentMode: Bool, field: String) throws {
+        let json = #"{"merchantIdentifier":"merchant.test","displayName":"Shop","countryCode":"US","currencyCode":"USD","developmentMode":\#(developmentMode),"paymentProcessor":\#(processor)}"#
+        let merchant = try MerchantConfiguration.decode(jsonData: Data(json.utf8))
+        #expect { try merchant.validate() } throws: { error in
+            (error as? CheckoutError)?.field == field
+        }
+    }
+
+    @Test("No paymentProcessor outside development mode: authorization is 503 notConfigured and nothing is recorded")
+    func noProcessor() async throws {
+        var production = CheckoutFixture.merchantConfiguration()
+        #expect(try production.makePaymentProcessor(logger: Logger(label: "test")) is NoPaymentProcessor)
+        production.developmentMode = true
+        #expect(try production.makePaymentProcessor(logger: Logger(label: "test")) is RecordingPaymentProcessor)
+
+        let fixture = try CheckoutFixture(processor: NoPaymentProcessor())
+        try await fixture.withClient { client in
+            let id = try await Self.ticketSession(client)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .serviceUnavailable)
+            #expect(result["code"] as? String == "notConfigured")
+            #expect(try #require(await fixture.store.session(id: id)).state == .pending)
+            // The token was not recorded: with a processor it still pays.
+            #expect(await fixture.store.insertTransactionIdentifier(
+                try ApplePayPaymentToken(jsonData: payment).header.transactionIdHex, sessionId: id, at: .now))
+        }
+    }
+}

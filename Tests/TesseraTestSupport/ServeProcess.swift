@@ -1,0 +1,107 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `tessera serve` child process on a free loopback port with a fresh SQLite file and a generated certificate
+/// chain, for tests over real sockets against the real command.
+public final class ServeProcess: @unchecked Sendable {
+    /// The issuer API's bearer token.
+    public static let adminToken = "serve-test-admin-token-0123456789"
+
+    /// The port it listens on.
+    public let port: Int
+    /// Its working folder (database, log).
+    public let folder: URL
+    /// The child process.
+    public let process: Process
+    /// Its signing certificates.
+    public let chain: TestChain
+    private let logFile: URL
+
+    /// Starts `tessera serve` and waits until `/health` answers.
+    /// - Parameters:
+    ///   - arguments: Extra `serve` flags.
+    ///   - environment: Extra environment variables.
+    ///   - descriptorLimit: When set, the child runs with `RLIMIT_NOFILE` lowered to this (through the shell's
+    ///     `ulimit -n`).
+    ///   - reusing: Another (stopped) server whose folder, database and certificates this one takes over.
+    /// - Throws: When it does not start.
+    public init(
+        arguments: [String] = [], environment: [String: String] = [:], descriptorLimit: Int? = nil,
+        reusing previous: ServeProcess? = nil
+    ) async throws {
+        let chain = try previous?.chain ?? TestChain()
+        self.chain = chain
+        folder = try previous?.folder ?? TemporaryDirectory.make(prefix: "serve")
+        let tokenFile = folder.appendingPathComponent("admin.token")
+        try Data((Self.adminToken + "\n").utf8).write(to: tokenFile)
+        port = Int.random(in: 20_000..<40_000)
+        var serve = [
+            Subprocess.tesseraPath, "serve", "--port", "\(port)",
+            "--database", "sqlite:\(folder.path)/data/tessera.sqlite",
+            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+            "--admin-token-file", tokenFile.path, "--log-level", "info",
+        ] + arguments
+        process = Process()
+        if let descriptorLimit {
+            serve = ["/bin/sh", "-c", "ulimit -n \(descriptorLimit) && exec \"$@\"", "sh"] + serve
+        }
+        process.executableURL = URL(fileURLWithPath: serve[0])
+        process.arguments = Array(serve.dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        logFile = folder.appendingPathComponent("serve-\(port).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        for _ in 0..<150 {
+            if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
+                try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return }
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if process.isRunning { process.terminate() }
+        throw RawHTTPError("tessera serve did not start: \(log)")
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Everything it logged so far.
+    public var log: String { String(decoding: (try? Data(contentsOf: logFile)) ?? Data(), as: UTF8.self) }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Sends SIGTERM and waits up to `timeout` for the exit.
+    /// - Returns: The exit status, or `nil` when it was still running (it is then killed).
+    @discardableResult
+    public func terminate(timeout: TimeInterval = 15) async throws -> Int32? {
+        process.terminate()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    /// One request on a new connection; the whole response.
+    /// - Returns: Status, head and body, or `nil` when the connection closed without an answer.
+    public func request(_ text: String, timeout: TimeInterval = 10) throws -> (status: Int, head: String, body: Data)? {
+        let connection = try RawHTTPConnection(port: port, timeout: 1)
+        try connection.send(text)
+        return connection.readResponse(deadline: Date().addingTimeInterval(timeout))
+    }
+}
