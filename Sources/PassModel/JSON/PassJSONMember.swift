@@ -78,6 +78,7 @@ extension Pass {
         try visitor.visit("transitProviderEmail", pass.transitProviderEmail, template.transitProviderEmail)
         try visitor.visit("transitProviderPhoneNumber", pass.transitProviderPhoneNumber, template.transitProviderPhoneNumber)
         try visitor.visit("transitProviderWebsiteURL", pass.transitProviderWebsiteURL, template.transitProviderWebsiteURL)
+        try visitor.visit("upcomingPassInformation", pass.upcomingPassInformation, template.upcomingPassInformation)
         try visitor.visit("upgradeURL", pass.upgradeURL, template.upgradeURL)
         try visitor.visit("useAutomaticColors", pass.useAutomaticColors, template.useAutomaticColors)
         try visitor.visit("userInfo", pass.userInfo, template.userInfo)

@@ -12,12 +12,13 @@ extension Pass {
         "eventLogoText", "footerBackgroundColor", "useAutomaticColors", "suppressHeaderDarkening", "auxiliaryStoreIdentifiers", "bagPolicyURL",
         "orderFoodURL", "parkingInformationURL", "directionsInformationURL", "purchaseParkingURL", "merchandiseURL", "transitInformationURL",
         "accessibilityURL", "addOnURL", "contactVenueEmail", "contactVenuePhoneNumber", "contactVenueWebsite", "transferURL",
-        "sellURL", "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL", "purchaseLoungeAccessURL", "purchaseWifiURL", "upgradeURL", "managementURL", "registerServiceAnimalURL", "reportLostBagURL", "requestWheelchairURL", "transitProviderEmail", "transitProviderPhoneNumber", "transitProviderWebsiteURL", "posterGeneric", "featuredActions", "logoSymbolName"
+        "sellURL", "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL", "purchaseLoungeAccessURL", "purchaseWifiURL", "upgradeURL", "managementURL", "registerServiceAnimalURL", "reportLostBagURL", "requestWheelchairURL", "transitProviderEmail", "transitProviderPhoneNumber", "transitProviderWebsiteURL", "posterGeneric", "featuredActions", "logoSymbolName",
+        "upcomingPassInformation",
     ]
 
-    /// Top-level keys Apple documents that this model keeps in ``unknownKeys`` without typing them
-    /// (iOS 26 upcoming events). The validator does not warn about them.
-    public static let documentedUntypedKeys: Set<String> = ["upcomingPassInformation"]
+    /// Top-level keys Apple documents that this model keeps in ``unknownKeys`` without typing them; the
+    /// validator does not warn about them. Every documented key is typed now, so the set is empty.
+    public static let documentedUntypedKeys: Set<String> = []
 
     /// Decodes `pass.json` with Foundation's `JSONDecoder`.
     ///
@@ -144,6 +145,7 @@ extension Pass {
         posterGeneric = try c.decode("posterGeneric")
         featuredActions = try c.decode("featuredActions")
         logoSymbolName = try c.decode("logoSymbolName")
+        upcomingPassInformation = try c.decode("upcomingPassInformation")
         unknownKeys = try c.unknownKeys(excluding: Self.typedKeys)
     }
 
@@ -222,6 +224,7 @@ extension Pass {
         try c.encode(posterGeneric, "posterGeneric")
         try c.encode(featuredActions, "featuredActions")
         try c.encode(logoSymbolName, "logoSymbolName")
+        try c.encode(upcomingPassInformation, "upcomingPassInformation")
         try c.encode(unknownKeys: unknownKeys, excluding: Self.typedKeys)
     }
 }

@@ -168,6 +168,11 @@ public struct Pass: Codable, Sendable, Equatable {
     /// Boarding pass: the carrier's website (iOS 26).
     public var transitProviderWebsiteURL: String?
 
+    // MARK: Upcoming events (iOS 26 and later)
+
+    /// The events a multi-event ticket admits to, in the order Wallet lists them (iOS 26).
+    public var upcomingPassInformation: [UpcomingPassInformationEntry]?
+
     // MARK: iOS 27
 
     /// Fields of a poster generic pass (iOS 27 and later). A pass may carry `generic` beside it, which

@@ -28,6 +28,19 @@ public struct PassFeaturedAction: Codable, Sendable, Equatable {
 
     static let knownKeys: Set<String> = ["identifier", "type", "url", "placeIdentifier"]
 
+    /// The action types Apple documents. Each opens its `url`, except `place`, which shows the Maps place
+    /// named by `placeIdentifier`, and `call`, whose `url` may also be a `tel:` URL.
+    public static let knownTypes = [
+        "viewSchedule", "watchTrailer", "listenToMusic", "call", "place", "addToBalance", "order", "shop",
+        "membershipBenefits", "bookAppointment", "bookCar", "bookFlight", "bookStay", "viewOffersRewards",
+    ]
+
+    /// The type that shows a Maps place (`placeIdentifier`) rather than opening a URL.
+    public static let placeType = "place"
+
+    /// The type that calls a phone number; its `url` may be a `tel:` URL.
+    public static let callType = "call"
+
     /// Decodes an action, keeping unknown keys.
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {

@@ -83,7 +83,7 @@ extension PassValidator {
         }
     }
 
-    private func checkField(_ field: PassField, path: FieldPath, isEventAuxiliary: Bool, context: inout ValidationContext) {
+    func checkField(_ field: PassField, path: FieldPath, isEventAuxiliary: Bool, context: inout ValidationContext) {
         if field.value == nil {
             context.error(path["value"], "required key is missing")
         }

@@ -78,13 +78,60 @@ extension PassValidator {
             } else {
                 context.error("\(path).identifier", "required key is missing")
             }
-            if action.type?.isEmpty ?? true { context.error("\(path).type", "required key is missing") }
-            if let url = action.url {
-                Self.checkLink(url, path: "\(path).url", context: &context)
-            } else if action.placeIdentifier == nil {
-                context.error(path, "needs the value its type acts on: url or placeIdentifier")
-            }
+            checkFeaturedActionTarget(action, path: path, context: &context)
             Self.warnUnknownKeys(action.unknownKeys, at: path, context: &context)
         }
+    }
+
+    /// The type decides what the action acts on: `place` a Maps `placeIdentifier`, every other type a `url`.
+    private func checkFeaturedActionTarget(_ action: PassFeaturedAction, path: String, context: inout ValidationContext) {
+        guard let type = action.type, !type.isEmpty else {
+            context.error("\(path).type", "required key is missing")
+            if let url = action.url { Self.checkLink(url, path: "\(path).url", context: &context) }
+            return
+        }
+        if type == PassFeaturedAction.placeType {
+            if let place = action.placeIdentifier {
+                if place.trimmingWhitespace().isEmpty { context.error("\(path).placeIdentifier", "must not be empty") }
+            } else {
+                context.error("\(path).placeIdentifier", "required for a place action (the Maps place it shows)")
+            }
+            if action.url != nil {
+                context.warning("\(path).url", "a place action shows placeIdentifier in Maps; Wallet ignores url")
+            }
+            return
+        }
+        if !PassFeaturedAction.knownTypes.contains(type) {
+            context.warning(
+                "\(path).type",
+                "unknown action type \"\(type)\", expected one of \(PassFeaturedAction.knownTypes.joined(separator: ", ")); "
+                    + "Wallet does not show it")
+            if action.url == nil, action.placeIdentifier == nil {
+                context.error(path, "needs the value its type acts on: url or placeIdentifier")
+            }
+            if let url = action.url { Self.checkLink(url, path: "\(path).url", context: &context) }
+            return
+        }
+        if let url = action.url {
+            if type == PassFeaturedAction.callType, url.lowercased().hasPrefix("tel:") {
+                if !Self.isTelephoneURL(url) {
+                    context.error("\(path).url", "must be a tel: URL with a phone number such as tel:+15550100, found \"\(url)\"")
+                }
+            } else {
+                Self.checkLink(url, path: "\(path).url", context: &context)
+            }
+        } else {
+            context.error("\(path).url", "required for a \(type) action (the page it opens)")
+        }
+        if action.placeIdentifier != nil {
+            context.warning("\(path).placeIdentifier", "only place actions use placeIdentifier; Wallet ignores it")
+        }
+    }
+
+    /// `tel:` followed by a phone number: digits with optional `+`, spaces, dashes, dots and brackets.
+    static func isTelephoneURL(_ value: String) -> Bool {
+        let number = value.dropFirst(4)
+        return number.contains(where: \.isNumber)
+            && number.allSatisfy { $0.isASCII && ($0.isNumber || "+-. ()".contains($0)) }
     }
 }

@@ -5,17 +5,22 @@ extension PassValidator {
     /// at once: a value of the wrong type is an error (Wallet drops the semantics it cannot read), an
     /// unknown constant or tag a warning, another library's spelling a warning naming Apple's.
     func checkSemantics(_ pass: Pass, context: inout ValidationContext) {
-        guard let semantics = pass.semantics else { return }
+        if let semantics = pass.semantics { checkSemantics(semantics, path: "semantics", context: &context) }
+    }
+
+    /// Checks one `semantics` dictionary (the pass's or an upcoming event's) found at `root`.
+    func checkSemantics(_ semantics: JSONValue, path root: @autoclosure () -> String, context: inout ValidationContext) {
         guard case .object(let members) = semantics else {
-            context.error("semantics", "expected an object, found \(semantics.kindName)")
+            context.error(root(), "expected an object, found \(semantics.kindName)")
             return
         }
         // Every pass made from a template carries the template's semantics: check them without building a
         // path, sorting or allocating, and take the reporting path below only when something is wrong.
         if members.allSatisfy({ Self.isClean($0.value, key: $0.key) }) { return }
+        let root = root()
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             if let apple = PassSemanticTags.alternateSpellings[key] {
-                let path = "semantics.\(key)"
+                let path = "\(root).\(key)"
                 if members[apple] != nil {
                     context.warning(path, "Apple spells this tag \(apple), which is also present; this one is left out")
                 } else {
@@ -27,10 +32,10 @@ extension PassValidator {
                 continue
             }
             guard let kind = PassSemanticTags.kinds[key] else {
-                context.warning("semantics.\(key)", "unknown semantic tag, kept as is")
+                context.warning("\(root).\(key)", "unknown semantic tag, kept as is")
                 continue
             }
-            check(value, as: kind, path: "semantics.\(key)", context: &context)
+            check(value, as: kind, path: "\(root).\(key)", context: &context)
         }
     }
 

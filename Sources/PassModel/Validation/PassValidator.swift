@@ -113,6 +113,7 @@ public struct PassValidator: Sendable {
         checkServices(pass, context: &context)
         checkLinks(pass, context: &context)
         checkSemantics(pass, context: &context)
+        checkUpcomingPassInformation(pass, context: &context)
         checkStyleSchemes(pass, files: files, context: &context)
         checkBarcodes(pass, context: &context)
         checkFiles(pass, files: files, context: &context)
