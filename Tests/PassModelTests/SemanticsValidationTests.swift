@@ -61,6 +61,55 @@ struct SemanticsValidationTests {
         #expect(report.isValid)
     }
 
+    /// The tags of Apple's SemanticTags reference (as Pass Builder models them), plus the iOS 18 and 26 tags
+    /// Apple shows in its sessions (`eventLiveMessage`, `venuePlaceID`, `membershipProgramStatus`).
+    static let documentedTags = [
+        "additionalTicketAttributes", "admissionLevel", "admissionLevelAbbreviation", "airlineCode",
+        "airlineLoungePlaceID", "albumIDs", "artistIDs", "attendeeName", "awayTeamAbbreviation", "awayTeamLocation",
+        "awayTeamName", "balance", "boardingGroup", "boardingSequenceNumber", "boardingZone", "carNumber",
+        "confirmationNumber", "currentArrivalDate", "currentBoardingDate", "currentDepartureDate",
+        "departureAirportCode", "departureAirportName", "departureAirportSecurityPrograms", "departureAirportTimeZone",
+        "departureCityName", "departureGate", "departureLocation", "departureLocationDescription", "departurePlatform",
+        "departureStationName", "departureTerminal", "destinationAirportCode", "destinationAirportName",
+        "destinationAirportSecurityPrograms", "destinationAirportTimeZone", "destinationCityName", "destinationGate",
+        "destinationLocation", "destinationLocationDescription", "destinationPlatform", "destinationStationName",
+        "destinationTerminal", "duration", "entranceDescription", "eventEndDate", "eventLiveMessage", "eventName",
+        "eventStartDate", "eventStartDateInfo", "eventType", "flightCode", "flightNumber", "genre",
+        "homeTeamAbbreviation", "homeTeamLocation", "homeTeamName", "internationalDocumentsAreVerified",
+        "internationalDocumentsVerifiedDeclarationName", "leagueAbbreviation", "leagueName", "membershipProgramName",
+        "membershipProgramNumber", "membershipProgramStatus", "originalArrivalDate", "originalBoardingDate",
+        "originalDepartureDate", "passengerAirlineSSRs", "passengerCapabilities", "passengerEligibleSecurityPrograms",
+        "passengerInformationSSRs", "passengerName", "passengerServiceSSRs", "performerNames", "playlistIDs",
+        "priorityStatus", "seats", "securityScreening", "silenceRequested", "sportName", "tailgatingAllowed",
+        "ticketFareClass", "totalPrice", "transitProvider", "transitStatus", "transitStatusReason", "vehicleName",
+        "vehicleNumber", "vehicleType", "venueBoxOfficeOpenDate", "venueCloseDate", "venueDoorsOpenDate",
+        "venueEntrance", "venueEntranceDoor", "venueEntranceGate", "venueEntrancePortal", "venueFanZoneOpenDate",
+        "venueGatesOpenDate", "venueLocation", "venueName", "venueOpenDate", "venueParkingLotsOpenDate",
+        "venuePhoneNumber", "venuePlaceID", "venueRegionName", "venueRoom", "wifiAccess",
+    ]
+
+    @Test func everyDocumentedTagIsTypedAndEveryWrongValueReportedAtOnce() {
+        var semantics: [String: JSONValue] = [:]
+        for tag in Self.documentedTags {
+            guard let kind = PassSemanticTags.kinds[tag] else {
+                Issue.record("\(tag) is not typed")
+                continue
+            }
+            switch kind {
+            case .string, .date, .timeZone, .enumeration: semantics[tag] = 1
+            case .number, .boolean, .strings, .enumerations, .location, .personName, .currencyAmount, .eventDateInfo,
+                .seats, .wifiNetworks:
+                semantics[tag] = "x"
+            }
+        }
+        let report = Self.validate(.object(semantics))
+        for tag in Self.documentedTags {
+            #expect(report.errors.contains { $0.path == "semantics.\(tag)" }, "\(tag): \(report.issues(at: "semantics.\(tag)"))")
+        }
+        #expect(report.errors.count == Self.documentedTags.count, "\(report.errors)")
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+    }
+
     @Test func semanticsMustBeAnObject() {
         let report = Self.validate(["eventName"])
         #expect(report.exactly(.error, "semantics", "expected an object, found array"))

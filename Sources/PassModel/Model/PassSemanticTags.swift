@@ -79,7 +79,8 @@ public enum PassSemanticTags {
     private static let stringTags = [
         "admissionLevel", "admissionLevelAbbreviation", "additionalTicketAttributes", "attendeeName",
         "entranceDescription", "eventName", "eventLiveMessage", "venueEntrance", "venueEntranceDoor",
-        "venueEntranceGate", "venueEntrancePortal", "venueName", "venuePhoneNumber", "venueRegionName", "venueRoom",
+        "venueEntranceGate", "venueEntrancePortal", "venueName", "venuePhoneNumber", "venuePlaceID", "venueRegionName",
+        "venueRoom",
         "awayTeamAbbreviation", "awayTeamLocation", "awayTeamName", "homeTeamAbbreviation", "homeTeamLocation",
         "homeTeamName", "leagueAbbreviation", "leagueName", "sportName", "genre", "airlineCode", "airlineLoungePlaceID",
         "boardingGroup", "boardingZone", "boardingSequenceNumber", "carNumber", "confirmationNumber",
@@ -88,7 +89,7 @@ public enum PassSemanticTags {
         "destinationAirportCode", "destinationAirportName", "destinationCityName", "destinationGate",
         "destinationLocationDescription", "destinationPlatform", "destinationStationName", "destinationTerminal",
         "flightCode", "internationalDocumentsVerifiedDeclarationName", "membershipProgramName",
-        "membershipProgramNumber", "priorityStatus", "securityScreening", "ticketFareClass", "transitProvider",
+        "membershipProgramNumber", "membershipProgramStatus", "priorityStatus", "securityScreening", "ticketFareClass", "transitProvider",
         "transitStatus", "transitStatusReason", "vehicleName", "vehicleNumber", "vehicleType",
     ]
 
