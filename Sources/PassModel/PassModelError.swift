@@ -1,5 +1,5 @@
 /// An error thrown by PassModel: invalid JSON, an unusable template or data document,
-/// a malformed `.strings` file or PNG header.
+/// a malformed `.strings` file, PNG header or PDF image.
 ///
 /// `reason` is a plain sentence meant for people; it names the file, key or line at fault.
 public struct PassModelError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -7,7 +7,7 @@ public struct PassModelError: Error, CustomStringConvertible, Sendable, Equatabl
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidJSON, invalidPass, invalidData, unknownField, templateNotFound, unreadableFile
-            case invalidStrings, invalidPNG
+            case invalidStrings, invalidPNG, invalidPDF
         }
 
         private let base: Base
@@ -29,6 +29,8 @@ public struct PassModelError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let invalidStrings = Code(.invalidStrings)
         /// Bytes that are not a PNG image.
         public static let invalidPNG = Code(.invalidPNG)
+        /// Bytes that are not a PDF document.
+        public static let invalidPDF = Code(.invalidPDF)
 
         /// The code's name, such as `invalidJSON`.
         public var description: String { base.rawValue }

@@ -24,14 +24,17 @@ struct BundleFilePath {
         }
     }
 
-    /// For `logo@2x.png`: `("logo", 2)`; `nil` for files that are not PNG.
-    var image: (base: String, scale: Int)? {
-        guard fileName.lowercased().hasSuffix(".png") else { return nil }
+    /// For `logo@2x.png`: `("logo", 2, false)`; for `artwork.pdf`: `("artwork", 1, true)`; `nil` for files that
+    /// are neither PNG nor PDF.
+    var image: (base: String, scale: Int, isPDF: Bool)? {
+        let lowercased = fileName.lowercased()
+        let isPDF = lowercased.hasSuffix(".pdf")
+        guard isPDF || lowercased.hasSuffix(".png") else { return nil }
         let stem = String(fileName.dropLast(4))
         for scale in [2, 3] where stem.hasSuffix("@\(scale)x") {
-            return (String(stem.dropLast(3)), scale)
+            return (String(stem.dropLast(3)), scale, isPDF)
         }
-        return (stem, 1)
+        return (stem, 1, isPDF)
     }
 }
 
@@ -40,6 +43,12 @@ extension PassValidator {
     static let imageNames = [
         "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
         "personalizationLogo",
+    ]
+
+    /// The images that may be PDF documents instead of PNG: every image Apple's Pass Builder reads and writes
+    /// as either (it has no slot for `personalizationLogo`).
+    static let pdfImageNames: Set<String> = [
+        "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
     ]
 
     /// The images each style shows; others are ignored by Wallet.
@@ -60,7 +69,7 @@ extension PassValidator {
         let shown = style.map(Self.images(for:)) ?? []
         if !files.hasIcon {
             context.error("icon.png", files.otherIcons.isEmpty
-                ? "required image is missing (icon.png, with icon@2x.png and icon@3x.png beside it)"
+                ? "required image is missing (icon.png or icon.pdf, with icon@2x.png and icon@3x.png beside it)"
                 : "required image is missing: only \(files.otherIcons.joined(separator: " and ")) found; Wallet requires icon.png as well")
         }
         for entry in files.entries {
@@ -80,15 +89,26 @@ extension PassValidator {
                 context.error(path, "not a valid PNG image: \(error.reason)")
             case .image(let base, let scale, .success(let info)):
                 checkImage(
-                    info, base: base, scale: scale, style: style, shown: shown, hasStrip: files.hasStrip, path: path,
-                    context: &context
+                    ImageSize(info), base: base, scale: scale, style: style, shown: shown, hasStrip: files.hasStrip,
+                    path: path, context: &context
+                )
+            case .pdfImage(_, _, .failure(let error)):
+                context.error(path, "not a valid PDF image: \(error.reason)")
+            case .pdfImage(let base, let scale, .success(let info)):
+                if Self.imageNames.contains(base), !Self.pdfImageNames.contains(base) {
+                    context.warning(path, "\(base) must be a PNG image (\(base).png); Wallet ignores a PDF one")
+                    continue
+                }
+                checkImage(
+                    ImageSize(info), base: base, scale: scale, style: style, shown: shown, hasStrip: files.hasStrip,
+                    path: path, context: &context
                 )
             }
         }
     }
 
     private func checkImage(
-        _ info: PNGInfo,
+        _ info: ImageSize,
         base: String,
         scale: Int,
         style: PassStyle?,
@@ -99,7 +119,7 @@ extension PassValidator {
     ) {
         guard Self.imageNames.contains(base) else {
             context.warning(path, "not an image Wallet uses; expected one of \(Self.imageNames.joined(separator: ", ")) "
-                + "with an optional @2x or @3x suffix")
+                + "with an optional @2x or @3x suffix (.png, or .pdf for all but personalizationLogo)")
             return
         }
         guard let style else { return }
@@ -114,9 +134,10 @@ extension PassValidator {
         checkImageSize(info, base: base, scale: scale, style: style, path: path, context: &context)
     }
 
-    /// Compares pixel size with Apple's point sizes × scale. Mismatches are warnings: Wallet scales and crops.
+    /// Compares pixel size (a PDF's page size in points) with Apple's point sizes × scale. Mismatches are
+    /// warnings: Wallet scales and crops.
     private func checkImageSize(
-        _ info: PNGInfo,
+        _ info: ImageSize,
         base: String,
         scale: Int,
         style: PassStyle,
@@ -145,19 +166,51 @@ extension PassValidator {
             }
         default: return
         }
-        let size = { "\(info.width)×\(info.height) pixels" }
+        guard let width = info.width, let height = info.height else { return }
+        // A PDF page is measured in points, possibly fractional: half a point either way is the same size.
+        let tolerance = info.isPDF ? 0.5 : 0
+        let size = { "\(info.describe(width))×\(info.describe(height)) \(info.isPDF ? "points (PDF page)" : "pixels")" }
         let suffix = { scale == 1 ? "" : " at @\(scale)x" }
         switch rule {
         case .exact(let sizes):
-            guard !sizes.contains(where: { $0.0 * scale == info.width && $0.1 * scale == info.height }) else { return }
+            let matches = sizes.contains {
+                abs(Double($0.0 * scale) - width) <= tolerance && abs(Double($0.1 * scale) - height) <= tolerance
+            }
+            guard !matches else { return }
             let expected = sizes.map { "\($0.0 * scale)×\($0.1 * scale) (\($0.0)×\($0.1) points\(suffix()))" }
             context.warning(path, "is \(size()); expected \(expected.joined(separator: " or "))")
-        case .maximum(let width, let height):
-            guard info.width > width * scale || info.height > height * scale else { return }
+        case .maximum(let maxWidth, let maxHeight):
+            guard width > Double(maxWidth * scale) + tolerance || height > Double(maxHeight * scale) + tolerance else {
+                return
+            }
             context.warning(
                 path,
-                "is \(size()); at most \(width * scale)×\(height * scale) (\(width)×\(height) points\(suffix())) is shown"
+                "is \(size()); at most \(maxWidth * scale)×\(maxHeight * scale) (\(maxWidth)×\(maxHeight) points\(suffix())) is shown"
             )
         }
+    }
+}
+
+/// The size of an image file: a PNG's pixels, or a PDF's page size in points when it could be read.
+struct ImageSize {
+    var width: Double?
+    var height: Double?
+    var isPDF: Bool
+
+    init(_ info: PNGInfo) {
+        width = Double(info.width)
+        height = Double(info.height)
+        isPDF = false
+    }
+
+    init(_ info: PDFInfo) {
+        width = info.width
+        height = info.height
+        isPDF = true
+    }
+
+    /// `358` for a whole number, `357.8` otherwise.
+    func describe(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(format: "%.1f", value)
     }
 }

@@ -19,7 +19,7 @@ extension PassValidator {
 
         /// Every path, sorted, with what it holds.
         let entries: [Entry]
-        /// Whether `icon.png` (the 1x icon Wallet requires) is at the top level.
+        /// Whether `icon.png` or `icon.pdf` (the 1x icon Wallet requires) is at the top level.
         let hasIcon: Bool
         /// The other top-level icons (`icon@2x.png`, `icon@3x.png`), sorted.
         let otherIcons: [String]
@@ -54,8 +54,10 @@ extension PassValidator {
             case strings(inLanguageFolder: Bool)
             /// The top-level `personalization.json`.
             case personalization(isValidJSON: Bool)
-            /// An image: its base name, scale and header (or why the header does not read).
+            /// A PNG image: its base name, scale and header (or why the header does not read).
             case image(base: String, scale: Int, header: Result<PNGInfo, PassModelError>)
+            /// A PDF image: its base name, scale and page size (or why it is not a PDF).
+            case pdfImage(base: String, scale: Int, info: Result<PDFInfo, PassModelError>)
             /// Any other file.
             case other
         }
@@ -77,7 +79,7 @@ extension PassValidator {
                 let file = BundleFilePath(path)
                 let image = file.image
                 if file.language == nil, image?.base == "icon" {
-                    if path == "icon.png" { hasIcon = true } else { otherIcons.append(path) }
+                    if path == "icon.png" || path == "icon.pdf" { hasIcon = true } else { otherIcons.append(path) }
                 }
                 if image?.base == "strip" { hasStrip = true }
                 if let image { imageBases.insert(image.base) }
@@ -120,13 +122,23 @@ extension PassValidator {
             languagesLackingPlaceholder = lacking
         }
 
-        private static func kind(of file: BundleFilePath, image: (base: String, scale: Int)?, data: Data) -> Kind {
+        private static func kind(
+            of file: BundleFilePath, image: (base: String, scale: Int, isPDF: Bool)?, data: Data
+        ) -> Kind {
             guard file.isWellPlaced else { return .misplaced }
             if file.fileName == "pass.strings" { return .strings(inLanguageFolder: file.language != nil) }
             if file.fileName == "personalization.json", file.language == nil {
                 return .personalization(isValidJSON: (try? JSONValue(jsonData: data)) != nil)
             }
-            guard let (base, scale) = image else { return .other }
+            guard let (base, scale, isPDF) = image else { return .other }
+            if isPDF {
+                do {
+                    return .pdfImage(base: base, scale: scale, info: .success(try PDFInfo(data: data)))
+                } catch {
+                    let reason = (error as? PassModelError) ?? PassModelError(.invalidPDF, "\(error)")
+                    return .pdfImage(base: base, scale: scale, info: .failure(reason))
+                }
+            }
             do {
                 return .image(base: base, scale: scale, header: .success(try PNGInfo(data: data)))
             } catch let error as PassModelError {
