@@ -180,4 +180,18 @@ struct UpcomingPassInformationTests {
             .warning, "upcomingPassInformation", "Wallet shows upcoming events only on event tickets; a generic pass ignores them"))
         #expect(report.isValid, "\(report.errors)")
     }
+
+    @Test func entryNamesAndFieldsAreLocalizationKeys() {
+        var entry = Self.fullEntry
+        entry.set(["name"], to: "DAY_2")
+        entry.set(["backFields", 0, "label"], to: "TERMS_LABEL")
+        var files = Fixtures.iconFiles
+        files["en.lproj/pass.strings"] = Data(#""DAY_2" = "Day 2"; "TERMS_LABEL" = "Terms";"#.utf8)
+        files["fr.lproj/pass.strings"] = Data(#""DAY_2" = "Jour 2";"#.utf8)
+        let report = Fixtures.validate(Fixtures.eventTicket.setting(["upcomingPassInformation"], to: [entry]), files: files)
+        #expect(report.exactly(
+            .warning, "fr.lproj/pass.strings",
+            "missing key \"TERMS_LABEL\" (used by upcomingPassInformation[0].backFields[0].label)"))
+        #expect(report.issues.count == 1, "\(report.issues)")
+    }
 }

@@ -100,6 +100,17 @@ extension PassValidator {
         for (index, beacon) in (pass.beacons ?? []).enumerated() {
             add(beacon.relevantText, "beacons[\(index)].relevantText")
         }
+        for (index, entry) in (pass.upcomingPassInformation ?? []).enumerated() {
+            add(entry.name, "upcomingPassInformation[\(index)].name")
+            for (group, list) in [("additionalInfoFields", entry.additionalInfoFields), ("backFields", entry.backFields)] {
+                for (fieldIndex, field) in (list ?? []).enumerated() {
+                    let path = { (member: String) in "upcomingPassInformation[\(index)].\(group)[\(fieldIndex)].\(member)" }
+                    add(field.label, path("label"))
+                    add(field.value?.stringValue, path("value"))
+                    add(field.attributedValue?.stringValue, path("attributedValue"))
+                }
+            }
+        }
         return result
     }
 }
