@@ -162,7 +162,7 @@ struct UpcomingPassInformationTests {
     @Test func otherSpellingsAndStylesAreWarnings() {
         var entry = Self.fullEntry
         entry.set(["urls"], to: ["bagPolicyURL": "https://example.com/bags"])
-        entry.set(["images", "headerImage", "URLs", 0, "reuse"], to: nil)
+        entry.set(["images", "headerImage", "URLs", 0, "sha256"], to: .string(Self.hash))
         entry.set(["images", "venueMap", "URLs"], to: [["URL": "https://cdn.example.com/map.png", "SHA256": .string(Self.hash)]])
         entry.set(["semantics", "departureLocationTimeZone"], to: "America/Chicago")
         var json = Fixtures.eventTicket.setting(["upcomingPassInformation"], to: [entry])
@@ -170,6 +170,9 @@ struct UpcomingPassInformationTests {
         json["eventTicket"] = nil
         let report = Fixtures.validate(json)
         #expect(report.exactly(.warning, "upcomingPassInformation[0].urls", "Apple spells this key URLs; Wallet ignores urls"))
+        #expect(report.exactly(
+            .warning, "upcomingPassInformation[0].images.headerImage.URLs[0].sha256",
+            "Apple spells this key SHA256; Wallet ignores sha256"))
         #expect(report.exactly(
             .warning, "upcomingPassInformation[0].images.venueMap.URLs",
             "ignored: reuseExisting is true, so Wallet shows the pass's own image"))

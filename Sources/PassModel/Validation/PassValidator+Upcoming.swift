@@ -98,13 +98,7 @@ extension PassValidator {
                 "\(path).auxiliaryStoreIdentifiers[\(index)]", "must be a positive App Store identifier, found \(identifier)")
         }
         if let semantics = entry.semantics { checkSemantics(semantics, path: "\(path).semantics", context: &context) }
-        for key in entry.unknownKeys.keys.sorted() {
-            if key.lowercased() == "urls" {
-                context.warning("\(path).\(key)", "Apple spells this key URLs; Wallet ignores \(key)")
-            } else {
-                context.warning("\(path).\(key)", "unknown key, kept as is")
-            }
-        }
+        Self.warnUnknownKeys(entry.unknownKeys, at: path, applesSpelling: ["urls": "URLs"], context: &context)
     }
 
     /// A remote image needs its files (`URLs`) unless it reuses the pass's own image.
@@ -161,9 +155,26 @@ extension PassValidator {
                         "\(entryPath).size", "is \(size) bytes; Wallet downloads images of at most \(maximum) bytes (2 MB)")
                 }
             }
-            Self.warnUnknownKeys(entry.unknownKeys, at: entryPath, context: &context)
+            Self.warnUnknownKeys(
+                entry.unknownKeys, at: entryPath, applesSpelling: ["url": "URL", "sha256": "SHA256"], context: &context)
         }
-        Self.warnUnknownKeys(image.unknownKeys, at: path, context: &context)
+        Self.warnUnknownKeys(image.unknownKeys, at: path, applesSpelling: ["urls": "URLs"], context: &context)
+    }
+
+    /// Unknown keys are warnings; the ones Pass Builder writes in lower case name Apple's spelling.
+    private static func warnUnknownKeys(
+        _ keys: [String: JSONValue],
+        at path: String,
+        applesSpelling: [String: String],
+        context: inout ValidationContext
+    ) {
+        for key in keys.keys.sorted() {
+            if let apple = applesSpelling[key] {
+                context.warning("\(path).\(key)", "Apple spells this key \(apple); Wallet ignores \(key)")
+            } else {
+                context.warning("\(path).\(key)", "unknown key, kept as is")
+            }
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
