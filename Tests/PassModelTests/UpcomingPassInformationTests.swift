@@ -54,7 +54,8 @@ struct UpcomingPassInformationTests {
         #expect(entry.images?.headerImage?.urls?[1] == UpcomingPassInformationEntry.ImageURLEntry(
             url: "https://cdn.example.com/day2@2x.png", sha256: Self.hash, scale: 2, size: 96_000))
         #expect(entry.images?.venueMap?.reuseExisting == true)
-        #expect(entry.urls?["contactVenueEmail"] == "hall@example.com")
+        #expect(entry.urls?.contactVenueEmail == "hall@example.com")
+        #expect(entry.urls?.bagPolicyURL == "https://example.com/bags")
         #expect(entry.backFields?.first?.key == "terms")
         #expect(entry.auxiliaryStoreIdentifiers == [123_456_789])
         #expect(entry.semantics?.objectValue?["venueName"] == "Example Hall")
