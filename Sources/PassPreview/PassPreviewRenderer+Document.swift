@@ -28,8 +28,10 @@ extension PassPreviewRenderer {
         }
         if side != .front {
             var canvas = SVGCanvas()
-            let back = BackSide(pass: pass, fields: pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] },
-                                colors: colors, formatter: formatter)
+            // A poster generic pass shows the back fields of posterGeneric, which replaces generic.
+            let fields = layout == .posterGeneric
+                ? pass.posterGeneric : pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] }
+            let back = BackSide(pass: pass, fields: fields, colors: colors, formatter: formatter)
             let height = back.draw(on: &canvas, minimumHeight: side == .both ? frontHeight : 300)
             cards.append((canvas, height, "back"))
         }

@@ -126,13 +126,18 @@ struct PreviewLayoutTests {
         #expect(svg.contains("data-role=\"primary-logo\""))
         let french = try PreviewFixtures.renderer("poster-generic", language: "fr").svg()
         #expect(french.contains(">Tous les clubs</text>"))
+        // The back lists posterGeneric's back fields, not generic's.
+        let template = try PreviewFixtures.template("poster-generic")
+        var differentBack = template.pass
+        differentBack.posterGeneric?.backFields = [PassField(key: "poster", label: "Poster back", value: .string("P"))]
+        let back = PassPreviewRenderer(pass: differentBack, files: template.files, language: "en").svg(side: .back)
+        #expect(back.contains(">Poster back</text>") && !back.contains("Opening hours"))
 
         let report = try PixelReport.read(try renderer.png(scale: 1), points: [(160, 200), (4, 404)])
         #expect(Self.close(report.pixels[0], [180, 195, 190]), "\(report.pixels[0])")
         #expect(Self.close(report.pixels[1], [230, 236, 240], within: 2), "\(report.pixels[1])")
 
         // Without posterGeneric the same pass is the classic generic pass.
-        let template = try PreviewFixtures.template("poster-generic")
         var pass = template.pass
         pass.posterGeneric = nil
         let classic = PassPreviewRenderer(pass: pass, files: template.files, language: "en")
