@@ -54,6 +54,19 @@ struct FieldFormatter: Sendable {
         return formatter.string(from: date)
     }
 
+    /// A W3C date from `semantics`, in the given time zone (an airport's), else the device's.
+    /// - Returns: The formatted date, or `nil` when `written` is not a W3C date.
+    func format(semantic written: String?, date: DateFormatter.Style, time: DateFormatter.Style,
+                timeZone: TimeZone? = nil) -> String? {
+        guard let written, let moment = W3CDate.date(from: written) else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.dateStyle = date
+        formatter.timeStyle = time
+        formatter.timeZone = timeZone ?? configuration.timeZone
+        return formatter.string(from: moment)
+    }
+
     func format(number: Double, isInteger: Bool, field: PassField) -> String {
         let formatter = NumberFormatter()
         formatter.locale = locale

@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 
 extension PassPreviewRenderer {
@@ -22,16 +23,15 @@ extension PassPreviewRenderer {
         var frontHeight = 300.0
         if side != .back {
             var canvas = SVGCanvas()
-            let front = FrontSide(pass: pass, fields: pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] }
-                                    ?? PassFields(), colors: colors, resources: resources, formatter: formatter,
-                                  barcode: barcode)
-            frontHeight = front.draw(on: &canvas)
+            frontHeight = drawFront(on: &canvas, colors: colors)
             cards.append((canvas, frontHeight, "front"))
         }
         if side != .front {
             var canvas = SVGCanvas()
-            let back = BackSide(pass: pass, fields: pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] },
-                                colors: colors, formatter: formatter)
+            // A poster generic pass shows the back fields of posterGeneric, which replaces generic.
+            let fields = layout == .posterGeneric
+                ? pass.posterGeneric : pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] }
+            let back = BackSide(pass: pass, fields: fields, colors: colors, formatter: formatter)
             let height = back.draw(on: &canvas, minimumHeight: side == .both ? frontHeight : 300)
             cards.append((canvas, height, "back"))
         }
@@ -51,8 +51,8 @@ extension PassPreviewRenderer {
         for (index, card) in cards.enumerated() {
             let x = Double(index) * (FrontSide.width + Self.sideGap)
             svg.raw("<g transform=\"translate(\(svg.n(x)) \(svg.n(top)))\" data-side=\"\(card.id)\">\n")
-            svg.raw("<defs><clipPath id=\"\(card.id)-card\"><rect width=\"\(svg.n(FrontSide.width))\" "
-                + "height=\"\(svg.n(card.height))\" rx=\"12\"/></clipPath></defs>\n")
+            svg.raw(CardShape.clipPath(id: card.id, width: FrontSide.width, height: card.height,
+                                       cut: CardShape.cut(for: pass, side: card.id, layout: layout)))
             svg.raw("<g clip-path=\"url(#\(card.id)-card)\">\n")
             drawBackground(on: &svg, colors: colors, height: card.height, id: card.id, forRaster: forRaster)
             svg.raw(card.canvas.text)
@@ -62,13 +62,31 @@ extension PassPreviewRenderer {
         return Document(text: svg.text, width: width, height: height)
     }
 
+    /// Draws the front in the pass's ``layout`` and returns its height.
+    func drawFront(on canvas: inout SVGCanvas, colors: CardColors) -> Double {
+        let language = formatter.locale.identifier
+        switch layout {
+        case .classic:
+            let fields = pass.fieldsOfStyle ?? pass.styles.first.flatMap { pass[style: $0] } ?? PassFields()
+            return FrontSide(pass: pass, fields: FieldLimits.shown(fields, style: pass.style, pass: pass),
+                             colors: colors, resources: resources, formatter: formatter, barcode: barcode)
+                .draw(on: &canvas)
+        case .semanticBoardingPass:
+            return SemanticBoardingFront(pass: pass, colors: colors, resources: resources, formatter: formatter,
+                                         barcode: barcode, language: language).draw(on: &canvas)
+        case .posterEventTicket, .posterGeneric:
+            return PosterFront(pass: pass, isEvent: layout == .posterEventTicket, colors: colors, resources: resources,
+                               formatter: formatter, barcode: barcode, language: language).draw(on: &canvas)
+        }
+    }
+
     /// The pass colour, or for an event ticket with `background.png` that image scaled to fill and blurred (for
     /// librsvg, by ``BlurredBackground`` once per image and size; should that fail, by the filter).
     func drawBackground(on canvas: inout SVGCanvas, colors: CardColors, height: Double, id: String,
                         forRaster: Bool = false) {
         canvas.rect(x: 0, y: 0, width: FrontSide.width, height: height, fill: colors.background.svg,
                     attributes: "data-role=\"background\"")
-        guard id == "front", pass.style == .eventTicket, resources[image: "strip"] == nil,
+        guard id == "front", layout == .classic, pass.style == .eventTicket, resources[image: "strip"] == nil,
               let background = resources[image: "background"] else { return }
         // Drawn larger than the card so the blur's faded edges fall outside the clip.
         let (width, fullHeight) = (FrontSide.width + 60, height + 60)

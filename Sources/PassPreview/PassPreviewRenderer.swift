@@ -8,6 +8,10 @@ public import PassModel
 /// text, header, primary, secondary and auxiliary fields (values formatted by `dateStyle`, `timeStyle`, `numberStyle`
 /// and `currencyCode` in the pass language's locale), the barcode with its `altText` on a white panel, and on the back
 /// the back fields. A pass that fails ``PassValidator`` is still drawn, under a red banner listing its errors.
+///
+/// The front is drawn in the ``layout`` iOS 27 gives the pass: the poster event ticket, the semantic boarding pass or
+/// the poster generic pass when the pass asks for it and qualifies, else the classic layout of its style, cut and
+/// filled as Wallet draws it (an event ticket's notch, a coupon's perforations, no fields past Wallet's limits).
 public struct PassPreviewRenderer: Sendable {
     /// Which face of the pass to draw.
     public enum Side: String, Sendable, CaseIterable {
@@ -42,6 +46,14 @@ public struct PassPreviewRenderer: Sendable {
     public let language: String?
     /// The validator's report on the pass and its files; its errors are drawn in the banner.
     public let report: ValidationReport
+    /// The `xx.lproj` folder whose strings and images are drawn: ``language``'s, or when the pass has none for it,
+    /// the one Wallet falls back to (`en` when present, else the first alphabetically); `nil` when the pass has no
+    /// localizations.
+    public var localization: String? { resources.localization }
+    /// Every language the pass has an `xx.lproj` folder for, sorted.
+    public var localizations: [String] { resources.localizations }
+    /// The layout the front is drawn in: the one iOS 27 shows (poster, semantic or classic).
+    public let layout: PreviewLayout
 
     let configuration: Configuration
     let resources: PreviewResources
@@ -54,7 +66,8 @@ public struct PassPreviewRenderer: Sendable {
     ///   - pass: The decoded `pass.json`.
     ///   - files: The pass's other files by path (`logo@2x.png`, `fr.lproj/pass.strings`); `manifest.json` and
     ///     `signature` are ignored.
-    ///   - language: A language code such as `en` or `fr`; `nil` picks `en` when the pass has it, else no strings.
+    ///   - language: A language code such as `en` or `fr` (the device's language: dates and numbers are formatted in
+    ///     it); `nil` picks `en` when the pass has it. Its text comes from ``localization``.
     ///   - configuration: The device's time zone and clock.
     public init(pass: Pass, files: [String: Data], language: String? = nil, configuration: Configuration = .init()) {
         let contentFiles = files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) }
@@ -63,8 +76,10 @@ public struct PassPreviewRenderer: Sendable {
         self.language = language
         self.configuration = configuration
         report = PassValidator().validate(pass: pass, files: contentFiles)
+        layout = PreviewLayout.of(pass, report: report)
         resources = PreviewResources(files: contentFiles, language: language)
-        formatter = FieldFormatter(language: language, configuration: configuration, strings: resources.strings)
+        formatter = FieldFormatter(language: language ?? resources.localization, configuration: configuration,
+                                   strings: resources.strings)
         barcode = BarcodePanel(pass: pass)
     }
 

@@ -18,6 +18,7 @@ struct IssuerRoutes: Sendable {
         passes.delete(":passTypeIdentifier/:serialNumber", use: void)
         passes.get(":passTypeIdentifier/:serialNumber/pkpass", use: download)
         passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
+        group.group("pkpasses").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: downloadBundle)
     }
 
     /// The state of a pass as the issuer API shows it.
@@ -103,6 +104,38 @@ struct IssuerRoutes: Sendable {
         let pass = try await existing(context)
         return try await PassResponse.make(
             for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
+    }
+
+    private struct BundleBody: Decodable {
+        struct Item: Decodable {
+            var passTypeIdentifier: String
+            var serialNumber: String
+        }
+        var passes: [Item]
+    }
+
+    /// `POST /api/v1/pkpasses`: the named passes as one `.pkpasses` download, within Apple's limits.
+    @Sendable func downloadBundle(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(BundleBody.self, from: request, limit: maximumBodySize)
+        try issuer.checkPassesBundleCount(body.passes.count)
+        var passes: [PassRecord] = []
+        for (index, item) in body.passes.enumerated() {
+            guard PathSegments.isValidPassTypeIdentifier(item.passTypeIdentifier) else {
+                throw HTTPError(.badRequest, message: "passes[\(index)].passTypeIdentifier: not a pass type identifier")
+            }
+            guard PathSegments.isValidSerialNumber(item.serialNumber) else {
+                throw HTTPError(.badRequest, message: "passes[\(index)].serialNumber: not a serial number")
+            }
+            guard let pass = try await issuer.store.pass(
+                passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
+            else {
+                throw IssuerError(status: .notFound, description:
+                    "passes[\(index)]: no pass \(item.passTypeIdentifier) / \(item.serialNumber)")
+            }
+            passes.append(pass)
+        }
+        return PassesBundleResponse.make(
+            try await issuer.passesBundle(for: passes, logger: context.logger), attachmentName: "passes")
     }
 
     private struct RegistrationCount: Encodable {

@@ -18,12 +18,19 @@ public final class PassIssuer: Sendable {
         public var publicURL: URL
         /// Most bytes of signed bundles kept in memory.
         public var bundleCacheBytes: Int
+        /// The largest `.pkpasses` download made, in bytes: Apple's limit (150 MB) by default; a lower value bounds
+        /// the memory one download takes. Values above Apple's limit are treated as Apple's limit.
+        public var passesBundleMaximumSize: Int
 
         /// Creates a configuration.
-        public init(templatesDirectory: URL, publicURL: URL, bundleCacheBytes: Int = 256 << 20) {
+        public init(
+            templatesDirectory: URL, publicURL: URL, bundleCacheBytes: Int = 256 << 20,
+            passesBundleMaximumSize: Int = PassesBundle.maximumSize
+        ) {
             self.templatesDirectory = templatesDirectory
             self.publicURL = publicURL
             self.bundleCacheBytes = bundleCacheBytes
+            self.passesBundleMaximumSize = passesBundleMaximumSize
         }
     }
 

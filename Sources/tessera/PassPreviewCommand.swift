@@ -59,6 +59,7 @@ struct PassPreviewCommand: ParsableCommand {
 
     func run() throws {
         let renderer = try makeRenderer()
+        warnIfFallingBack(renderer)
         for error in renderer.report.errors { Terminal.warning("\(error.path): \(error.message)") }
         let url = URL(fileURLWithPath: output)
         let isSVG = url.pathExtension.lowercased() == "svg"
@@ -83,7 +84,6 @@ struct PassPreviewCommand: ParsableCommand {
         let configuration = PassPreviewRenderer.Configuration(timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
         if let template {
             let passTemplate = try Loading.template(at: template)
-            warnIfMissing(language: lang, in: passTemplate.files)
             let passData = try data.map { try Loading.passData(at: $0) }
             do {
                 return try PassPreviewRenderer(template: passTemplate, data: passData, language: lang,
@@ -95,7 +95,6 @@ struct PassPreviewCommand: ParsableCommand {
         let path = pkpass ?? ""
         do {
             let archive = try PassArchive(contentsOf: path)
-            warnIfMissing(language: lang, in: archive.files)
             return try PassPreviewRenderer(bundleFiles: archive.files, language: lang, configuration: configuration)
         } catch let error as PassBundleError {
             throw CommandFailure(message: error.description)
@@ -104,17 +103,14 @@ struct PassPreviewCommand: ParsableCommand {
         }
     }
 
-    /// Says so when `--lang` names a language the pass has no `xx.lproj` folder for (the preview then shows the
-    /// pass's own text, as a device in that language would).
-    func warnIfMissing(language: String?, in files: [String: Data]) {
-        guard let language else { return }
-        let languages = Set(files.keys.compactMap { path -> String? in
-            guard let folder = path.split(separator: "/").first, folder.hasSuffix(".lproj"), path.contains("/") else { return nil }
-            return String(folder.dropLast(".lproj".count))
-        })
-        guard !languages.contains(language) else { return }
-        let available = languages.isEmpty ? "none" : languages.sorted().joined(separator: ", ")
-        Terminal.warning("--lang \(language): the pass has no \(language).lproj, so the preview shows its untranslated "
-            + "text (languages it has: \(available))")
+    /// Says so when `--lang` names a language the pass has no `xx.lproj` folder for: the preview then shows the
+    /// localization Wallet falls back to (`en`, else the first), or the pass's own text when it has none.
+    func warnIfFallingBack(_ renderer: PassPreviewRenderer) {
+        guard let language = lang, renderer.localization != language else { return }
+        let available = renderer.localizations.isEmpty ? "none" : renderer.localizations.joined(separator: ", ")
+        let shown = renderer.localization.map { "its \($0).lproj text, as Wallet would" }
+            ?? "its untranslated text"
+        Terminal.warning("--lang \(language): the pass has no \(language).lproj, so the preview shows \(shown) "
+            + "(languages it has: \(available))")
     }
 }

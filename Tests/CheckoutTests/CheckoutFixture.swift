@@ -25,6 +25,8 @@ struct CheckoutFixture: Sendable {
     let store: MemoryCheckoutStore
     let processor: RecordingPaymentProcessor
     let issuer: PassIssuer
+    /// The chain the passes are signed with (its root verifies them).
+    let passChain: TestChain
     let passService: PassWebService
     let service: CheckoutService
     let clock: Clock
@@ -67,6 +69,7 @@ struct CheckoutFixture: Sendable {
 
     init(developmentMode: Bool = false, withIssuer: Bool = true, processor custom: (any PaymentProcessor)? = nil,
          configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
+         passesBundleMaximumSize: Int = PassesBundle.maximumSize,
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         let clock = Clock()
         self.clock = clock
@@ -85,13 +88,15 @@ struct CheckoutFixture: Sendable {
         store = MemoryCheckoutStore()
         processor = RecordingPaymentProcessor()
         let chain = try TestChain()
+        passChain = chain
         let signer = try PassSigner(credentials: try PassCredentials.load(
             certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
             wwdrPath: chain.path("wwdr.pem")))
         issuer = PassIssuer(
             store: MemoryPassStore(), signer: signer,
             configuration: .init(templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"),
-                                 publicURL: URL(string: "https://passes.example.test")!),
+                                 publicURL: URL(string: "https://passes.example.test")!,
+                                 passesBundleMaximumSize: passesBundleMaximumSize),
             now: { clock.now })
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
         service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,

@@ -64,6 +64,9 @@ struct CheckoutOpenAPITests {
             try await call(.post, "\(base)/coupon-code", ["couponCode": ""])
             try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")")
             try await call(.get, "/checkout/v1/orders/ord_missing")
+            try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")/pkpasses")
+            try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")/pkpasses", anonymous: true)
+            try await call(.get, "/checkout/v1/orders/ord_missing/pkpasses")
             let sheet = try await client.execute(uri: "/checkout/sheet/\(id)", method: .get, headers: JSONBody.json)
             problems.withLock {
                 $0 += document.withLock {

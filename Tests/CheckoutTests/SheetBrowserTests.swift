@@ -16,7 +16,7 @@ struct SheetBrowserTests {
         let fixture = try CheckoutFixture(developmentMode: true)
         try await fixture.withClient { client in
             let port = try #require(client.port)
-            let session = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 2], ["sku": "TICKET-GA", "quantity": 1]]])
+            let session = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1], ["sku": "TICKET-GA", "quantity": 2]]])
             let id = try #require(session["id"] as? String)
             let sheetURL = try #require(session["sheetURL"] as? String)
             #expect(sheetURL.contains("clientSecret="))
@@ -24,15 +24,15 @@ struct SheetBrowserTests {
             do {
                 try await driver.open("http://127.0.0.1:\(port)\(sheetURL)")
                 #expect(try await driver.text("#merchant-line") == "Pay Tessera Arena (via Tessera Market)")
-                // 95.00 + standard 5.00 + 7.84 tax
+                // 115.00 + standard 5.00 + 9.49 tax (8.25 % of 115.00)
                 let initial = try await driver.wait({ try await driver.text("#total-amount") }, until: { !$0.isEmpty })
-                #expect(initial == "USD 107.84")
+                #expect(initial == "USD 129.49")
                 #expect(try await driver.text("#line-items").contains("Sales Tax"))
 
                 try await driver.click("#method-express")
                 let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
                 let serverTotal = try #require(((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String)
-                #expect(serverTotal == "117.84")
+                #expect(serverTotal == "139.49")
                 let shown = try await driver.wait({ try await driver.text("#total-amount") }, until: { $0 == "USD \(serverTotal)" })
                 #expect(shown == "USD \(serverTotal)")
                 #expect(try await driver.attribute("#total-amount", "data-amount") == serverTotal)
@@ -61,6 +61,15 @@ struct SheetBrowserTests {
                 let receipt = try await driver.text("#result")
                 #expect(result == "STATUS_SUCCESS", "\(receipt)")
                 #expect(receipt.contains("Visa ••••1111 (Apple Pay)"))
+                // Two tickets: one link adds both to Wallet as a .pkpasses bundle.
+                #expect(try await driver.text("#all-passes") == "Add all 2 passes to Apple Wallet")
+                let href = try #require(try await driver.attribute("#all-passes", "href"))
+                let path = href.replacingOccurrences(of: "http://127.0.0.1:\(port)", with: "")
+                #expect(path.hasPrefix("/checkout/v1/orders/") && path.contains("/pkpasses?clientSecret="), "\(href)")
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpasses")
+                }
             } catch {
                 await driver.quit()
                 throw error

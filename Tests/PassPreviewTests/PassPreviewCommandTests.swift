@@ -52,6 +52,28 @@ struct PassPreviewCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8).contains(">20% off</text>"))
     }
 
+    @Test("--lang for a language the pass lacks: the English text Wallet falls back to, and a warning naming it")
+    func missingLanguageFallsBackToEnglish() throws {
+        let output = work.appendingPathComponent("de.svg")
+        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+                                             "--lang", "de", "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "--lang de: the pass has no de.lproj, so the preview shows its en.lproj text, as Wallet would (languages it has: en, fr)"),
+            "\(result.stderr)")
+        let svg = try String(contentsOf: output, encoding: .utf8)
+        #expect(svg.contains(">EVENT</text>") && !svg.contains("EVENT_LABEL"))
+    }
+
+    @Test("The poster event ticket template is drawn as a poster")
+    func posterTemplate() throws {
+        let output = work.appendingPathComponent("poster.svg")
+        let result = try Subprocess.tessera(["pass", "preview", "--template",
+                                             templates.appendingPathComponent("poster-event-ticket").path, "--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("data-layout=\"posterEventTicket\""))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let template = templates.appendingPathComponent("generic").path
         for arguments in [["--template", template, "--output", work.appendingPathComponent("x.jpg").path],

@@ -84,6 +84,12 @@ struct OpenAPIConformanceTests {
             try await call(.patch, path, .admin, #"{"data":{"fields":{"nope":1}}}"#)
             try await call(.get, "\(path)/registrations", .admin)
             try await call(.get, "\(path)/pkpass", .admin)
+            let bundle = #"{"passes":[{"passTypeIdentifier":"pass.dev.tessera.demo","serialNumber":"O-1"}]}"#
+            try await call(.post, "/api/v1/pkpasses", .admin, bundle)
+            try await call(.post, "/api/v1/pkpasses", .admin, #"{"passes":[]}"#)
+            try await call(.post, "/api/v1/pkpasses", .admin, bundle.replacingOccurrences(of: "O-1", with: "O-404"))
+            try await call(.post, "/api/v1/pkpasses", .admin, #"{"passes":{}}"#)
+            try await call(.post, "/api/v1/pkpasses", [:], bundle)
             try await call(.delete, path, .admin)
             try await call(.delete, registration, .applePass(token))
             try await call(.get, "/metrics")

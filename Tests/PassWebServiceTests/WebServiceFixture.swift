@@ -23,7 +23,8 @@ struct WebServiceFixture: Sendable {
     let dispatcher: PushDispatcher
     let clock: TestClock
 
-    init(adminToken: String? = Self.adminToken, logBurst: Int = 20, personalizationBurst: Int = 20) throws {
+    init(adminToken: String? = Self.adminToken, logBurst: Int = 20, personalizationBurst: Int = 20,
+         passesBundleMaximumSize: Int = PassesBundle.maximumSize) throws {
         chain = try TestChain()
         store = MemoryPassStore()
         clock = TestClock()
@@ -39,7 +40,7 @@ struct WebServiceFixture: Sendable {
             store: store, signer: signer,
             configuration: .init(
                 templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"),
-                publicURL: Self.publicURL),
+                publicURL: Self.publicURL, passesBundleMaximumSize: passesBundleMaximumSize),
             now: { clock.now })
         service = PassWebService(
             issuer: issuer,

@@ -12,7 +12,7 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
         private enum Base: String, Hashable, Sendable {
             case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending
             case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed, internalError
-            case unauthorized, apiKeyRequired
+            case unauthorized, apiKeyRequired, passesBundleLimit
         }
 
         private let base: Base
@@ -40,6 +40,8 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
         public static let unauthorized = Code(.unauthorized)
         /// Free-form items or a summary need the merchant's API key: anonymous carts come from the catalogue (401).
         public static let apiKeyRequired = Code(.apiKeyRequired)
+        /// An order's passes do not fit in one `.pkpasses` download: Wallet takes at most 10 passes and 150 MB (422).
+        public static let passesBundleLimit = Code(.passesBundleLimit)
         /// An unexpected failure, logged on the server (500).
         public static let internalError = Code(.internalError)
 

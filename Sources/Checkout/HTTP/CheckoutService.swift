@@ -124,6 +124,7 @@ public final class CheckoutService: Sendable {
         v1.post("sessions/:id/authorize", use: authorize)
         v1.post("merchant-validation", use: validateMerchant)
         v1.get("orders/:id", use: readOrder)
+        v1.get("orders/:id/pkpasses", use: orderPasses)
         if development != nil { v1.post("sessions/:id/test-authorize", use: testAuthorize) }
         router.group("checkout/sheet").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":id", use: sheet)
     }

@@ -166,7 +166,17 @@ enum SheetScript {
         result.textContent = 'Paid ' + money(order.total) + ' with ' + order.payment.displayName + '. Order ' + order.id + '.';
         result.classList.remove('error');
         result.dataset.code = 'STATUS_SUCCESS';
-        for (const pass of order.passes || []) {
+        const passes = order.passes || [];
+        if (passes.length > 1 && passes.length <= 10) {
+          // Several passes: one .pkpasses download adds them all (Wallet takes at most 10 from one bundle).
+          const all = document.createElement('a');
+          all.id = 'all-passes';
+          all.href = data.apiBase + '/orders/' + encodeURIComponent(order.id) + '/pkpasses?clientSecret='
+            + encodeURIComponent(data.clientSecret);
+          all.textContent = ' Add all ' + passes.length + ' passes to Apple Wallet';
+          result.append(all);
+        }
+        for (const pass of passes) {
           const link = document.createElement('a');
           link.href = pass.downloadURL;
           link.textContent = ' Add to Apple Wallet (' + pass.serialNumber + ')';

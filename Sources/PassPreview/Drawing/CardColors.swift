@@ -22,6 +22,13 @@ struct FieldText {
     let value: String
     let alignment: PassTextAlignment?
 
+    /// Text Wallet writes itself (semantic layouts), with natural alignment.
+    init(label: String, value: String) {
+        self.label = label
+        self.value = value
+        alignment = nil
+    }
+
     init(_ field: PassField, formatter: FieldFormatter) {
         label = formatter.label(field)
         value = formatter.value(field)

@@ -40,6 +40,9 @@ struct FrontSide {
         let auxiliary = fields.auxiliaryFields ?? []
         if style == .eventTicket {
             rows += [auxiliary.filter { ($0.row ?? 0) == 0 }, auxiliary.filter { $0.row == 1 }]
+        } else if style == .coupon {
+            // A coupon shows its secondary and auxiliary fields together, in one row under the strip.
+            rows[0] += auxiliary
         } else {
             rows.append(auxiliary)
         }
@@ -117,7 +120,8 @@ struct FrontSide {
     }
 
     /// One row of fields in columns as wide as their text needs (shared out when the row is crowded), labels
-    /// above values, values shrunk to fit their column; returns the row's bottom.
+    /// above values, values shrunk to fit their column; every label of the row at one size (the largest at which
+    /// each fits its column), as Wallet draws them; returns the row's bottom.
     func drawRow(_ row: [FieldText], on canvas: inout SVGCanvas, y: Double, right: Double, labelSize: Double,
                  valueSize: Double) -> Double {
         let gap = 10.0
@@ -128,12 +132,14 @@ struct FrontSide {
         let widths = total <= available
             ? natural.map { $0 + (available - total) / Double(row.count) }
             : natural.map { $0 * available / total }
+        let labelFit = zip(row, widths).map { field, width in
+            TextMetrics.fittingSize(field.label, maxWidth: width, size: labelSize, minimum: 7)
+        }.min() ?? labelSize
         var left = Self.padding
         for (index, field) in row.enumerated() {
             let width = widths[index]
             let place = field.anchor(left: left, right: left + width, isLast: index == row.count - 1, isOnly: row.count == 1)
             let size = TextMetrics.fittingSize(field.value, maxWidth: width, size: valueSize, minimum: 8)
-            let labelFit = TextMetrics.fittingSize(field.label, maxWidth: width, size: labelSize, minimum: 7)
             canvas.text(field.label, x: place.x, y: y + labelSize + 3, size: labelFit, fill: colors.label.svg,
                         anchor: place.anchor, maxWidth: width)
             canvas.text(field.value, x: place.x, y: y + labelSize + 5 + valueSize, size: size,

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import PassStore
+import PassWebService
+
+/// `GET /checkout/v1/orders/{id}/pkpasses`: every pass of an order as one `.pkpasses` download, so the buyer adds
+/// them to Wallet at once.
+extension CheckoutService {
+    /// Answers the order's passes as one `.pkpasses` archive (`application/vnd.apple.pkpasses`), in the order's
+    /// order. Readable with the session's client secret (header, or `?clientSecret=` so a plain link works) or the
+    /// merchant's API key. An order without passes is 404; one with more than Apple's 10 passes, or whose signed
+    /// passes pass Apple's 150 MB, is 422 `passesBundleLimit` (each pass stays downloadable from its own link).
+    @Sendable func orderPasses(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard Identifiers.isPlausible(id), let order = try await store.order(id: id),
+              let session = try await store.session(id: order.sessionId)
+        else { throw CheckoutError.notFound("order") }
+        try checkAccess(to: session, request)
+        guard let passIssuer, !order.passes.isEmpty else {
+            throw CheckoutError(.notFound, status: .notFound, "the order has no passes")
+        }
+        do {
+            try passIssuer.checkPassesBundleCount(order.passes.count)
+            var records: [PassRecord] = []
+            for pass in order.passes {
+                guard let record = try await passIssuer.store.pass(
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+                else {
+                    logger.error("an order's pass is missing from the pass store", metadata: [
+                        "order": "\(order.id)", "serialNumber": "\(pass.serialNumber)",
+                    ])
+                    throw CheckoutError(.internalError, status: .internalServerError,
+                                        "the pass \(pass.serialNumber) could not be found; it has been logged")
+                }
+                records.append(record)
+            }
+            let archive = try await passIssuer.passesBundle(for: records, logger: logger)
+            return PassesBundleResponse.make(archive, attachmentName: order.id)
+        } catch let error as IssuerError {
+            guard error.status.code < 500 else {
+                throw CheckoutError(.internalError, status: error.status, "\(error.description); it has been logged")
+            }
+            let reason = error.description.hasPrefix("passes: ")
+                ? String(error.description.dropFirst("passes: ".count)) : error.description
+            throw CheckoutError(.passesBundleLimit, status: error.status, reason, field: "passes")
+        }
+    }
+}
