@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import NIOHTTP1
 import Testing
 import TesseraTestSupport
@@ -15,7 +16,7 @@ struct ServeCheckoutAccessTests {
 
     static func secret(_ value: String) -> [(String, String)] { [("Checkout-Client-Secret", value)] }
 
-    @Test("apiKeyFile: free-form prices need the key from the file; the client secret guards the session, its updates and its order; a replayed creation reveals nothing")
+    @Test("apiKeyFile: free-form prices need the key from the file; unrepresentable and over-limit amounts are refused; the client secret guards the session, its updates and its order; a replayed creation reveals nothing")
     func apiKeyFileAndClientSecret() async throws {
         let fixture = try CheckoutFixture()
         try await Processors.withServe(fixture, endpoint: PaymentEndpointStandIn()) { server, http in
@@ -26,6 +27,25 @@ struct ServeCheckoutAccessTests {
             #expect(try await Serve.json(http, Serve.request(.POST, sessions, body: summary, idempotencyKey: "s-2",
                                                              headers: [("Authorization", "Bearer sk_test_wrong")])).0 == 401)
             #expect(try await Serve.json(http, Serve.request(.POST, sessions, body: summary, idempotencyKey: "s-3")).0 == 201)
+
+            // Amounts the currency cannot hold or beyond Apple Pay's limit: refused naming the field, nothing stored.
+            for (body, field, status) in [
+                (#"{"items":[{"name":"Mug","quantity":1,"unitPrice":"4.999"}]}"#, "items[0].unitPrice", [400, 422]),
+                (#"{"items":[{"name":"Box","quantity":1,"unitPrice":"999999999999999999999999999999999999999999"}]}"#,
+                 "items[0].unitPrice", [422]),
+                (#"{"items":[{"name":"Box","quantity":1000,"unitPrice":"100000"}]}"#, "items", [422]),
+                (#"{"items":"#, "", [400]),
+            ] {
+                let key = UUID().uuidString
+                let (refused, answer) = try await Serve.json(http, Serve.request(.POST, sessions, body: Data(body.utf8),
+                                                                                  idempotencyKey: key))
+                #expect(status.contains(refused), "\(body): \(refused) \(answer)")
+                if !field.isEmpty { #expect((answer["error"] as? [String: Any])?["field"] as? String == field, "\(answer)") }
+                let again = try await http.execute(Serve.request(.POST, sessions, body: summary, idempotencyKey: key),
+                                                   timeout: .seconds(30))
+                #expect(again.status.code == 201)
+                #expect(again.headers["Idempotent-Replayed"].isEmpty)
+            }
 
             let cart = Data(#"{"items":[{"sku":"TICKET-GA","quantity":1}]}"#.utf8)
             let (created, session) = try await Serve.json(http, Serve.request(
