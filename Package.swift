@@ -225,7 +225,10 @@ let package = Package(
         // Tests
         .target(
             name: "TesseraTestSupport",
-            dependencies: ["PassCrypto", "PassModel", "PostgresStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PassCrypto", "PassModel", "PostgresStore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/TesseraTestSupport",
             swiftSettings: swiftSettings
         ),

@@ -6,7 +6,7 @@ import NIOCore
 import Synchronization
 
 /// A merchant's payment endpoint on loopback: checks each request's `Tessera-Signature` with its own HMAC, counts
-/// calls per idempotency key, and answers approved (or 503 for the first calls, or declined, when told to).
+/// calls per idempotency key, and answers approved (or 503 or slowly for the first calls, or declined, when told to).
 final class PaymentEndpointStandIn: Sendable {
     struct Call: Sendable {
         var idempotencyKey: String
@@ -21,6 +21,7 @@ final class PaymentEndpointStandIn: Sendable {
         var calls: [Call] = []
         var unavailableLeft: Int
         var slowLeft: Int
+        var declinesLeft = 0
     }
 
     let secret: Data
@@ -38,6 +39,11 @@ final class PaymentEndpointStandIn: Sendable {
     }
 
     var calls: [Call] { state.withLock { $0.calls } }
+
+    /// Declines the next `count` calls that it answers (a buyer's card refused), then approves again.
+    func declineNext(_ count: Int) {
+        state.withLock { $0.declinesLeft = count }
+    }
 
     /// The endpoint's router: `POST /pay`.
     func router() -> Router<BasicRequestContext> {
@@ -67,7 +73,11 @@ final class PaymentEndpointStandIn: Sendable {
             try await Task.sleep(for: slow ? .seconds(3) : self.delay)
             if unavailable { return Response(status: .serviceUnavailable) }
             guard valid else { return Response(status: .unauthorized) }
-            let answer = self.decline ? #"{"status":"declined","reason":"Insufficient funds."}"#
+            let declineThis = self.state.withLock { state in
+                if state.declinesLeft > 0 { state.declinesLeft -= 1; return true }
+                return false
+            }
+            let answer = self.decline || declineThis ? #"{"status":"declined","reason":"Insufficient funds."}"#
                 : #"{"status":"approved","reference":"gw-\#(key)"}"#
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))

@@ -68,7 +68,8 @@ struct ServeCheckoutTests {
     /// Writes the merchant configuration: the fixture's catalogue, test Apple root and key, API key, and a webhook
     /// processor posting to `endpointPort`.
     static func writeMerchant(_ fixture: CheckoutFixture, endpoint: PaymentEndpointStandIn, endpointPort: Int,
-                              folder: URL, apiKeyFile: Bool = true) throws -> URL {
+                              folder: URL, apiKeyFile: Bool = true,
+                              configure: @Sendable (inout [String: Any]) -> Void = { _ in }) throws -> URL {
         let secret = folder.appendingPathComponent("webhook.secret")
         try endpoint.secret.write(to: secret)
         var merchant: [String: Any] = [
@@ -84,6 +85,7 @@ struct ServeCheckoutTests {
                                  "secretFile": secret.path, "timeoutSeconds": 5],
         ]
         if !apiKeyFile { merchant["apiKeyFile"] = nil }
+        configure(&merchant)
         let url = folder.appendingPathComponent("merchant.json")
         try JSONSerialization.data(withJSONObject: merchant).write(to: url)
         return url

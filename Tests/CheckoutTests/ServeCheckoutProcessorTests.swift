@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TesseraTestSupport
+
+/// The merchant configuration's `paymentProcessor` as `tessera serve` reads it: the webhook with its signature,
+/// retries and idempotency keys, `forwardToken`, and `development` only in development mode.
+@Suite("Payment processors on tessera serve (subprocesses)", .serialized)
+struct ServeCheckoutProcessorTests {
+    typealias Serve = ServeCheckoutTests
+
+    /// Runs `test` against `tessera serve` with a merchant configuration whose webhook posts to `endpoint` on
+    /// loopback; `configure` changes the configuration first.
+    static func withServe(
+        _ fixture: CheckoutFixture, endpoint: PaymentEndpointStandIn, environment: [String: String] = [:],
+        configure: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
+        _ test: @escaping @Sendable (ServeCheckoutTests.Server, HTTPClient) async throws -> Void
+    ) async throws {
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-processor")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await endpointApp.test(.live) { endpointClient in
+            let merchant = try Serve.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
+                                                   folder: folder, configure: configure)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let server = try Serve.Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
+                                          port: Int.random(in: 20_000..<40_000), chain: chain, name: "serve",
+                                          environment: environment)
+            do {
+                try await server.waitUntilHealthy(http)
+                try await test(server, http)
+            } catch {
+                server.stop()
+                try await http.shutdown()
+                throw error
+            }
+            server.stop()
+            try await http.shutdown()
+        }
+    }
+
+    static func authorize(_ fixture: CheckoutFixture, _ http: HTTPClient, _ server: ServeCheckoutTests.Server,
+                          session id: String, minorUnits: Decimal = 4871) async throws -> (Int, [String: Any]) {
+        let payment = try fixture.payment(minorUnits: minorUnits, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+                                          shippingContact: nil)
+        return try await Serve.json(http, Serve.request(.POST, "\(server.base)/checkout/v1/sessions/\(id)/authorize",
+                                                        body: payment))
+    }
+
+    @Test("webhook: signed calls; a timed-out try and a 5xx are retried with the same key; a decline, then another card with a new key")
+    func webhookRetriesAndKeys() async throws {
+        let fixture = try CheckoutFixture()
+        // The first call takes 3 s against a 1 s timeout, the second answers 503, the third approves.
+        let endpoint = PaymentEndpointStandIn(unavailableFirst: 2, slowFirst: 1)
+        try await Self.withServe(fixture, endpoint: endpoint, configure: { merchant in
+            var processor = merchant["paymentProcessor"] as? [String: Any] ?? [:]
+            processor["timeoutSeconds"] = 1
+            merchant["paymentProcessor"] = processor
+        }) { server, http in
+            let retried = try await Serve.createTicketSession(http, server.base)
+            let (status, result) = try await Self.authorize(fixture, http, server, session: retried)
+            #expect(status == 200, "\(result) \(server.output)")
+            let orderId = try #require(result["orderId"] as? String)
+            #expect(endpoint.calls.map(\.idempotencyKey) == Array(repeating: "\(retried)-1", count: 3))
+            #expect(endpoint.calls.allSatisfy { $0.signatureValid && $0.hasPaymentData && !$0.hasToken })
+            #expect(endpoint.calls.allSatisfy { $0.body["orderId"] == orderId && $0.body["amount"] == "48.71" })
+            let (_, order) = try await Serve.json(http, Serve.request(.GET, "\(server.base)/checkout/v1/orders/\(orderId)"))
+            #expect(order["status"] as? String == "authorized", "\(order)")
+
+            // The buyer's card is declined: the session is payable again and the next card is a new charge.
+            endpoint.declineNext(1)
+            let declined = try await Serve.createTicketSession(http, server.base)
+            let (refused, refusal) = try await Self.authorize(fixture, http, server, session: declined)
+            #expect(refused == 402)
+            #expect(refusal["reason"] as? String == "Insufficient funds.")
+            let (_, pending) = try await Serve.json(http, Serve.request(.GET, "\(server.base)/checkout/v1/sessions/\(declined)"))
+            #expect(pending["state"] as? String == "pending")
+            let (paid, _) = try await Self.authorize(fixture, http, server, session: declined)
+            #expect(paid == 200)
+            #expect(endpoint.calls.suffix(2).map(\.idempotencyKey) == ["\(declined)-1", "\(declined)-2"])
+        }
+    }
+
+    @Test("webhook: a second authorize while the first is with the processor never reaches it and is told so")
+    func secondAuthorize() async throws {
+        let fixture = try CheckoutFixture()
+        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(500))
+        try await Self.withServe(fixture, endpoint: endpoint) { server, http in
+            let id = try await Serve.createTicketSession(http, server.base)
+            async let first = Self.authorize(fixture, http, server, session: id)
+            async let second = Self.authorize(fixture, http, server, session: id)
+            let answers = try await [first, second]
+            #expect(answers.map(\.0).sorted() == [200, 409], "\(answers)")
+            #expect(answers.contains { $0.1["code"] as? String == "authorizationInProgress" }, "\(answers)")
+            #expect(endpoint.calls.count == 1)
+            let (again, after) = try await Self.authorize(fixture, http, server, session: id)
+            #expect(again == 409)
+            #expect(after["code"] as? String == "sessionNotPending")
+            #expect(endpoint.calls.count == 1)
+        }
+    }
+
+    @Test("forwardToken: the encrypted token reaches the endpoint unopened; no payment-processing key is configured")
+    func forwardToken() async throws {
+        let fixture = try CheckoutFixture()
+        let endpoint = PaymentEndpointStandIn()
+        try await Self.withServe(fixture, endpoint: endpoint, configure: { merchant in
+            var processor = merchant["paymentProcessor"] as? [String: Any] ?? [:]
+            processor["kind"] = "forwardToken"
+            merchant["paymentProcessor"] = processor
+            merchant["paymentProcessingKeyPaths"] = [String]()
+        }) { server, http in
+            let id = try await Serve.createTicketSession(http, server.base)
+            let (status, result) = try await Self.authorize(fixture, http, server, session: id)
+            #expect(status == 200, "\(result) \(server.output)")
+            let call = try #require(endpoint.calls.first)
+            #expect(endpoint.calls.count == 1)
+            #expect(call.signatureValid)
+            #expect(call.hasToken && !call.hasPaymentData)
+            #expect(call.idempotencyKey == "\(id)-1")
+            let orderId = try #require(result["orderId"] as? String)
+            let (_, order) = try await Serve.json(http, Serve.request(.GET, "\(server.base)/checkout/v1/orders/\(orderId)"))
+            #expect((order["payment"] as? [String: Any])?["displayName"] as? String == "Visa ••••1234 (Apple Pay)", "\(order)")
+        }
+    }
+
+    @Test("development: refused at start-up without developmentMode; with it, test-authorize pays through the recorder")
+    func developmentOnlyInDevelopmentMode() async throws {
+        let fixture = try CheckoutFixture()
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-development")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let merchant = try Serve.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder) {
+            $0["paymentProcessor"] = ["kind": "development"]
+        }
+        let refused = try await offCooperativePool {
+            // Bounded: a server that wrongly starts is stopped after 60 s and the test fails.
+            try Subprocess.run("timeout", [
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(Int.random(in: 20_000..<40_000))", "--database", "sqlite:\(folder.path)/refused.sqlite",
+                "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+                "--merchant-config", merchant.path,
+            ])
+        }
+        let said = refused.stderr + refused.stdout
+        #expect(refused.status != 0)
+        #expect(said.contains("paymentProcessor.kind"), "\(said)")
+        #expect(said.contains("developmentMode"), "\(said)")
+
+        try await Self.withServe(fixture, endpoint: PaymentEndpointStandIn(), configure: { merchant in
+            merchant["paymentProcessor"] = ["kind": "development"]
+            merchant["developmentMode"] = true
+        }) { server, http in
+            let id = try await Serve.createTicketSession(http, server.base)
+            let (status, result) = try await Serve.json(http, Serve.request(
+                .POST, "\(server.base)/checkout/v1/sessions/\(id)/test-authorize", body: Data("{}".utf8)))
+            #expect(status == 200, "\(result) \(server.output)")
+            #expect(result["status"] as? String == "STATUS_SUCCESS")
+        }
+    }
+}
