@@ -32,7 +32,7 @@ public enum PathSegments {
     static func parameter(
         _ name: String, in context: some RequestContext, valid: (String) -> Bool
     ) throws -> String {
-        guard let raw = context.parameters.get(name), let value = raw.contains("%") ? raw.removingPercentEncoding : raw,
+        guard let raw = context.parameters.get(name), let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw,
               valid(value)
         else {
             throw HTTPError(.badRequest, message: "malformed \(name) in the path")

@@ -88,7 +88,7 @@ public enum TesseraServer {
         let activity = configuration.activity
         let server = HTTPServerBuilder.http1(
             configuration: .init(additionalChannelHandlers: [
-                ExpectContinueHandler(), ConnectionGuard(limits: limits, activity: activity, logger: logger),
+                ConnectionGuard(limits: limits, activity: activity, logger: logger),
             ]))
         var app = Application(
             router: router, server: server,

@@ -5,8 +5,13 @@ import NIOHTTPTypes
 import Synchronization
 
 /// One per connection: enforces the header-read, body-read and idle timeouts, takes the connection's place under
-/// the cap (closing it at once when there is none), counts its requests in flight, and on shutdown lets a request
-/// already on its way in be answered (with `Connection: close`) rather than closing the connection under it.
+/// the cap (closing it at once when there is none), counts its requests in flight, answers `Expect: 100-continue`,
+/// and on shutdown lets a request already on its way in be answered (with `Connection: close`) rather than closing
+/// the connection under it.
+///
+/// It sits on every request's path, so it does the least it can per request: one handler for all of it, and one
+/// timer per connection that is moved lazily (a request only writes down its new deadline; the timer, when it
+/// fires early, sets itself again for that deadline) instead of a timer scheduled and cancelled for every request.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -37,12 +42,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var holdsPlace = false
     private var readingRequest = false
     private var requestsInFlight = 0
+    /// When the connection is closed unless it makes progress first, and why; `nil` while a response is being made.
+    private var deadline: NIODeadline?
+    private var deadlineReason = ""
+    /// The one timer, and when it fires (never later than ``deadline``).
     private var timer: Scheduled<Void>?
+    private var timerFiresAt = NIODeadline.distantFuture
+    private let headerReadTimeout: TimeAmount
+    private let bodyReadTimeout: TimeAmount
+    private let idleTimeout: TimeAmount
 
     init(limits: ConnectionLimits, activity: ServerActivity, logger: Logger) {
         self.limits = limits
         self.activity = activity
         self.logger = logger
+        headerReadTimeout = Self.timeAmount(limits.headerReadTimeout)
+        bodyReadTimeout = Self.timeAmount(limits.bodyReadTimeout)
+        idleTimeout = Self.timeAmount(limits.idleTimeout)
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -69,7 +89,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         holdsPlace = true
-        arm(context, after: limits.headerReadTimeout, reason: "no complete request head")
+        arm(context, after: headerReadTimeout, reason: "no complete request head")
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -147,11 +167,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if lingering { return }  // closing: whatever the client still sends is dropped
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             requestsInFlight += 1
             activity.requestStarted()
             readingRequest = true
-            arm(context, after: limits.bodyReadTimeout, reason: "request body not received in time")
+            arm(context, after: bodyReadTimeout, reason: "request body not received in time")
+            if let expect = head.headerFields[.expect], expect.utf8.count == 12, expect.lowercased() == "100-continue" {
+                // Clients that wait for it (curl, URLSession) send their body at once instead of after a stall.
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            }
             if quiescePending {
                 // Counted downstream first, so the connection closes after this request's response.
                 context.fireChannelRead(data)
@@ -185,7 +209,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 requestsInFlight -= 1
                 activity.requestsEnded()
                 if requestsInFlight == 0, !readingRequest {
-                    arm(context, after: limits.idleTimeout, reason: "idle")
+                    arm(context, after: idleTimeout, reason: "idle")
                     if quiescePending, lingerTimer == nil { startLinger(context) }
                 }
             }
@@ -193,18 +217,31 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext, after delay: Duration, reason: String) {
+    /// Sets the connection's deadline; the timer is rescheduled only when it would fire too late.
+    private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount, reason: String) {
+        let when = NIODeadline.now() + delay
+        deadline = when
+        deadlineReason = reason
+        if timer == nil || when < timerFiresAt { schedule(context, at: when) }
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at when: NIODeadline) {
         timer?.cancel()
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        let logger = self.logger
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
-            logger.debug("connection closed", metadata: ["reason": .string(reason)])
-            context.close(promise: nil)
+        timerFiresAt = when
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: when) { [self] in
+            timer = nil
+            guard let deadline else { return }  // a response is being made: no deadline until it is sent
+            if deadline <= .now() {
+                logger.debug("connection closed", metadata: ["reason": .string(deadlineReason)])
+                context.close(promise: nil)
+            } else {
+                schedule(context, at: deadline)  // the connection made progress since: wait for its new deadline
+            }
         }
     }
 
+    /// No deadline while the server is making a response (the timer, if it fires, finds nothing to do).
     private func disarm() {
-        timer?.cancel()
-        timer = nil
+        deadline = nil
     }
 }
