@@ -27,11 +27,15 @@ final class PaymentEndpointStandIn: Sendable {
     let secret: Data
     let decline: Bool
     let delay: Duration
+    /// How long a slow answer takes (longer than the processor's timeout in the tests that use it).
+    let slowDelay: Duration
     private let state: Mutex<State>
     /// Runs when a call arrives, before it is answered (a test kills the server here).
     let onCall = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(unavailableFirst: Int = 0, slowFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20)) {
+    init(unavailableFirst: Int = 0, slowFirst: Int = 0, decline: Bool = false, delay: Duration = .milliseconds(20),
+         slowDelay: Duration = .seconds(12)) {
+        self.slowDelay = slowDelay
         secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedData()
         self.decline = decline
         self.delay = delay
@@ -70,7 +74,7 @@ final class PaymentEndpointStandIn: Sendable {
                 if state.slowLeft > 0 { state.slowLeft -= 1; return true }
                 return false
             }
-            try await Task.sleep(for: slow ? .seconds(3) : self.delay)
+            try await Task.sleep(for: slow ? self.slowDelay : self.delay)
             if unavailable { return Response(status: .serviceUnavailable) }
             guard valid else { return Response(status: .unauthorized) }
             let declineThis = self.state.withLock { state in

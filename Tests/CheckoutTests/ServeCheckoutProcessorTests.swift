@@ -54,11 +54,14 @@ struct ServeCheckoutProcessorTests {
     @Test("webhook: signed calls; a timed-out try and a 5xx are retried with the same key; a decline, then another card with a new key")
     func webhookRetriesAndKeys() async throws {
         let fixture = try CheckoutFixture()
-        // The first call takes 3 s against a 1 s timeout, the second answers 503, the third approves.
+        // The first call takes 12 s against a 4 s timeout (a busy machine can slow an ordinary answer past 1 s), the
+        // second answers 503, the third approves.
         let endpoint = PaymentEndpointStandIn(unavailableFirst: 2, slowFirst: 1)
-        try await Self.withServe(fixture, endpoint: endpoint, configure: { merchant in
+        // A lease longer than the three tries, so the recovery worker does not take the held authorization over.
+        try await Self.withServe(fixture, endpoint: endpoint, environment: ["TESSERA_CHECKOUT_AUTHORIZATION_LEASE": "60"],
+                                 configure: { merchant in
             var processor = merchant["paymentProcessor"] as? [String: Any] ?? [:]
-            processor["timeoutSeconds"] = 1
+            processor["timeoutSeconds"] = 4
             merchant["paymentProcessor"] = processor
         }) { server, http in
             let retried = try await Serve.createTicketSession(http, server.base)
