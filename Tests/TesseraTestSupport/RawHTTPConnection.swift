@@ -33,7 +33,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
         }
         guard connected == 0 else {
             let code = errno
-            Glibc.close(descriptor)
+            // close() marks the descriptor closed: deinit runs for an initializer that throws here, and a second
+            // close could hit a descriptor number the process has reused meanwhile (another test's socket).
+            close()
             throw RawHTTPError("connect: errno \(code)")
         }
         setTimeout(timeout)
