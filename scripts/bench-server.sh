@@ -9,6 +9,8 @@
 # Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
 # Environment: DURATION (wrk seconds per endpoint, default 15), WARMUP (uncounted wrk seconds before each, default 2), CONNECTIONS (default 64), BIN (release binaries),
 # PG_POOL (PostgreSQL connections per server process; default: the server's own, 20).
+# Each row also gives the CPU time the measured server process(es) spent per request (user + system, from /proc): far
+# steadier than requests/s on a busy machine, so two builds can be compared by it even when the machine is not quiet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,7 @@ fi
 
 work="$(mktemp -d /tmp/tessera-bench-XXXXXX)"
 pids=()
+declare -A port_pid  # server port -> its process, for the CPU-per-request column
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
@@ -86,7 +89,7 @@ wait_for() { for _ in $(seq 1 100); do curl -fs "$1" >/dev/null 2>&1 && return 0
 # Runs wrk against one or more base URLs at once (connections split evenly) and prints one table row.
 measure() {
     local label="$1" script="$2" path="$3"; shift 3
-    local share=$((connections / $#)) outputs=() index=0 runs=()
+    local share=$((connections / $#)) outputs=() index=0 runs=() ticks_before=0 ticks_after=0 base_port
     # Warm-up at the same load, not counted: fresh connections, SQLite's pages mapped, the allocator's caches filled.
     if [ "$warmup" -gt 0 ]; then
         for base in "$@"; do
@@ -95,14 +98,22 @@ measure() {
         wait "${runs[@]}"; runs=()
     fi
     for base in "$@"; do
+        base_port="${base##*:}"; base_port="${base_port%%/*}"
+        ticks_before=$((ticks_before + $(awk '{print $14 + $15}' "/proc/${port_pid[$base_port]}/stat")))
+    done
+    for base in "$@"; do
         wrk -t "$(( share < 2 ? 1 : 2 ))" -c "$share" -d "${duration}s" --latency -s "$work/$script" "$base$path" \
             >"$work/wrk-$label-$index.txt" 2>&1 & runs+=($!)
         outputs+=("$work/wrk-$label-$index.txt"); index=$((index + 1))
     done
     wait "${runs[@]}"
-    python3 - "$label" "${outputs[@]}" <<'EOF'
+    for base in "$@"; do
+        base_port="${base##*:}"; base_port="${base_port%%/*}"
+        ticks_after=$((ticks_after + $(awk '{print $14 + $15}' "/proc/${port_pid[$base_port]}/stat")))
+    done
+    python3 - "$label" "$((ticks_after - ticks_before))" "$(getconf CLK_TCK)" "${outputs[@]}" <<'EOF'
 import re, sys
-label, files = sys.argv[1], sys.argv[2:]
+label, ticks, hertz, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 rate = 0.0; p99 = 0.0; errors = 0; requests = 0
 def ms(value, unit): return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 for name in files:
@@ -113,15 +124,16 @@ for name in files:
     m = re.search(r"Non-2xx or 3xx responses: (\d+)", text); errors += int(m.group(1)) if m else 0
     m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     errors += sum(map(int, m.groups())) if m else 0
-print(f"| {label} | {rate:,.0f} | {p99:.2f} | {requests:,} | {errors} |")
+cpu = ticks / hertz * 1e6 / max(requests, 1)
+print(f"| {label} | {rate:,.0f} | {p99:.2f} | {requests:,} | {errors} | {cpu:.1f} |")
 EOF
 }
 
-header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(nproc) cores)"; echo; echo "| endpoint | requests/s | p99 (ms) | requests | errors |"; echo "| --- | ---: | ---: | ---: | ---: |"; }
+header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(nproc) cores)"; echo; echo "| endpoint | requests/s | p99 (ms) | requests | errors | server CPU (µs/request) |"; echo "| --- | ---: | ---: | ---: | ---: | ---: |"; }
 
 # The hello-world baseline also serves /bytes: an event-ticket-sized body (160,895 bytes) from memory, the most a
 # Hummingbird route can do for the pass download on this machine.
-"$bin/tessera-bench" hello --port 18090 --bytes 160895 >/dev/null 2>&1 & pids+=($!)
+"$bin/tessera-bench" hello --port 18090 --bytes 160895 >/dev/null 2>&1 & pids+=($!); port_pid[18090]=$!
 wait_for http://127.0.0.1:18090/hello
 
 run_endpoints() {
@@ -145,7 +157,7 @@ EOF
 if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
     "$bin/tessera-bench" seed --sqlite "$work/bench.sqlite" >&2
     "$bin/tessera" serve --port 18091 --database "sqlite:$work/bench.sqlite" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-sqlite.log" 2>&1 & pids+=($!)
+        --log-level warning >"$work/serve-sqlite.log" 2>&1 & pids+=($!); port_pid[18091]=$!
     wait_for http://127.0.0.1:18091/health
     header "SQLite store, one server process: 100,000 passes, 1,000,000 registrations"
     run_endpoints http://127.0.0.1:18091
@@ -157,7 +169,7 @@ if [ "$mode" = postgres ] || [ "$mode" = all ]; then
     serve_url="$bench_url${PG_POOL:+?max_connections=$PG_POOL}"  # PG_POOL: connections per server process
     psql "${url%/*}/postgres" -qc "DROP DATABASE IF EXISTS tessera_bench" -c "CREATE DATABASE tessera_bench" >&2
     "$bin/tessera" serve --port 18092 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-pg-1.log" 2>&1 & pids+=($!)
+        --log-level warning >"$work/serve-pg-1.log" 2>&1 & pids+=($!); port_pid[18092]=$!
     wait_for http://127.0.0.1:18092/health
     psql "$bench_url" -q <<'EOF' >&2
 INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided, download_token,
@@ -174,7 +186,7 @@ FROM generate_series(0, 249999) AS d, generate_series(0, 3) AS k;
 ANALYZE;
 EOF
     "$bin/tessera" serve --port 18093 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-pg-2.log" 2>&1 & pids+=($!)
+        --log-level warning >"$work/serve-pg-2.log" 2>&1 & pids+=($!); port_pid[18093]=$!
     wait_for http://127.0.0.1:18093/health
     header "PostgreSQL store, two server processes on one database: 100,000 passes, 1,000,000 registrations"
     run_endpoints http://127.0.0.1:18092 http://127.0.0.1:18093
@@ -191,7 +203,7 @@ json.dump(config, open(sys.argv[2], "w"))
 EOF
     "$bin/tessera" serve --port 18094 --database "sqlite:$work/checkout.sqlite" --templates PassTemplates \
         "${credentials[@]}" --merchant-config "$work/merchant.json" --log-level warning >"$work/serve-checkout.log" 2>&1 &
-    pids+=($!)
+    pids+=($!); port_pid[18094]=$!
     wait_for http://127.0.0.1:18094/health
     header "Checkout, one server process on SQLite"
     measure "hello-world (Hummingbird)" hello.lua /hello http://127.0.0.1:18090
