@@ -12,6 +12,7 @@ extension CheckoutService {
         let page = SheetPage(bootstrap: .init(
             sessionId: session.id, state: session.state.rawValue, orderId: session.orderId,
             merchantLine: merchant.merchantName.totalLabel, currencyCode: pricing.currency.code,
+            shippingMethodOrder: merchant.shippingMethods.map(\.identifier),
             paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
             developmentMode: development != nil, apiBase: "/checkout/v1",
             clientSecret: session.clientSecret ?? ""))

@@ -12,6 +12,9 @@ struct SheetPage {
         var orderId: String?
         var merchantLine: String
         var currencyCode: String
+        /// The merchant's shipping methods in the order it lists them; the sheet keeps this order whichever is
+        /// selected (the update endpoints put the selected one first, as Apple Pay expects).
+        var shippingMethodOrder: [String]
         var paymentRequest: ApplePayPaymentRequest
         var shippingContact: RedactedContact?
         var developmentMode: Bool
@@ -43,13 +46,13 @@ struct SheetPage {
         <style>\(Self.css)</style>
         </head>
         <body>
-        <main id="sheet" aria-labelledby="merchant-line">
-          <h1 id="merchant-line">\(title)</h1>
+        <main id="sheet" aria-labelledby="sheet-title">
+          <h1 id="sheet-title" class="visually-hidden">\(title)</h1>
           <p id="mode" class="muted"></p>
           <section aria-labelledby="summary-title">
             <h2 id="summary-title" class="visually-hidden">Summary</h2>
             <dl id="line-items"></dl>
-            <dl class="total"><dt>Total</dt><dd id="total-amount" aria-live="polite"></dd></dl>
+            <dl class="total"><dt id="merchant-line">\(title)</dt><dd id="total-amount" aria-live="polite"></dd></dl>
           </section>
           <div id="apple-pay-area" hidden>
             <button type="button" id="apple-pay-button" class="apple-pay-button" aria-label="Pay with Apple Pay"></button>

@@ -11,14 +11,28 @@ enum SheetScript {
       let total = request.total;
       let methods = request.shippingMethods || [];
       let selected = methods.length ? methods[0].identifier : null;
+      // Set when the server answers that it does not ship to the address: no shipping price or total is shown then.
+      let unserviceable = false;
+      let paid = false;
       const $ = (id) => document.getElementById(id);
-      const money = (amount) => data.currencyCode + ' ' + amount;
+      // The buyer's locale and the currency's own minor digits ("$95.00", "¥6,028", "KWD 13.720").
+      const formatter = new Intl.NumberFormat(navigator.languages && navigator.languages.length ? navigator.languages : undefined,
+        { style: 'currency', currency: data.currencyCode });
+      const money = (amount) => formatter.format(Number(amount));
       const shown = (item) => item.type === 'pending' ? 'Amount Pending' : money(item.amount);
+      const order = data.shippingMethodOrder || [];
+      const rank = (method) => { const index = order.indexOf(method.identifier); return index < 0 ? order.length : index; };
+      // The merchant's order, whichever method is selected (the server lists the selected one first).
+      const ordered = (list) => list.map((m, i) => [m, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((p) => p[0]);
+      methods = ordered(methods);
+      const shippingLine = request.shippingType === 'delivery' ? 'Delivery' : 'Shipping';
+      const saved = 'tessera.sheet.' + data.sessionId;
 
       function renderSummary() {
         const list = $('line-items');
         list.textContent = '';
         for (const item of lineItems) {
+          if (unserviceable && item.label === shippingLine) continue;
           const dt = document.createElement('dt');
           dt.textContent = item.label;
           const dd = document.createElement('dd');
@@ -26,9 +40,21 @@ enum SheetScript {
           list.append(dt, dd);
         }
         const element = $('total-amount');
-        element.textContent = shown(total);
-        element.dataset.amount = total.type === 'pending' ? '' : total.amount;
-        element.dataset.pending = total.type === 'pending' ? 'true' : 'false';
+        const pending = total.type === 'pending' || unserviceable;
+        element.textContent = pending ? 'Amount Pending' : money(total.amount);
+        element.dataset.amount = pending ? '' : total.amount;
+        element.dataset.pending = pending ? 'true' : 'false';
+        $('merchant-line').textContent = 'Pay ' + total.label;
+        renderPayButton();
+      }
+
+      // The pay button states the amount it pays ("Pay $107.84").
+      function renderPayButton() {
+        const pay = $('pay-button');
+        if (!data.developmentMode || data.state !== 'pending') return;
+        const pending = total.type === 'pending' || unserviceable;
+        pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
+        pay.disabled = paid || unserviceable;
       }
 
       function day(c) {
@@ -43,10 +69,13 @@ enum SheetScript {
 
       function renderMethods() {
         const box = $('shipping-methods');
+        // Rebuilding the list must not lose the buyer's place (arrow keys move the selection and the focus).
+        const hadFocus = box.contains(document.activeElement);
         box.textContent = '';
         $('shipping-fieldset').hidden = !request.shippingType;
         if (!request.shippingType) return;
         if (methods.length === 0) { box.textContent = 'No shipping method for this address.'; return; }
+        const disabled = paid;
         for (const method of methods) {
           const row = document.createElement('div');
           row.className = 'method';
@@ -56,6 +85,7 @@ enum SheetScript {
           input.value = method.identifier;
           input.id = 'method-' + method.identifier;
           input.checked = method.identifier === selected;
+          input.disabled = disabled;
           input.addEventListener('change', () => chooseMethod(method.identifier));
           const label = document.createElement('label');
           label.htmlFor = input.id;
@@ -68,6 +98,7 @@ enum SheetScript {
           row.append(input, label, price);
           box.append(row);
         }
+        if (hadFocus && $('method-' + selected)) $('method-' + selected).focus();
       }
 
       async function postTo(url, body) {
@@ -83,12 +114,15 @@ enum SheetScript {
       }
       const post = (path, body) => postTo(api + path, body);
 
-      function apply(update) {
+      function apply(update, contactUpdate) {
+        if (contactUpdate) unserviceable = (update.errors || []).some((e) => e.code === 'addressUnserviceable');
         if (update.newTotal) total = update.newTotal;
         if (update.newLineItems) lineItems = update.newLineItems;
         if (update.newShippingMethods) {
-          methods = update.newShippingMethods;
-          if (!methods.some((m) => m.identifier === selected)) selected = methods.length ? methods[0].identifier : null;
+          // The server lists the selected method first; the sheet shows them in the merchant's order.
+          const listed = update.newShippingMethods;
+          if (!listed.some((m) => m.identifier === selected)) selected = listed.length ? listed[0].identifier : null;
+          methods = ordered(listed);
         }
         renderSummary();
         renderMethods();
@@ -128,6 +162,19 @@ enum SheetScript {
         }
       }
 
+      // The address stays in this tab's sessionStorage for this session, so a reload does not forget it.
+      const fields = () => Array.from(document.querySelectorAll('#address-form input'));
+      function remember() {
+        const values = {};
+        for (const input of fields()) values[input.id] = input.value;
+        try { sessionStorage.setItem(saved, JSON.stringify(values)); } catch (error) { /* storage unavailable */ }
+      }
+      function restore() {
+        let values = null;
+        try { values = JSON.parse(sessionStorage.getItem(saved) || 'null'); } catch (error) { values = null; }
+        if (!values) return;
+        for (const input of fields()) if (typeof values[input.id] === 'string') input.value = values[input.id];
+      }
       const redacted = () => ({ locality: value('locality'), postalCode: value('postalCode'),
         countryCode: value('countryCode').toUpperCase() });
       function fullContact() {
@@ -141,8 +188,9 @@ enum SheetScript {
         event.preventDefault();
         try {
           // Only the redacted part of the address goes to the server before payment, as with Apple Pay.
+          remember();
           const update = await post('/shipping-contact', { shippingContact: redacted() });
-          apply(update);
+          apply(update, true);
           if (update.errors && update.errors.length) say('shipping-status', describe(update.errors), update.errors[0].code);
           else say('shipping-status', 'Shipping address updated.');
         } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
@@ -172,7 +220,17 @@ enum SheetScript {
           link.textContent = ' Add to Apple Wallet (' + pass.serialNumber + ')';
           result.append(link);
         }
-        $('pay-button').disabled = true;
+        lock();
+      }
+
+      // After payment nothing on the sheet can be changed.
+      function lock() {
+        paid = true;
+        for (const control of document.querySelectorAll('#fallback input, #fallback button, #fallback fieldset')) {
+          control.disabled = true;
+          if (control.tagName === 'INPUT') control.readOnly = true;
+        }
+        try { sessionStorage.removeItem(saved); } catch (error) { /* storage unavailable */ }
       }
 
       async function finish(answer) {
@@ -220,17 +278,19 @@ enum SheetScript {
         $('apple-pay-button').addEventListener('click', startApplePay);
       } else {
         $('fallback').hidden = false;
+        restore();
+        for (const input of fields()) input.addEventListener('input', remember);
         const pay = $('pay-button');
         if (data.developmentMode) {
           $('mode').textContent = 'Apple Pay is not available in this browser. Development mode: the button pays with a test card.';
-          pay.textContent = 'Pay ' + shown(total).replace('Amount Pending', '') + ' (test)';
+          renderPayButton();
           pay.addEventListener('click', async () => {
             pay.disabled = true;
             try {
               const contact = fullContact();
               await finish(await post('/test-authorize', { shippingContact: contact, billingContact: contact }));
             } catch (error) { say('result', error.message, 'requestFailed'); }
-            if ($('result').dataset.code !== 'STATUS_SUCCESS') pay.disabled = false;
+            if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
           });
         } else {
           $('mode').textContent = 'Apple Pay is not available in this browser. Open this page in Safari on an Apple device.';
