@@ -20,6 +20,13 @@ enum SheetBrowser {
             try await driver.wait({ try await driver.text(selector) }, until: condition)
         }
 
+        /// Opens a row's picker in place (a click on the row, as the buyer would), unless it is open already.
+        func openRow(_ name: String) async throws {
+            if try await driver.attribute("#row-\(name)-button", "aria-expanded") != "true" {
+                try await driver.click("#row-\(name)-button")
+            }
+        }
+
         /// The result of a JavaScript expression, as a string.
         func evaluate(_ expression: String) async throws -> String {
             let value = try await driver.execute("return String(\(expression));")

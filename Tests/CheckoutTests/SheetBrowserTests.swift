@@ -17,6 +17,7 @@ struct SheetBrowserTests {
             #expect(initial == "$107.84")
             #expect(try await driver.text("#line-items").contains("Sales Tax"))
 
+            try await page.openRow("shipping-method")
             try await driver.click("#method-express")
             let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
             let serverTotal = try #require(((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String)
@@ -25,6 +26,7 @@ struct SheetBrowserTests {
             #expect(shown == "$\(serverTotal)")
             #expect(try await driver.attribute("#total-amount", "data-amount") == serverTotal)
 
+            try await page.openRow("shipping-address")
             try await driver.type("#locality", "New York")
             try await driver.type("#postalCode", "10001")
             try await driver.type("#countryCode", "US")
@@ -37,12 +39,15 @@ struct SheetBrowserTests {
 
             try await driver.type("#givenName", "Ada")
             try await driver.type("#familyName", "Lovelace")
-            try await driver.type("#emailAddress", "ada@example.test")
             try await driver.type("#addressLine", "1 Infinite Loop")
             try await driver.type("#locality", "Cupertino")
             try await driver.type("#postalCode", "95014")
             try await driver.click("#address-submit")
             _ = try await page.text("#shipping-status") { $0.contains("updated") }
+            try await page.openRow("contact")
+            try await driver.type("#emailAddress", "ada@example.test")
+            try await driver.click("#contact-submit")
+            #expect(try await driver.text("#contact-value") == "ada@example.test")
             try await driver.click("#pay-button")
             let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
                                                until: { $0 == "STATUS_SUCCESS" })

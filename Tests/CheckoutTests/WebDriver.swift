@@ -103,6 +103,11 @@ final class WebDriver: @unchecked Sendable {
         try await Self.callAny("POST", base + "/execute/sync", ["script": script, "args": args])
     }
 
+    /// Runs a Chrome DevTools Protocol command through chromium-driver (device metrics, emulated media features).
+    func devTools(_ command: String, _ parameters: [String: Any]) async throws {
+        _ = try await Self.callAny("POST", base + "/goog/cdp/execute", ["cmd": command, "params": parameters])
+    }
+
     /// Reloads the current page.
     func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
 

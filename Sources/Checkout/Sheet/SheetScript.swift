@@ -14,6 +14,7 @@ enum SheetScript {
       // Set when the server answers that it does not ship to the address: no shipping price or total is shown then.
       let unserviceable = false;
       let paid = false;
+      let rowsReady = false;
       const $ = (id) => document.getElementById(id);
       // The buyer's locale and the currency's own minor digits ("$95.00", "¥6,028", "KWD 13.720").
       const formatter = new Intl.NumberFormat(navigator.languages && navigator.languages.length ? navigator.languages : undefined,
@@ -99,6 +100,7 @@ enum SheetScript {
           box.append(row);
         }
         if (hadFocus && $('method-' + selected)) $('method-' + selected).focus();
+        if (typeof renderRows === 'function' && rowsReady) renderRows();
       }
 
       async function postTo(url, body) {
@@ -149,6 +151,8 @@ enum SheetScript {
       const inputs = { name: [['givenName', 'First name', 'given-name'], ['familyName', 'Last name', 'family-name']],
         email: [['emailAddress', 'Email', 'email']], phone: [['phoneNumber', 'Phone', 'tel']],
         postalAddress: [['addressLine', 'Street address', 'address-line1']] };
+      // Name and street belong to the shipping address row, email and phone to the contact row.
+      const home = { name: 'name-fields', postalAddress: 'street-fields', email: 'contact-fields', phone: 'contact-fields' };
       for (const field of required) {
         for (const [id, text, autocomplete] of inputs[field] || []) {
           const label = document.createElement('label');
@@ -158,12 +162,12 @@ enum SheetScript {
           input.id = id;
           input.name = id;
           input.autocomplete = autocomplete;
-          $('contact-fields').append(label, input);
+          $(home[field]).append(label, input);
         }
       }
 
       // The address stays in this tab's sessionStorage for this session, so a reload does not forget it.
-      const fields = () => Array.from(document.querySelectorAll('#address-form input'));
+      const fields = () => Array.from(document.querySelectorAll('#address-form input, #contact-form input'));
       function remember() {
         const values = {};
         for (const input of fields()) values[input.id] = input.value;
@@ -192,9 +196,40 @@ enum SheetScript {
           const update = await post('/shipping-contact', { shippingContact: redacted() });
           apply(update, true);
           if (update.errors && update.errors.length) say('shipping-status', describe(update.errors), update.errors[0].code);
-          else say('shipping-status', 'Shipping address updated.');
+          else {
+            say('shipping-status', 'Shipping address updated.');
+            $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
+          }
+          renderRows();
         } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
       });
+
+      $('contact-form').addEventListener('submit', (event) => {
+        event.preventDefault();
+        remember();
+        renderRows();
+        $('picker-contact').dispatchEvent(new Event('sheet:close'));
+      });
+
+      // Each row shows its current value; a row the buyer still has to fill says so.
+      function rowValue(name, text, needed) {
+        const element = $(name + '-value');
+        element.textContent = text;
+        element.classList.toggle('needed', !!needed);
+      }
+      function renderRows() {
+        const join = (parts) => parts.filter((part) => part).join(', ');
+        const name = join([value('givenName') + ' ' + value('familyName')].map((n) => n.trim()));
+        const place = join([value('addressLine'), value('locality'), value('postalCode'), value('countryCode').toUpperCase()]);
+        rowValue('shipping-address', unserviceable ? 'We do not ship to ' + place : (place ? join([name, place]) : 'Add shipping address'),
+          !place || unserviceable);
+        const method = methods.find((m) => m.identifier === selected);
+        rowValue('shipping-method', unserviceable || !method ? 'No shipping method for this address'
+          : method.label + ' \u00b7 ' + money(method.amount), unserviceable || !method);
+        const contact = join([value('emailAddress'), value('phoneNumber')]);
+        rowValue('contact', contact || 'Add contact', !contact);
+        rowValue('coupon', request.couponCode && !value('couponCode') ? request.couponCode : (value('couponCode') || 'Add promo code'));
+      }
 
       $('coupon-form').addEventListener('submit', async (event) => {
         event.preventDefault();
@@ -202,7 +237,11 @@ enum SheetScript {
           const update = await post('/coupon-code', { couponCode: value('couponCode') });
           apply(update);
           if (update.errors && update.errors.length) say('coupon-status', describe(update.errors), update.errors[0].code);
-          else say('coupon-status', value('couponCode') ? 'Coupon applied.' : 'Coupon removed.');
+          else {
+            say('coupon-status', value('couponCode') ? 'Coupon applied.' : 'Coupon removed.');
+            $('picker-coupon').dispatchEvent(new Event('sheet:close'));
+          }
+          renderRows();
         } catch (error) { say('coupon-status', error.message, 'requestFailed'); }
       });
 
@@ -226,7 +265,7 @@ enum SheetScript {
       // After payment nothing on the sheet can be changed.
       function lock() {
         paid = true;
-        for (const control of document.querySelectorAll('#fallback input, #fallback button, #fallback fieldset')) {
+        for (const control of document.querySelectorAll('#fallback input, #fallback button, #fallback fieldset, #pay-button')) {
           control.disabled = true;
           if (control.tagName === 'INPUT') control.readOnly = true;
         }
@@ -278,11 +317,24 @@ enum SheetScript {
         $('apple-pay-button').addEventListener('click', startApplePay);
       } else {
         $('fallback').hidden = false;
+        $('pay-button').hidden = false;
         restore();
+        if (request.couponCode) $('couponCode').value = request.couponCode;
+        const shipping = !!request.shippingType;
+        $('row-payment').hidden = false;
+        $('row-shipping-address').hidden = !shipping;
+        $('row-shipping-method').hidden = !shipping;
+        $('row-contact').hidden = $('contact-fields').childElementCount === 0;
+        $('row-coupon').hidden = !request.supportsCouponCode;
+        rowsReady = true;
+        renderRows();
         for (const input of fields()) input.addEventListener('input', remember);
         const pay = $('pay-button');
         if (data.developmentMode) {
-          $('mode').textContent = 'Apple Pay is not available in this browser. Development mode: the button pays with a test card.';
+          $('mode').textContent = 'Development mode: Apple Pay is not available here; the button pays with a test card.';
+          rowValue('payment', 'Visa \u2022\u2022\u2022\u20221111 (test card)');
+          $('payment-methods').innerHTML = '<div class="method"><input type="radio" name="paymentMethod" id="payment-test" checked>'
+            + '<label for="payment-test">Visa \u2022\u2022\u2022\u20221111<small>Test card, development mode</small></label></div>';
           renderPayButton();
           pay.addEventListener('click', async () => {
             pay.disabled = true;
@@ -294,6 +346,8 @@ enum SheetScript {
           });
         } else {
           $('mode').textContent = 'Apple Pay is not available in this browser. Open this page in Safari on an Apple device.';
+          rowValue('payment', 'Not available in this browser', true);
+          $('payment-methods').textContent = 'Open this page in Safari on an Apple device to pay with Apple Pay.';
           pay.textContent = 'Apple Pay unavailable';
           pay.disabled = true;
         }
