@@ -277,24 +277,31 @@ enum SheetScript {
         else say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
       }
 
+      // Apple Pay JS: the newest ApplePaySession version the browser supports, each event answered by the matching
+      // endpoint, the server's update handed back unchanged (its errors as ApplePayError).
       function startApplePay() {
-        const session = new ApplePaySession(3, request);
+        let version = 3;
+        for (let candidate = 16; candidate > 3; candidate--) {
+          if (ApplePaySession.supportsVersion(candidate)) { version = candidate; break; }
+        }
+        const session = new ApplePaySession(version, request);
         const toError = (e) => new ApplePayError(e.code, e.contactField, e.message);
         const native = (u) => Object.assign({}, u, u.errors ? { errors: u.errors.map(toError) } : {});
-        session.onvalidatemerchant = async (event) => {
-          try {
-            session.completeMerchantValidation(await postTo(data.apiBase + '/merchant-validation',
-              { validationURL: event.validationURL }));
-          } catch (error) { session.abort(); say('result', error.message, 'merchantValidationFailed'); }
-        };
-        session.onshippingmethodselected = async (event) =>
-          session.completeShippingMethodSelection(native(await post('/shipping-method', { shippingMethod: event.shippingMethod })));
-        session.onshippingcontactselected = async (event) =>
-          session.completeShippingContactSelection(native(await post('/shipping-contact', { shippingContact: event.shippingContact })));
-        session.oncouponcodechanged = async (event) =>
-          session.completeCouponCodeChange(native(await post('/coupon-code', { couponCode: event.couponCode })));
-        session.onpaymentmethodselected = async (event) =>
-          session.completePaymentMethodSelection(native(await post('/payment-method', { paymentMethod: event.paymentMethod })));
+        const fail = (error) => { session.abort(); say('result', error.message, 'requestFailed'); };
+        const update = (path, body, complete) => post(path, body)
+          .then((answer) => { apply(answer); complete(native(answer)); }).catch(fail);
+        session.onvalidatemerchant = (event) =>
+          postTo(data.apiBase + '/merchant-validation', { validationURL: event.validationURL })
+            .then((merchantSession) => session.completeMerchantValidation(merchantSession))
+            .catch((error) => { session.abort(); say('result', error.message, 'merchantValidationFailed'); });
+        session.onshippingcontactselected = (event) => update('/shipping-contact', { shippingContact: event.shippingContact },
+          (u) => session.completeShippingContactSelection(u));
+        session.onshippingmethodselected = (event) => update('/shipping-method', { shippingMethod: event.shippingMethod },
+          (u) => session.completeShippingMethodSelection(u));
+        session.oncouponcodechanged = (event) => update('/coupon-code', { couponCode: event.couponCode },
+          (u) => session.completeCouponCodeChange(u));
+        session.onpaymentmethodselected = (event) => update('/payment-method', { paymentMethod: event.paymentMethod },
+          (u) => session.completePaymentMethodSelection(u));
         session.onpaymentauthorized = async (event) => {
           const answer = await post('/authorize', event.payment).catch((error) => ({ status: 'STATUS_FAILURE', reason: error.message }));
           session.completePayment({
@@ -302,7 +309,9 @@ enum SheetScript {
             errors: (answer.errors || []).map(toError),
           });
           await finish(answer);
+          if (answer.status === 'STATUS_SUCCESS') $('apple-pay-area').hidden = true;
         };
+        session.oncancel = () => say('result', 'Payment cancelled. Tap the Apple Pay button to try again.', 'cancelled');
         session.begin();
       }
 
