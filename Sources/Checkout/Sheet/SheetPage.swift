@@ -18,13 +18,24 @@ struct SheetPage {
         var paymentRequest: ApplePayPaymentRequest
         var shippingContact: RedactedContact?
         var developmentMode: Bool
+        /// Whether the page loads Apple's Apple Pay JS SDK (the merchant's `applePayJSSDK`).
+        var applePayJSSDK: Bool
         var apiBase: String
         var clientSecret: String
     }
 
-    /// The page's content security policy: inline script and style, requests to this origin only.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-        + "connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+    /// Where Apple serves the Apple Pay JS SDK (the auto-updating 1.x version).
+    static let applePaySDK = "https://applepay.cdn-apple.com/jsapi/1.latest/apple-pay-sdk.js"
+    static let applePaySDKOrigin = "https://applepay.cdn-apple.com"
+
+    /// The page's content security policy: inline script and style, requests to this origin only; with the SDK,
+    /// Apple's SDK origin for its script, styles, images, frames and requests too.
+    var contentSecurityPolicy: String {
+        let apple = bootstrap.applePayJSSDK ? " " + Self.applePaySDKOrigin : ""
+        return "default-src 'none'; script-src 'unsafe-inline'\(apple); style-src 'unsafe-inline'\(apple); "
+            + "connect-src 'self'\(apple); img-src 'self' data:\(apple); frame-src\(apple.isEmpty ? " 'none'" : apple); "
+            + "form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+    }
 
     let bootstrap: Bootstrap
 
@@ -44,6 +55,7 @@ struct SheetPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(title)</title>
         <style>\(SheetStyle.css)</style>
+        \(bootstrap.applePayJSSDK ? "<script crossorigin=\"anonymous\" src=\"\(Self.applePaySDK)\"></script>" : "")
         </head>
         <body>
         <div class="backdrop" aria-hidden="true"></div>
@@ -54,7 +66,9 @@ struct SheetPage {
             <p id="mode" class="muted"></p>
           </header>
           <div id="apple-pay-area" hidden>
-            <button type="button" id="apple-pay-button" class="apple-pay-button" aria-label="Pay with Apple Pay"></button>
+            \(bootstrap.applePayJSSDK
+                ? "<apple-pay-button id=\"apple-pay-button\" buttonstyle=\"black\" type=\"buy\" locale=\"en-US\"></apple-pay-button>"
+                : "<button type=\"button\" id=\"apple-pay-button\" class=\"apple-pay-button\" aria-label=\"Buy with Apple Pay\"></button>")
           </div>
           <div id="fallback" hidden>
             <ul class="rows" aria-label="Payment details">

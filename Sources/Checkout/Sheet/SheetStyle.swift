@@ -65,6 +65,8 @@ enum SheetStyle {
     .pay-button[hidden] { display: none; }
     .apple-pay-button { -webkit-appearance: -apple-pay-button; -apple-pay-button-type: buy;
       -apple-pay-button-style: black; width: 100%; height: 2.75rem; border: 0; margin: .5rem 0; }
+    apple-pay-button { --apple-pay-button-width: 100%; --apple-pay-button-height: 2.75rem;
+      --apple-pay-button-border-radius: 10px; display: block; margin: .5rem 0; }
     :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
     .error { color: var(--error); }
     .status { font-size: .85rem; margin: -.4rem .25rem .6rem; }
