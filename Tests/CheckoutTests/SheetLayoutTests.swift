@@ -72,4 +72,24 @@ struct SheetLayoutTests {
             #expect(try await Self.geometry(page)["animation"] as? String == "none")
         }
     }
+
+    @Test("At 200% zoom the sheet reflows: no sideways scrolling, every row and the pay button reachable",
+          arguments: [("phone", 195, 422), ("desktop", 640, 400)])
+    func zoomedTo200Percent(viewport: (name: String, width: Int, height: Int)) async throws {
+        try await SheetBrowser.run { page in
+            // 200% zoom halves the CSS viewport at twice the device pixels.
+            try await page.driver.devTools("Emulation.setDeviceMetricsOverride",
+                                           ["width": viewport.width, "height": viewport.height, "deviceScaleFactor": 2,
+                                            "mobile": viewport.name == "phone"])
+            _ = try await page.text("#pay-button") { $0 == "Pay $107.84" }
+            let overflow = "(() => { const sheet = document.getElementById('sheet');"
+                + " return [document.documentElement.scrollWidth <= innerWidth, sheet.scrollWidth <= sheet.clientWidth,"
+                + " ...Array.from(document.querySelectorAll('.row:not([hidden]) .row-button, #pay-button'))"
+                + ".map((e) => e.getBoundingClientRect().right <= innerWidth + 0.5)].every((x) => x); })()"
+            #expect(try await page.evaluate(overflow) == "true")
+            try await page.openRow("shipping-address")
+            try await page.driver.type("#locality", "Cupertino")
+            #expect(try await page.evaluate(overflow) == "true")
+        }
+    }
 }
