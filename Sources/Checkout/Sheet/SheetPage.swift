@@ -53,6 +53,8 @@ struct SheetPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        \(bootstrap.state == "preview"
+            ? "<meta http-equiv=\"Content-Security-Policy\" content=\"\(PaymentSheetPreview.contentSecurityPolicy)\">" : "")
         <title>\(title)</title>
         <style>\(SheetStyle.css)</style>
         \(bootstrap.applePayJSSDK ? "<script crossorigin=\"anonymous\" src=\"\(Self.applePaySDK)\"></script>" : "")

@@ -27,6 +27,12 @@ enum SheetScript {
       const ordered = (list) => list.map((m, i) => [m, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((p) => p[0]);
       methods = ordered(methods);
       const shippingLine = request.shippingType === 'delivery' ? 'Delivery' : 'Shipping';
+      // Goods that ship: the server's requests say so with shippingType; a request reviewed on its own may only ask
+      // for a postal address or list shipping methods.
+      const ships = !!request.shippingType || (request.requiredShippingContactFields || []).includes('postalAddress')
+        || methods.length > 0;
+      // `tessera pay sheet --format html`: the sheet for review, with no server behind it.
+      const preview = data.state === 'preview';
       const saved = 'tessera.sheet.' + data.sessionId;
 
       function renderSummary() {
@@ -52,6 +58,11 @@ enum SheetScript {
       // The pay button states the amount it pays ("Pay $107.84").
       function renderPayButton() {
         const pay = $('pay-button');
+        if (preview) {
+          pay.textContent = total.type === 'pending' ? 'Pay' : 'Pay ' + money(total.amount);
+          pay.disabled = true;
+          return;
+        }
         if (!data.developmentMode || data.state !== 'pending') return;
         const pending = total.type === 'pending' || unserviceable;
         pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
@@ -73,8 +84,8 @@ enum SheetScript {
         // Rebuilding the list must not lose the buyer's place (arrow keys move the selection and the focus).
         const hadFocus = box.contains(document.activeElement);
         box.textContent = '';
-        $('shipping-fieldset').hidden = !request.shippingType;
-        if (!request.shippingType) return;
+        $('shipping-fieldset').hidden = !ships;
+        if (!ships) return;
         if (methods.length === 0) { box.textContent = 'No shipping method for this address.'; return; }
         const disabled = paid;
         for (const method of methods) {
@@ -104,6 +115,7 @@ enum SheetScript {
       }
 
       async function postTo(url, body) {
+        if (preview) throw new Error('This is a preview: nothing is sent.');
         const response = await fetch(url, {
           method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': data.clientSecret },
           body: JSON.stringify(body),
@@ -317,10 +329,10 @@ enum SheetScript {
 
       renderSummary();
       renderMethods();
-      if (data.state !== 'pending') {
+      if (data.state !== 'pending' && !preview) {
         $('fallback').hidden = true;
         if (data.orderId) showOrder(data.orderId);
-      } else if (window.ApplePaySession && ApplePaySession.canMakePayments()) {
+      } else if (!preview && window.ApplePaySession && ApplePaySession.canMakePayments()) {
         $('mode').textContent = 'Apple Pay';
         $('apple-pay-area').hidden = false;
         $('apple-pay-button').addEventListener('click', startApplePay);
@@ -329,7 +341,7 @@ enum SheetScript {
         $('pay-button').hidden = false;
         restore();
         if (request.couponCode) $('couponCode').value = request.couponCode;
-        const shipping = !!request.shippingType;
+        const shipping = ships;
         $('row-payment').hidden = false;
         $('row-shipping-address').hidden = !shipping;
         $('row-shipping-method').hidden = !shipping;
@@ -339,7 +351,11 @@ enum SheetScript {
         renderRows();
         for (const input of fields()) input.addEventListener('input', remember);
         const pay = $('pay-button');
-        if (data.developmentMode) {
+        if (preview) {
+          $('mode').textContent = 'Preview: the sheet as a buyer without Apple Pay sees it; nothing is sent.';
+          rowValue('payment', 'Chosen by the buyer');
+          renderPayButton();
+        } else if (data.developmentMode) {
           $('mode').textContent = 'Development mode: Apple Pay is not available here; the button pays with a test card.';
           rowValue('payment', 'Visa \u2022\u2022\u2022\u20221111 (test card)');
           $('payment-methods').innerHTML = '<div class="method"><input type="radio" name="paymentMethod" id="payment-test" checked>'
