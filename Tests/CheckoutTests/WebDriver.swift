@@ -108,6 +108,11 @@ final class WebDriver: @unchecked Sendable {
         _ = try await Self.callAny("POST", base + "/goog/cdp/execute", ["cmd": command, "params": parameters])
     }
 
+    /// Runs `script` as an asynchronous script: it finishes by calling its last argument with the result.
+    func executeAsync(_ script: String) async throws -> Any? {
+        try await Self.callAny("POST", base + "/execute/async", ["script": script, "args": []])
+    }
+
     /// Reloads the current page.
     func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
 
