@@ -110,6 +110,19 @@ struct SheetDefectTests {
         }
     }
 
+    @Test("An address the session already has is shown, not typed again")
+    func knownAddressIsShown() async throws {
+        try await SheetBrowser.run { page in
+            let (_, update) = try await page.client.post("/checkout/v1/sessions/\(page.sessionId)/shipping-contact", [
+                "shippingContact": ["locality": "Cupertino", "postalCode": "95014", "countryCode": "US"]])
+            #expect(update["errors"] == nil)
+            try await page.driver.refresh()
+            let shown = try await page.text("#shipping-address-value") { $0.contains("Cupertino") }
+            #expect(shown == "Cupertino, 95014, US")
+            #expect(try await page.evaluate("document.getElementById('postalCode').value") == "95014")
+        }
+    }
+
     @Test("After payment the sheet is read-only")
     func paidSheetIsReadOnly() async throws {
         try await SheetBrowser.run { page in

@@ -188,6 +188,9 @@ enum SheetScript {
       function restore() {
         let values = null;
         try { values = JSON.parse(sessionStorage.getItem(saved) || 'null'); } catch (error) { values = null; }
+        // Known to the server already (the redacted part only): shown, not typed again.
+        if (!values && data.shippingContact) values = { locality: data.shippingContact.locality || '',
+          postalCode: data.shippingContact.postalCode || '', countryCode: data.shippingContact.countryCode || '' };
         if (!values) return;
         for (const input of fields()) if (typeof values[input.id] === 'string') input.value = values[input.id];
       }
