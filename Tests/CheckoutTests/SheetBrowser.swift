@@ -15,7 +15,7 @@ enum SheetBrowser {
         let sessionId: String
         let url: String
 
-        /// The text of `selector` once `condition` holds (or the last text read after 5 s).
+        /// The text of `selector` once `condition` holds (or the last text read after 30 s).
         func text(_ selector: String, until condition: @escaping (String) -> Bool) async throws -> String {
             try await driver.wait({ try await driver.text(selector) }, until: condition)
         }

@@ -136,10 +136,10 @@ final class WebDriver: @unchecked Sendable {
         try await Self.callAny("GET", base + "/element/\(try await element(selector))/attribute/\(name)") as? String
     }
 
-    /// Polls `read` until `condition` holds (5 s), returning the last value read.
+    /// Polls `read` until `condition` holds (30 s, generous for a loaded machine), returning the last value read.
     func wait<T: Sendable>(_ read: () async throws -> T, until condition: (T) -> Bool) async throws -> T {
         var last = try await read()
-        for _ in 0..<50 where !condition(last) {
+        for _ in 0..<300 where !condition(last) {
             try await Task.sleep(for: .milliseconds(100))
             last = try await read()
         }
