@@ -86,4 +86,16 @@ struct SheetRowsTests {
             #expect(code == "STATUS_SUCCESS", "\(receipt)")
         }
     }
+
+    @Test("Without Apple Pay and without development mode: no Apple Pay UI at all, the amount still stated")
+    func noApplePayUIWhereUnavailable() async throws {
+        try await SheetBrowser.run(developmentMode: false) { page in
+            let pay = try await page.text("#pay-button") { $0.hasPrefix("Pay $") }
+            #expect(pay == "Pay $107.84")
+            #expect(try await page.driver.attribute("#pay-button", "disabled") == "true")
+            #expect(try await page.evaluate("document.getElementById('apple-pay-area').hidden") == "true")
+            #expect(!(try await page.evaluate("document.body.innerText")).contains("Apple Pay"))
+            #expect(try await page.driver.text("#payment-value") == "No payment method in this browser")
+        }
+    }
 }

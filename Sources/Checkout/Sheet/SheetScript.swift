@@ -58,8 +58,9 @@ enum SheetScript {
       // The pay button states the amount it pays ("Pay $107.84").
       function renderPayButton() {
         const pay = $('pay-button');
-        if (preview) {
-          pay.textContent = total.type === 'pending' ? 'Pay' : 'Pay ' + money(total.amount);
+        // Without a way to pay here (a preview, or no Apple Pay and no development mode) it still states the amount.
+        if (preview || (!data.developmentMode && data.state === 'pending')) {
+          pay.textContent = total.type === 'pending' || unserviceable ? 'Pay' : 'Pay ' + money(total.amount);
           pay.disabled = true;
           return;
         }
@@ -373,11 +374,11 @@ enum SheetScript {
             if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
           });
         } else {
-          $('mode').textContent = 'Apple Pay is not available in this browser. Open this page in Safari on an Apple device.';
-          rowValue('payment', 'Not available in this browser', true);
-          $('payment-methods').textContent = 'Open this page in Safari on an Apple device to pay with Apple Pay.';
-          pay.textContent = 'Apple Pay unavailable';
-          pay.disabled = true;
+          // Where Apple Pay is not available the sheet shows no Apple Pay UI at all, not even its name.
+          $('mode').textContent = 'This shop does not take payments in this browser.';
+          rowValue('payment', 'No payment method in this browser', true);
+          $('payment-methods').textContent = 'This shop does not take payments in this browser.';
+          renderPayButton();
         }
       }
     })();
