@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian's headless-capable Chromium and its WebDriver (chromium-driver) when they are missing, for the
 # checkout payment-sheet browser tests (Tests/CheckoutTests/SheetBrowserTests.swift). Non-interactive; uses sudo
-# when not run as root. Prints the paths found.
+# when not run as root. Also installs axe-core (the copy PyPI's axe-playwright-python ships, without its Playwright
+# dependency) for the sheet's accessibility test. Prints the paths found.
 set -euo pipefail
 
 find_browser() { command -v chromium || command -v chromium-browser || true; }
@@ -24,3 +25,18 @@ if [ -z "$browser" ] || [ -z "$driver" ]; then
 fi
 echo "chromium: $browser ($("$browser" --version 2>/dev/null || echo unknown version))"
 echo "chromedriver: $driver ($("$driver" --version 2>/dev/null || echo unknown version))"
+
+axe_path() {
+    python3 -c "import importlib.util, os; spec = importlib.util.find_spec('axe_playwright_python'); \
+print(os.path.join(os.path.dirname(spec.origin), 'axe.min.js') if spec else '')" 2>/dev/null || true
+}
+if [ -z "$(axe_path)" ]; then
+    echo "==> installing axe-core (axe-playwright-python from PyPI, without Playwright)"
+    python3 -m pip install --quiet --no-deps "axe-playwright-python==0.1.8"
+fi
+axe="$(axe_path)"
+if [ -z "$axe" ] || [ ! -f "$axe" ]; then
+    echo "error: axe-core (axe.min.js) is still missing after installation" >&2
+    exit 1
+fi
+echo "axe-core: $axe"

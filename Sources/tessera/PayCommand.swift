@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Checkout
 import PaymentRequest
 
 /// `tessera pay`: check Apple Pay payment requests, preview their payment sheet and decrypt payment tokens.
@@ -65,7 +66,8 @@ struct PaySheetCommand: ParsableCommand {
         let request = try PayInput.request(from: file)
         let report = request.validate()
         let sheet = PaymentSheet(request: request)
-        let output = format == .html ? sheet.html() : sheet.text()
+        // HTML is the same sheet the checkout serves, static: no server behind it.
+        let output = format == .html ? try PaymentSheetPreview.html(for: request) : sheet.text()
         FileHandle.standardOutput.write(Data(output.utf8))
         PayInput.print(report)
         if !report.isValid { throw ExitCode(1) }

@@ -93,7 +93,11 @@ struct PayCLITests {
         let html = try Subprocess.tessera(["pay", "sheet", file, "--format", "html"])
         #expect(html.status == 0)
         #expect(html.stdout.hasPrefix("<!DOCTYPE html>"))
-        #expect(html.stdout.contains("<td class=\"amount\">USD 10.80</td>"))
+        // The checkout's own sheet, static: its rows and summary, the request embedded, no requests allowed.
+        #expect(html.stdout.contains("<main id=\"sheet\" class=\"sheet\""))
+        #expect(html.stdout.contains("id=\"row-shipping-method\""))
+        #expect(html.stdout.contains("\"total\":{\"amount\":\"10.80\",\"label\":\"Corner Bakery (via Marketplace)\""))
+        #expect(html.stdout.contains("connect-src 'none'"))
         let piped = try runWithStandardInput(["pay", "sheet", "-", "--format", "text"], input: Self.valid)
         #expect(piped.stdout == text.stdout)
     }

@@ -8,73 +8,72 @@ import Testing
 struct SheetBrowserTests {
     @Test("Renders, refreshes the total from the server on a shipping change, shows the unserviceable error, pays in development mode")
     func sheetInChromium() async throws {
-        if ProcessInfo.processInfo.environment["TESSERA_SKIP_BROWSER"] == "1" { return }
-        guard let chromium = WebDriver.locate() else {
-            Issue.record("Chromium or chromedriver not found: run scripts/chromium.sh (or set TESSERA_SKIP_BROWSER=1)")
-            return
+        try await SheetBrowser.run { page in
+            let driver = page.driver, client = page.client, id = page.sessionId
+            #expect(page.url.contains("clientSecret="))
+            #expect(try await driver.text("#merchant-line") == "Pay Tessera Arena (via Tessera Market)")
+            // 95.00 + standard 5.00 + 7.84 tax
+            let initial = try await page.text("#total-amount") { !$0.isEmpty }
+            #expect(initial == "$107.84")
+            #expect(try await driver.text("#line-items").contains("Sales Tax"))
+
+            try await page.openRow("shipping-method")
+            try await driver.click("#method-express")
+            let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
+            let serverTotal = try #require(((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String)
+            #expect(serverTotal == "117.84")
+            let shown = try await page.text("#total-amount") { $0 == "$\(serverTotal)" }
+            #expect(shown == "$\(serverTotal)")
+            #expect(try await driver.attribute("#total-amount", "data-amount") == serverTotal)
+
+            try await page.openRow("shipping-address")
+            try await driver.type("#locality", "New York")
+            try await driver.type("#postalCode", "10001")
+            try await driver.type("#countryCode", "US")
+            try await driver.click("#address-submit")
+            let code = try await driver.wait({ try await driver.attribute("#shipping-status", "data-code") },
+                                             until: { $0 == "addressUnserviceable" })
+            #expect(code == "addressUnserviceable")
+            #expect(try await driver.text("#shipping-status").contains("postal code"))
+            #expect(try await driver.attribute("#shipping-status", "aria-live") == "polite")
+
+            try await driver.type("#givenName", "Ada")
+            try await driver.type("#familyName", "Lovelace")
+            try await driver.type("#addressLine", "1 Infinite Loop")
+            try await driver.type("#locality", "Cupertino")
+            try await driver.type("#postalCode", "95014")
+            try await driver.click("#address-submit")
+            _ = try await page.text("#shipping-status") { $0.contains("updated") }
+            try await page.openRow("contact")
+            try await driver.type("#emailAddress", "ada@example.test")
+            try await driver.click("#contact-submit")
+            #expect(try await driver.text("#contact-value") == "ada@example.test")
+            try await driver.click("#pay-button")
+            let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
+                                               until: { $0 == "STATUS_SUCCESS" })
+            let receipt = try await driver.text("#result")
+            #expect(result == "STATUS_SUCCESS", "\(receipt)")
+            #expect(receipt.contains("Visa ••••1111 (Apple Pay)"))
         }
-        let fixture = try CheckoutFixture(developmentMode: true)
-        try await fixture.withClient { client in
-            let port = try #require(client.port)
-            let session = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1], ["sku": "TICKET-GA", "quantity": 2]]])
-            let id = try #require(session["id"] as? String)
-            let sheetURL = try #require(session["sheetURL"] as? String)
-            #expect(sheetURL.contains("clientSecret="))
-            let driver = try await WebDriver.start(browser: chromium.browser, driver: chromium.driver)
-            do {
-                try await driver.open("http://127.0.0.1:\(port)\(sheetURL)")
-                #expect(try await driver.text("#merchant-line") == "Pay Tessera Arena (via Tessera Market)")
-                // 115.00 + standard 5.00 + 9.49 tax (8.25 % of 115.00)
-                let initial = try await driver.wait({ try await driver.text("#total-amount") }, until: { !$0.isEmpty })
-                #expect(initial == "USD 129.49")
-                #expect(try await driver.text("#line-items").contains("Sales Tax"))
+    }
 
-                try await driver.click("#method-express")
-                let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
-                let serverTotal = try #require(((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String)
-                #expect(serverTotal == "139.49")
-                let shown = try await driver.wait({ try await driver.text("#total-amount") }, until: { $0 == "USD \(serverTotal)" })
-                #expect(shown == "USD \(serverTotal)")
-                #expect(try await driver.attribute("#total-amount", "data-amount") == serverTotal)
-
-                try await driver.type("#locality", "New York")
-                try await driver.type("#postalCode", "10001")
-                try await driver.type("#countryCode", "US")
-                try await driver.click("#address-submit")
-                let code = try await driver.wait({ try await driver.attribute("#shipping-status", "data-code") },
-                                                 until: { $0 == "addressUnserviceable" })
-                #expect(code == "addressUnserviceable")
-                #expect(try await driver.text("#shipping-status").contains("postal code"))
-                #expect(try await driver.attribute("#shipping-status", "aria-live") == "polite")
-
-                try await driver.type("#givenName", "Ada")
-                try await driver.type("#familyName", "Lovelace")
-                try await driver.type("#emailAddress", "ada@example.test")
-                try await driver.type("#addressLine", "1 Infinite Loop")
-                try await driver.type("#locality", "Cupertino")
-                try await driver.type("#postalCode", "95014")
-                try await driver.click("#address-submit")
-                _ = try await driver.wait({ try await driver.text("#shipping-status") }, until: { $0.contains("updated") })
-                try await driver.click("#pay-button")
-                let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
-                                                   until: { $0 == "STATUS_SUCCESS" })
-                let receipt = try await driver.text("#result")
-                #expect(result == "STATUS_SUCCESS", "\(receipt)")
-                #expect(receipt.contains("Visa ••••1111 (Apple Pay)"))
-                // Two tickets: one link adds both to Wallet as a .pkpasses bundle.
-                #expect(try await driver.text("#all-passes") == "Add all 2 passes to Apple Wallet")
-                let href = try #require(try await driver.attribute("#all-passes", "href"))
-                let path = href.replacingOccurrences(of: "http://127.0.0.1:\(port)", with: "")
-                #expect(path.hasPrefix("/checkout/v1/orders/") && path.contains("/pkpasses?clientSecret="), "\(href)")
-                try await client.execute(uri: path, method: .get) { response in
-                    #expect(response.status == .ok)
-                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpasses")
-                }
-            } catch {
-                await driver.quit()
-                throw error
+    @Test("Two tickets: after payment one link adds both passes to Apple Wallet as one .pkpasses download")
+    func allPassesLink() async throws {
+        try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 2]]]) { page in
+            let driver = page.driver, client = page.client
+            try await driver.click("#pay-button")
+            let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
+                                               until: { $0 == "STATUS_SUCCESS" })
+            #expect(result == "STATUS_SUCCESS", "\(try await driver.text("#result"))")
+            #expect(try await driver.text("#all-passes") == "Add all 2 passes to Apple Wallet")
+            let href = try #require(try await driver.attribute("#all-passes", "href"))
+            let link = try #require(URLComponents(string: href))
+            #expect(link.path.hasPrefix("/checkout/v1/orders/") && link.path.hasSuffix("/pkpasses"), "\(href)")
+            #expect(link.query?.hasPrefix("clientSecret=") == true, "\(href)")
+            try await client.execute(uri: link.path + "?" + (link.query ?? ""), method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/vnd.apple.pkpasses")
             }
-            await driver.quit()
         }
     }
 }

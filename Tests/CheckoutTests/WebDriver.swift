@@ -44,7 +44,8 @@ final class WebDriver: @unchecked Sendable {
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                                              "--disable-dev-shm-usage", "--window-size=1000,1400"]],
+                                                              "--disable-dev-shm-usage", "--window-size=1000,1400",
+                                                              "--lang=en-US", "--hide-scrollbars"]],
         ] as [String: Any]]]
         do {
             let value = try await call("POST", base + "/session", capabilities)
@@ -92,6 +93,41 @@ final class WebDriver: @unchecked Sendable {
         _ = try await Self.call("POST", base + "/element/\(id)/value", ["text": text])
     }
 
+    /// Sends keys (WebDriver key codes such as `"\u{E015}"`, arrow down) to the element without clearing it.
+    func keys(_ selector: String, _ text: String) async throws {
+        _ = try await Self.call("POST", base + "/element/\(try await element(selector))/value", ["text": text])
+    }
+
+    /// Runs `script` in the page (a function body; `arguments` holds `args`) and returns what it returns.
+    func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
+        try await Self.callAny("POST", base + "/execute/sync", ["script": script, "args": args])
+    }
+
+    /// Runs a Chrome DevTools Protocol command through chromium-driver (device metrics, emulated media features).
+    func devTools(_ command: String, _ parameters: [String: Any]) async throws {
+        _ = try await Self.callAny("POST", base + "/goog/cdp/execute", ["cmd": command, "params": parameters])
+    }
+
+    /// Runs `script` as an asynchronous script: it finishes by calling its last argument with the result.
+    func executeAsync(_ script: String) async throws -> Any? {
+        try await Self.callAny("POST", base + "/execute/async", ["script": script, "args": []])
+    }
+
+    /// Reloads the current page.
+    func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
+
+    /// Sets the browser window's outer size in CSS pixels.
+    func setWindowSize(width: Int, height: Int) async throws {
+        _ = try await Self.call("POST", base + "/window/rect", ["width": width, "height": height])
+    }
+
+    /// A PNG of the viewport.
+    func screenshot() async throws -> Data {
+        guard let base64 = try await Self.callAny("GET", base + "/screenshot") as? String,
+              let data = Data(base64Encoded: base64) else { throw CheckoutTestError("no screenshot") }
+        return data
+    }
+
     func text(_ selector: String) async throws -> String {
         try await Self.callAny("GET", base + "/element/\(try await element(selector))/text") as? String ?? ""
     }
@@ -100,10 +136,10 @@ final class WebDriver: @unchecked Sendable {
         try await Self.callAny("GET", base + "/element/\(try await element(selector))/attribute/\(name)") as? String
     }
 
-    /// Polls `read` until `condition` holds (5 s), returning the last value read.
+    /// Polls `read` until `condition` holds (30 s, generous for a loaded machine), returning the last value read.
     func wait<T: Sendable>(_ read: () async throws -> T, until condition: (T) -> Bool) async throws -> T {
         var last = try await read()
-        for _ in 0..<50 where !condition(last) {
+        for _ in 0..<300 where !condition(last) {
             try await Task.sleep(for: .milliseconds(100))
             last = try await read()
         }
@@ -123,7 +159,7 @@ final class WebDriver: @unchecked Sendable {
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 1 << 22)
+        let bytes = try await response.body.collect(upTo: 1 << 25)
         let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView), options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if response.status.code >= 400 {

@@ -49,6 +49,9 @@ public struct MerchantConfiguration: Codable, Sendable {
     public var initiativeContext: String?
     /// Adds the development endpoints and the sheet's test payment button. Off by default; never in production.
     public var developmentMode: Bool
+    /// Loads Apple's Apple Pay JS SDK from `applepay.cdn-apple.com` on the sheet, so browsers other than Safari show
+    /// the Apple Pay button (paying with an iPhone). Off by default: the sheet then loads nothing from elsewhere.
+    public var applePayJSSDK: Bool
     /// Who charges verified payments; `nil` means the development recorder in development mode and no payments
     /// otherwise.
     public var paymentProcessor: PaymentProcessorConfiguration?
@@ -78,6 +81,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         merchantValidationHosts = MerchantValidationHosts.appleDefaults
         initiative = "web"
         developmentMode = false
+        applePayJSSDK = false
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -85,7 +89,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         case merchantCapabilities, shippingMethods, tax, coupons, requiredBillingContactFields
         case requiredShippingContactFields, shippingRegions, products, merchantIdentity, paymentProcessingKeyPaths
         case appleRootCertificatePath, merchantValidationHosts, initiative, initiativeContext, developmentMode
-        case paymentProcessor, apiKeyFile
+        case applePayJSSDK, paymentProcessor, apiKeyFile
     }
 
     /// Decodes a configuration; everything but the identifier, names, country and currency is optional.
@@ -116,6 +120,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         initiative = try c.decodeIfPresent(String.self, forKey: .initiative) ?? "web"
         initiativeContext = try c.decodeIfPresent(String.self, forKey: .initiativeContext)
         developmentMode = try c.decodeIfPresent(Bool.self, forKey: .developmentMode) ?? false
+        applePayJSSDK = try c.decodeIfPresent(Bool.self, forKey: .applePayJSSDK) ?? false
         paymentProcessor = try c.decodeIfPresent(PaymentProcessorConfiguration.self, forKey: .paymentProcessor)
         apiKeyFile = try c.decodeIfPresent(String.self, forKey: .apiKeyFile)
     }

@@ -12,13 +12,14 @@ extension CheckoutService {
         let page = SheetPage(bootstrap: .init(
             sessionId: session.id, state: session.state.rawValue, orderId: session.orderId,
             merchantLine: merchant.merchantName.totalLabel, currencyCode: pricing.currency.code,
+            shippingMethodOrder: merchant.shippingMethods.map(\.identifier),
             paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
-            developmentMode: development != nil, apiBase: "/checkout/v1",
+            developmentMode: development != nil, applePayJSSDK: merchant.applePayJSSDK, apiBase: "/checkout/v1",
             clientSecret: session.clientSecret ?? ""))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                      .contentSecurityPolicy: SheetPage.contentSecurityPolicy, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                      .contentSecurityPolicy: page.contentSecurityPolicy, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
                       HTTPField.Name("Referrer-Policy")!: "no-referrer"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: try page.html())))
     }

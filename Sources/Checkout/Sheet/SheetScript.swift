@@ -11,14 +11,35 @@ enum SheetScript {
       let total = request.total;
       let methods = request.shippingMethods || [];
       let selected = methods.length ? methods[0].identifier : null;
+      // Set when the server answers that it does not ship to the address: no shipping price or total is shown then.
+      let unserviceable = false;
+      let paid = false;
+      let rowsReady = false;
       const $ = (id) => document.getElementById(id);
-      const money = (amount) => data.currencyCode + ' ' + amount;
+      // The buyer's locale and the currency's own minor digits ("$95.00", "¥6,028", "KWD 13.720").
+      const formatter = new Intl.NumberFormat(navigator.languages && navigator.languages.length ? navigator.languages : undefined,
+        { style: 'currency', currency: data.currencyCode });
+      const money = (amount) => formatter.format(Number(amount));
       const shown = (item) => item.type === 'pending' ? 'Amount Pending' : money(item.amount);
+      const order = data.shippingMethodOrder || [];
+      const rank = (method) => { const index = order.indexOf(method.identifier); return index < 0 ? order.length : index; };
+      // The merchant's order, whichever method is selected (the server lists the selected one first).
+      const ordered = (list) => list.map((m, i) => [m, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map((p) => p[0]);
+      methods = ordered(methods);
+      const shippingLine = request.shippingType === 'delivery' ? 'Delivery' : 'Shipping';
+      // Goods that ship: the server's requests say so with shippingType; a request reviewed on its own may only ask
+      // for a postal address or list shipping methods.
+      const ships = !!request.shippingType || (request.requiredShippingContactFields || []).includes('postalAddress')
+        || methods.length > 0;
+      // `tessera pay sheet --format html`: the sheet for review, with no server behind it.
+      const preview = data.state === 'preview';
+      const saved = 'tessera.sheet.' + data.sessionId;
 
       function renderSummary() {
         const list = $('line-items');
         list.textContent = '';
         for (const item of lineItems) {
+          if (unserviceable && item.label === shippingLine) continue;
           const dt = document.createElement('dt');
           dt.textContent = item.label;
           const dd = document.createElement('dd');
@@ -26,9 +47,27 @@ enum SheetScript {
           list.append(dt, dd);
         }
         const element = $('total-amount');
-        element.textContent = shown(total);
-        element.dataset.amount = total.type === 'pending' ? '' : total.amount;
-        element.dataset.pending = total.type === 'pending' ? 'true' : 'false';
+        const pending = total.type === 'pending' || unserviceable;
+        element.textContent = pending ? 'Amount Pending' : money(total.amount);
+        element.dataset.amount = pending ? '' : total.amount;
+        element.dataset.pending = pending ? 'true' : 'false';
+        $('merchant-line').textContent = 'Pay ' + total.label;
+        renderPayButton();
+      }
+
+      // The pay button states the amount it pays ("Pay $107.84").
+      function renderPayButton() {
+        const pay = $('pay-button');
+        // Without a way to pay here (a preview, or no Apple Pay and no development mode) it still states the amount.
+        if (preview || (!data.developmentMode && data.state === 'pending')) {
+          pay.textContent = total.type === 'pending' || unserviceable ? 'Pay' : 'Pay ' + money(total.amount);
+          pay.disabled = true;
+          return;
+        }
+        if (!data.developmentMode || data.state !== 'pending') return;
+        const pending = total.type === 'pending' || unserviceable;
+        pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
+        pay.disabled = paid || unserviceable;
       }
 
       function day(c) {
@@ -43,10 +82,13 @@ enum SheetScript {
 
       function renderMethods() {
         const box = $('shipping-methods');
+        // Rebuilding the list must not lose the buyer's place (arrow keys move the selection and the focus).
+        const hadFocus = box.contains(document.activeElement);
         box.textContent = '';
-        $('shipping-fieldset').hidden = !request.shippingType;
-        if (!request.shippingType) return;
+        $('shipping-fieldset').hidden = !ships;
+        if (!ships) return;
         if (methods.length === 0) { box.textContent = 'No shipping method for this address.'; return; }
+        const disabled = paid;
         for (const method of methods) {
           const row = document.createElement('div');
           row.className = 'method';
@@ -56,6 +98,7 @@ enum SheetScript {
           input.value = method.identifier;
           input.id = 'method-' + method.identifier;
           input.checked = method.identifier === selected;
+          input.disabled = disabled;
           input.addEventListener('change', () => chooseMethod(method.identifier));
           const label = document.createElement('label');
           label.htmlFor = input.id;
@@ -68,9 +111,12 @@ enum SheetScript {
           row.append(input, label, price);
           box.append(row);
         }
+        if (hadFocus && $('method-' + selected)) $('method-' + selected).focus();
+        if (typeof renderRows === 'function' && rowsReady) renderRows();
       }
 
       async function postTo(url, body) {
+        if (preview) throw new Error('This is a preview: nothing is sent.');
         const response = await fetch(url, {
           method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': data.clientSecret },
           body: JSON.stringify(body),
@@ -83,12 +129,15 @@ enum SheetScript {
       }
       const post = (path, body) => postTo(api + path, body);
 
-      function apply(update) {
+      function apply(update, contactUpdate) {
+        if (contactUpdate) unserviceable = (update.errors || []).some((e) => e.code === 'addressUnserviceable');
         if (update.newTotal) total = update.newTotal;
         if (update.newLineItems) lineItems = update.newLineItems;
         if (update.newShippingMethods) {
-          methods = update.newShippingMethods;
-          if (!methods.some((m) => m.identifier === selected)) selected = methods.length ? methods[0].identifier : null;
+          // The server lists the selected method first; the sheet shows them in the merchant's order.
+          const listed = update.newShippingMethods;
+          if (!listed.some((m) => m.identifier === selected)) selected = listed.length ? listed[0].identifier : null;
+          methods = ordered(listed);
         }
         renderSummary();
         renderMethods();
@@ -115,6 +164,8 @@ enum SheetScript {
       const inputs = { name: [['givenName', 'First name', 'given-name'], ['familyName', 'Last name', 'family-name']],
         email: [['emailAddress', 'Email', 'email']], phone: [['phoneNumber', 'Phone', 'tel']],
         postalAddress: [['addressLine', 'Street address', 'address-line1']] };
+      // Name and street belong to the shipping address row, email and phone to the contact row.
+      const home = { name: 'name-fields', postalAddress: 'street-fields', email: 'contact-fields', phone: 'contact-fields' };
       for (const field of required) {
         for (const [id, text, autocomplete] of inputs[field] || []) {
           const label = document.createElement('label');
@@ -124,10 +175,26 @@ enum SheetScript {
           input.id = id;
           input.name = id;
           input.autocomplete = autocomplete;
-          $('contact-fields').append(label, input);
+          $(home[field]).append(label, input);
         }
       }
 
+      // The address stays in this tab's sessionStorage for this session, so a reload does not forget it.
+      const fields = () => Array.from(document.querySelectorAll('#address-form input, #contact-form input'));
+      function remember() {
+        const values = {};
+        for (const input of fields()) values[input.id] = input.value;
+        try { sessionStorage.setItem(saved, JSON.stringify(values)); } catch (error) { /* storage unavailable */ }
+      }
+      function restore() {
+        let values = null;
+        try { values = JSON.parse(sessionStorage.getItem(saved) || 'null'); } catch (error) { values = null; }
+        // Known to the server already (the redacted part only): shown, not typed again.
+        if (!values && data.shippingContact) values = { locality: data.shippingContact.locality || '',
+          postalCode: data.shippingContact.postalCode || '', countryCode: data.shippingContact.countryCode || '' };
+        if (!values) return;
+        for (const input of fields()) if (typeof values[input.id] === 'string') input.value = values[input.id];
+      }
       const redacted = () => ({ locality: value('locality'), postalCode: value('postalCode'),
         countryCode: value('countryCode').toUpperCase() });
       function fullContact() {
@@ -141,12 +208,44 @@ enum SheetScript {
         event.preventDefault();
         try {
           // Only the redacted part of the address goes to the server before payment, as with Apple Pay.
+          remember();
           const update = await post('/shipping-contact', { shippingContact: redacted() });
-          apply(update);
+          apply(update, true);
           if (update.errors && update.errors.length) say('shipping-status', describe(update.errors), update.errors[0].code);
-          else say('shipping-status', 'Shipping address updated.');
+          else {
+            say('shipping-status', 'Shipping address updated.');
+            $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
+          }
+          renderRows();
         } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
       });
+
+      $('contact-form').addEventListener('submit', (event) => {
+        event.preventDefault();
+        remember();
+        renderRows();
+        $('picker-contact').dispatchEvent(new Event('sheet:close'));
+      });
+
+      // Each row shows its current value; a row the buyer still has to fill says so.
+      function rowValue(name, text, needed) {
+        const element = $(name + '-value');
+        element.textContent = text;
+        element.classList.toggle('needed', !!needed);
+      }
+      function renderRows() {
+        const join = (parts) => parts.filter((part) => part).join(', ');
+        const name = join([value('givenName') + ' ' + value('familyName')].map((n) => n.trim()));
+        const place = join([value('addressLine'), value('locality'), value('postalCode'), value('countryCode').toUpperCase()]);
+        rowValue('shipping-address', unserviceable ? 'We do not ship to ' + place : (place ? join([name, place]) : 'Add shipping address'),
+          !place || unserviceable);
+        const method = methods.find((m) => m.identifier === selected);
+        rowValue('shipping-method', unserviceable || !method ? 'No shipping method for this address'
+          : method.label + ' \u00b7 ' + money(method.amount), unserviceable || !method);
+        const contact = join([value('emailAddress'), value('phoneNumber')]);
+        rowValue('contact', contact || 'Add contact', !contact);
+        rowValue('coupon', request.couponCode && !value('couponCode') ? request.couponCode : (value('couponCode') || 'Add promo code'));
+      }
 
       $('coupon-form').addEventListener('submit', async (event) => {
         event.preventDefault();
@@ -154,7 +253,11 @@ enum SheetScript {
           const update = await post('/coupon-code', { couponCode: value('couponCode') });
           apply(update);
           if (update.errors && update.errors.length) say('coupon-status', describe(update.errors), update.errors[0].code);
-          else say('coupon-status', value('couponCode') ? 'Coupon applied.' : 'Coupon removed.');
+          else {
+            say('coupon-status', value('couponCode') ? 'Coupon applied.' : 'Coupon removed.');
+            $('picker-coupon').dispatchEvent(new Event('sheet:close'));
+          }
+          renderRows();
         } catch (error) { say('coupon-status', error.message, 'requestFailed'); }
       });
 
@@ -182,7 +285,17 @@ enum SheetScript {
           link.textContent = ' Add to Apple Wallet (' + pass.serialNumber + ')';
           result.append(link);
         }
-        $('pay-button').disabled = true;
+        lock();
+      }
+
+      // After payment nothing on the sheet can be changed.
+      function lock() {
+        paid = true;
+        for (const control of document.querySelectorAll('#fallback input, #fallback button, #fallback fieldset, #pay-button')) {
+          control.disabled = true;
+          if (control.tagName === 'INPUT') control.readOnly = true;
+        }
+        try { sessionStorage.removeItem(saved); } catch (error) { /* storage unavailable */ }
       }
 
       async function finish(answer) {
@@ -190,24 +303,31 @@ enum SheetScript {
         else say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
       }
 
+      // Apple Pay JS: the newest ApplePaySession version the browser supports, each event answered by the matching
+      // endpoint, the server's update handed back unchanged (its errors as ApplePayError).
       function startApplePay() {
-        const session = new ApplePaySession(3, request);
+        let version = 3;
+        for (let candidate = 16; candidate > 3; candidate--) {
+          if (ApplePaySession.supportsVersion(candidate)) { version = candidate; break; }
+        }
+        const session = new ApplePaySession(version, request);
         const toError = (e) => new ApplePayError(e.code, e.contactField, e.message);
         const native = (u) => Object.assign({}, u, u.errors ? { errors: u.errors.map(toError) } : {});
-        session.onvalidatemerchant = async (event) => {
-          try {
-            session.completeMerchantValidation(await postTo(data.apiBase + '/merchant-validation',
-              { validationURL: event.validationURL }));
-          } catch (error) { session.abort(); say('result', error.message, 'merchantValidationFailed'); }
-        };
-        session.onshippingmethodselected = async (event) =>
-          session.completeShippingMethodSelection(native(await post('/shipping-method', { shippingMethod: event.shippingMethod })));
-        session.onshippingcontactselected = async (event) =>
-          session.completeShippingContactSelection(native(await post('/shipping-contact', { shippingContact: event.shippingContact })));
-        session.oncouponcodechanged = async (event) =>
-          session.completeCouponCodeChange(native(await post('/coupon-code', { couponCode: event.couponCode })));
-        session.onpaymentmethodselected = async (event) =>
-          session.completePaymentMethodSelection(native(await post('/payment-method', { paymentMethod: event.paymentMethod })));
+        const fail = (error) => { session.abort(); say('result', error.message, 'requestFailed'); };
+        const update = (path, body, complete) => post(path, body)
+          .then((answer) => { apply(answer); complete(native(answer)); }).catch(fail);
+        session.onvalidatemerchant = (event) =>
+          postTo(data.apiBase + '/merchant-validation', { validationURL: event.validationURL })
+            .then((merchantSession) => session.completeMerchantValidation(merchantSession))
+            .catch((error) => { session.abort(); say('result', error.message, 'merchantValidationFailed'); });
+        session.onshippingcontactselected = (event) => update('/shipping-contact', { shippingContact: event.shippingContact },
+          (u) => session.completeShippingContactSelection(u));
+        session.onshippingmethodselected = (event) => update('/shipping-method', { shippingMethod: event.shippingMethod },
+          (u) => session.completeShippingMethodSelection(u));
+        session.oncouponcodechanged = (event) => update('/coupon-code', { couponCode: event.couponCode },
+          (u) => session.completeCouponCodeChange(u));
+        session.onpaymentmethodselected = (event) => update('/payment-method', { paymentMethod: event.paymentMethod },
+          (u) => session.completePaymentMethodSelection(u));
         session.onpaymentauthorized = async (event) => {
           const answer = await post('/authorize', event.payment).catch((error) => ({ status: 'STATUS_FAILURE', reason: error.message }));
           session.completePayment({
@@ -215,37 +335,60 @@ enum SheetScript {
             errors: (answer.errors || []).map(toError),
           });
           await finish(answer);
+          if (answer.status === 'STATUS_SUCCESS') $('apple-pay-area').hidden = true;
         };
+        session.oncancel = () => say('result', 'Payment cancelled. Tap the Apple Pay button to try again.', 'cancelled');
         session.begin();
       }
 
       renderSummary();
       renderMethods();
-      if (data.state !== 'pending') {
+      if (data.state !== 'pending' && !preview) {
         $('fallback').hidden = true;
         if (data.orderId) showOrder(data.orderId);
-      } else if (window.ApplePaySession && ApplePaySession.canMakePayments()) {
+      } else if (!preview && window.ApplePaySession && ApplePaySession.canMakePayments()) {
         $('mode').textContent = 'Apple Pay';
         $('apple-pay-area').hidden = false;
         $('apple-pay-button').addEventListener('click', startApplePay);
       } else {
         $('fallback').hidden = false;
+        $('pay-button').hidden = false;
+        restore();
+        if (request.couponCode) $('couponCode').value = request.couponCode;
+        const shipping = ships;
+        $('row-payment').hidden = false;
+        $('row-shipping-address').hidden = !shipping;
+        $('row-shipping-method').hidden = !shipping;
+        $('row-contact').hidden = $('contact-fields').childElementCount === 0;
+        $('row-coupon').hidden = !request.supportsCouponCode;
+        rowsReady = true;
+        renderRows();
+        for (const input of fields()) input.addEventListener('input', remember);
         const pay = $('pay-button');
-        if (data.developmentMode) {
-          $('mode').textContent = 'Apple Pay is not available in this browser. Development mode: the button pays with a test card.';
-          pay.textContent = 'Pay ' + shown(total).replace('Amount Pending', '') + ' (test)';
+        if (preview) {
+          $('mode').textContent = 'Preview: the sheet as a buyer without Apple Pay sees it; nothing is sent.';
+          rowValue('payment', 'Chosen by the buyer');
+          renderPayButton();
+        } else if (data.developmentMode) {
+          $('mode').textContent = 'Development mode: Apple Pay is not available here; the button pays with a test card.';
+          rowValue('payment', 'Visa \u2022\u2022\u2022\u20221111 (test card)');
+          $('payment-methods').innerHTML = '<div class="method"><input type="radio" name="paymentMethod" id="payment-test" checked>'
+            + '<label for="payment-test">Visa \u2022\u2022\u2022\u20221111<small>Test card, development mode</small></label></div>';
+          renderPayButton();
           pay.addEventListener('click', async () => {
             pay.disabled = true;
             try {
               const contact = fullContact();
               await finish(await post('/test-authorize', { shippingContact: contact, billingContact: contact }));
             } catch (error) { say('result', error.message, 'requestFailed'); }
-            if ($('result').dataset.code !== 'STATUS_SUCCESS') pay.disabled = false;
+            if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
           });
         } else {
-          $('mode').textContent = 'Apple Pay is not available in this browser. Open this page in Safari on an Apple device.';
-          pay.textContent = 'Apple Pay unavailable';
-          pay.disabled = true;
+          // Where Apple Pay is not available the sheet shows no Apple Pay UI at all, not even its name.
+          $('mode').textContent = 'This shop does not take payments in this browser.';
+          rowValue('payment', 'No payment method in this browser', true);
+          $('payment-methods').textContent = 'This shop does not take payments in this browser.';
+          renderPayButton();
         }
       }
     })();
