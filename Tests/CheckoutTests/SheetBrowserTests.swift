@@ -64,7 +64,8 @@ struct SheetBrowserTests {
             try await driver.click("#pay-button")
             let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
                                                until: { $0 == "STATUS_SUCCESS" })
-            #expect(result == "STATUS_SUCCESS", "\(try await driver.text("#result"))")
+            let receipt = try await driver.text("#result")
+            #expect(result == "STATUS_SUCCESS", "\(receipt)")
             #expect(try await driver.text("#all-passes") == "Add all 2 passes to Apple Wallet")
             let href = try #require(try await driver.attribute("#all-passes", "href"))
             let link = try #require(URLComponents(string: href))
