@@ -17,9 +17,11 @@ struct SchemathesisTests {
             return
         }
         let server = try await ServeProcess(arguments: ["--log-level", "warning"])
+        // One worker: with two, hypothesis describes strategies with ast.parse from two threads at once, which
+        // Python 3.11 before 3.11.8 can fail inside ("AST constructor recursion depth mismatch").
         let result = try await offCooperativePool { try Subprocess.run("st", [
             "run", Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json").path,
-            "--url", server.baseURL, "--seed", "4242", "--max-time", "90", "--workers", "2",
+            "--url", server.baseURL, "--seed", "4242", "--max-time", "90", "--workers", "1",
             "--checks", "not_a_server_error,status_code_conformance",
             "-H", "Authorization: Bearer \(ServeProcess.adminToken)",
         ], environment: ["NO_COLOR": "1"], in: server.folder) }  // its .schemathesis cache goes in the server's folder

@@ -9,14 +9,15 @@ import TesseraTestSupport
 struct ServeEventLoopTests {
     /// Creates passes over one kept-alive connection and returns their authentication tokens.
     private func createPasses(_ server: ServeProcess, count: Int) throws -> [String: String] {
-        let connection = try RawHTTPConnection(port: server.port, timeout: 5)
+        let connection = try RawHTTPConnection(port: server.port, timeout: 30)  // signing, on a busy machine
         var tokens: [String: String] = [:]
         for index in 0..<count {
             let body = #"{"template":"event-ticket","data":{"serialNumber":"EL-\#(index)"}}"#
             try connection.send(
                 "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                     + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            let answer = try #require(connection.readResponse())
+            let answer = try #require(connection.readResponse(deadline: Date().addingTimeInterval(30)))
+            try #require(answer.status == 201, "\(answer.head)\n\(String(decoding: answer.body, as: UTF8.self))")
             let json = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
             tokens["EL-\(index)"] = json?["authenticationToken"] as? String
         }
