@@ -62,6 +62,11 @@ extension CheckoutService {
                                        "Apple Pay is not available for this shop at the moment.",
                                        detail: "no paymentProcessor is configured (and developmentMode is off)")
         }
+        if pricing.requiresShipping(session), let problem = session.shippingAddressProblem {
+            // The sheet's last address is not served: there is no shipping price to charge until one that is.
+            throw AuthorizationFailure(.unprocessableContent, code: problem.code.rawValue,
+                                       problem.message ?? "We do not ship to this address.", errors: [problem])
+        }
         let (token, contacts) = try Self.parsePayment(body)
         let builder = try pricing.builder(for: session)
         let lineItems = try builder.lineItems()

@@ -42,7 +42,7 @@ extension CheckoutService {
         guard pricing.requiresShipping(session) else {
             throw CheckoutError.invalid("identifier", "nothing in this session ships", status: .unprocessableContent)
         }
-        guard pricing.shippingOptions(for: session.shippingContact).contains(where: { $0.identifier == identifier }) else {
+        guard pricing.shippingOptions(for: session).contains(where: { $0.identifier == identifier }) else {
             throw CheckoutError.invalid("identifier", "no shipping method \"\(identifier)\" for this address",
                                         status: .unprocessableContent)
         }
@@ -66,8 +66,10 @@ extension CheckoutService {
             errors = [problem]
             session.shippingContact = nil
             session.selectedShippingMethod = nil
+            session.shippingAddressProblem = problem
         } else {
             session.shippingContact = redacted
+            session.shippingAddressProblem = nil
             if let selected = session.selectedShippingMethod,
                !pricing.shippingOptions(for: redacted).contains(where: { $0.identifier == selected }) {
                 session.selectedShippingMethod = nil

@@ -77,6 +77,16 @@ public struct PricingEngine: Sendable {
         }
     }
 
+    /// The shipping options of the session as it stands: none while its last address is not served.
+    /// - Parameter session: The session.
+    /// - Returns: The options the buyer may pick from.
+    public func shippingOptions(for session: CheckoutSession) -> [ShippingOption] {
+        session.shippingAddressProblem == nil ? shippingOptions(for: session.shippingContact) : []
+    }
+
+    /// The pending line standing for shipping while the buyer's address is not served.
+    static let shippingLabel = "Shipping"
+
     /// The builder for the session as it stands: every amount computed and rounded.
     /// - Parameter session: The session.
     /// - Returns: A builder whose line items and total are the session's.
@@ -107,8 +117,10 @@ public struct PricingEngine: Sendable {
         let ships = requiresShipping(session)
         if ships {
             builder.shippingType = .shipping
-            builder.shippingOptions = shippingOptions(for: session.shippingContact)
+            builder.shippingOptions = shippingOptions(for: session)
             builder.requiredShippingContactFields = configuration.requiredShippingContactFields
+            // An address that is not served has no shipping price: the cost stays pending until one that is.
+            if session.shippingAddressProblem != nil { builder.summary.pendingCosts = [Self.shippingLabel] }
             if let selected = session.selectedShippingMethod,
                builder.shippingOptions.contains(where: { $0.identifier == selected }) {
                 builder.selectedShippingIdentifier = selected
@@ -119,7 +131,7 @@ public struct PricingEngine: Sendable {
             builder.summary.tax = Charge(configuration.tax?.label ?? "Tax", round(given))
         } else if let rule = configuration.tax {
             if rule.pendingUntilAddressKnown && ships && session.shippingContact == nil {
-                builder.summary.pendingCosts = [rule.label]
+                builder.summary.pendingCosts.append(rule.label)
             } else {
                 let base = subtotal - discount + (rule.appliesToShipping ? shipping : 0)
                 builder.summary.tax = Charge(rule.label, round(max(base, 0) * rule.rate))

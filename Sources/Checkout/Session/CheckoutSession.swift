@@ -41,6 +41,10 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     public var selectedShippingMethod: String?
     /// The redacted shipping contact, once the buyer has given an address we serve.
     public var shippingContact: RedactedContact?
+    /// What is wrong with the last address the buyer gave when it is not served (`addressUnserviceable`, or
+    /// `shippingContactInvalid` for a missing or malformed country or postal code). While it is set the session has
+    /// no shipping method or price, its total is pending and authorization is refused with this error.
+    public var shippingAddressProblem: ApplePayError?
     /// The coupon code the buyer entered and we accepted.
     public var couponCode: String?
     /// When the coupon was accepted: it is honoured for the life of the session even if it expires meanwhile.
