@@ -127,6 +127,7 @@ public final class CheckoutService: Sendable {
         v1.get("orders/:id/pkpasses", use: orderPasses)
         if development != nil { v1.post("sessions/:id/test-authorize", use: testAuthorize) }
         router.group("checkout/sheet").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":id", use: sheet)
+        router.group("checkout/buy").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":sku", use: buyPage)
     }
 
     /// The session named by the `:id` path parameter, when the request may see it (its client secret or the

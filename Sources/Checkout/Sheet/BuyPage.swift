@@ -1,0 +1,130 @@
+import Foundation
+
+/// The page behind `GET /checkout/buy/{sku}`: one catalogue product, its price in the buyer's locale and one button.
+///
+/// A tap creates an anonymous, catalogue-only session for one of the product (`POST /checkout/v1/sessions`, as any
+/// browser may) and opens its payment sheet at once, with no step in between. The button is the Apple Pay button
+/// where `ApplePaySession` can make payments, and a plain "Buy" button everywhere else; no Apple Pay mark is shown
+/// where Apple Pay is missing. Self-contained: inline style and script, requests to this origin only.
+struct BuyPage {
+    /// What the page's script starts from, embedded as JSON.
+    struct Bootstrap: Encodable {
+        var sku: String
+        var name: String
+        var unitPrice: String
+        var currencyCode: String
+        var merchantLine: String
+        var apiBase: String
+    }
+
+    let bootstrap: Bootstrap
+
+    /// The page's content security policy: inline script and style, requests to this origin only.
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        + "connect-src 'self'; img-src 'self' data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+    /// The HTML document.
+    func html() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(bootstrap), as: UTF8.self)
+            .replacingOccurrences(of: "<", with: "\\u003c")
+        let name = HTMLText.escape(bootstrap.name)
+        return """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(name) \u{2013} \(HTMLText.escape(bootstrap.merchantLine))</title>
+        <style>\(Self.css)</style>
+        </head>
+        <body>
+        <main class="product" aria-labelledby="product-name">
+          <p class="merchant">\(HTMLText.escape(bootstrap.merchantLine))</p>
+          <h1 id="product-name">\(name)</h1>
+          <p id="product-price" class="price">\(HTMLText.escape(bootstrap.currencyCode)) \(HTMLText.escape(bootstrap.unitPrice))</p>
+          <button type="button" id="buy-button" class="buy-button">Buy</button>
+          <p id="buy-status" role="status" aria-live="polite"></p>
+        </main>
+        <script type="application/json" id="buy-data">\(json)</script>
+        <script>\(Self.script)</script>
+        </body>
+        </html>
+        """
+    }
+
+    /// The page shown for a SKU the catalogue does not have.
+    static func notFound(sku: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Product not found</title><style>\(css)</style></head>
+        <body><main class="product"><h1>Product not found</h1>
+        <p>There is no product \u{201C}\(HTMLText.escape(String(sku.prefix(100))))\u{201D} in this shop.</p></main></body>
+        </html>
+        """
+    }
+
+    static let css = """
+    :root { color-scheme: light dark; font-family: -apple-system, system-ui, sans-serif; }
+    body { margin: 0; background: Canvas; color: CanvasText; }
+    .product { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }
+    .merchant { margin: 0; opacity: .75; }
+    h1 { font-size: 1.5rem; margin: .25rem 0; }
+    .price { font-size: 1.25rem; margin: 0 0 1.5rem; }
+    .buy-button { width: 100%; min-height: 2.75rem; border: 0; border-radius: 10px; font: inherit; font-weight: 600;
+      background: #000; color: #fff; cursor: pointer; }
+    @media (prefers-color-scheme: dark) { .buy-button { background: #fff; color: #000; } }
+    .buy-button.apple-pay-button { -webkit-appearance: -apple-pay-button; -apple-pay-button-type: buy;
+      -apple-pay-button-style: black; }
+    .buy-button:focus-visible { outline: 3px solid Highlight; outline-offset: 2px; }
+    .buy-button[aria-busy="true"] { opacity: .6; }
+    """
+
+    static let script = """
+    (function () {
+      'use strict';
+      const data = JSON.parse(document.getElementById('buy-data').textContent);
+      const button = document.getElementById('buy-button');
+      const status = document.getElementById('buy-status');
+      const price = document.getElementById('product-price');
+      try {
+        price.textContent = new Intl.NumberFormat(navigator.languages && navigator.languages.length
+          ? navigator.languages : undefined, { style: 'currency', currency: data.currencyCode }).format(Number(data.unitPrice));
+      } catch (error) { /* the server's text stays */ }
+      const applePay = !!(window.ApplePaySession && ApplePaySession.canMakePayments());
+      if (applePay) {
+        button.classList.add('apple-pay-button');
+        button.textContent = '';
+        button.setAttribute('aria-label', 'Buy with Apple Pay');
+      }
+      function key() {
+        if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+        const bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      }
+      let busy = false;
+      button.addEventListener('click', async function () {
+        if (busy) return;
+        busy = true;
+        button.setAttribute('aria-busy', 'true');
+        status.textContent = '';
+        try {
+          const response = await fetch(data.apiBase + '/sessions', {
+            method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key() },
+            body: JSON.stringify({ items: [{ sku: data.sku, quantity: 1 }] }) });
+          const body = await response.json();
+          if (!response.ok || !body.sheetURL) throw new Error((body.error && body.error.message) || 'status ' + response.status);
+          location.assign(body.sheetURL);
+        } catch (error) {
+          status.textContent = 'This product cannot be bought right now. Please try again.';
+          busy = false;
+          button.removeAttribute('aria-busy');
+        }
+      });
+    })();
+    """
+}
