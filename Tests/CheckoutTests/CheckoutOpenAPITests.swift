@@ -75,6 +75,8 @@ struct CheckoutOpenAPITests {
                 }
             }
             try await call(.get, "/checkout/sheet/cs_missing")
+            try await call(.get, "/checkout/buy/TSHIRT", anonymous: true)
+            try await call(.get, "/checkout/buy/NOPE", anonymous: true)
         }
         let missing = document.withLock { $0.operations.filter { $0.contains(" /checkout") }.subtracting($0.exercised) }
         #expect(missing.isEmpty, "not exercised: \(missing.sorted())")
