@@ -86,6 +86,15 @@ struct SheetDefectTests {
             #expect(!(try await page.driver.text("#shipping-method-value")).contains("$"))
             #expect(try await page.driver.attribute("#total-amount", "data-pending") == "true")
             #expect(try await page.driver.attribute("#pay-button", "disabled") == "true")
+
+            // A reload starts from the server's record of the unserviceable address, not from a shipping price.
+            try await page.driver.refresh()
+            _ = try await page.text("#total-amount") { !$0.isEmpty }
+            #expect(try await page.driver.attribute("#shipping-status", "data-code") == "addressUnserviceable")
+            #expect(!(try await page.driver.text("#line-items")).contains("Shipping"))
+            #expect(!(try await page.driver.text("#shipping-method-value")).contains("$"))
+            #expect(try await page.driver.attribute("#total-amount", "data-pending") == "true")
+            #expect(try await page.driver.attribute("#pay-button", "disabled") == "true")
         }
     }
 

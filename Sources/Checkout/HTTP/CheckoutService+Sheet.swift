@@ -15,7 +15,8 @@ extension CheckoutService {
             shippingMethodOrder: merchant.shippingMethods.map(\.identifier),
             paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
             developmentMode: development != nil, applePayJSSDK: merchant.applePayJSSDK, apiBase: "/checkout/v1",
-            clientSecret: session.clientSecret ?? ""))
+            clientSecret: session.clientSecret ?? "",
+            shippingAddressProblem: pricing.requiresShipping(session) ? session.shippingAddressProblem : nil))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",

@@ -22,6 +22,8 @@ struct SheetPage {
         var applePayJSSDK: Bool
         var apiBase: String
         var clientSecret: String
+        /// What is wrong with the session's last shipping address, while the server serves none.
+        var shippingAddressProblem: ApplePayError? = nil
     }
 
     /// Where Apple serves the Apple Pay JS SDK (the auto-updating 1.x version).

@@ -12,7 +12,8 @@ enum SheetScript {
       let methods = request.shippingMethods || [];
       let selected = methods.length ? methods[0].identifier : null;
       // Set when the server answers that it does not ship to the address: no shipping price or total is shown then.
-      let unserviceable = false;
+      // A session reopened after such an answer starts from it (the server keeps the problem until another address).
+      let unserviceable = !!data.shippingAddressProblem;
       let paid = false;
       let rowsReady = false;
       const $ = (id) => document.getElementById(id);
@@ -362,6 +363,9 @@ enum SheetScript {
         $('row-contact').hidden = $('contact-fields').childElementCount === 0;
         $('row-coupon').hidden = !request.supportsCouponCode;
         rowsReady = true;
+        if (data.shippingAddressProblem) {
+          say('shipping-status', describe([data.shippingAddressProblem]), data.shippingAddressProblem.code);
+        }
         renderRows();
         for (const input of fields()) input.addEventListener('input', remember);
         const pay = $('pay-button');
