@@ -67,6 +67,7 @@ struct ServeCheckoutProcessorTests {
             let retried = try await Serve.createTicketSession(http, server.base)
             let (status, result) = try await Self.authorize(fixture, http, server, session: retried)
             #expect(status == 200, "\(result) \(server.output)")
+            #expect(!server.output.contains("the authorization lease is not longer"), "\(server.output)")
             let orderId = try #require(result["orderId"] as? String)
             #expect(endpoint.calls.map(\.idempotencyKey) == Array(repeating: "\(retried)-1", count: 3))
             #expect(endpoint.calls.allSatisfy { $0.signatureValid && $0.hasPaymentData && !$0.hasToken })
@@ -100,6 +101,9 @@ struct ServeCheckoutProcessorTests {
             #expect(answers.map(\.0).sorted() == [200, 409], "\(answers)")
             #expect(answers.contains { $0.1["code"] as? String == "authorizationInProgress" }, "\(answers)")
             #expect(endpoint.calls.count == 1)
+            // The suite's 2 s lease is shorter than three tries of the endpoint's timeout: the server says so.
+            #expect(server.output.contains("the authorization lease is not longer than the payment processor's tries"),
+                    "\(server.output)")
             let (again, after) = try await Self.authorize(fixture, http, server, session: id)
             #expect(again == 409)
             #expect(after["code"] as? String == "sessionNotPending")
