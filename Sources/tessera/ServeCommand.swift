@@ -136,16 +136,6 @@ struct ServeCommand: AsyncParsableCommand {
             checkout.authorizationLease = TimeInterval(seconds)
             checkout.recoveryInterval = .seconds(min(5, seconds))
         }
-        if let processor = merchant?.paymentProcessor, processor.kind == .webhook || processor.kind == .forwardToken {
-            // Three tries of timeoutSeconds each (10 by default) before an authorization is left to recovery.
-            let budget = 3 * (processor.timeoutSeconds ?? 10)
-            if checkout.authorizationLease <= TimeInterval(budget) {
-                logger.warning(
-                    "the authorization lease is not longer than the payment processor's tries: recovery may call the processor again, with the same idempotency key, while a first call is still waiting",
-                    metadata: ["TESSERA_CHECKOUT_AUTHORIZATION_LEASE": "\(Int(checkout.authorizationLease))",
-                               "paymentProcessor.timeoutSeconds × 3": "\(budget)"])
-            }
-        }
         let signer = try PassSigner(credentials: try credentials.load())
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))

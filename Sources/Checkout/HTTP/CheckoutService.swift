@@ -99,6 +99,16 @@ public final class CheckoutService: Sendable {
         if merchant.developmentMode {
             logger.warning("checkout development mode is on: test payments are accepted (never use in production)")
         }
+        if let webhook = processor as? WebhookPaymentProcessor {
+            let budget = webhook.configuration.tries * webhook.configuration.timeoutSeconds
+            if configuration.authorizationLease <= TimeInterval(budget) {
+                // Recovery would take the held authorization over while its first call is still waiting.
+                logger.warning(
+                    "the authorization lease is not longer than the payment processor's tries: recovery may call the processor again, with the same idempotency key, while a first call is still waiting",
+                    metadata: ["authorizationLease": "\(Int(configuration.authorizationLease))",
+                               "processorSeconds": "\(budget)"])
+            }
+        }
     }
 
     /// Long-lived parts to run with the application: recovery of held authorizations and owed passes, and the
