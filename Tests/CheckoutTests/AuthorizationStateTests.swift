@@ -13,7 +13,7 @@ import Testing
 
 @Suite("Authorization as a stored state machine: one charge per session")
 struct AuthorizationStateTests {
-    static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
+    static func applicationData(_ id: String) -> Data { CheckoutFixture.applicationData(id) }
 
     /// A session for one ticket (45.00 + 3.71 tax = 48.71), which ships nothing.
     static func ticketSession(_ client: any TestClientProtocol) async throws -> String {
@@ -29,47 +29,22 @@ struct AuthorizationStateTests {
             let port = try #require(client.port)
             var sessions: [String] = []
             for _ in 0..<50 { sessions.append(try await Self.ticketSession(client)) }
-            var payments: [(String, Data)] = []
+            let answers = try await fixture.authorizePairs(bases: ["http://127.0.0.1:\(port)"], sessions: sessions)
             for id in sessions {
-                for _ in 0..<2 {
-                    payments.append((id, try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
-                                                             shippingContact: nil)))
-                }
-            }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            // (session, status, code, order id)
-            let answers = try await withThrowingTaskGroup(of: (String, Int, String?, String?).self) { group in
-                for (id, payment) in payments {
-                    group.addTask {
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/checkout/v1/sessions/\(id)/authorize")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
-                        request.body = .bytes(ByteBuffer(bytes: payment))
-                        let response = try await http.execute(request, timeout: .seconds(60))
-                        let body = try await response.body.collect(upTo: 1 << 20)
-                        let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
-                        return (id, Int(response.status.code), object?["code"] as? String, object?["orderId"] as? String)
-                    }
-                }
-                return try await group.reduce(into: [(String, Int, String?, String?)]()) { $0.append($1) }
-            }
-            try await http.shutdown()
-            for id in sessions {
-                let mine = answers.filter { $0.0 == id }
-                #expect(mine.map(\.1).sorted() == [200, 409], "\(mine)")
-                let refused = mine.first { $0.1 == 409 }?.2
+                let mine = answers.filter { $0.session == id }
+                #expect(mine.map(\.status).sorted() == [200, 409], "\(mine)")
+                let refused = mine.first { $0.status == 409 }?.code
                 #expect(["authorizationInProgress", "sessionNotPending"].contains(refused ?? ""))
                 #expect(processor.calls.filter { $0.sessionId == id }.count == 1)
                 let stored = try #require(await fixture.store.session(id: id))
                 #expect(stored.state == .authorized)
-                let winner = try #require(mine.first { $0.1 == 200 }?.3)
+                let winner = try #require(mine.first { $0.status == 200 }?.orderId)
                 #expect(stored.orderId == winner)
                 #expect(await fixture.store.order(id: winner) != nil)
             }
             #expect(processor.calls.count == 50)
             #expect(Set(processor.calls.map(\.idempotencyKey)).count == 50)
-            #expect(answers.contains { $0.2 == "authorizationInProgress" },
+            #expect(answers.contains { $0.code == "authorizationInProgress" },
                     "no attempt overlapped another: the race was not exercised")
             // Exactly one pass per session: none for a losing attempt.
             let passType = try #require(try fixture.issuer.passTypeIdentifier(ofTemplate: "event-ticket"))

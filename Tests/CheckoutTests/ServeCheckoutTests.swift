@@ -218,34 +218,18 @@ struct ServeCheckoutTests {
             for server in servers { try await server.waitUntilHealthy(http) }
             var sessions: [String] = []
             for index in 0..<50 { sessions.append(try await Self.createTicketSession(http, servers[index % 2].base)) }
-            var attempts: [(String, Int, Data)] = []
+            let answers = try await fixture.authorizePairs(bases: servers.map(\.base), sessions: sessions)
             for id in sessions {
-                for server in 0..<2 {
-                    attempts.append((id, server, try fixture.payment(
-                        minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8), shippingContact: nil)))
-                }
-            }
-            let answers = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
-                for (id, server, payment) in attempts {
-                    group.addTask {
-                        let (status, body) = try await Self.json(http, Self.request(
-                            .POST, "\(servers[server].base)/checkout/v1/sessions/\(id)/authorize", body: payment))
-                        return (id, status, body["code"] as? String ?? body["orderId"] as? String)
-                    }
-                }
-                return try await group.reduce(into: [(String, Int, String?)]()) { $0.append($1) }
-            }
-            for id in sessions {
-                let mine = answers.filter { $0.0 == id }
-                #expect(mine.map(\.1).sorted() == [200, 409], "\(mine)")
+                let mine = answers.filter { $0.session == id }
+                #expect(mine.map(\.status).sorted() == [200, 409], "\(mine)")
                 #expect(endpoint.calls.filter { $0.idempotencyKey == "\(id)-1" }.count == 1)
-                let orderId = try #require(mine.first { $0.1 == 200 }?.2)
+                let orderId = try #require(mine.first { $0.status == 200 }?.orderId)
                 let (status, order) = try await Self.json(http, Self.request(.GET, "\(servers[0].base)/checkout/v1/orders/\(orderId)"))
                 #expect(status == 200)
                 #expect(order["sessionId"] as? String == id)
             }
             #expect(endpoint.calls.count == 50)
-            #expect(answers.contains { $0.2 == "authorizationInProgress" })
+            #expect(answers.contains { $0.code == "authorizationInProgress" })
             try await http.shutdown()
         }
     }

@@ -13,7 +13,7 @@ import TesseraTestSupport
 
 @Suite("Webhook and forwardToken payment processors")
 struct WebhookProcessorTests {
-    static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
+    static func applicationData(_ id: String) -> Data { CheckoutFixture.applicationData(id) }
 
     /// Runs `test` with the stand-in endpoint on loopback and a checkout whose processor posts to it.
     static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
@@ -132,34 +132,10 @@ struct WebhookProcessorTests {
             let port = try #require(client.port)
             var sessions: [String] = []
             for _ in 0..<50 { sessions.append(try await Self.ticketSession(client)) }
-            var payments: [(String, Data)] = []
+            let statuses = try await fixture.authorizePairs(bases: ["http://127.0.0.1:\(port)"], sessions: sessions)
             for id in sessions {
-                for _ in 0..<2 {
-                    payments.append((id, try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
-                                                             shippingContact: nil)))
-                }
-            }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            let statuses = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
-                for (id, payment) in payments {
-                    group.addTask {
-                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/checkout/v1/sessions/\(id)/authorize")
-                        request.method = .POST
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
-                        request.body = .bytes(ByteBuffer(bytes: payment))
-                        let response = try await http.execute(request, timeout: .seconds(60))
-                        let body = try await response.body.collect(upTo: 1 << 20)
-                        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
-                        return (id, Int(response.status.code), object?["code"] as? String)
-                    }
-                }
-                return try await group.reduce(into: [(String, Int, String?)]()) { $0.append($1) }
-            }
-            try await http.shutdown()
-            for id in sessions {
-                let mine = statuses.filter { $0.0 == id }
-                #expect(mine.map(\.1).sorted() == [200, 409], "\(mine)")
+                let mine = statuses.filter { $0.session == id }
+                #expect(mine.map(\.status).sorted() == [200, 409], "\(mine)")
                 #expect(endpoint.calls.filter { $0.idempotencyKey == "\(id)-1" }.count == 1)
                 #expect(try #require(await fixture.store.session(id: id)).state == .authorized)
             }

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension CheckoutFixture {
+    /// What one authorization of ``authorizePairs(bases:sessions:)`` was answered.
+    struct PairAnswer: CustomStringConvertible {
+        let session: String
+        let status: Int
+        /// The error code of a refusal.
+        let code: String?
+        /// The order of an approval.
+        let orderId: String?
+
+        var description: String { "\(session): \(status) \(code ?? orderId ?? "")" }
+    }
+
+    /// The Apple Pay `applicationData` that ties a token to a checkout session.
+    static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
+
+    /// Fires two authorizations of 48.71, each with its own valid token, at every session at once, over real sockets,
+    /// and returns every answer.
+    /// - Parameters:
+    ///   - bases: The servers (`http://127.0.0.1:<port>`); with two, each session's pair is split between them.
+    ///   - sessions: The sessions to pay.
+    func authorizePairs(bases: [String], sessions: [String]) async throws -> [PairAnswer] {
+        var payments: [(String, String, Data)] = []
+        for id in sessions {
+            for attempt in 0..<2 {
+                payments.append((id, bases[attempt % bases.count],
+                                 try payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)))
+            }
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let answers = try await withThrowingTaskGroup(of: PairAnswer.self) { group in
+                for (id, base, payment) in payments {
+                    group.addTask {
+                        var request = HTTPClientRequest(url: "\(base)/checkout/v1/sessions/\(id)/authorize")
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
+                        request.body = .bytes(ByteBuffer(bytes: payment))
+                        let response = try await http.execute(request, timeout: .seconds(60))
+                        let body = try await response.body.collect(upTo: 1 << 20)
+                        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+                        return PairAnswer(session: id, status: Int(response.status.code),
+                                          code: object?["code"] as? String, orderId: object?["orderId"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [PairAnswer]()) { $0.append($1) }
+            }
+            try await http.shutdown()
+            return answers
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+}
