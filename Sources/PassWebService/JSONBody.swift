@@ -6,13 +6,7 @@ import PassModel
 /// Size-limited JSON request bodies with errors that name the field, and JSON responses.
 enum JSONBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: limit)
-        } catch {
-            throw HTTPError(.contentTooLarge, message: "request body larger than \(limit) bytes")
-        }
+        let buffer = try await body(of: request, limit: limit)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, context) {
@@ -28,17 +22,21 @@ enum JSONBody {
 
     /// The body as a JSON value, for bodies checked member by member.
     static func value(from request: Request, limit: Int) async throws -> JSONValue {
-        var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: limit)
-        } catch {
-            throw HTTPError(.contentTooLarge, message: "request body larger than \(limit) bytes")
-        }
+        let buffer = try await body(of: request, limit: limit)
         do {
             return try JSONValue(jsonData: Data(buffer.readableBytesView))
         } catch {
             throw HTTPError(.badRequest, message: "request body is not valid JSON")
+        }
+    }
+
+    /// The whole body, or 413 when it is longer than `limit` bytes.
+    private static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
+        var request = request
+        do {
+            return try await request.collectBody(upTo: limit)
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "request body larger than \(limit) bytes")
         }
     }
 

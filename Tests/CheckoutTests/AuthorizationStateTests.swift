@@ -10,6 +10,7 @@ import NIOHTTP1
 import PassWebService
 import PassStore
 import Testing
+import TesseraTestSupport
 
 @Suite("Authorization as a stored state machine: one charge per session")
 struct AuthorizationStateTests {
@@ -202,20 +203,20 @@ struct AuthorizationStateTests {
 
     @Test("Refusal details go to the log at debug level, never the account number or cryptogram")
     func detailsInDebugLog() async throws {
-        let lines = CapturingLogHandler.Lines()
-        let fixture = try CheckoutFixture(logger: CapturingLogHandler.logger(lines))
+        let logs = RecordedLogs()
+        let fixture = try CheckoutFixture(logger: logs.logger())
         try await fixture.withClient { client in
             let id = try await Self.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4870, applicationData: Self.applicationData(id), shippingContact: nil)
             let (_, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(result["code"] as? String == "amountMismatch")
             #expect(!(result["reason"] as? String ?? "").contains("4870"))
-            let debug = lines.all.filter { $0.hasPrefix("debug") && $0.contains("amountMismatch") }
-            #expect(debug.contains { $0.contains("4870") && $0.contains("4871") }, "\(lines.all)")
+            let debug = logs.lines.map(\.printed).filter { $0.hasPrefix("debug") && $0.contains("amountMismatch") }
+            #expect(debug.contains { $0.contains("4870") && $0.contains("4871") }, "\(logs.lines.map(\.printed))")
             let good = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
             let (ok, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: good)
             #expect(ok == .ok)
-            for line in lines.all {
+            for line in logs.lines.map(\.printed) {
                 #expect(!line.contains("4761120010001234") && !line.contains("AOOXGFQ"), "\(line)")
             }
         }

@@ -6,6 +6,7 @@ import PassBundle
 import PassStore
 import PassWebService
 import Testing
+import TesseraTestSupport
 
 /// Issuer data goes through the same checks as `tessera pass create`: unknown keys are warnings in the answer,
 /// invalid keys a 422 naming them; a stored pass that no longer builds is a 500 with a log line on a device fetch.

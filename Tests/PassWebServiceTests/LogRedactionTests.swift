@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 @testable import PassWebService
 import Testing
+import TesseraTestSupport
 
 /// `POST /v1/log` over a socket, read back from the server's log: no forged lines, no raw terminal escapes, and no
 /// identifier in any of the forms Wallet writes them.

@@ -1,16 +1,16 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
 
 /// A log handler keeping every line as swift-log's stream handler would print it, for tests that read the log.
-final class RecordedLogs: Sendable {
-    struct Line: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
+public final class RecordedLogs: Sendable {
+    public struct Line: Sendable {
+        public var level: Logger.Level
+        public var message: String
+        public var metadata: [String: String]
 
         /// The line as `StreamLogHandler` formats it: `level label: message key=value`.
-        var printed: String {
+        public var printed: String {
             let pairs = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             return "\(level) tessera: \(message) \(pairs)"
         }
@@ -18,10 +18,14 @@ final class RecordedLogs: Sendable {
 
     private let storage = Mutex([Line]())
 
-    var lines: [Line] { storage.withLock { $0 } }
+    /// Creates an empty log.
+    public init() {}
+
+    /// Every line so far.
+    public var lines: [Line] { storage.withLock { $0 } }
 
     /// A logger writing here, at `level` and above.
-    func logger(level: Logger.Level = .trace) -> Logger {
+    public func logger(level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: "tessera.tests") { _ in Handler(logs: self) }
         logger.logLevel = level
         return logger
