@@ -25,10 +25,7 @@ struct BuyPage {
 
     /// The HTML document.
     func html() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = String(decoding: try encoder.encode(bootstrap), as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003c")
+        let json = try HTMLText.scriptJSON(bootstrap)
         let name = HTMLText.escape(bootstrap.name)
         return """
         <!DOCTYPE html>

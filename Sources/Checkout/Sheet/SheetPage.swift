@@ -43,11 +43,7 @@ struct SheetPage {
 
     /// The HTML document.
     func html() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // `<` is escaped so the JSON can never close its script element.
-        let json = String(decoding: try encoder.encode(bootstrap), as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003c")
+        let json = try HTMLText.scriptJSON(bootstrap)
         let title = HTMLText.escape("Pay \(bootstrap.merchantLine)")
         return """
         <!DOCTYPE html>
@@ -158,5 +154,13 @@ enum HTMLText {
             }
         }
         return result
+    }
+
+    /// `value` as JSON to embed in a `<script>` element: every `<` written as `\u003c`, so the JSON can never close
+    /// its script element whatever the strings in it hold.
+    static func scriptJSON(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 }
