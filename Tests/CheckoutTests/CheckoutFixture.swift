@@ -71,6 +71,7 @@ struct CheckoutFixture: Sendable {
          configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
          passesBundleMaximumSize: Int = PassesBundle.maximumSize,
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
+        ExecutorWatchdog.start()
         let clock = Clock()
         self.clock = clock
         pki = try ApplePayTestPKI()

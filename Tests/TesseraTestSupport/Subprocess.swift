@@ -21,6 +21,7 @@ public enum Subprocess {
     /// - Returns: Status and output.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            in directory: URL? = nil) throws -> ProcessResult {
+        ExecutorWatchdog.start()
         let process = Process()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)

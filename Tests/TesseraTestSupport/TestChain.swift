@@ -47,6 +47,7 @@ public enum TemporaryDirectory {
     /// - Parameter prefix: A readable prefix.
     /// - Returns: Its URL.
     public static func make(prefix: String) throws -> URL {
+        ExecutorWatchdog.start()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
