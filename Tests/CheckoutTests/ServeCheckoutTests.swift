@@ -46,7 +46,10 @@ struct ServeCheckoutTests {
         var output: String { String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) }
 
         func waitUntilHealthy(_ http: HTTPClient) async throws {
-            for _ in 0..<150 {
+            // Bounded by time, not tries: a refused connection fails at once, and start-up on a busy machine (a new
+            // PostgreSQL schema to migrate) can take well over 15 s.
+            let deadline = ContinuousClock.now + .seconds(90)
+            while ContinuousClock.now < deadline {
                 if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/health"), timeout: .seconds(2)),
                    response.status == .ok { return }
                 try await Task.sleep(for: .milliseconds(100))

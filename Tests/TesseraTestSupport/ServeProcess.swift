@@ -61,7 +61,10 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        for _ in 0..<150 {
+        // Start-up migrates a fresh database (a new PostgreSQL schema, too) on a machine that may be busy with other
+        // tests: the bound is a minute and a half, for a server that never starts.
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
             if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
                 try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return }
