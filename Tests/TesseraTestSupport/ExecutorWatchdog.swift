@@ -18,6 +18,8 @@ public enum ExecutorWatchdog {
     private static let executorTick = Atomic<Int64>(0)
     private static let continuousTick = Atomic<Int64>(0)
     private static let suspendingTick = Atomic<Int64>(0)
+    private static let dispatchTick = Atomic<Int64>(0)
+    private static let dispatchTimerTick = Atomic<Int64>(0)
 
     /// Starts the watchdog once per process.
     public static func start() {
@@ -28,6 +30,8 @@ public enum ExecutorWatchdog {
         executorTick.store(now, ordering: .relaxed)
         continuousTick.store(now, ordering: .relaxed)
         suspendingTick.store(now, ordering: .relaxed)
+        dispatchTick.store(now, ordering: .relaxed)
+        dispatchTimerTick.store(now, ordering: .relaxed)
         Task.detached {
             while true {
                 try? await Task.sleep(for: .seconds(1))
@@ -44,10 +48,16 @@ public enum ExecutorWatchdog {
             while true {
                 Thread.sleep(forTimeInterval: 2)
                 Task.detached { executorTick.store(uptime(), ordering: .relaxed) }
+                DispatchQueue.global().async { dispatchTick.store(uptime(), ordering: .relaxed) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
+                    dispatchTimerTick.store(uptime(), ordering: .relaxed)
+                }
                 let now = uptime()
                 let ages = [("the global executor (a new task)", now - executorTick.load(ordering: .relaxed)),
                             ("continuous-clock timers (Task.sleep(for:))", now - continuousTick.load(ordering: .relaxed)),
-                            ("suspending-clock timers", now - suspendingTick.load(ordering: .relaxed))]
+                            ("suspending-clock timers", now - suspendingTick.load(ordering: .relaxed)),
+                            ("Dispatch's global queue", now - dispatchTick.load(ordering: .relaxed)),
+                            ("Dispatch's timers (asyncAfter)", now - dispatchTimerTick.load(ordering: .relaxed))]
                 let stalled = ages.filter { $0.1 >= limit }
                 guard !stalled.isEmpty else { continue }
                 let report = "tessera-test-stall: nothing ran for \(limit) s in "
@@ -55,6 +65,10 @@ public enum ExecutorWatchdog {
                     + "; still running: " + ages.filter { $0.1 < limit }.map(\.0).joined(separator: ", ")
                     + ". Ending the test process.\n"
                 FileHandle.standardError.write(Data(report.utf8))
+                if let dump = ProcessInfo.processInfo.environment["TESSERA_TEST_STALL_DUMP"] {
+                    // Every thread's stack, for the one debugging the stall (needs gdb).
+                    _ = system("gdb -p \(getpid()) -batch -ex 'thread apply all bt 30' > '\(dump)' 2>&1")
+                }
                 _exit(exitStatus)
             }
         }
