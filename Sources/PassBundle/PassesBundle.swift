@@ -83,6 +83,12 @@ public struct PassesBundle: Sendable {
 
     /// Why `data` is not a signed `.pkpass`, or `nil`.
     private static func problem(withPass data: Data) -> String? {
+        // A ZIP starts with a local file header and ends with its end-of-central-directory record within the last
+        // 65,557 bytes. Anything else is refused here, before the archive reader scans it whole for that record.
+        let endRecordSpan = 22 + Int(UInt16.max)
+        guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]),
+              data.suffix(endRecordSpan).range(of: Data([0x50, 0x4B, 0x05, 0x06])) != nil
+        else { return "not a .pkpass (ZIP) archive" }
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)

@@ -7,7 +7,8 @@ import Glibc
 /// Watches, from a thread of its own, that Swift's global executor still runs jobs and that its timers (the
 /// continuous clock, as `Task.sleep(for:)` uses, and the suspending clock) still fire. A test process whose executor
 /// or timers stop would otherwise wait for ever with every thread idle. When a probe has not answered for
-/// `TESSERA_TEST_STALL_SECONDS` (180 by default), the watchdog writes which one stopped, with the marker
+/// `TESSERA_TEST_STALL_SECONDS` (180 by default) while the process used under 3 s of CPU in the last minute (a busy
+/// executor answers late too, but keeps the process on the CPU), the watchdog writes which one stopped, with the marker
 /// `tessera-test-stall`, to standard error and ends the process with status 86, so the run fails at once and says
 /// why. Started by the test helpers most tests use; starting it again does nothing.
 public enum ExecutorWatchdog {
@@ -45,6 +46,7 @@ public enum ExecutorWatchdog {
             }
         }
         let thread = Thread {
+            var cpuSamples: [(at: Int64, seconds: Double)] = []
             while true {
                 Thread.sleep(forTimeInterval: 2)
                 Task.detached { executorTick.store(uptime(), ordering: .relaxed) }
@@ -58,9 +60,14 @@ public enum ExecutorWatchdog {
                             ("suspending-clock timers", now - suspendingTick.load(ordering: .relaxed)),
                             ("Dispatch's global queue", now - dispatchTick.load(ordering: .relaxed)),
                             ("Dispatch's timers (asyncAfter)", now - dispatchTimerTick.load(ordering: .relaxed))]
+                // A busy executor (long synchronous tests on every cooperative thread) answers late but keeps the
+                // process on the CPU; a stalled one leaves it idle. Only a late answer from an idle process counts.
+                cpuSamples.append((now, processCPUSeconds()))
+                cpuSamples.removeAll { now - $0.at > 60 }
+                let recentCPU = cpuSamples.last!.seconds - cpuSamples.first!.seconds
                 let stalled = ages.filter { $0.1 >= limit }
-                guard !stalled.isEmpty else { continue }
-                let report = "tessera-test-stall: nothing ran for \(limit) s in "
+                guard !stalled.isEmpty, now - cpuSamples.first!.at >= 50, recentCPU < 3 else { continue }
+                let report = "tessera-test-stall: the process was idle (\(Int(recentCPU)) s of CPU in the last minute) and nothing ran for \(limit) s in "
                     + stalled.map { "\($0.0): \($0.1) s" }.joined(separator: "; ")
                     + "; still running: " + ages.filter { $0.1 < limit }.map(\.0).joined(separator: ", ")
                     + ". Ending the test process.\n"
@@ -74,6 +81,12 @@ public enum ExecutorWatchdog {
         }
         thread.name = "executor-watchdog"
         thread.start()
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private static func uptime() -> Int64 {
