@@ -81,7 +81,9 @@ struct ServeShutdownTests {
         let took = Date().timeIntervalSince(signalled)
         #expect(!server.process.isRunning, "still running 10 s after SIGTERM")
         if server.process.isRunning { server.process.interrupt(); return }
-        #expect(took < 4, "exited after \(took) s")
+        // At the 2 s deadline, not after the request's 600 s body timeout; a machine several times oversubscribed has
+        // taken 6.7 s to get there.
+        #expect(took < 9, "exited after \(took) s")
         #expect(took >= 0.9, "exited after \(took) s, before the grace period")
         #expect(server.process.terminationStatus != 0)
         let log = server.log
