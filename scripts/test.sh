@@ -11,13 +11,50 @@ if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != 
 fi
 # The browser payment sheet test drives a real headless Chromium.
 [ "${TESSERA_SKIP_BROWSER:-}" = "1" ] || scripts/chromium.sh
-# A test process whose Swift executor or timers stop (ExecutorWatchdog in Tests/TesseraTestSupport reports which, with
-# the marker below) is run again, at most twice, and the run says so; any other failure fails at once.
+# A stalled test process is ended and the suite run again, at most twice, saying so; any other failure fails at once.
+# Stalled means either of:
+# - ExecutorWatchdog (Tests/TesseraTestSupport) found Swift's executor idle and not running jobs, and ended the process
+#   with a `tessera-test-stall` line naming what stopped;
+# - the run wrote nothing for TESSERA_TEST_QUIET_SECONDS (600 by default): this script then lists the tests that
+#   started and did not finish, and ends the process.
+quiet="${TESSERA_TEST_QUIET_SECONDS:-600}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+
+run_suite() {
+    : > "$log"
+    # In a process group of its own, so a stall can end the test process and every child it started; appending, so the
+    # lines this script adds are never overwritten by the runner's own writes.
+    setsid -w swift test "$@" >> "$log" 2>&1 &
+    local runner=$! size=0 now last
+    tail -n +1 -f --pid="$runner" "$log" &
+    local follower=$!
+    last=$(date +%s)
+    while kill -0 "$runner" 2>/dev/null; do
+        sleep 5
+        now=$(stat -c %s "$log")
+        if [ "$now" != "$size" ]; then size=$now; last=$(date +%s); continue; fi
+        if [ $(( $(date +%s) - last )) -ge "$quiet" ]; then
+            {
+                echo "tessera-test-stall: no output for $quiet s; tests started and not finished:"
+                grep -oE '◇ Test "[^"]*" started' "$log" | sed -E 's/^◇ Test "(.*)" started$/\1/' | sort | uniq > "$log.started"
+                grep -oE '[✔✘] Test "[^"]*" (passed|failed)' "$log" | sed -E 's/^. Test "(.*)" (passed|failed)$/\1/' | sort | uniq \
+                    | comm -23 "$log.started" - | sed 's/^/  /'
+                rm -f "$log.started"
+            } >> "$log"
+            kill -9 -- "-$runner" 2>/dev/null || true
+            break
+        fi
+    done
+    local status=0
+    wait "$runner" || status=$?
+    wait "$follower" 2>/dev/null || true
+    return "$status"
+}
+
 for attempt in 1 2 3; do
     status=0
-    swift test "$@" 2>&1 | tee "$log" || status=$?
+    run_suite "$@" || status=$?
     [ "$status" -ne 0 ] && grep -q 'tessera-test-stall' "$log" && [ "$attempt" -lt 3 ] || exit "$status"
     echo "scripts/test.sh: the test process stalled (see tessera-test-stall above); running the suite again" >&2
 done
