@@ -3,6 +3,11 @@
 /// and on `begin()` replays a recorded sequence of Apple Pay events, firing each only once the page has answered the
 /// one before. An event named `pause` stops the replay until the test calls `window.applePayStandIn.resume(payment)`,
 /// which fires `onpaymentauthorized` with that payment.
+///
+/// The constructor and `begin` record `inClick`: whether they ran synchronously inside the buyer's click
+/// (`window.event` is the click there, and `undefined` once the handler has awaited anything), as Safari requires.
+/// The calls are also kept in the tab's `sessionStorage` (`applePayStandIn.calls`), so a test can read them after
+/// the page has gone on to another page.
 enum ApplePaySessionStandIn {
     /// The script, with the replayed events (a JSON array of `{"handler", "event"}`) and the newest version it claims.
     static func script(events: String, newestVersion: Int = 14) -> String {
@@ -16,6 +21,11 @@ enum ApplePaySessionStandIn {
             onshippingmethodselected: 'completeShippingMethodSelection', oncouponcodechanged: 'completeCouponCodeChange',
             onpaymentmethodselected: 'completePaymentMethodSelection', onpaymentauthorized: 'completePayment' };
           const plain = (value) => JSON.parse(JSON.stringify(value === undefined ? null : value));
+          const inClick = () => !!(window.event && window.event.type === 'click');
+          const note = (call) => {
+            standIn.calls.push(call);
+            try { sessionStorage.setItem('applePayStandIn.calls', JSON.stringify(standIn.calls)); } catch (error) {}
+          };
           class ApplePayError {
             constructor(code, contactField, message) { this.code = code; this.contactField = contactField; this.message = message; }
           }
@@ -23,19 +33,20 @@ enum ApplePaySessionStandIn {
             static supportsVersion(version) { return version >= 1 && version <= \(newestVersion); }
             static canMakePayments() { return true; }
             constructor(version, request) {
-              standIn.calls.push({ name: 'constructor', args: plain([version, request]) });
+              note({ name: 'constructor', args: plain([version, request]), inClick: inClick() });
               standIn.session = this;
               this.waiting = null;
             }
             record(name, args) {
               const errors = (args[0] && args[0].errors) || [];
-              standIn.calls.push({ name, args: plain(args), applePayErrors: errors.map((e) => e instanceof ApplePayError) });
+              note({ name, args: plain(args), applePayErrors: errors.map((e) => e instanceof ApplePayError),
+                inClick: inClick() });
               if (this.waiting && this.waiting.name === name) { const next = this.waiting.next; this.waiting = null; next(); }
             }
             fire(handler, event, next) {
               const complete = completions[handler];
               if (complete) this.waiting = { name: complete, next };
-              standIn.calls.push({ name: 'event:' + handler });
+              note({ name: 'event:' + handler });
               this[handler](event);
               if (!complete) next();
             }

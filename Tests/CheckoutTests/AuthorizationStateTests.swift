@@ -63,6 +63,25 @@ struct AuthorizationStateTests {
         }
     }
 
+    @Test("A token made before its session existed is tied to it by the Idempotency-Key it was then created with")
+    func idempotencyKeyApplicationData() async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let ticket: [String: Any] = ["items": [["sku": "TICKET-GA", "quantity": 1]]]
+            let key = UUID().uuidString
+            let mine = try #require(try await client.createSession(ticket, key: key)["id"] as? String)
+            let other = try #require(try await client.createSession(ticket)["id"] as? String)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-key:\(key)".utf8),
+                                              shippingContact: nil)
+            let (wrong, refused) = try await client.post("/checkout/v1/sessions/\(other)/authorize", data: payment)
+            #expect(wrong == .unprocessableContent)
+            #expect(refused["code"] as? String == "applicationDataMismatch")
+            let (right, accepted) = try await client.post("/checkout/v1/sessions/\(mine)/authorize", data: payment)
+            #expect(right == .ok, "\(accepted)")
+            #expect(accepted["status"] as? String == "STATUS_SUCCESS")
+        }
+    }
+
     @Test("A token posted to the wrong session is refused without being recorded; its own session accepts it")
     func wrongSessionThenRight() async throws {
         let fixture = try CheckoutFixture()

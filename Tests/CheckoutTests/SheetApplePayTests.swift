@@ -115,6 +115,8 @@ extension SheetApplePayTests {
                 "event:oncouponcodechanged", "completeCouponCodeChange",
                 "event:onpaymentmethodselected", "completePaymentMethodSelection",
             ])
+            // Built and begun synchronously inside the buyer's click, as Safari requires.
+            #expect(calls.prefix(2).map { $0["inClick"] as? Bool } == [true, true])
             let byName = Dictionary(calls.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
             // The newest version the browser supports, and the session's own payment request.
             let constructor = byName["constructor"]?["args"] as? [Any]

@@ -84,7 +84,10 @@ extension CheckoutService {
                                        "The payment could not be verified. Please try again.", detail: error.reason)
         }
         do {
-            try token.verifyApplicationData(session.applicationData)
+            // The buy page's request is built before the session exists, from the key the session is then created with.
+            if !token.matchesApplicationData(session.idempotencyKeyApplicationData) {
+                try token.verifyApplicationData(session.applicationData)
+            }
         } catch let error as PaymentTokenError {
             throw AuthorizationFailure(.unprocessableContent, code: error.code.description,
                                        "This payment was made for another checkout.", detail: error.reason)

@@ -86,6 +86,11 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     /// The bytes whose SHA-256 the payment request's `applicationData` is built from and the token's
     /// `header.applicationData` must carry: UTF-8 of `tessera-checkout-session:<id>`.
     public var applicationData: Data { Data("tessera-checkout-session:\(id)".utf8) }
+
+    /// The application data of a payment request built before the session existed, by the buyer who then created it
+    /// with this `Idempotency-Key` (the buy page's Apple Pay tap): UTF-8 of `tessera-checkout-key:<idempotencyKey>`.
+    /// A key belongs to one session only, so this ties a token to the session as firmly as ``applicationData``.
+    public var idempotencyKeyApplicationData: Data { Data("tessera-checkout-key:\(idempotencyKey)".utf8) }
 }
 
 /// One line of a cart: something bought, how many, at what price.

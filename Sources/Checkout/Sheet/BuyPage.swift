@@ -1,11 +1,14 @@
 import Foundation
+import PaymentRequest
 
 /// The page behind `GET /checkout/buy/{sku}`: one catalogue product, its price in the buyer's locale and one button.
 ///
-/// A tap creates an anonymous, catalogue-only session for one of the product (`POST /checkout/v1/sessions`, as any
-/// browser may) and opens its payment sheet at once, with no step in between. The button is the Apple Pay button
-/// where `ApplePaySession` can make payments, and a plain "Buy" button everywhere else; no Apple Pay mark is shown
-/// where Apple Pay is missing. Self-contained: inline style and script, requests to this origin only.
+/// Where `ApplePaySession` can make payments the button is the Apple Pay button, and its tap opens the Apple Pay
+/// sheet at once from the payment request the server embedded; the anonymous, catalogue-only session for one of the
+/// product (`POST /checkout/v1/sessions`, as any browser may) is created during merchant validation
+/// (``ApplePayDriver``). Everywhere else a plain "Buy" button creates that session and opens its payment sheet page;
+/// no Apple Pay mark is shown where Apple Pay is missing. Self-contained: inline style and script, requests to this
+/// origin only.
 struct BuyPage {
     /// What the page's script starts from, embedded as JSON.
     struct Bootstrap: Encodable {
@@ -15,6 +18,9 @@ struct BuyPage {
         var currencyCode: String
         var merchantLine: String
         var apiBase: String
+        /// The payment request a catalogue session for one of the product would have (without `applicationData`),
+        /// for the Apple Pay sheet the tap opens before that session exists; `nil` where it could not be offered.
+        var paymentRequest: ApplePayPaymentRequest?
     }
 
     let bootstrap: Bootstrap
@@ -45,6 +51,7 @@ struct BuyPage {
           <p id="buy-status" role="status" aria-live="polite"></p>
         </main>
         <script type="application/json" id="buy-data">\(json)</script>
+        <script>\(ApplePayDriver.source)</script>
         <script>\(Self.script)</script>
         </body>
         </html>
@@ -104,22 +111,55 @@ struct BuyPage {
         return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
       }
       let busy = false;
+      function settle() { busy = false; button.removeAttribute('aria-busy'); }
+      // One key per page: a second tap after a cancelled sheet goes on with the session the first one created.
+      const buyKey = key();
+      let created = null;
+      function createSession() {
+        return created || (created = (async () => {
+          const response = await fetch(data.apiBase + '/sessions', {
+            method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': buyKey },
+            body: JSON.stringify({ items: [{ sku: data.sku, quantity: 1 }] }) });
+          const body = await response.json().catch(() => ({}));
+          if (!response.ok || !body.sheetURL || !body.clientSecret) {
+            throw new Error((body.error && body.error.message) || 'status ' + response.status);
+          }
+          return body;
+        })().catch((error) => { created = null; throw error; }));
+      }
+      const unavailable = 'This product cannot be bought right now. Please try again.';
+
+      // Apple Pay: the sheet opens in this tick, from the request the server embedded (read at the tap); the session
+      // is created inside merchant validation. applicationData ties the token to the session this key creates.
+      function buyWithApplePay() {
+        const request = JSON.parse(document.getElementById('buy-data').textContent).paymentRequest;
+        request.applicationData = btoa('tessera-checkout-key:' + buyKey);
+        status.textContent = '';
+        TesseraApplePay.begin({
+          request,
+          checkout: () => createSession().then((session) => ({
+            api: data.apiBase + '/sessions/' + encodeURIComponent(session.id), apiBase: data.apiBase,
+            clientSecret: session.clientSecret, sheetURL: session.sheetURL,
+            total: session.paymentRequest.total, lineItems: session.paymentRequest.lineItems || [] })),
+          say: (text, code) => { status.textContent = code === 'merchantValidationFailed' ? unavailable : text; },
+          // The session's sheet page, now read-only, shows the receipt and the passes.
+          paid: (answer, checkout) => location.assign(checkout.sheetURL),
+          failed: (answer) => { status.textContent = answer.reason || unavailable; },
+          cancelled: () => { status.textContent = 'Payment cancelled.'; },
+        });
+      }
+
       button.addEventListener('click', async function () {
+        if (applePay && data.paymentRequest) { buyWithApplePay(); return; }
         if (busy) return;
         busy = true;
         button.setAttribute('aria-busy', 'true');
         status.textContent = '';
         try {
-          const response = await fetch(data.apiBase + '/sessions', {
-            method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key() },
-            body: JSON.stringify({ items: [{ sku: data.sku, quantity: 1 }] }) });
-          const body = await response.json();
-          if (!response.ok || !body.sheetURL) throw new Error((body.error && body.error.message) || 'status ' + response.status);
-          location.assign(body.sheetURL);
+          location.assign((await createSession()).sheetURL);
         } catch (error) {
-          status.textContent = 'This product cannot be bought right now. Please try again.';
-          busy = false;
-          button.removeAttribute('aria-busy');
+          status.textContent = unavailable;
+          settle();
         }
       });
     })();

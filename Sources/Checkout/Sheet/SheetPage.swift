@@ -116,6 +116,7 @@ struct SheetPage {
           <p id="result" role="status" aria-live="assertive"></p>
         </main>
         <script type="application/json" id="checkout-data">\(json)</script>
+        <script>\(ApplePayDriver.source)</script>
         <script>\(SheetScript.rows)</script>
         <script>\(SheetScript.source)</script>
         </body>

@@ -304,42 +304,21 @@ enum SheetScript {
         else say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
       }
 
-      // Apple Pay JS: the newest ApplePaySession version the browser supports, each event answered by the matching
-      // endpoint, the server's update handed back unchanged (its errors as ApplePayError).
+      // Apple Pay JS (the shared driver, ApplePayDriver): each event answered by the matching endpoint of this
+      // session, the server's update handed back unchanged. Called synchronously from the tap.
       function startApplePay() {
-        let version = 3;
-        for (let candidate = 16; candidate > 3; candidate--) {
-          if (ApplePaySession.supportsVersion(candidate)) { version = candidate; break; }
-        }
-        const session = new ApplePaySession(version, request);
-        const toError = (e) => new ApplePayError(e.code, e.contactField, e.message);
-        const native = (u) => Object.assign({}, u, u.errors ? { errors: u.errors.map(toError) } : {});
-        const fail = (error) => { session.abort(); say('result', error.message, 'requestFailed'); };
-        const update = (path, body, complete) => post(path, body)
-          .then((answer) => { apply(answer); complete(native(answer)); }).catch(fail);
-        session.onvalidatemerchant = (event) =>
-          postTo(data.apiBase + '/merchant-validation', { validationURL: event.validationURL })
-            .then((merchantSession) => session.completeMerchantValidation(merchantSession))
-            .catch((error) => { session.abort(); say('result', error.message, 'merchantValidationFailed'); });
-        session.onshippingcontactselected = (event) => update('/shipping-contact', { shippingContact: event.shippingContact },
-          (u) => session.completeShippingContactSelection(u));
-        session.onshippingmethodselected = (event) => update('/shipping-method', { shippingMethod: event.shippingMethod },
-          (u) => session.completeShippingMethodSelection(u));
-        session.oncouponcodechanged = (event) => update('/coupon-code', { couponCode: event.couponCode },
-          (u) => session.completeCouponCodeChange(u));
-        session.onpaymentmethodselected = (event) => update('/payment-method', { paymentMethod: event.paymentMethod },
-          (u) => session.completePaymentMethodSelection(u));
-        session.onpaymentauthorized = async (event) => {
-          const answer = await post('/authorize', event.payment).catch((error) => ({ status: 'STATUS_FAILURE', reason: error.message }));
-          session.completePayment({
-            status: answer.status === 'STATUS_SUCCESS' ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE,
-            errors: (answer.errors || []).map(toError),
-          });
-          await finish(answer);
-          if (answer.status === 'STATUS_SUCCESS') $('apple-pay-area').hidden = true;
-        };
-        session.oncancel = () => say('result', 'Payment cancelled. Tap the Apple Pay button to try again.', 'cancelled');
-        session.begin();
+        TesseraApplePay.begin({
+          request,
+          checkout: () => ({ api, apiBase: data.apiBase, clientSecret: data.clientSecret }),
+          apply: (update) => apply(update),
+          say: (text, code) => say('result', text, code),
+          paid: async (answer) => {
+            await finish(answer);
+            $('apple-pay-area').hidden = true;
+          },
+          failed: (answer) => finish(answer),
+          cancelled: () => say('result', 'Payment cancelled. Tap the Apple Pay button to try again.', 'cancelled'),
+        });
       }
 
       renderSummary();
