@@ -138,7 +138,9 @@ struct APNsClientRequestTests {
             }
             #expect(standIn.requests.count == 9)
             #expect(standIn.requests.allSatisfy { $0.negotiatedProtocol == "h2" })
-            #expect(standIn.connections == 1)
+            // Nine sends share connections instead of opening one each. On a loaded machine AsyncHTTPClient has been
+            // seen to open a second HTTP/2 connection while eight sends start at once (2 of about 10 full runs).
+            #expect((1...2).contains(standIn.connections), "\(standIn.connections) connections for 9 sends")
         }
     }
 }
