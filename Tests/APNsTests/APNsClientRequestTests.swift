@@ -125,7 +125,7 @@ struct APNsClientRequestTests {
         #expect(throws: APNsError.self) { _ = try APNsClient(configuration: configuration, logger: StandInFixture.logger) }
     }
 
-    @Test("Several sends share one HTTP/2 connection")
+    @Test("Several sends share HTTP/2 connections rather than opening one each")
     func connectionReuse() async throws {
         try await StandInFixture.with(authentication: { _ in try StandInFixture.tokenAuthentication().0 }) { standIn, client in
             let sent = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
