@@ -182,6 +182,11 @@ struct DownloadRoutes: Sendable {
         guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
               let pass = try await issuer.store.pass(downloadToken: token)
         else { throw HTTPError(.notFound, message: "no pass at this link") }
+        if let answer = PassResponse.withoutBuilding(
+            for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+        {
+            return answer
+        }
         return try await PassResponse.make(
             for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
     }

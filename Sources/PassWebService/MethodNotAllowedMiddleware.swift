@@ -3,6 +3,9 @@ import Hummingbird
 
 /// Answers methods the service never serves (`TRACE`, `CONNECT`, unknown ones) with 405 and the methods it does in
 /// `Allow`, instead of a 404 that says the resource is missing (RFC 9110 §15.5.6).
+///
+/// Added to the router after the routes, so only the router's not-found answer passes through it (Hummingbird gives
+/// that answer every middleware, and a route only those added before it): requests the routes serve skip it.
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Every method some route of the server answers.
     static var served: [HTTPRequest.Method] { [.get, .head, .post, .patch, .delete] }

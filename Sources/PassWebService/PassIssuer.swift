@@ -248,11 +248,19 @@ public final class PassIssuer: Sendable {
         Data(try await bundleBuffer(for: pass).readableBytesView)
     }
 
+    /// The bundle of a pass's current version when the cache holds it, without waiting; `nil` when it must be built
+    /// (``bundleBuffer(for:)``).
+    func cachedBundleBuffer(for pass: PassRecord) -> ByteBuffer? {
+        cache.bundle(
+            for: BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
+            updateTag: pass.updateTag)
+    }
+
     /// The same bundle as a buffer that HTTP responses share without copying. A cache miss loads the template and
     /// signs on NIO's blocking thread pool, never on an event loop.
     func bundleBuffer(for pass: PassRecord) async throws -> ByteBuffer {
+        if let cached = cachedBundleBuffer(for: pass) { return cached }
         let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        if let cached = cache.bundle(for: key, updateTag: pass.updateTag) { return cached }
         let bundle = ByteBuffer(bytes: try await build(pass, entry: try await templateEntry(named: pass.template)).bundle)
         cache.store(bundle, for: key, updateTag: pass.updateTag)
         return bundle

@@ -13,11 +13,8 @@ enum PassResponse {
     static func make(
         for pass: PassRecord, issuer: PassIssuer, request: Request, logger: Logger, attachmentName: String? = nil
     ) async throws -> Response {
-        let lastModified = HTTPDate.format(pass.lastModified)
-        if let header = request.headers[.ifModifiedSince], let since = HTTPDate.parse(header),
-           pass.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
-        {
-            return Response(status: .notModified, headers: [.lastModified: lastModified])
+        if let answer = withoutBuilding(for: pass, issuer: issuer, request: request, attachmentName: attachmentName) {
+            return answer
         }
         let bundle: ByteBuffer
         do {
@@ -29,9 +26,31 @@ enum PassResponse {
             ])
             throw HTTPError(.internalServerError, message: "the pass could not be built")
         }
+        return ok(bundle, for: pass, request: request, attachmentName: attachmentName)
+    }
+
+    /// The answer when nothing has to be built: 304 for a fresh `If-Modified-Since`, or the bundle from the issuer's
+    /// cache; `nil` when the bundle must be built (``make(for:issuer:request:logger:attachmentName:)``).
+    ///
+    /// Synchronous, so the device and download routes answer the common cases without an `await`: under
+    /// `tessera serve` each awaited call costs a trip through the event loop's task queue even when it does not
+    /// suspend.
+    static func withoutBuilding(
+        for pass: PassRecord, issuer: PassIssuer, request: Request, attachmentName: String? = nil
+    ) -> Response? {
+        if let header = request.headers[.ifModifiedSince], let since = HTTPDate.parse(header),
+           pass.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        {
+            return Response(status: .notModified, headers: [.lastModified: HTTPDate.format(pass.lastModified)])
+        }
+        guard let bundle = issuer.cachedBundleBuffer(for: pass) else { return nil }
+        return ok(bundle, for: pass, request: request, attachmentName: attachmentName)
+    }
+
+    private static func ok(_ bundle: ByteBuffer, for pass: PassRecord, request: Request, attachmentName: String?) -> Response {
         var headers: HTTPFields = [
-            .contentType: contentType, .lastModified: lastModified, .contentLength: String(bundle.readableBytes),
-            .cacheControl: "no-cache",
+            .contentType: contentType, .lastModified: HTTPDate.format(pass.lastModified),
+            .contentLength: String(bundle.readableBytes), .cacheControl: "no-cache",
         ]
         if let attachmentName { headers[.contentDisposition] = "attachment; filename=\"\(attachmentName).pkpass\"" }
         if request.method == .head { return Response(status: .ok, headers: headers) }

@@ -62,7 +62,6 @@ public struct PassWebService: Sendable {
 
     /// Adds every route to a router.
     public func addRoutes(to router: Router<WebServiceRequestContext>) {
-        router.add(middleware: MethodNotAllowedMiddleware())
         let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
         let v1 = root.group("v1")
         DeviceRoutes(
@@ -80,5 +79,9 @@ public struct PassWebService: Sendable {
             IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
                 .add(to: root.group("api/v1"))
         }
+        // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
+        // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path
+        // has no route for with its not-found answer too, so TRACE on a pass's path still gets 405.
+        router.add(middleware: MethodNotAllowedMiddleware())
     }
 }

@@ -90,6 +90,8 @@ public final class SQLiteStore: PassStore {
     }
 
     /// Runs `body` in one write transaction: rolled back when it throws. Database errors become ``PassStoreError``.
+    /// Inlined into the store's methods, so a write costs no extra trip through the event loop's task queue.
+    @inline(__always)
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.write(body)
@@ -114,8 +116,18 @@ public final class SQLiteStore: PassStore {
     /// locks) to notice schema changes made by other connections, and this store's schema only changes in
     /// ``migrate()``, before any read. Statements are prepared with raw SQL, which SQLite re-prepares by itself if
     /// the schema ever changes under them.
+    ///
+    /// An idle connection is taken and the statement run without an `await`: under `tessera serve` every awaited
+    /// call that does not suspend still costs a trip through the event loop's task queue (the loop runs tasks as
+    /// its own executor, and each call hops back to the generic one), and a device request makes several reads. Only
+    /// a read that finds every connection busy awaits one.
+    @inline(__always)
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
+            if let connection = readers.checkOutIfIdle() {
+                defer { readers.checkIn(connection) }
+                return try ReadConnections.run(body, on: connection)
+            }
             return try await readers.read(body)
         } catch let error as PassStoreError {
             throw error
@@ -163,7 +175,18 @@ final class ReadConnections: Sendable {
     func read<T>(_ body: (Database) throws -> T) async throws -> T {
         let connection = try await checkOut()
         defer { checkIn(connection) }
-        return try connection.unsafeRead(body)
+        return try Self.run(body, on: connection)
+    }
+
+    /// Runs `body` on a checked-out connection, on the calling thread.
+    static func run<T>(_ body: (Database) throws -> T, on connection: DatabaseQueue) throws -> T {
+        try connection.unsafeRead(body)
+    }
+
+    /// An idle connection, taken without waiting, or `nil` when none is idle (``read(_:)`` then opens or waits for
+    /// one). Hand it back with ``checkIn(_:)``.
+    func checkOutIfIdle() -> DatabaseQueue? {
+        state.withLock { $0.idle.popLast() }
     }
 
     private enum Next {
@@ -208,7 +231,8 @@ final class ReadConnections: Sendable {
         }
     }
 
-    private func checkIn(_ connection: DatabaseQueue) {
+    /// Hands a connection back: to the longest-waiting read, or to the idle ones.
+    func checkIn(_ connection: DatabaseQueue) {
         let waiter: CheckedContinuation<DatabaseQueue?, Never>? = state.withLock { state in
             if state.waiters.isEmpty {
                 state.idle.append(connection)
