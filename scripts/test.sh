@@ -15,9 +15,9 @@ fi
 # Stalled means either of:
 # - ExecutorWatchdog (Tests/TesseraTestSupport) found Swift's executor idle and not running jobs, and ended the process
 #   with a `tessera-test-stall` line naming what stopped;
-# - the run wrote nothing for TESSERA_TEST_QUIET_SECONDS (600 by default): this script then lists the tests that
+# - the run wrote nothing for TESSERA_TEST_QUIET_SECONDS (300 by default): this script then lists the tests that
 #   started and did not finish, and ends the process.
-quiet="${TESSERA_TEST_QUIET_SECONDS:-600}"
+quiet="${TESSERA_TEST_QUIET_SECONDS:-300}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
@@ -38,7 +38,7 @@ run_suite() {
             {
                 echo "tessera-test-stall: no output for $quiet s; tests started and not finished:"
                 grep -oE '◇ Test "[^"]*" started' "$log" | sed -E 's/^◇ Test "(.*)" started$/\1/' | sort | uniq > "$log.started"
-                grep -oE '[✔✘] Test "[^"]*" (passed|failed)' "$log" | sed -E 's/^. Test "(.*)" (passed|failed)$/\1/' | sort | uniq \
+                grep -oE '[✔✘] Test "[^"]*"' "$log" | sed -E 's/^. Test "(.*)"$/\1/' | sort | uniq \
                     | comm -23 "$log.started" - | sed 's/^/  /'
                 rm -f "$log.started"
             } >> "$log"
