@@ -21,10 +21,18 @@ quiet="${TESSERA_TEST_QUIET_SECONDS:-300}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
+# Ends a process and everything it started, children first (SwiftPM starts the test process in a process group of
+# its own, so a group kill is not enough).
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+    kill -9 "$1" 2>/dev/null || true
+}
+
 run_suite() {
     : > "$log"
-    # In a process group of its own, so a stall can end the test process and every child it started; appending, so the
-    # lines this script adds are never overwritten by the runner's own writes.
+    # In a process group of its own, so a stall can end it with everything it started; appending, so the lines this
+    # script adds are never overwritten by the runner's own writes.
     setsid -w swift test "$@" >> "$log" 2>&1 &
     local runner=$! size=0 now last
     tail -n +1 -f --pid="$runner" "$log" &
@@ -42,6 +50,7 @@ run_suite() {
                     | comm -23 "$log.started" - | sed 's/^/  /'
                 rm -f "$log.started"
             } >> "$log"
+            kill_tree "$runner"
             kill -9 -- "-$runner" 2>/dev/null || true
             break
         fi

@@ -25,7 +25,9 @@ struct ServeTimingTests {
             let schema = "tessera_timing_\(UInt32.random(in: 0...UInt32.max))"
             arguments = ["--database", url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"]
         }
+        TestProgress.say("timing \(store)", "starting tessera serve")
         let server = try await ServeProcess(arguments: arguments)
+        TestProgress.say("timing \(store)", "server on port \(server.port); measuring")
         let body = #"{"template":"event-ticket","data":{"serialNumber":"TM-1"}}"#
         let created = try #require(try server.request(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
@@ -90,8 +92,10 @@ struct ServeTimingTests {
             }
             return (withinNoise, rounds, wrongAnswers)
         }
+        TestProgress.say("timing \(store)", "measured; stopping the server")
         #expect(wrongAnswers == 0, "\(wrongAnswers) answers were not 401")
         #expect(withinNoise, "every round found the two paths apart: \(rounds)")
         try await server.terminate()
+        TestProgress.say("timing \(store)", "server stopped")
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import NIOCore
 import NIOHTTP1
+import TesseraTestSupport
 
 /// A minimal W3C WebDriver client for chromium-driver: start the driver, open a headless Chromium session, find,
 /// click, type, read text and attributes, and poll until the page shows what the test waits for.
@@ -50,6 +51,7 @@ final class WebDriver: @unchecked Sendable {
         do {
             let value = try await call("POST", base + "/session", capabilities)
             guard let sessionId = value["sessionId"] as? String else { throw CheckoutTestError("no WebDriver session: \(value)") }
+            TestProgress.say("chromedriver 127.0.0.1:\(port)", "session open")
             return WebDriver(base: base + "/session/" + sessionId, sessionId: sessionId, process: process)
         } catch {
             process.terminate()
@@ -71,6 +73,7 @@ final class WebDriver: @unchecked Sendable {
         process.terminate()
         for _ in 0..<30 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        TestProgress.say("chromedriver \(base.split(separator: "/")[1])", "stopped")
     }
 
     func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
