@@ -13,6 +13,16 @@ import TesseraTestSupport
 @Suite("The payment sheet drives ApplePaySession", .serialized)
 struct SheetApplePayTests {
     /// A recorded purchase: merchant validation, an address, express shipping, a coupon, a card, then the payment.
+    /// The calls the page makes while ``purchase`` replays, up to its pause before the payment.
+    static let purchaseCalls = [
+        "constructor", "begin",
+        "event:onvalidatemerchant", "completeMerchantValidation",
+        "event:onshippingcontactselected", "completeShippingContactSelection",
+        "event:onshippingmethodselected", "completeShippingMethodSelection",
+        "event:oncouponcodechanged", "completeCouponCodeChange",
+        "event:onpaymentmethodselected", "completePaymentMethodSelection",
+    ]
+
     static let purchase = """
         [{"handler": "onvalidatemerchant", "event": {"validationURL": "https://localhost/paymentservices/paymentSession"}},
          {"handler": "onshippingcontactselected", "event": {"shippingContact":
@@ -107,14 +117,7 @@ extension SheetApplePayTests {
             let paused = try await page.driver.wait({ try await page.evaluate("applePayStandIn.paused") }, until: { $0 == "true" })
             #expect(paused == "true")
             let calls = try await Self.calls(page)
-            #expect(calls.map { $0["name"] as? String ?? "" } == [
-                "constructor", "begin",
-                "event:onvalidatemerchant", "completeMerchantValidation",
-                "event:onshippingcontactselected", "completeShippingContactSelection",
-                "event:onshippingmethodselected", "completeShippingMethodSelection",
-                "event:oncouponcodechanged", "completeCouponCodeChange",
-                "event:onpaymentmethodselected", "completePaymentMethodSelection",
-            ])
+            #expect(calls.map { $0["name"] as? String ?? "" } == Self.purchaseCalls)
             // Built and begun synchronously inside the buyer's click, as Safari requires.
             #expect(calls.prefix(2).map { $0["inClick"] as? Bool } == [true, true])
             let byName = Dictionary(calls.map { ($0["name"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })

@@ -100,7 +100,7 @@ enum ApplePayDriver {
         return session;
       }
 
-      window.TesseraApplePay = { begin, newestVersion };
+      window.TesseraApplePay = { begin, newestVersion, postTo };
     })();
     """#
 }

@@ -116,17 +116,10 @@ enum SheetScript {
         if (typeof renderRows === 'function' && rowsReady) renderRows();
       }
 
+      // The Apple Pay driver's POST (embedded before this script), with this session's client secret.
       async function postTo(url, body) {
         if (preview) throw new Error('This is a preview: nothing is sent.');
-        const response = await fetch(url, {
-          method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': data.clientSecret },
-          body: JSON.stringify(body),
-        });
-        const json = await response.json().catch(() => ({}));
-        if (!response.ok && !json.status) {
-          throw new Error(json.error ? json.error.message : 'The request failed (' + response.status + ').');
-        }
-        return json;
+        return TesseraApplePay.postTo({ clientSecret: data.clientSecret }, url, body);
       }
       const post = (path, body) => postTo(api + path, body);
 
