@@ -56,6 +56,7 @@ extension MerchantConfiguration {
         func fail(_ field: String, _ reason: String) -> CheckoutError { CheckoutError.configuration(field, reason) }
         guard !merchantIdentifier.isEmpty else { throw fail("merchantIdentifier", "must not be empty") }
         try paymentProcessor?.validate(developmentMode: developmentMode)
+        try paymentStep?.validate()
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
         guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
         guard let currency = Currency(code: currencyCode) else {

@@ -83,6 +83,10 @@ public final class CheckoutService: Sendable {
                 merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
+        if merchant.paymentStep != nil, processor is NoPaymentProcessor {
+            throw CheckoutError.configuration(
+                "paymentStep", "needs a paymentProcessor (webhook or forwardToken): the card token goes to it")
+        }
         self.apiKey = try apiKey ?? merchant.apiKey()
         self.merchant = merchant
         self.configuration = configuration

@@ -24,6 +24,8 @@ struct SheetPage {
         var clientSecret: String
         /// What is wrong with the session's last shipping address, while the server serves none.
         var shippingAddressProblem: ApplePayError? = nil
+        /// The merchant's payment step for buyers without Apple Pay (its script and the origins it may use).
+        var paymentStep: MerchantConfiguration.PaymentStepConfiguration? = nil
     }
 
     /// Where Apple serves the Apple Pay JS SDK (the auto-updating 1.x version).
@@ -32,10 +34,14 @@ struct SheetPage {
 
     /// The page's content security policy: inline script and style, requests to this origin only; with the SDK,
     /// Apple's SDK origin for its script, styles, images, frames and requests too.
+    /// With a payment step, the step's origins (its script's and the configured ones) for the same kinds, and fonts.
     var contentSecurityPolicy: String {
-        let apple = bootstrap.applePayJSSDK ? " " + Self.applePaySDKOrigin : ""
-        return "default-src 'none'; script-src 'unsafe-inline'\(apple); style-src 'unsafe-inline'\(apple); "
-            + "connect-src 'self'\(apple); img-src 'self' data:\(apple); frame-src\(apple.isEmpty ? " 'none'" : apple); "
+        var origins = bootstrap.applePayJSSDK ? [Self.applePaySDKOrigin] : []
+        origins += bootstrap.paymentStep?.allowedOrigins ?? []
+        let other = origins.map { " " + $0 }.joined()
+        return "default-src 'none'; script-src 'unsafe-inline'\(other); style-src 'unsafe-inline'\(other); "
+            + "connect-src 'self'\(other); img-src 'self' data:\(other); frame-src\(other.isEmpty ? " 'none'" : other); "
+            + (bootstrap.paymentStep == nil ? "" : "font-src\(other); ")
             + "form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
     }
 
@@ -117,6 +123,7 @@ struct SheetPage {
         </main>
         <script type="application/json" id="checkout-data">\(json)</script>
         <script>\(ApplePayDriver.source)</script>
+        <script>\(PaymentStepScript.source)</script>
         <script>\(SheetScript.rows)</script>
         <script>\(SheetScript.source)</script>
         </body>
