@@ -96,6 +96,17 @@ final class WebDriver: @unchecked Sendable {
         _ = try await Self.call("POST", base + "/element/\(id)/value", ["text": text])
     }
 
+    /// Moves the session into the frame `selector` finds (commands then act on the frame's document), or back to the
+    /// top-level document with `nil`.
+    func frame(_ selector: String?) async throws {
+        if let selector {
+            let id = try await element(selector)
+            _ = try await Self.call("POST", base + "/frame", ["id": ["element-6066-11e4-a52e-4f735466cecf": id]])
+        } else {
+            _ = try await Self.call("POST", base + "/frame", ["id": NSNull()])
+        }
+    }
+
     /// Sends keys (WebDriver key codes such as `"\u{E015}"`, arrow down) to the element without clearing it.
     func keys(_ selector: String, _ text: String) async throws {
         _ = try await Self.call("POST", base + "/element/\(try await element(selector))/value", ["text": text])
