@@ -38,6 +38,10 @@ struct SheetPaymentStepTests {
                 try await driver.type("#expiry", "12/30")
                 try await driver.frame(nil)
                 #expect(try await page.text("#payment-value", until: { $0.contains("4242") }) == "Visa ••••4242")
+                if let axe = try await SheetAccessibilityTests.axeSource() {
+                    #expect(try await SheetAccessibilityTests.violations(page, axe: axe, iframes: false) == [],
+                            "the Card row open with the gateway's element")
+                }
                 // The number is in the gateway's frame only: the sheet's own document cannot read it.
                 let leaked = try await page.evaluate(
                     "document.documentElement.outerHTML.includes('4242 4242') || document.documentElement.outerHTML.includes('4242424242424242')")
