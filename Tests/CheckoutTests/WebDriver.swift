@@ -67,13 +67,16 @@ final class WebDriver: @unchecked Sendable {
 
     /// Ends the session and stops the driver.
     func quit() async {
+        let name = "chromedriver \(base.split(separator: "/")[1])"
+        TestProgress.say(name, "closing the session")
         _ = try? await Self.call("DELETE", base)
+        TestProgress.say(name, "shutting down")
         if let root = base.range(of: "/session/") { _ = try? await Self.callAny("GET", String(base[..<root.lowerBound]) + "/shutdown") }
         // chromedriver may ignore SIGTERM; never wait on it unbounded.
         process.terminate()
         for _ in 0..<30 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        TestProgress.say("chromedriver \(base.split(separator: "/")[1])", "stopped")
+        TestProgress.say(name, process.isRunning ? "still running: SIGKILL sent" : "stopped")
     }
 
     func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
