@@ -67,8 +67,9 @@ let package = Package(
 
         // ValidationReport and ValidationIssue, shared by the pass and payment-request validators
         .target(name: "Validation", swiftSettings: swiftSettings),
-        // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
-        .target(name: "PassModel", dependencies: ["Validation"], swiftSettings: swiftSettings),
+        // pass.json model, validation, templates and data (no I/O beyond reading a template folder; PNG checksums
+        // through PNGEncoding's zlib)
+        .target(name: "PassModel", dependencies: ["Validation", "PNGEncoding"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification
