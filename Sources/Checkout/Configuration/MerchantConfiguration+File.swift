@@ -58,11 +58,8 @@ extension MerchantConfiguration {
         try paymentProcessor?.validate(developmentMode: developmentMode)
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
         guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
-        guard let currency = Currency(code: currencyCode) else {
+        guard Currency(code: currencyCode) != nil else {
             throw fail("currencyCode", "\"\(currencyCode)\" is not an ISO 4217 code")
-        }
-        guard CurrencyNumericCode.numeric(currency.code) != nil else {
-            throw fail("currencyCode", "\(currency.code) has no ISO 4217 numeric code known to Tessera")
         }
         for (index, network) in supportedNetworks.enumerated() where !network.isKnown {
             throw fail("supportedNetworks[\(index)]", "\"\(network)\" is not an Apple Pay network")
