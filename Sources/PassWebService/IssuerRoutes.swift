@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PassCrypto
 import PassModel
 import PassStore
 
@@ -159,7 +160,7 @@ struct BearerTokenMiddleware: RouterMiddleware {
         next: (Request, WebServiceRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]),
-              Secrets.constantTimeEqual(given, token)
+              SecretToken.constantTimeEqual(given, token)
         else {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""], message: "a valid bearer token is required")
         }
