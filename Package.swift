@@ -67,9 +67,11 @@ let package = Package(
 
         // ValidationReport and ValidationIssue, shared by the pass and payment-request validators
         .target(name: "Validation", swiftSettings: swiftSettings),
+        // Dates as text: HTTP dates (RFC 9110) and the Gregorian day arithmetic W3C dates share (pure Swift)
+        .target(name: "Timestamps", swiftSettings: swiftSettings),
         // pass.json model, validation, templates and data (no I/O beyond reading a template folder; PNG checksums
         // through PNGEncoding's zlib)
-        .target(name: "PassModel", dependencies: ["Validation", "PNGEncoding"], swiftSettings: swiftSettings),
+        .target(name: "PassModel", dependencies: ["Validation", "PNGEncoding", "Timestamps"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification
@@ -120,6 +122,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "Timestamps",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +137,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs", "Timestamps",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -234,6 +237,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PaymentRequestTests",
             dependencies: ["PaymentRequest", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -4,6 +4,7 @@ import Hummingbird
 import PassCrypto
 import PassModel
 import PassStore
+import Timestamps
 
 /// The issuer API under `/api/v1`: create, read, change, void and download passes. Bearer-token protected.
 struct IssuerRoutes: Sendable {
