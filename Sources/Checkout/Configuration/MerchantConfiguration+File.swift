@@ -1,4 +1,5 @@
 public import Foundation
+import PassModel
 import PaymentRequest
 
 extension MerchantConfiguration {
@@ -25,9 +26,9 @@ extension MerchantConfiguration {
     /// - Throws: ``CheckoutError`` (`invalidConfiguration`) naming the key at fault.
     public static func decode(jsonData data: Data) throws -> MerchantConfiguration {
         do {
-            return try JSONDecoder().decode(MerchantConfiguration.self, from: data)
-        } catch let error as DecodingError {
-            let (path, reason) = JSONRequest.describe(error)
+            return try JSONDecodingFailure.decode(MerchantConfiguration.self, from: data)
+        } catch let failure as JSONDecodingFailure {
+            let (path, reason) = JSONRequest.describe(failure)
             throw CheckoutError.configuration(path, reason)
         } catch {
             throw CheckoutError.configuration("(root)", "is not JSON")
