@@ -11,7 +11,7 @@ public struct Manifest: Sendable, Equatable {
     public init(files: [String: Data]) {
         var hashes: [String: String] = [:]
         hashes.reserveCapacity(files.count)
-        for (path, data) in files { hashes[path] = Digest.hex(Digest.sha1(data)) }
+        for (path, data) in files { hashes[path] = Hex.encode(Digest.sha1(data)) }
         self.hashes = hashes
     }
 

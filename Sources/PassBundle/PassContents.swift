@@ -44,7 +44,7 @@ public struct PassContents: Sendable {
     /// - Returns: The manifest's JSON bytes.
     public func manifestJSON(passJSON: Data) -> Data {
         var data = manifestTemplate
-        let hash = Digest.hex(Digest.sha1(passJSON))
+        let hash = Hex.encode(Digest.sha1(passJSON))
         let start = data.startIndex + passJSONHashOffset
         data.replaceSubrange(start..<start + 40, with: hash.utf8)
         return data

@@ -24,20 +24,6 @@ public enum Digest {
         }
         return digest
     }
-
-    /// Lower-case hexadecimal.
-    /// - Parameter bytes: The bytes to format.
-    /// - Returns: Two hex digits per byte.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }
 
 /// SHA-1 over bytes that arrive in pieces (an archive entry read in chunks), so memory does not grow with their size.

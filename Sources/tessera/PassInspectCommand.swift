@@ -44,7 +44,7 @@ struct PassInspectCommand: ParsableCommand {
             signer = try? CMSVerifier().verify(signature: signature, content: manifest)
         }
         let files = archive.files.keys.sorted().map { path in
-            FileEntry(path: path, size: archive.files[path]!.count, sha1: Digest.hex(Digest.sha1(archive.files[path]!)))
+            FileEntry(path: path, size: archive.files[path]!.count, sha1: Hex.encode(Digest.sha1(archive.files[path]!)))
         }
         let inspection = Inspection(pass: passValue, files: files, signer: signer?.signer.subject.oneLine,
                                     signerIssuer: signer?.signer.issuer.oneLine,

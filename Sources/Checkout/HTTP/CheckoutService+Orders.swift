@@ -138,7 +138,7 @@ extension CheckoutService {
         let total = builder.total(for: try builder.lineItems())
         let payment = try development.payment(
             minorUnits: MinorUnits.amount(total.amountValue ?? 0, currency: pricing.currency),
-            currencyNumeric: CurrencyNumericCode.numeric(pricing.currency.code) ?? "",
+            currencyNumeric: pricing.currency.numericCode,
             applicationData: session.applicationData, at: now(),
             billingContact: object["billingContact"], shippingContact: object["shippingContact"])
         return try JSONResponse.make(try await authorizePayment(payment, session: session))

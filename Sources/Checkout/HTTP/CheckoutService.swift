@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import Logging
 public import PassWebService
+import PassCrypto
 import PaymentRequest
 import PaymentToken
 public import ServiceLifecycle
@@ -175,11 +176,9 @@ public final class CheckoutService: Sendable {
 
 /// Random identifiers for sessions and orders.
 enum Identifiers {
-    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-
+    /// `prefix` and 24 random letters and digits.
     static func make(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return prefix + String((0..<24).map { _ in alphabet.randomElement(using: &generator)! })
+        prefix + SecretToken.random(length: 24)
     }
 
     static func isPlausible(_ id: String) -> Bool {
