@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto",
+                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto", "Markup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 import Crypto
+import PassCrypto
 public import Foundation
 import HTTPTypes
 import PaymentToken
@@ -33,7 +34,7 @@ public struct CardPayment: Codable, Sendable, Equatable {
     /// What Tessera records to refuse the same token twice: `card-` and the SHA-256 of the token in hex (the token
     /// itself is kept only with the held authorization, for recovery).
     public var transactionIdentifier: String {
-        "card-" + SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        "card-" + Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// The first problem with the posted fields, as `(field, what is wrong)`, or `nil`.

@@ -4,6 +4,7 @@ public import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
+import PassCrypto
 import PaymentRequest
 import PaymentToken
 public import ServiceLifecycle
@@ -146,7 +147,7 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
         var signed = Data("\(seconds).".utf8)
         signed.append(body)
         let mac = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret))
-        return "t=\(seconds),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "t=\(seconds),v1=" + Hex.encode(mac)
     }
 
     /// The JSON body: order, session, idempotency key, amount (decimal string), currency, network, transaction

@@ -140,7 +140,7 @@ extension CheckoutService {
     /// The decrypted payment must be in the session's currency and for its total.
     private func checkAmount(_ payment: DecryptedPaymentData, minorUnits: Decimal) throws {
         let currency = pricing.currency
-        guard payment.currencyCode == CurrencyNumericCode.numeric(currency.code) else {
+        guard payment.currencyCode == currency.numericCode else {
             throw AuthorizationFailure(.unprocessableContent, code: "currencyMismatch",
                                        "The payment's currency does not match the order. Please try again.",
                                        detail: "the token is in currency \(payment.currencyCode ?? "(none)"), the "

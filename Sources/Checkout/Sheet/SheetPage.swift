@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 import PaymentRequest
 
 /// The browser payment sheet for one session: Apple Pay JS where `window.ApplePaySession` exists, otherwise an
@@ -50,7 +51,7 @@ struct SheetPage {
     /// The HTML document.
     func html() throws -> String {
         let json = try HTMLText.scriptJSON(bootstrap)
-        let title = HTMLText.escape("Pay \(bootstrap.merchantLine)")
+        let title = MarkupText.html("Pay \(bootstrap.merchantLine)")
         return """
         <!DOCTYPE html>
         <html lang="en">
@@ -68,7 +69,7 @@ struct SheetPage {
         <main id="sheet" class="sheet" aria-labelledby="sheet-title">
           <div class="grabber" aria-hidden="true"></div>
           <header class="sheet-header">
-            <h1 id="sheet-title">\(HTMLText.escape(bootstrap.merchantLine))</h1>
+            <h1 id="sheet-title">\(MarkupText.html(bootstrap.merchantLine))</h1>
             <p id="mode" class="muted"></p>
           </header>
           <div id="apple-pay-area" hidden>
@@ -147,23 +148,8 @@ struct SheetPage {
     }
 }
 
-/// HTML escaping for text and attribute values.
+/// JSON embedded in the pages' `<script>` elements.
 enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     /// `value` as JSON to embed in a `<script>` element: every `<` written as `\u003c`, so the JSON can never close
     /// its script element whatever the strings in it hold.
     static func scriptJSON(_ value: some Encodable) throws -> String {
