@@ -20,6 +20,8 @@ struct SheetPaymentStepTests {
                 merchant.paymentStep = .init(scriptURL: origin + "/card-step.js")
             }) { page in
                 let driver = page.driver
+                try await SheetLayoutTests.emulate(page, width: 390, height: 844, mobile: true,
+                                                   features: [("prefers-color-scheme", "light"), ("prefers-reduced-motion", "reduce")])
                 #expect(try await page.text("#payment-value", until: { $0 == "Add card" }) == "Add card")
                 #expect(try await page.text("#pay-button", until: { $0.contains("48.71") }) == "Pay $48.71")
                 try await page.openRow("payment")
@@ -38,6 +40,11 @@ struct SheetPaymentStepTests {
                 try await driver.type("#expiry", "12/30")
                 try await driver.frame(nil)
                 #expect(try await page.text("#payment-value", until: { $0.contains("4242") }) == "Visa ••••4242")
+                #expect(try await page.text("#result", until: { $0.isEmpty }) == "", "the refusal stays after the card changed")
+                try FileManager.default.createDirectory(at: SheetLayoutTests.screenshots, withIntermediateDirectories: true)
+                let file = SheetLayoutTests.screenshots.appendingPathComponent("sheet-payment-step.png")
+                try await driver.screenshot().write(to: file)
+                print("payment sheet screenshot: \(file.path)")
                 if let axe = try await SheetAccessibilityTests.axeSource() {
                     #expect(try await SheetAccessibilityTests.violations(page, axe: axe, iframes: false) == [],
                             "the Card row open with the gateway's element")

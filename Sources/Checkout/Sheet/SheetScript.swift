@@ -342,6 +342,8 @@ enum SheetScript {
             }),
             changed: (state) => {
               stepChanged = true;
+              // The buyer is correcting the card: the last refusal no longer applies.
+              if ($('result').dataset.code === 'paymentFailed') say('result', '');
               rowValue('payment', state.summary || (state.complete ? 'Card' : 'Add card'), !state.complete);
             },
             pay: (cardPayment) => post('/authorize', {
