@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs", "Timestamps",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

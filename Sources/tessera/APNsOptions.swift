@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PassWebService
+import TesseraServer
 import ServiceLifecycle
 
 /// APNs settings of `tessera serve`; without `--apns-auth` pushes are off.

@@ -1,4 +1,5 @@
 public import APNs
+public import PassWebService
 import Foundation
 
 /// Sends pass-update pushes through an ``APNs/APNsClient``: empty payload, `apns-topic` = pass type identifier,
