@@ -1,5 +1,6 @@
 internal import CLibz
 import Foundation
+import Synchronization
 
 /// The zlib calls: deflate for PNG image data and CRC-32 for PNG chunks (written here, checked by `PassModel`'s
 /// `PNGInfo`).
@@ -80,18 +81,17 @@ final class DeflateStream: @unchecked Sendable {
     }
 
     /// A lock-protected stack of idle streams.
-    final class Pool: @unchecked Sendable {
-        private let lock = NSLock()
-        private var idle: [DeflateStream] = []
+    final class Pool: Sendable {
+        private let idle = Mutex<[DeflateStream]>([])
         private let limit = 16
 
         func take() throws -> DeflateStream {
-            if let stream = lock.withLock({ idle.popLast() }) { return stream }
+            if let stream = idle.withLock({ $0.popLast() }) { return stream }
             return try DeflateStream()
         }
 
-        func give(_ stream: DeflateStream) {
-            lock.withLock { if idle.count < limit { idle.append(stream) } }
+        func give(_ stream: sending DeflateStream) {
+            idle.withLock { idle in if idle.count < limit { idle.append(stream) } }
         }
     }
 }

@@ -9,6 +9,7 @@ import CoreFoundation  // on Linux, timespec resolves through CoreFoundation's m
 import PassBundle
 import PassCrypto
 import PassModel
+import Synchronization
 
 /// `tessera-bench`: throughput figures for docs/benchmarks.md.
 @main
@@ -135,13 +136,11 @@ struct SignBenchmark: ParsableCommand {
     func format(_ value: Double) -> String { String(format: "%.0f", value) }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
-    private var cpu = 0.0
-    func add(_ amount: Int, cpuSeconds: Double) { lock.withLock { total += amount; cpu += cpuSeconds } }
-    var value: Int { lock.withLock { total } }
-    var cpuSeconds: Double { lock.withLock { cpu } }
+final class Counter: Sendable {
+    private let state = Mutex<(total: Int, cpu: Double)>((0, 0))
+    func add(_ amount: Int, cpuSeconds: Double) { state.withLock { $0.total += amount; $0.cpu += cpuSeconds } }
+    var value: Int { state.withLock { $0.total } }
+    var cpuSeconds: Double { state.withLock { $0.cpu } }
 }
 
 /// Runs `openssl speed rsa2048` and reads its sign/s.

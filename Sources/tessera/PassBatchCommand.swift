@@ -166,42 +166,47 @@ struct BatchRunner: Sendable {
 }
 
 /// Thread-safe progress, results and interruption of a batch.
-final class BatchState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = 0
-    private var failures: [BatchRunner.Failure] = []
-    private var warnings: [(line: Int, issue: ValidationIssue)] = []
-    private var signal: Int32?
+final class BatchState: Sendable {
+    private struct Progress {
+        var done = 0
+        var failures: [BatchRunner.Failure] = []
+        var warnings: [(line: Int, issue: ValidationIssue)] = []
+        var signal: Int32?
+    }
+
+    private let state = Mutex(Progress())
     private let total: Int
 
     init(total: Int) { self.total = total }
 
     func finish(line: Int, failure: String?, warnings rowWarnings: [ValidationIssue]) {
-        lock.withLock {
-            done += 1
+        state.withLock { state in
+            state.done += 1
             if let failure {
-                failures.append(.init(line: line, message: failure))
+                state.failures.append(.init(line: line, message: failure))
             } else {
-                warnings += rowWarnings.map { (line, $0) }
+                state.warnings += rowWarnings.map { (line, $0) }
             }
-            if done == total || done % 16 == 0 { Terminal.progress(done: done, total: total, failed: failures.count) }
+            if state.done == total || state.done % 16 == 0 {
+                Terminal.progress(done: state.done, total: total, failed: state.failures.count)
+            }
         }
     }
 
     /// Records the first interrupting signal; returns whether this was the first.
     func interrupt(by signal: Int32) -> Bool {
-        lock.withLock {
-            guard self.signal == nil else { return false }
-            self.signal = signal
+        state.withLock { state in
+            guard state.signal == nil else { return false }
+            state.signal = signal
             return true
         }
     }
 
-    var isInterrupted: Bool { lock.withLock { signal != nil } }
-    var interruptingSignal: Int32? { lock.withLock { signal } }
+    var isInterrupted: Bool { state.withLock { $0.signal != nil } }
+    var interruptingSignal: Int32? { state.withLock { $0.signal } }
 
     var outcome: BatchRunner.Outcome {
-        lock.withLock { .init(succeeded: done - failures.count, failures: failures, warnings: warnings) }
+        state.withLock { .init(succeeded: $0.done - $0.failures.count, failures: $0.failures, warnings: $0.warnings) }
     }
 }
 

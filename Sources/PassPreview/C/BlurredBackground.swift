@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The event ticket's blurred background for PNG previews, rasterized once and cached for the process.
 ///
@@ -41,14 +42,13 @@ enum BlurredBackground {
     }
 
     /// A lock-guarded dictionary shared by every renderer.
-    private final class Cache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [Key: String] = [:]
+    private final class Cache: Sendable {
+        private let entries = Mutex<[Key: String]>([:])
 
         subscript(key: Key) -> String? {
-            get { lock.withLock { entries[key] } }
+            get { entries.withLock { $0[key] } }
             set {
-                lock.withLock {
+                entries.withLock { entries in
                     if entries.count >= BlurredBackground.capacity { entries.removeAll() }
                     entries[key] = newValue
                 }

@@ -1,5 +1,6 @@
 import CRsvg
 import Foundation
+import Synchronization
 
 /// Every librsvg and cairo call: an SVG document parsed by librsvg, drawn onto a cairo ARGB image surface and
 /// written as PNG into memory. Each owned C object is a `final class` freed in `deinit`.
@@ -9,10 +10,10 @@ enum SVGRasterizer {
     /// One drawing at a time in the process: two threads inside librsvg at once (its text layout through
     /// fontconfig and pango) were seen to wait on each other for ever, holding both of Swift's worker threads.
     static func png(svg: String, width: Int, height: Int) throws -> Data {
-        try lock.withLock { try draw(svg: svg, width: width, height: height) }
+        try lock.withLock { _ in try draw(svg: svg, width: width, height: height) }
     }
 
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     private static func draw(svg: String, width: Int, height: Int) throws -> Data {
         let handle = try RsvgDocument(svg: svg)
