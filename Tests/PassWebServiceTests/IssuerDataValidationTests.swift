@@ -59,7 +59,7 @@ struct IssuerDataValidationTests {
         #expect(try await fixture.store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "V-3") == nil)
     }
 
-    @Test("a stored pass that cannot be built answers 500 to Wallet and the issuer, with an error logged")
+    @Test("a stored pass that cannot be built answers 500 internalError to Wallet and the issuer, with an error logged")
     func buildFailureIsAServerError() async throws {
         let fixture = try WebServiceFixture()
         let pass = try await fixture.createPass(serial: "V-4")
@@ -73,6 +73,11 @@ struct IssuerDataValidationTests {
                 uri: "/wallet/v1/passes/\(pass.passTypeIdentifier)/V-4", method: .get,
                 headers: .applePass(pass.authenticationToken))
             #expect(device.status == .internalServerError)
+            // The device asked for nothing wrong: the server's internalError, never the issuer API's 422.
+            let envelope = try JSONSerialization.jsonObject(with: Data(device.body.readableBytesView)) as? [String: Any]
+            let error = envelope?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "internalError", "\(String(buffer: device.body))")
+            #expect(error?["message"] as? String == "the pass could not be built")
             let issuer = try await client.execute(
                 uri: "/wallet/api/v1/passes/\(pass.passTypeIdentifier)/V-4/pkpass", method: .get, headers: .admin)
             #expect(issuer.status == .internalServerError)
