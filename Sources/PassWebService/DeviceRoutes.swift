@@ -133,6 +133,14 @@ struct DeviceRoutes: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/octet-stream"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: signature)))
+        } catch let error as IssuerError where error.status == .unprocessableContent {
+            // Only the stored pass's template can give a 422 here (it is gone or no longer loads): the server's
+            // fault, not the device's request, so Wallet gets internalError as on a fetch, never the issuer API's 422.
+            context.logger.error("personalization failed: the pass's template cannot be loaded", metadata: [
+                "passTypeIdentifier": .string(context.parameters.get("passTypeIdentifier") ?? ""),
+                "error": .string("\(error)"),
+            ])
+            throw WebServiceError.unexpected
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }

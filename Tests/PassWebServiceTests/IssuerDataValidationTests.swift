@@ -86,4 +86,28 @@ struct IssuerDataValidationTests {
         #expect(errors.count == 2, "\(logs.lines.map(\.printed))")
         #expect(errors.first?.metadata["error"]?.contains("noSuchField") == true)
     }
+
+    @Test("a stored pass whose template is gone answers 500 internalError to a device fetch and to personalize, not 422")
+    func missingTemplateIsAServerError() async throws {
+        let fixture = try WebServiceFixture()
+        let type = "pass.dev.tessera.demo"
+        _ = try await fixture.store.insertPass(NewPass(
+            passTypeIdentifier: type, serialNumber: "G-1", authenticationToken: "gone-template-token-0123456789",
+            template: "removed-template", data: Data("{}".utf8), downloadToken: String(repeating: "g", count: 40)),
+            now: fixture.clock.now)
+        let logs = RecordedLogs()
+        try await fixture.withClient(logger: logs.logger()) { client in
+            let fetch = try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/G-1", method: .get, headers: .applePass("gone-template-token-0123456789"))
+            let personalize = try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/G-1/personalize", method: .post, headers: .json(),
+                body: .json(#"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":"Ada Lovelace"}}"#))
+            for answer in [fetch, personalize] {
+                #expect(answer.status == .internalServerError, "\(String(buffer: answer.body))")
+                let envelope = try JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+                #expect((envelope?["error"] as? [String: Any])?["code"] as? String == "internalError")
+            }
+        }
+        #expect(logs.lines.filter { $0.level >= .error }.count >= 2, "\(logs.lines.map(\.printed))")
+    }
 }
