@@ -184,25 +184,20 @@ struct DownloadRoutes: Sendable {
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            return try await downloadPass(request, context: context)
+            guard var token = context.parameters.get("file") else { throw WebServiceError.noPassAtLink }
+            if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
+            guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
+                  let pass = try await issuer.store.pass(downloadToken: token)
+            else { throw WebServiceError.noPassAtLink }
+            if let answer = PassResponse.withoutBuilding(
+                for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+            {
+                return answer
+            }
+            return try await PassResponse.make(
+                for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
-    }
-
-    @inline(__always)
-    private func downloadPass(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        guard var token = context.parameters.get("file") else { throw WebServiceError.noPassAtLink }
-        if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
-        guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
-              let pass = try await issuer.store.pass(downloadToken: token)
-        else { throw WebServiceError.noPassAtLink }
-        if let answer = PassResponse.withoutBuilding(
-            for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
-        {
-            return answer
-        }
-        return try await PassResponse.make(
-            for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
     }
 }
