@@ -5,13 +5,22 @@ public struct PassBundleError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case credentials, identityMismatch, invalidPass, invalidArchive, io
+            case credentials, passwordRequired, intermediateMissing, wrongIntermediate, identityMismatch, invalidPass
+            case invalidArchive, io
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
         /// Certificates, keys or passwords are unusable.
         public static let credentials = Code(.credentials)
+        /// An encrypted key or a password-protected PKCS#12 was given without its password (`keyPassword`,
+        /// `password`).
+        public static let passwordRequired = Code(.passwordRequired)
+        /// No WWDR intermediate certificate was given and the PKCS#12 holds none that issued the certificate
+        /// (`wwdrPath`).
+        public static let intermediateMissing = Code(.intermediateMissing)
+        /// The WWDR intermediate given did not issue the Pass Type ID certificate (`wwdrPath`, or a verifier's `wwdr`).
+        public static let wrongIntermediate = Code(.wrongIntermediate)
         /// `pass.json` names a different Pass Type ID or team than the certificate.
         public static let identityMismatch = Code(.identityMismatch)
         /// `pass.json` fails validation.

@@ -25,7 +25,7 @@ public struct PassCredentials: Sendable {
         }
         try Self.checkValidity(certificate, role: "the Pass Type ID certificate", now: now)
         guard certificate.isIssued(by: wwdr) else {
-            throw PassBundleError(.credentials, Self.wrongIntermediateReason(certificate: certificate, wwdr: wwdr))
+            throw PassBundleError(.wrongIntermediate, Self.wrongIntermediateReason(certificate: certificate, wwdr: wwdr))
         }
         try Self.checkValidity(wwdr, role: "the WWDR intermediate", now: now)
         self.certificate = certificate
@@ -62,7 +62,8 @@ public struct PassCredentials: Sendable {
         } else if let included = archive.additionalCertificates.first(where: { archive.certificate.isIssued(by: $0) }) {
             wwdr = included
         } else {
-            throw PassBundleError(.credentials, "\(p12Path) holds no WWDR intermediate; give it with --wwdr")
+            throw PassBundleError(
+                .intermediateMissing, "\(p12Path) holds no WWDR intermediate: the WWDR intermediate certificate (wwdrPath) is needed")
         }
         return try PassCredentials(certificate: archive.certificate, privateKey: archive.privateKey, wwdr: wwdr)
     }
@@ -71,7 +72,7 @@ public struct PassCredentials: Sendable {
         do {
             return try body()
         } catch let error as CryptoError {
-            throw PassBundleError(.credentials, error.description)
+            throw PassBundleError(error.code == .passwordRequired ? .passwordRequired : .credentials, error.description)
         }
     }
 
@@ -91,7 +92,7 @@ public struct PassCredentials: Sendable {
         let issuer = certificate.issuer
         let generation = issuer["OU"].map { " (\($0))" } ?? ""
         var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the Pass Type ID certificate, "
-            + "which was issued by \"\(issuer.oneLine)\"; give that intermediate\(generation) with --wwdr"
+            + "which was issued by \"\(issuer.oneLine)\": the WWDR intermediate (wwdr) must be that one\(generation)"
         if issuer["CN"]?.contains("Apple Worldwide Developer Relations") == true {
             reason += ". Pass Type ID certificates issued since 2022 need the Apple WWDR G4 intermediate "
                 + "(https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer)"

@@ -164,7 +164,7 @@ public struct PassVerifier: Sendable {
             error("the signature does not include the WWDR intermediate that issued the signer (\(info.signer.issuer.oneLine))")
         }
         if root == nil && !chainFailed {
-            warning("the certificate chain was not checked against a root certificate; give --root to check it")
+            warning("the certificate chain was not checked against a root certificate: no root was given (root)")
         }
         if let passJSON, let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] {
             let identity = PassCertificateIdentity(certificate: info.signer)

@@ -40,7 +40,7 @@ public struct PKCS12Archive: Sendable {
                 throw CryptoError.openSSL(
                     password.isEmpty ? .passwordRequired : .wrongPassword,
                     password.isEmpty
-                        ? "\(source): the file is password-protected; give the password with --p12-password-file or TESSERA_P12_PASSWORD"
+                        ? "\(source): the file is password-protected and no password was given"
                         : "\(source): wrong password")
             }
         }

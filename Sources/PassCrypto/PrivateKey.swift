@@ -37,7 +37,7 @@ public final class PrivateKey: @unchecked Sendable {
         let isEncrypted = text.contains("ENCRYPTED")
         if isEncrypted && password == nil {
             throw CryptoError(.passwordRequired,
-                              "\(source): the key is encrypted; give its password with --key-password-file or TESSERA_KEY_PASSWORD")
+                              "\(source): the key is encrypted and no password was given")
         }
         let key: OpaquePointer? = try OpenSSL.withReadBIO(data) { bio in
             Self.withOptionalCString(password) { passwordPointer in

@@ -123,10 +123,12 @@ struct IssuerRoutes: Sendable {
         var passes: [PassRecord] = []
         for (index, item) in body.passes.enumerated() {
             guard PathSegments.isValidPassTypeIdentifier(item.passTypeIdentifier) else {
-                throw HTTPError(.badRequest, message: "passes[\(index)].passTypeIdentifier: not a pass type identifier")
+                throw WebServiceError.invalid(
+                    "passes[\(index)].passTypeIdentifier", "passes[\(index)].passTypeIdentifier: not a pass type identifier")
             }
             guard PathSegments.isValidSerialNumber(item.serialNumber) else {
-                throw HTTPError(.badRequest, message: "passes[\(index)].serialNumber: not a serial number")
+                throw WebServiceError.invalid(
+                    "passes[\(index)].serialNumber", "passes[\(index)].serialNumber: not a serial number")
             }
             guard let pass = try await issuer.store.pass(
                 passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
@@ -163,7 +165,9 @@ struct BearerTokenMiddleware: RouterMiddleware {
         guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]),
               SecretToken.constantTimeEqual(given, token)
         else {
-            throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""], message: "a valid bearer token is required")
+            throw WebServiceError(
+                .unauthorized, status: .unauthorized, "a valid bearer token is required",
+                headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""])
         }
         return try await next(request, context)
     }
@@ -179,17 +183,21 @@ struct DownloadRoutes: Sendable {
     }
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        guard var token = context.parameters.get("file") else { throw HTTPError(.notFound) }
-        if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
-        guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
-              let pass = try await issuer.store.pass(downloadToken: token)
-        else { throw HTTPError(.notFound, message: "no pass at this link") }
-        if let answer = PassResponse.withoutBuilding(
-            for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
-        {
-            return answer
+        do {
+            guard var token = context.parameters.get("file") else { throw WebServiceError.noPassAtLink }
+            if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
+            guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
+                  let pass = try await issuer.store.pass(downloadToken: token)
+            else { throw WebServiceError.noPassAtLink }
+            if let answer = PassResponse.withoutBuilding(
+                for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
+            {
+                return answer
+            }
+            return try await PassResponse.make(
+                for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
+        } catch {
+            throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
-        return try await PassResponse.make(
-            for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
     }
 }

@@ -14,9 +14,9 @@ enum JSONBody {
         do {
             return try JSONDecodingFailure.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let failure as JSONDecodingFailure {
-            throw HTTPError(.badRequest, message: message(failure))
+            throw WebServiceError.invalid(failure.jsonPath, message(failure))
         } catch {
-            throw HTTPError(.badRequest, message: "request body is not valid JSON")
+            throw WebServiceError.invalid("body", "request body is not valid JSON")
         }
     }
 
@@ -27,7 +27,7 @@ enum JSONBody {
         do {
             return try JSONValue(jsonData: Data(buffer.readableBytesView))
         } catch {
-            throw HTTPError(.badRequest, message: "request body is not valid JSON")
+            throw WebServiceError.invalid("body", "request body is not valid JSON")
         }
     }
 
@@ -38,7 +38,7 @@ enum JSONBody {
         do {
             return try await request.collectBody(upTo: limit)
         } catch {
-            throw HTTPError(.contentTooLarge, message: "request body larger than \(limit) bytes")
+            throw WebServiceError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
         }
     }
 

@@ -26,7 +26,7 @@ struct LogRoutes: Sendable {
     @Sendable func log(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let client = context.remoteAddress?.ipAddress ?? "unknown"
         guard limiter.allow(client, now: now()) else {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: "60"], message: "too many log requests")
+            throw WebServiceError.rateLimited("too many log requests")
         }
         let body = try await JSONBody.decode(LogBody.self, from: request, limit: maximumBodySize)
         for message in body.logs.prefix(Self.maximumMessages) {

@@ -19,10 +19,10 @@ extension PassIssuer {
     /// - Throws: ``IssuerError`` 422 naming Apple's limit: no passes, or more than 10.
     public func checkPassesBundleCount(_ count: Int) throws {
         if count == 0 {
-            throw IssuerError(status: .unprocessableContent, description: "passes: a .pkpasses bundle needs at least one pass")
+            throw IssuerError.passesBundleLimit("passes: a .pkpasses bundle needs at least one pass")
         }
         if count > PassesBundle.maximumPassCount {
-            throw IssuerError(status: .unprocessableContent, description: """
+            throw IssuerError.passesBundleLimit("""
                 passes: Wallet takes at most \(PassesBundle.maximumPassCount) passes from one .pkpasses bundle; \
                 \(count) were asked for (download them in parts, or one by one)
                 """)
@@ -70,7 +70,7 @@ extension PassIssuer {
             entries.append((name + ".pkpass", data))
         }
         if total > passesBundleMaximumSize {
-            throw IssuerError(status: .unprocessableContent, description: """
+            throw IssuerError.passesBundleLimit("""
                 passes: the \(passes.count) signed passes are \(total) bytes; a .pkpasses bundle may be at most \
                 \(passesBundleMaximumSize) bytes (Wallet takes at most 150 MB): download them in parts
                 """)

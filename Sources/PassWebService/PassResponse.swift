@@ -25,7 +25,7 @@ enum PassResponse {
                 "passTypeIdentifier": .string(pass.passTypeIdentifier), "template": .string(pass.template),
                 "updateTag": .stringConvertible(pass.updateTag), "error": .string("\(error)"),
             ])
-            throw HTTPError(.internalServerError, message: "the pass could not be built")
+            throw WebServiceError.passNotBuilt
         }
         return ok(bundle, for: pass, request: request, attachmentName: attachmentName)
     }

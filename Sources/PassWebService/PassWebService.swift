@@ -77,7 +77,7 @@ public struct PassWebService: Sendable {
         DownloadRoutes(issuer: issuer).add(to: root)
         if let token = configuration.adminToken {
             IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
-                .add(to: root.group("api/v1"))
+                .add(to: root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware()))
         }
         // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
         // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path

@@ -35,7 +35,7 @@ public enum PathSegments {
         guard let raw = context.parameters.get(name), let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw,
               valid(value)
         else {
-            throw HTTPError(.badRequest, message: "malformed \(name) in the path")
+            throw WebServiceError.invalid(name, "malformed \(name) in the path")
         }
         return value
     }

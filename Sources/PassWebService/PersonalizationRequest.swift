@@ -60,6 +60,6 @@ struct PersonalizationRequest: Sendable {
     }
 
     private static func invalid(_ path: String, _ reason: String) -> IssuerError {
-        IssuerError(status: .badRequest, description: "\(path): \(reason)")
+        IssuerError(status: .badRequest, description: "\(path): \(reason)", field: path)
     }
 }

@@ -20,10 +20,10 @@ public struct ServerConfiguration: Sendable {
                 self = .postgres(url: text)
             } else if text.hasPrefix("sqlite:") {
                 let path = String(text.dropFirst("sqlite:".count))
-                guard !path.isEmpty else { throw ServerConfigurationError("--database: sqlite: needs a file path") }
+                guard !path.isEmpty else { throw ServerConfigurationError(setting: "database", "sqlite: needs a file path") }
                 self = .sqlite(path: path)
             } else if text.contains("://") {
-                throw ServerConfigurationError("--database: \(text.prefix(20))…: use sqlite:PATH or postgres://...")
+                throw ServerConfigurationError(setting: "database", "\(text.prefix(20))…: use sqlite:PATH or postgres://...")
             } else {
                 self = .sqlite(path: text)
             }
@@ -91,13 +91,22 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// A server setting that cannot be used, naming the flag.
+/// A server setting that cannot be used, naming the ``ServerConfiguration`` property (the CLI names its flag).
 public struct ServerConfigurationError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    public let description: String
+    /// The ``ServerConfiguration`` property at fault, such as `database`.
+    public let setting: String
+    /// What is wrong with it.
+    public let reason: String
 
     /// Creates an error.
-    public init(_ description: String) {
-        self.description = description
+    /// - Parameters:
+    ///   - setting: The property at fault.
+    ///   - reason: What is wrong with it.
+    public init(setting: String, _ reason: String) {
+        self.setting = setting
+        self.reason = reason
     }
+
+    /// `setting: reason`.
+    public var description: String { "\(setting): \(reason)" }
 }

@@ -54,7 +54,7 @@ struct CredentialOptions: ParsableArguments {
             let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
             return try PassCredentials.load(certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr)
         } catch let error as PassBundleError {
-            throw CommandFailure(message: error.description)
+            throw CommandFailure(message: FlagHints.message(for: error, p12: p12 != nil))
         }
     }
 }

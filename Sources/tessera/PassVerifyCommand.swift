@@ -38,7 +38,9 @@ struct PassVerifyCommand: ParsableCommand {
         }
         let verifier = PassVerifier(wwdr: try certificate(wwdr, flag: "--wwdr"), root: try certificate(root, flag: "--root"))
         var report = problems.isEmpty ? verifier.verify(contentsOf: file) : PassVerificationReport(issues: [], chainVerified: false)
-        report.issues = problems + report.issues
+        report.issues = problems + report.issues.map {
+            ValidationIssue(severity: $0.severity, path: $0.path, message: FlagHints.verificationMessage($0.message))
+        }
         if json {
             print(try ReportJSON.encode(report))
         } else {

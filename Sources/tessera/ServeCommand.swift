@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             database = try .init(parsing: self.database ?? environment["TESSERA_DATABASE"] ?? "sqlite:./data/tessera.sqlite")
         } catch let error as ServerConfigurationError {
-            throw CommandFailure(message: error.description, exitCode: 2)
+            throw CommandFailure(message: FlagHints.message(for: error), exitCode: 2)
         }
         let templates = templates ?? environment["TESSERA_TEMPLATES"] ?? "./PassTemplates"
         guard FileManager.default.fileExists(atPath: templates) else {

@@ -1,4 +1,4 @@
-import Checkout
+@_spi(Testing) import Checkout
 import Foundation
 import Hummingbird
 import HummingbirdCore

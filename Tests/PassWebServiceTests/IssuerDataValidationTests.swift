@@ -59,7 +59,7 @@ struct IssuerDataValidationTests {
         #expect(try await fixture.store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "V-3") == nil)
     }
 
-    @Test("a stored pass that cannot be built answers 500 to Wallet and the issuer, with an error logged")
+    @Test("a stored pass that cannot be built answers 500 internalError to Wallet and the issuer, with an error logged")
     func buildFailureIsAServerError() async throws {
         let fixture = try WebServiceFixture()
         let pass = try await fixture.createPass(serial: "V-4")
@@ -73,6 +73,11 @@ struct IssuerDataValidationTests {
                 uri: "/wallet/v1/passes/\(pass.passTypeIdentifier)/V-4", method: .get,
                 headers: .applePass(pass.authenticationToken))
             #expect(device.status == .internalServerError)
+            // The device asked for nothing wrong: the server's internalError, never the issuer API's 422.
+            let envelope = try JSONSerialization.jsonObject(with: Data(device.body.readableBytesView)) as? [String: Any]
+            let error = envelope?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "internalError", "\(String(buffer: device.body))")
+            #expect(error?["message"] as? String == "the pass could not be built")
             let issuer = try await client.execute(
                 uri: "/wallet/api/v1/passes/\(pass.passTypeIdentifier)/V-4/pkpass", method: .get, headers: .admin)
             #expect(issuer.status == .internalServerError)
@@ -80,5 +85,29 @@ struct IssuerDataValidationTests {
         let errors = logs.lines.filter { $0.level >= .error && $0.message.contains("could not be built") }
         #expect(errors.count == 2, "\(logs.lines.map(\.printed))")
         #expect(errors.first?.metadata["error"]?.contains("noSuchField") == true)
+    }
+
+    @Test("a stored pass whose template is gone answers 500 internalError to a device fetch and to personalize, not 422")
+    func missingTemplateIsAServerError() async throws {
+        let fixture = try WebServiceFixture()
+        let type = "pass.dev.tessera.demo"
+        _ = try await fixture.store.insertPass(NewPass(
+            passTypeIdentifier: type, serialNumber: "G-1", authenticationToken: "gone-template-token-0123456789",
+            template: "removed-template", data: Data("{}".utf8), downloadToken: String(repeating: "g", count: 40)),
+            now: fixture.clock.now)
+        let logs = RecordedLogs()
+        try await fixture.withClient(logger: logs.logger()) { client in
+            let fetch = try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/G-1", method: .get, headers: .applePass("gone-template-token-0123456789"))
+            let personalize = try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/G-1/personalize", method: .post, headers: .json(),
+                body: .json(#"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":"Ada Lovelace"}}"#))
+            for answer in [fetch, personalize] {
+                #expect(answer.status == .internalServerError, "\(String(buffer: answer.body))")
+                let envelope = try JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView)) as? [String: Any]
+                #expect((envelope?["error"] as? [String: Any])?["code"] as? String == "internalError")
+            }
+        }
+        #expect(logs.lines.filter { $0.level >= .error }.count >= 2, "\(logs.lines.map(\.printed))")
     }
 }

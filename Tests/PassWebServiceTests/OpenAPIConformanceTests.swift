@@ -101,4 +101,33 @@ struct OpenAPIConformanceTests {
         let missing = document.withLock { $0.operations.subtracting($0.exercised).filter { !$0.contains(" /checkout/") } }
         #expect(missing.isEmpty, "documented but not exercised: \(missing.sorted())")
     }
+
+    /// Every documented JSON failure answer references the one Error schema, except the authorization result Apple Pay
+    /// fixes; no second error schema exists.
+    @Test("every JSON error answer in the document is the shared Error envelope")
+    func oneErrorSchema() throws {
+        let data = try Data(contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any] ?? [:]
+        #expect(schemas.keys.filter { $0.hasSuffix("Error") && $0 != "Error" && $0 != "ApplePayError" }.isEmpty,
+                "\(schemas.keys.sorted())")
+        let envelope = try #require(schemas["Error"] as? [String: Any])
+        let detail = (envelope["properties"] as? [String: Any])?["error"] as? [String: Any]
+        #expect(Set(detail?["required"] as? [String] ?? []) == ["code", "message"])
+        var checked = 0
+        for (path, item) in document["paths"] as? [String: [String: Any]] ?? [:] {
+            for (method, operation) in item {
+                let responses = (operation as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
+                for (status, response) in responses where (Int(status) ?? 0) >= 400 {
+                    let media = (response["content"] as? [String: Any])?["application/json"] as? [String: Any]
+                    guard let reference = (media?["schema"] as? [String: Any])?["$ref"] as? String else { continue }
+                    checked += 1
+                    let allowed = reference == "#/components/schemas/Error"
+                        || (path.hasSuffix("authorize") && reference == "#/components/schemas/AuthorizationResult")
+                    #expect(allowed, "\(method.uppercased()) \(path) \(status): \(reference)")
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
 }

@@ -1,18 +1,19 @@
 public import Hummingbird
 import Foundation
-import HTTPTypes
+public import HTTPTypes
+import PassWebService
 
 /// Why a checkout request, a configuration or a payment was refused: a code, the HTTP status it is answered with, a
 /// sentence for people and, when one field is at fault, the field's JSON path.
 ///
-/// Over HTTP it is written as `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+/// Over HTTP it is written as the shared ``ErrorEnvelope``: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
 public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
     /// What kind of failure happened.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending
             case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed, internalError
-            case unauthorized, apiKeyRequired, passesBundleLimit
+            case unauthorized, apiKeyRequired, passesBundleLimit, payloadTooLarge, methodNotAllowed, rateLimited
         }
 
         private let base: Base
@@ -42,6 +43,12 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
         public static let apiKeyRequired = Code(.apiKeyRequired)
         /// An order's passes do not fit in one `.pkpasses` download: Wallet takes at most 10 passes and 150 MB (422).
         public static let passesBundleLimit = Code(.passesBundleLimit)
+        /// The body is larger than the configured limit (413).
+        public static let payloadTooLarge = Code(.payloadTooLarge)
+        /// A method the server never serves (405).
+        public static let methodNotAllowed = Code(.methodNotAllowed)
+        /// Too many requests (429).
+        public static let rateLimited = Code(.rateLimited)
         /// An unexpected failure, logged on the server (500).
         public static let internalError = Code(.internalError)
 
@@ -84,18 +91,30 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
         CheckoutError(.invalidConfiguration, status: .internalServerError, reason, field: field)
     }
 
+    /// A body over the limit (413).
+    static func payloadTooLarge(_ limit: Int) -> CheckoutError {
+        CheckoutError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
+    }
+
+    /// Hummingbird's own error (a missing path parameter, the router's not-found) with the code its status stands
+    /// for, in the shared names.
+    init(httpError: HTTPError) {
+        let shared = WebServiceError(httpError: httpError)
+        let code: Code = switch shared.code {
+        case .unauthorized: .unauthorized
+        case .notFound: .notFound
+        case .payloadTooLarge: .payloadTooLarge
+        case .methodNotAllowed: .methodNotAllowed
+        case .rateLimited: .rateLimited
+        case .internalError: .internalError
+        default: .invalidRequest
+        }
+        self.init(code, status: shared.status, shared.message)
+    }
+
     /// A 404.
     static func notFound(_ what: String) -> CheckoutError {
         CheckoutError(.notFound, status: .notFound, "no such \(what)")
-    }
-
-    private struct Body: Encodable {
-        struct Detail: Encodable {
-            var code: String
-            var message: String
-            var field: String?
-        }
-        var error: Detail
     }
 
     /// The JSON error response.
@@ -104,6 +123,6 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
     ///   - context: Its context.
     /// - Returns: `{"error": {...}}` with ``status``.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try JSONResponse.make(Body(error: .init(code: code.description, message: description, field: field)), status: status)
+        ErrorEnvelope(code: code.description, message: description, field: field).response(status: status)
     }
 }

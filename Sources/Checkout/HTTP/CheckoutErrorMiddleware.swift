@@ -3,7 +3,9 @@ import Logging
 import PassWebService
 import PaymentRequest
 
-/// Makes sure no checkout request ends in an empty 5xx: errors that already carry an HTTP answer pass through;
+/// Makes sure no checkout request ends in an empty 5xx or outside the ``ErrorEnvelope``: Hummingbird's own errors
+/// (a missing path parameter) get the code their status stands for; errors that already carry an HTTP answer pass
+/// through;
 /// a payment request that cannot be built from the session becomes a 422 naming the cause; anything else is logged
 /// with the request's path and answered 500 `internalError` with a JSON body.
 struct CheckoutErrorMiddleware: RouterMiddleware {
@@ -15,6 +17,8 @@ struct CheckoutErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError {
+            throw CheckoutError(httpError: error)
         } catch let error as any HTTPResponseError {
             throw error
         } catch let error as PaymentRequestError {

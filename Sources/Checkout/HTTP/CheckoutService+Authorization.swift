@@ -22,8 +22,7 @@ extension CheckoutService {
         do {
             body = Data((try await request.collectBody(upTo: configuration.maximumBodySize)).readableBytesView)
         } catch {
-            throw CheckoutError.invalid(nil, "request body larger than \(configuration.maximumBodySize) bytes",
-                                        status: .contentTooLarge)
+            throw CheckoutError.payloadTooLarge(configuration.maximumBodySize)
         }
         let result = try await authorizePayment(body, session: session)
         return try JSONResponse.make(result)

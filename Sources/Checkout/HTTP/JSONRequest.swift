@@ -14,7 +14,7 @@ enum JSONRequest {
         do {
             buffer = try await request.collectBody(upTo: limit)
         } catch {
-            throw CheckoutError.invalid(nil, "request body larger than \(limit) bytes", status: .contentTooLarge)
+            throw CheckoutError.payloadTooLarge(limit)
         }
         let data = Data(buffer.readableBytesView)
         return (try decode(type, from: data), data)

@@ -26,8 +26,9 @@ public final class MerchantValidator: Service, Sendable {
         public var initiativeContext: String
         /// Hosts that may be called.
         public var allowedHosts: [String]
-        /// For tests only: the authority (`localhost:8443`) actually connected to for an allowed host.
-        public var endpointOverrides: [String: String]
+        /// For tests only: the authority (`localhost:8443`) actually connected to for an allowed host (a stand-in for
+        /// Apple's endpoint). Not public API: `@_spi(Testing) import Checkout`.
+        @_spi(Testing) public var endpointOverrides: [String: String]
         /// How long Apple may take.
         public var timeout: TimeAmount
 
@@ -38,17 +39,16 @@ public final class MerchantValidator: Service, Sendable {
         ///   - initiative: `web` or `messaging`.
         ///   - initiativeContext: The domain.
         ///   - allowedHosts: Hosts that may be called (Apple's by default).
-        ///   - endpointOverrides: Test-only host → authority redirects.
         ///   - timeout: Request timeout.
         public init(merchantIdentifier: String, displayName: String, initiative: String = "web",
                     initiativeContext: String, allowedHosts: [String] = MerchantValidationHosts.appleDefaults,
-                    endpointOverrides: [String: String] = [:], timeout: TimeAmount = .seconds(30)) {
+                    timeout: TimeAmount = .seconds(30)) {
             self.merchantIdentifier = merchantIdentifier
             self.displayName = displayName
             self.initiative = initiative
             self.initiativeContext = initiativeContext
             self.allowedHosts = allowedHosts
-            self.endpointOverrides = endpointOverrides
+            self.endpointOverrides = [:]
             self.timeout = timeout
         }
     }
@@ -64,11 +64,24 @@ public final class MerchantValidator: Service, Sendable {
     ///   - certificatePath: The merchant identity certificate (PEM; further certificates in the file are sent as
     ///     the chain).
     ///   - keyPath: Its private key (PEM).
-    ///   - trustRoots: Roots to trust for the server instead of the system's (tests).
     ///   - logger: The logger.
     /// - Throws: ``CheckoutError`` (`invalidConfiguration`) when the certificate or key cannot be read.
-    public init(configuration: Configuration, certificatePath: String, keyPath: String,
-                trustRoots: [NIOSSLCertificate]? = nil, logger: Logger) throws {
+    public convenience init(configuration: Configuration, certificatePath: String, keyPath: String, logger: Logger) throws {
+        try self.init(configuration: configuration, certificatePath: certificatePath, keyPath: keyPath, trustRoots: nil,
+                      logger: logger)
+    }
+
+    /// Creates a validator that trusts `trustRoots` instead of the system's roots: for tests against a stand-in of
+    /// Apple's endpoint. Not public API: `@_spi(Testing) import Checkout`.
+    /// - Parameters:
+    ///   - configuration: What to send and where.
+    ///   - certificatePath: The merchant identity certificate (PEM).
+    ///   - keyPath: Its private key (PEM).
+    ///   - trustRoots: Roots to trust for the server instead of the system's; `nil` for the system's.
+    ///   - logger: The logger.
+    /// - Throws: ``CheckoutError`` (`invalidConfiguration`) when the certificate or key cannot be read.
+    @_spi(Testing) public init(configuration: Configuration, certificatePath: String, keyPath: String,
+                               trustRoots: [NIOSSLCertificate]?, logger: Logger) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         do {
             tls.certificateChain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) }
