@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Validation", targets: ["Validation"]),
         .library(name: "PassModel", targets: ["PassModel"]),
+        .library(name: "OrderModel", targets: ["OrderModel"]),
         .library(name: "PassCrypto", targets: ["PassCrypto"]),
         .library(name: "PassBundle", targets: ["PassBundle"]),
         .library(name: "Barcodes", targets: ["Barcodes"]),
@@ -69,12 +70,14 @@ let package = Package(
         .target(name: "Validation", swiftSettings: swiftSettings),
         // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
         .target(name: "PassModel", dependencies: ["Validation"], swiftSettings: swiftSettings),
+        // order.json model, validation and templates for Wallet Orders (pure Swift, no C)
+        .target(name: "OrderModel", dependencies: ["PassModel", "PaymentRequest"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification
         .target(
             name: "PassBundle",
-            dependencies: ["PassModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["PassModel", "OrderModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
@@ -194,7 +197,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
+                "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
                 "TesseraServer", "PassWebService", "APNs", "Checkout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -233,6 +236,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PaymentRequestTests",
             dependencies: ["PaymentRequest", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -241,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassBundleTests",
-            dependencies: ["PassModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
+            dependencies: ["PassModel", "OrderModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
