@@ -1,5 +1,6 @@
 public import Foundation
 public import PassModel
+import PaymentRequest
 
 /// One item of an order.
 public struct OrderLineItem: Sendable, Equatable {
@@ -53,7 +54,7 @@ public struct OrderCurrencyAmount: Sendable, Equatable {
 
     /// The amount as a `Decimal`, when it is decimal text.
     public var decimal: Decimal? {
-        amount.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
+        amount.flatMap(AmountString.decimal)
     }
 }
 
