@@ -3,9 +3,12 @@ public import PassModel
 /// `order.json`: an order as Wallet shows it, with its merchant, items, payment, fulfillments and returns.
 ///
 /// Every key Apple documents for the `Order` object is typed here or, for the few this model does not read
-/// (``documentedUntypedKeys``), kept in ``unknownKeys`` as is. Keys nobody documents are kept there too, written back
+/// (``OrderDocumentFields/documentedUntypedKeys``), kept in ``OrderObject/unknownKeys`` as is. Keys nobody documents are kept there too, written back
 /// unchanged and reported as warnings by ``OrderValidator``, as ``Pass`` does for `pass.json`.
-public struct Order: Sendable, Equatable {
+public typealias Order = OrderObject<OrderDocumentFields>
+
+/// The typed keys of ``Order``.
+public struct OrderDocumentFields: OrderKeyedFields {
     /// The version of the order schema; 1.
     public var schemaVersion: Int?
     /// The Order Type ID (`order.com.example.shop`), the same as the signing certificate's.
@@ -46,10 +49,8 @@ public struct Order: Sendable, Equatable {
     public var returns: [OrderReturn]?
     /// A barcode for the order.
     public var barcode: OrderBarcode?
-    /// Keys this model does not type, kept as is and written back.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty order.
+    /// No keys set.
     public init() {}
 
     /// Top-level keys Apple documents that this model keeps in ``unknownKeys`` without typing them; the validator
@@ -58,10 +59,20 @@ public struct Order: Sendable, Equatable {
         "associatedApplications", "associatedApplicationIdentifiers", "associatedStoreIdentifiers", "orderProvider",
         "returnInfo",
     ]
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case schemaVersion, orderTypeIdentifier, orderIdentifier, orderType, orderNumber, createdAt, updatedAt
+        case status, statusDescription, merchant, orderManagementURL, webServiceURL, authenticationToken
+        case changeNotifications, customer, lineItems, payment, fulfillments, returns, barcode
+    }
 }
 
 /// The merchant who sold the order.
-public struct OrderMerchant: Sendable, Equatable {
+public typealias OrderMerchant = OrderObject<OrderMerchantFields>
+
+/// The typed keys of ``OrderMerchant``.
+public struct OrderMerchantFields: OrderKeyedFields {
     /// The name Wallet shows.
     public var displayName: String?
     /// The Apple Pay merchant identifier (`merchant.com.example`).
@@ -74,15 +85,21 @@ public struct OrderMerchant: Sendable, Equatable {
     public var businessChatURL: String?
     /// The merchant's address.
     public var address: OrderAddress?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty merchant.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case displayName, merchantIdentifier, url, logo, businessChatURL, address
+    }
 }
 
 /// The customer who placed the order.
-public struct OrderCustomer: Sendable, Equatable {
+public typealias OrderCustomer = OrderObject<OrderCustomerFields>
+
+/// The typed keys of ``OrderCustomer``.
+public struct OrderCustomerFields: OrderKeyedFields {
     /// The given name.
     public var givenName: String?
     /// The family name.
@@ -93,15 +110,21 @@ public struct OrderCustomer: Sendable, Equatable {
     public var phoneNumber: String?
     /// The organization.
     public var organizationName: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty customer.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case givenName, familyName, emailAddress, phoneNumber, organizationName
+    }
 }
 
 /// A postal address (a merchant's, a pickup place's, a shipment's recipient's).
-public struct OrderAddress: Sendable, Equatable {
+public typealias OrderAddress = OrderObject<OrderAddressFields>
+
+/// The typed keys of ``OrderAddress``.
+public struct OrderAddressFields: OrderKeyedFields {
     /// Street lines.
     public var addressLines: [String]?
     /// The neighbourhood.
@@ -116,9 +139,12 @@ public struct OrderAddress: Sendable, Equatable {
     public var postalCode: String?
     /// The ISO 3166 country code.
     public var countryCode: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty address.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case addressLines, subLocality, locality, subAdministrativeArea, administrativeArea, postalCode, countryCode
+    }
 }

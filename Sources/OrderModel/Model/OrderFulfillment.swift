@@ -33,7 +33,10 @@ public enum OrderFulfillment: Sendable, Equatable {
 }
 
 /// Items sent to the customer by a carrier.
-public struct OrderShippingFulfillment: Sendable, Equatable {
+public typealias OrderShippingFulfillment = OrderObject<OrderShippingFulfillmentFields>
+
+/// The typed keys of ``OrderShippingFulfillment``.
+public struct OrderShippingFulfillmentFields: OrderKeyedFields {
     /// The identifier, unique within the order.
     public var fulfillmentIdentifier: String?
     /// `open`, `processing`, `onTheWay`, `shipped`, `outForDelivery`, `delivered`, `issue` or `cancelled`.
@@ -60,15 +63,22 @@ public struct OrderShippingFulfillment: Sendable, Equatable {
     public var recipient: OrderRecipient?
     /// Notes for the customer.
     public var notes: String?
-    /// Keys this model does not type (such as `lineItems`), kept as is.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty shipment.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case fulfillmentIdentifier, status, statusDescription, carrier, trackingNumber, trackingURL, shippingType
+        case shippedAt, estimatedDeliveryAt, estimatedDeliveryWindowDuration, deliveredAt, recipient, notes
+    }
 }
 
 /// Items the customer collects.
-public struct OrderPickupFulfillment: Sendable, Equatable {
+public typealias OrderPickupFulfillment = OrderObject<OrderPickupFulfillmentFields>
+
+/// The typed keys of ``OrderPickupFulfillment``.
+public struct OrderPickupFulfillmentFields: OrderKeyedFields {
     /// The identifier, unique within the order.
     public var fulfillmentIdentifier: String?
     /// `open`, `processing`, `readyForPickup`, `pickedUp`, `issue` or `cancelled`.
@@ -89,15 +99,22 @@ public struct OrderPickupFulfillment: Sendable, Equatable {
     public var barcode: OrderBarcode?
     /// Instructions for the customer.
     public var notes: String?
-    /// Keys this model does not type (such as `location`, `lineItems`), kept as is.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty pickup.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case fulfillmentIdentifier, status, statusDescription, displayName, address, pickupAt, pickupWindowDuration
+        case pickedUpAt, barcode, notes
+    }
 }
 
 /// The person a shipment is for.
-public struct OrderRecipient: Sendable, Equatable {
+public typealias OrderRecipient = OrderObject<OrderRecipientFields>
+
+/// The typed keys of ``OrderRecipient``.
+public struct OrderRecipientFields: OrderKeyedFields {
     /// The given name.
     public var givenName: String?
     /// The family name.
@@ -110,15 +127,21 @@ public struct OrderRecipient: Sendable, Equatable {
     public var emailAddress: String?
     /// The phone number.
     public var phoneNumber: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty recipient.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case givenName, familyName, organizationName, address, emailAddress, phoneNumber
+    }
 }
 
 /// Items of the order sent back by the customer.
-public struct OrderReturn: Sendable, Equatable {
+public typealias OrderReturn = OrderObject<OrderReturnFields>
+
+/// The typed keys of ``OrderReturn``.
+public struct OrderReturnFields: OrderKeyedFields {
     /// The identifier, unique within the order.
     public var returnIdentifier: String?
     /// The return's status (`open`, `processing`, `onTheWay`, `delivered`, `issue`, `cancelled`, ...).
@@ -135,9 +158,13 @@ public struct OrderReturn: Sendable, Equatable {
     public var trackingURL: String?
     /// Where the customer manages the return (https).
     public var returnManagementURL: String?
-    /// Keys this model does not type (such as `lineItems`, `returnLabel`), kept as is.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty return.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case returnIdentifier, status, statusDescription, initiatedAt, carrier, trackingNumber, trackingURL
+        case returnManagementURL
+    }
 }

@@ -3,7 +3,10 @@ public import PassModel
 import PaymentRequest
 
 /// One item of an order.
-public struct OrderLineItem: Sendable, Equatable {
+public typealias OrderLineItem = OrderObject<OrderLineItemFields>
+
+/// The typed keys of ``OrderLineItem``.
+public struct OrderLineItemFields: OrderKeyedFields {
     /// The item's name.
     public var title: String?
     /// A second line, such as the size or colour.
@@ -20,11 +23,14 @@ public struct OrderLineItem: Sendable, Equatable {
     public var gtin: String?
     /// The merchant's product identifier.
     public var productIdentifier: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty line item.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case title, subtitle, image, quantity, price, sku, gtin, productIdentifier
+    }
 }
 
 /// An amount of money in a currency, as `order.json` writes it: `{"amount": 19.99, "currency": "USD"}`.
@@ -59,7 +65,10 @@ public struct OrderCurrencyAmount: Sendable, Equatable {
 }
 
 /// How the order was paid.
-public struct OrderPayment: Sendable, Equatable {
+public typealias OrderPayment = OrderObject<OrderPaymentFields>
+
+/// The typed keys of ``OrderPayment``.
+public struct OrderPaymentFields: OrderKeyedFields {
     /// The total paid.
     public var total: OrderCurrencyAmount?
     /// `pending`, `authorized`, `paid`, `refunded` or `cancelled`.
@@ -68,45 +77,60 @@ public struct OrderPayment: Sendable, Equatable {
     public var paymentMethods: [OrderPaymentMethod]?
     /// The breakdown of the total (subtotal, shipping, tax).
     public var summaryItems: [OrderSummaryItem]?
-    /// Keys this model does not type (such as `transactions`), kept as is.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty payment.
+    /// No keys set.
     public init() {}
 
     /// Payment keys Apple documents that this model keeps in ``unknownKeys`` without typing them.
     public static let documentedUntypedKeys: Set<String> = ["transactions", "applePayTransactionIdentifier"]
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case total, status, paymentMethods, summaryItems
+    }
 }
 
 /// A payment method as Wallet shows it.
-public struct OrderPaymentMethod: Sendable, Equatable {
+public typealias OrderPaymentMethod = OrderObject<OrderPaymentMethodFields>
+
+/// The typed keys of ``OrderPaymentMethod``.
+public struct OrderPaymentMethodFields: OrderKeyedFields {
     /// The text shown, such as "Visa ••••1234".
     public var displayName: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// Creates a payment method.
-    /// - Parameter displayName: The text shown.
-    public init(displayName: String? = nil) {
-        self.displayName = displayName
+    /// No keys set.
+    public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case displayName
     }
 }
 
 /// One line of the payment's breakdown.
-public struct OrderSummaryItem: Sendable, Equatable {
+public typealias OrderSummaryItem = OrderObject<OrderSummaryItemFields>
+
+/// The typed keys of ``OrderSummaryItem``.
+public struct OrderSummaryItemFields: OrderKeyedFields {
     /// The label ("Shipping").
     public var label: String?
     /// The amount.
     public var value: OrderCurrencyAmount?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty summary item.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case label, value
+    }
 }
 
 /// A barcode Wallet shows with an order or a pickup.
-public struct OrderBarcode: Sendable, Equatable {
+public typealias OrderBarcode = OrderObject<OrderBarcodeFields>
+
+/// The typed keys of ``OrderBarcode``.
+public struct OrderBarcodeFields: OrderKeyedFields {
     /// The encoded message.
     public var message: String?
     /// `qr`, `aztec`, `pdf417` or `code128`.
@@ -115,9 +139,12 @@ public struct OrderBarcode: Sendable, Equatable {
     public var messageEncoding: String?
     /// Text shown under the barcode.
     public var altText: String?
-    /// Keys this model does not type.
-    public var unknownKeys: [String: JSONValue] = [:]
 
-    /// An empty barcode.
+    /// No keys set.
     public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case message, format, messageEncoding, altText
+    }
 }

@@ -33,7 +33,7 @@ extension OrderValidator {
             }
             PassValidator.warnUnknownKeys(item.unknownKeys, at: path, context: &context)
         }
-        for key in payment.unknownKeys.keys.sorted() where !OrderPayment.documentedUntypedKeys.contains(key) {
+        for key in payment.unknownKeys.keys.sorted() where !OrderPaymentFields.documentedUntypedKeys.contains(key) {
             context.warning("payment.\(key)", "unknown key, kept as is")
         }
     }

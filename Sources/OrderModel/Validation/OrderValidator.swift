@@ -86,7 +86,7 @@ public struct OrderValidator: Sendable {
             context.error("authenticationToken", "must be at least 16 characters, found \(token.count)")
         default: break
         }
-        for key in order.unknownKeys.keys.sorted() where !Order.documentedUntypedKeys.contains(key) {
+        for key in order.unknownKeys.keys.sorted() where !OrderDocumentFields.documentedUntypedKeys.contains(key) {
             context.warning(key, "unknown key, kept as is")
         }
     }
