@@ -13,17 +13,11 @@ public struct OrderCertificateIdentity: Sendable, Equatable {
     /// Reads the identity of a certificate.
     /// - Parameter certificate: An Order Type ID certificate.
     public init(certificate: Certificate) {
-        let subject = certificate.subject
-        let commonNamePrefix = "Order Type ID: "
-        if let uid = subject["UID"], !uid.isEmpty {
-            typeIdentifier = uid
-        } else if let commonName = subject["CN"], commonName.hasPrefix(commonNamePrefix) {
-            typeIdentifier = String(commonName.dropFirst(commonNamePrefix.count))
-        } else {
-            typeIdentifier = PassCertificateIdentity(certificate: certificate).passTypeIdentifier
-        }
-        teamIdentifier = subject["OU"]
-        organizationName = subject["O"]
+        let pass = PassCertificateIdentity(certificate: certificate)
+        typeIdentifier = PassCertificateIdentity.typeIdentifier(of: certificate, commonNamePrefix: "Order Type ID: ")
+            ?? pass.passTypeIdentifier
+        teamIdentifier = pass.teamIdentifier
+        organizationName = pass.organizationName
     }
 
     /// The Order Type ID, when the certificate is an Order Type ID certificate (its identifier starts with `order.`).
