@@ -1,4 +1,4 @@
-public import PassModel
+import PassModel
 
 /// `order.json`: an order as Wallet shows it, with its merchant, items, payment, fulfillments and returns.
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-public import PassModel
+import PassModel
 import PaymentRequest
 
 extension OrderCurrencyAmount: Codable {

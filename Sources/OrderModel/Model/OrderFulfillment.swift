@@ -1,4 +1,4 @@
-public import PassModel
+import PassModel
 
 /// One fulfillment of an order: a shipment or a pickup, told apart by `fulfillmentType`.
 public enum OrderFulfillment: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PassModel
 
 /// The typed keys of one object of `order.json`: a struct of optional properties whose `Codable` conformance Swift

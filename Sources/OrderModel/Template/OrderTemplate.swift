@@ -1,5 +1,5 @@
 public import Foundation
-public import PassModel
+import PassModel
 
 /// An order template: a folder with `order.json`, its images and optional `xx.lproj/order.strings`, into which a data
 /// document may be merged to make one order.

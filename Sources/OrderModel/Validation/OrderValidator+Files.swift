@@ -1,5 +1,5 @@
-public import Foundation
-public import PassModel
+import Foundation
+import PassModel
 
 extension OrderValidator {
     /// Every image `order.json` names, with its JSON path: the merchant's logo and each line item's image.
