@@ -68,8 +68,13 @@ let package = Package(
 
         // ValidationReport and ValidationIssue, shared by the pass and payment-request validators
         .target(name: "Validation", swiftSettings: swiftSettings),
-        // pass.json model, validation, templates and data (no C, no I/O beyond reading a template folder)
-        .target(name: "PassModel", dependencies: ["Validation"], swiftSettings: swiftSettings),
+        // Text escaped for HTML and XML: the payment-sheet previews and the barcode and pass-preview SVGs (pure Swift)
+        .target(name: "Markup", swiftSettings: swiftSettings),
+        // Dates as text: HTTP dates (RFC 9110) and the Gregorian day arithmetic W3C dates share (pure Swift)
+        .target(name: "Timestamps", swiftSettings: swiftSettings),
+        // pass.json model, validation, templates and data (no I/O beyond reading a template folder; PNG checksums
+        // through PNGEncoding's zlib)
+        .target(name: "PassModel", dependencies: ["Validation", "PNGEncoding", "Timestamps"], swiftSettings: swiftSettings),
         // order.json model, validation and templates for Wallet Orders (pure Swift, no C)
         .target(name: "OrderModel", dependencies: ["PassModel", "PaymentRequest"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
@@ -83,12 +88,12 @@ let package = Package(
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
         // PNG files from filtered scanlines through zlib (deflate and CRC-32), for barcodes and previews
         .target(name: "PNGEncoding", dependencies: ["CLibz"], swiftSettings: swiftSettings),
-        .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "PNGEncoding"], swiftSettings: swiftSettings),
+        .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "PNGEncoding", "Markup"], swiftSettings: swiftSettings),
         // Pass previews: a pass drawn as Wallet shows it, as SVG (pure Swift) and PNG (librsvg + cairo)
-        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg", "PNGEncoding"], swiftSettings: swiftSettings),
+        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg", "PNGEncoding", "Markup"], swiftSettings: swiftSettings),
 
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
-        .target(name: "PaymentRequest", dependencies: ["Validation"], swiftSettings: swiftSettings),
+        .target(name: "PaymentRequest", dependencies: ["Validation", "Markup"], swiftSettings: swiftSettings),
 
         // Apple Pay payment tokens: signature verification (CMS over OpenSSL) and EC_v1 / RSA_v1 decryption (swift-crypto)
         .target(
@@ -122,6 +127,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "Timestamps",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -136,7 +142,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "APNs", "Timestamps",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -151,7 +157,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto",
+                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto", "Markup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -237,6 +243,8 @@ let package = Package(
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
         .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"], swiftSettings: swiftSettings),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PaymentRequestTests",
             dependencies: ["PaymentRequest", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -1,4 +1,5 @@
 public import Foundation
+import Timestamps
 
 /// What became of one notification, classified for the push dispatcher.
 public enum APNsResult: Sendable, Equatable {
@@ -55,7 +56,7 @@ public enum APNsResult: Sendable, Equatable {
         }
     }
 
-    /// Parses `Retry-After`: delay seconds or an HTTP date.
+    /// Parses `Retry-After`: delay seconds or an HTTP date (any of the three forms ``Timestamps/HTTPDate`` reads).
     /// - Parameters:
     ///   - value: The header value.
     ///   - now: The current time.
@@ -63,11 +64,7 @@ public enum APNsResult: Sendable, Equatable {
     static func retryAfterSeconds(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = TimeInterval(trimmed), seconds.isFinite { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }
 

@@ -1,8 +1,9 @@
 internal import CLibz
 import Foundation
 
-/// The zlib calls: deflate for PNG image data and CRC-32 for PNG chunks.
-enum Zlib {
+/// The zlib calls: deflate for PNG image data and CRC-32 for PNG chunks (written here, checked by `PassModel`'s
+/// `PNGInfo`).
+package enum Zlib {
     /// `bytes` as a zlib stream (RFC 1950), as a PNG `IDAT` holds it.
     ///
     /// Deflate runs at zlib's fastest level (`Z_BEST_SPEED`): a barcode PNG is well under 1 KB either way (level 6
@@ -22,7 +23,7 @@ enum Zlib {
     ///   - bytes: The data.
     ///   - crc: The running CRC.
     /// - Returns: The updated CRC.
-    static func crc(_ bytes: ArraySlice<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func crc(_ bytes: ArraySlice<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
             UInt32(truncatingIfNeeded: crc32(uLong(crc), buffer.baseAddress, uInt(buffer.count)))
         }

@@ -14,7 +14,7 @@ public struct Manifest: Sendable, Equatable {
     public init(files: [String: Data], digest: DigestAlgorithm = .sha1) {
         var hashes: [String: String] = [:]
         hashes.reserveCapacity(files.count)
-        for (path, data) in files { hashes[path] = Digest.hex(digest.digest(data)) }
+        for (path, data) in files { hashes[path] = Hex.encode(digest.digest(data)) }
         self.hashes = hashes
     }
 

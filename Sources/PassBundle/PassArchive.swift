@@ -98,7 +98,7 @@ public struct PassArchive: Sendable {
             } catch {
                 throw PassBundleError(.invalidArchive, "\(source): \(path) could not be extracted: \(error)")
             }
-            hashes[path] = Digest.hex(digest.finish())
+            hashes[path] = Hex.encode(digest.finish())
             if let contents {
                 files[path] = contents
             } else {

@@ -51,7 +51,7 @@ public struct PassContents: Sendable {
     /// - Returns: The manifest's JSON bytes.
     public func manifestJSON(passJSON: Data) -> Data {
         var data = manifestTemplate
-        let hash = Digest.hex(format.digest.digest(passJSON))
+        let hash = Hex.encode(format.digest.digest(passJSON))
         let start = data.startIndex + passJSONHashOffset
         data.replaceSubrange(start..<start + hash.utf8.count, with: hash.utf8)
         return data

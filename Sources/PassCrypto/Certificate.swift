@@ -138,7 +138,7 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The SHA-256 fingerprint of the DER encoding, in hexadecimal.
-    public var sha256Fingerprint: String { Digest.sha256(derData).map { String(format: "%02X", $0) }.joined() }
+    public var sha256Fingerprint: String { Hex.encode(Digest.sha256(derData), uppercase: true) }
 
     /// A one-line summary: subject, issuer and validity.
     public var description: String {

@@ -24,20 +24,6 @@ public enum Digest {
         }
         return digest
     }
-
-    /// Lower-case hexadecimal.
-    /// - Parameter bytes: The bytes to format.
-    /// - Returns: Two hex digits per byte.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }
 
 /// The hash a bundle's `manifest.json` lists for each file: SHA-1 for passes, SHA-256 for orders.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import PassCrypto
 import PassModel
 import PassStore
 
@@ -35,7 +36,7 @@ struct DeviceRoutes: Sendable {
         // The store reads a stand-in record when the pass is missing, and the comparison runs either way, so a wrong
         // token on an existing serial number and any token on a missing one take the same time.
         let lookup = try await store.passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        let matches = Secrets.constantTimeEqual(token ?? "", lookup.comparisonToken)
+        let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
         guard let pass = lookup.pass, token != nil, matches else { throw HTTPError(.unauthorized) }
         return pass
     }

@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PassCrypto
 import PassModel
 import PassStore
+import Timestamps
 
 /// The issuer API under `/api/v1`: create, read, change, void and download passes. Bearer-token protected.
 struct IssuerRoutes: Sendable {
@@ -159,7 +161,7 @@ struct BearerTokenMiddleware: RouterMiddleware {
         next: (Request, WebServiceRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]),
-              Secrets.constantTimeEqual(given, token)
+              SecretToken.constantTimeEqual(given, token)
         else {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""], message: "a valid bearer token is required")
         }

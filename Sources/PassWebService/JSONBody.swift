@@ -12,13 +12,9 @@ enum JSONBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
         let buffer = try await body(of: request, limit: limit)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw HTTPError(.badRequest, message: "\(path(context.codingPath + [key])): missing")
-        } catch let DecodingError.typeMismatch(expected, context) {
-            throw HTTPError(.badRequest, message: "\(path(context.codingPath)): must be \(describe(expected))")
-        } catch let DecodingError.valueNotFound(expected, context) {
-            throw HTTPError(.badRequest, message: "\(path(context.codingPath)): must be \(describe(expected)), found null")
+            return try JSONDecodingFailure.decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let failure as JSONDecodingFailure {
+            throw HTTPError(.badRequest, message: message(failure))
         } catch {
             throw HTTPError(.badRequest, message: "request body is not valid JSON")
         }
@@ -46,17 +42,16 @@ enum JSONBody {
         }
     }
 
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.isEmpty ? "body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "a boolean"
-        case is Int.Type, is Int64.Type, is Double.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "an object"
+    /// The failure in this API's words: `<path>: missing`, `<path>: must be a string`, ... (the path's members and
+    /// indexes all joined by dots, `logs.[0]`).
+    private static func message(_ failure: JSONDecodingFailure) -> String {
+        let keys = failure.codingPath
+        let path = keys.isEmpty ? "body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        switch failure.kind {
+        case .missing: return "\(path): missing"
+        case .wrongType(let expected): return "\(path): must be \(expected)"
+        case .null(let expected): return "\(path): must be \(expected), found null"
+        case .malformed: return "request body is not valid JSON"
         }
     }
 

@@ -4,6 +4,7 @@ public import PassBundle
 import HTTPTypes
 import NIOCore
 import NIOPosix
+import PassCrypto
 public import PassModel
 public import PassStore
 
@@ -136,8 +137,8 @@ public final class PassIssuer: Sendable {
         }
         let record = PassRecord(
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
-            authenticationToken: Secrets.token(length: 32), template: name,
-            data: try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false), downloadToken: Secrets.token(length: 40),
+            authenticationToken: SecretToken.random(length: 32), template: name,
+            data: try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false), downloadToken: SecretToken.random(length: 40),
             updateTag: 0, lastModified: now(), createdAt: now()
         )
         let built = try await build(record, entry: entry)

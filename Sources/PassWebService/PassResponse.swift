@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import PassStore
+import Timestamps
 
 /// A signed pass as an HTTP answer: `application/vnd.apple.pkpass` with `Last-Modified`, 304 for a fresh
 /// `If-Modified-Since`, and HEAD answered like GET without the body. A pass that cannot be built (its stored data

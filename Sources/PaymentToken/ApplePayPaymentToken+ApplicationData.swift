@@ -1,5 +1,6 @@
 internal import Crypto
 public import Foundation
+import PassCrypto
 
 extension ApplePayPaymentToken {
     /// Whether `header.applicationData` is the SHA-256 of `applicationData` (the `applicationData` the app set on its

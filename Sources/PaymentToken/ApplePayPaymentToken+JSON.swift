@@ -1,4 +1,5 @@
 public import Foundation
+import PassCrypto
 
 extension ApplePayPaymentToken {
     /// Decodes a token from JSON: the `paymentData` object, a `PKPaymentToken` wrapper holding it, or a whole
@@ -65,7 +66,7 @@ extension ApplePayPaymentToken {
         ]
         header["ephemeralPublicKey"] = self.header.ephemeralPublicKey?.base64EncodedString()
         header["wrappedKey"] = self.header.wrappedKey?.base64EncodedString()
-        header["applicationData"] = self.header.applicationData.map(Hex.encode)
+        header["applicationData"] = self.header.applicationData.map { Hex.encode($0) }
         let object: [String: Any] = [
             "version": version.rawValue, "data": data.base64EncodedString(),
             "signature": signature.base64EncodedString(), "header": header,

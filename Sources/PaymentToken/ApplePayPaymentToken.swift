@@ -1,4 +1,5 @@
 public import Foundation
+import PassCrypto
 
 /// An Apple Pay payment token: the encrypted, signed `paymentData` of a `PKPaymentToken`, plus the wrapper's
 /// `transactionIdentifier` and `paymentMethod` when the JSON carried them.
@@ -114,35 +115,5 @@ public struct ApplePayPaymentToken: Sendable, Equatable {
         content.append(header.transactionId)
         if let applicationData = header.applicationData { content.append(applicationData) }
         return content
-    }
-}
-
-/// Hexadecimal encoding and decoding.
-enum Hex {
-    static func encode(_ data: Data) -> String {
-        data.map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Decodes an even-length hexadecimal string (either case); `nil` when it is not one.
-    static func decode(_ text: String) -> Data? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func value(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

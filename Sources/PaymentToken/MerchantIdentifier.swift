@@ -62,5 +62,5 @@ public struct MerchantIdentifier: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The hash in upper-case hexadecimal.
-    public var description: String { Hex.encode(hash).uppercased() }
+    public var description: String { Hex.encode(hash, uppercase: true) }
 }

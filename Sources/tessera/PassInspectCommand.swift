@@ -80,7 +80,7 @@ struct BundleInspection {
         }
         let archive = archive
         files = archive.files.keys.sorted().map { path in
-            let hash = Digest.hex(format.digest.digest(archive.files[path]!))
+            let hash = Hex.encode(format.digest.digest(archive.files[path]!))
             return FileEntry(path: path, size: archive.files[path]!.count, sha1: format.digest == .sha1 ? hash : nil,
                              sha256: format.digest == .sha256 ? hash : nil)
         }

@@ -56,7 +56,10 @@ struct APNsClientRequestTests {
             })
         }
         try await StandInFixture.with(authentication: { _ in authentication }, options: options) { standIn, client in
+            // The token is made during the send: `iat` lies between these two times (whole seconds, rounded down).
+            let before = Date().timeIntervalSince1970.rounded(.down)
             let result = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
+            let after = Date().timeIntervalSince1970
             #expect(result.isDelivered)
             let header = try #require(standIn.requests.first?.headers["authorization"])
             let jwt = try #require(JWT.decode(String(header.dropFirst("bearer ".count)), publicKey: publicKey))
@@ -66,7 +69,7 @@ struct APNsClientRequestTests {
             #expect(jwt.header["kid"] as? String == "KEY1234567")
             #expect(jwt.claims["iss"] as? String == "TEAM765432")
             let issuedAt = try #require((jwt.claims["iat"] as? NSNumber)?.doubleValue)
-            #expect(abs(issuedAt - Date().timeIntervalSince1970) < 60)
+            #expect(issuedAt >= before && issuedAt <= after, "iat \(issuedAt) outside the send's \(before)...\(after)")
         }
     }
 

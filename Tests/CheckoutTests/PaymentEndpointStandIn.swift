@@ -14,6 +14,8 @@ final class PaymentEndpointStandIn: Sendable {
         var hasPaymentData: Bool
         var hasToken: Bool
         var accountNumber: String?
+        /// The `cardPayment` object's string members, for a card paid on the sheet's payment step.
+        var cardPayment: [String: String]? = nil
         var signatureValid: Bool
     }
 
@@ -63,7 +65,9 @@ final class PaymentEndpointStandIn: Sendable {
             let paymentData = object["paymentData"] as? [String: Any]
             let call = Call(idempotencyKey: key, body: strings, hasPaymentData: paymentData != nil,
                             hasToken: object["token"] != nil,
-                            accountNumber: paymentData?["applicationPrimaryAccountNumber"] as? String, signatureValid: valid)
+                            accountNumber: paymentData?["applicationPrimaryAccountNumber"] as? String,
+                            cardPayment: (object["cardPayment"] as? [String: Any])?.compactMapValues { $0 as? String },
+                            signatureValid: valid)
             let unavailable = self.state.withLock { state in
                 state.calls.append(call)
                 if state.unavailableLeft > 0 { state.unavailableLeft -= 1; return true }

@@ -169,4 +169,47 @@ struct ServeCheckoutProcessorTests {
             #expect(result["status"] as? String == "STATUS_SUCCESS")
         }
     }
+
+    @Test("paymentStep from merchant.json: a bad scriptURL stops start-up naming the key; a card payment reaches the webhook as cardPayment and the sheet allows the step's origins")
+    func paymentStepOnServe() async throws {
+        let fixture = try CheckoutFixture()
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-payment-step")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let merchant = try Serve.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder) {
+            $0["paymentStep"] = ["kind": "hostedCard", "scriptURL": "http://shop.example.test/card-step.js"]
+        }
+        let refused = try await offCooperativePool {
+            try Subprocess.run("timeout", [
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(Int.random(in: 20_000..<40_000))",
+                "--database", "sqlite:\(folder.path)/refused.sqlite",
+                "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+                "--merchant-config", merchant.path,
+            ])
+        }
+        let said = refused.stderr + refused.stdout
+        #expect(refused.status != 0)
+        #expect(said.contains("paymentStep.scriptURL"), "\(said)")
+
+        let endpoint = PaymentEndpointStandIn()
+        try await Self.withServe(fixture, endpoint: endpoint, configure: { merchant in
+            merchant["paymentStep"] = ["kind": "hostedCard", "scriptURL": "https://shop.example.test/card-step.js",
+                                       "origins": ["https://js.gateway.example"]]
+        }) { server, http in
+            let id = try await Serve.createTicketSession(http, server.base)
+            let card = #"{"cardPayment": {"token": "tok_serve_1", "network": "Visa", "lastFour": "4242"}}"#
+            let (status, result) = try await Serve.json(http, Serve.request(
+                .POST, "\(server.base)/checkout/v1/sessions/\(id)/authorize", body: Data(card.utf8)))
+            #expect(status == 200, "\(result) \(server.output)")
+            let call = try #require(endpoint.calls.first)
+            #expect(call.signatureValid && !call.hasPaymentData && !call.hasToken)
+            #expect(call.cardPayment?["token"] == "tok_serve_1")
+            #expect(call.body["paymentSource"] == "card")
+            #expect(!server.output.contains("tok_serve_1"), "the gateway token was logged")
+            let sheet = try await http.execute(Serve.request(.GET, "\(server.base)/checkout/sheet/\(id)"), timeout: .seconds(30))
+            let policy = sheet.headers.first(name: "Content-Security-Policy") ?? ""
+            #expect(policy.contains("frame-src https://shop.example.test https://js.gateway.example;"), "\(policy)")
+        }
+    }
 }

@@ -17,6 +17,7 @@ struct ServeCheckoutTests {
     final class Server: Sendable {
         let process: Process
         let base: String
+        let port: Int
         let log: URL
 
         init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String,
@@ -40,6 +41,7 @@ struct ServeCheckoutTests {
             process.standardOutput = handle
             process.standardError = handle
             base = "http://127.0.0.1:\(port)"
+            self.port = port
             try process.run()
         }
 
@@ -47,14 +49,22 @@ struct ServeCheckoutTests {
 
         func waitUntilHealthy(_ http: HTTPClient) async throws {
             // Bounded by time, not tries: a refused connection fails at once, and start-up on a busy machine (a new
-            // PostgreSQL schema to migrate) can take well over 15 s.
-            let deadline = ContinuousClock.now + .seconds(90)
-            while ContinuousClock.now < deadline {
-                if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/health"), timeout: .seconds(2)),
-                   response.status == .ok { return }
-                try await Task.sleep(for: .milliseconds(100))
+            // PostgreSQL schema to migrate) can take well over 15 s. The wait runs on a thread of its own, so tests
+            // that block Swift's cooperative threads meanwhile cannot use the bound up.
+            let (port, process) = (self.port, self.process)
+            let started = try await offCooperativePool { () -> Bool in
+                let deadline = Date().addingTimeInterval(150)
+                while Date() < deadline {
+                    if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
+                        try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return true }
+                    }
+                    guard process.isRunning else { return false }
+                    usleep(100_000)
+                }
+                return false
             }
-            throw CheckoutTestError("server did not start: \(output)")
+            if !started { throw CheckoutTestError("server did not start: \(output)") }
         }
 
         func kill9() {

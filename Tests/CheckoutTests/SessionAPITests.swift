@@ -77,6 +77,27 @@ struct SessionAPITests {
         #expect(await fixture.store.session(id: "x") == nil)
     }
 
+    @Test("A body that does not decode is refused with the field and the fault named", arguments: [
+        (#"{"items":[{"sku":"TSHIRT"}]}"#, "items[0].quantity", "is required"),
+        (#"{"items":[{"sku":"TSHIRT","quantity":"1"}]}"#, "items[0].quantity", "must be a number"),
+        (#"{"items":[{"sku":"TSHIRT","quantity":null}]}"#, "items[0].quantity", "must be a number, found null"),
+        (#"{"items":{"sku":"TSHIRT"}}"#, "items", "must be an array"),
+        (#"{"items":"#, "body", "is not valid JSON"),
+    ])
+    func undecodableBodies(body: String, field: String, reason: String) async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let response = try await client.execute(uri: "/checkout/v1/sessions", method: .post,
+                                                    headers: JSONBody.headers(idempotencyKey: UUID().uuidString),
+                                                    body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest)
+            let error = try JSONBody.object(response)["error"] as? [String: Any]
+            #expect(error?["field"] as? String == field)
+            #expect(error?["message"] as? String == "\(field): \(reason)")
+            #expect(error?["code"] as? String == "invalidRequest")
+        }
+    }
+
     @Test("An already-priced summary is accepted")
     func pricedSummary() async throws {
         let fixture = try CheckoutFixture()

@@ -82,7 +82,7 @@ struct SheetApplePayTests {
                                               ["source": ApplePaySessionStandIn.script(events: events)])
                     let url = "http://127.0.0.1:\(port)\(sheetURL)"
                     try await driver.open(url)
-                    try await test(SheetBrowser.Page(driver: driver, client: client, sessionId: id, url: url), fixture)
+                    try await test(SheetBrowser.Page(driver: driver, fixture: fixture, client: client, sessionId: id, url: url), fixture)
                 } catch {
                     await driver.quit()
                     try? await validator.shutdown()

@@ -11,6 +11,7 @@ enum SheetBrowser {
     /// One opened sheet: the browser, the server's test client and the session.
     struct Page {
         let driver: WebDriver
+        let fixture: CheckoutFixture
         let client: any TestClientProtocol
         let sessionId: String
         let url: String
@@ -37,6 +38,7 @@ enum SheetBrowser {
     /// Starts a fixture and Chromium, creates a session from `body`, opens its sheet and runs `test`; `nil` when
     /// Chromium is missing and the run asked to skip browser tests (`TESSERA_SKIP_BROWSER=1`).
     static func run(developmentMode: Bool = true, session body: [String: Any] = shirtsAndTicket,
+                    processor: (any PaymentProcessor)? = nil,
                     configure: @escaping (inout MerchantConfiguration) -> Void = { _ in },
                     _ test: @escaping @Sendable (Page) async throws -> Void) async throws {
         if ProcessInfo.processInfo.environment["TESSERA_SKIP_BROWSER"] == "1" { return }
@@ -44,7 +46,7 @@ enum SheetBrowser {
             Issue.record("Chromium or chromedriver not found: run scripts/chromium.sh (or set TESSERA_SKIP_BROWSER=1)")
             return
         }
-        let fixture = try CheckoutFixture(developmentMode: developmentMode, configure: configure)
+        let fixture = try CheckoutFixture(developmentMode: developmentMode, processor: processor, configure: configure)
         let request = try JSONSerialization.data(withJSONObject: body)
         try await fixture.withClient { client in
             let port = try #require(client.port)
@@ -56,7 +58,7 @@ enum SheetBrowser {
             do {
                 let url = "http://127.0.0.1:\(port)\(sheetURL)"
                 try await driver.open(url)
-                try await test(Page(driver: driver, client: client, sessionId: id, url: url))
+                try await test(Page(driver: driver, fixture: fixture, client: client, sessionId: id, url: url))
             } catch {
                 await driver.quit()
                 throw error

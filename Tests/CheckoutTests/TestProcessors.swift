@@ -9,6 +9,10 @@ final class CountingProcessor: PaymentProcessor {
         var sessionId: String
         var orderId: String
         var idempotencyKey: String
+        /// The card payment's gateway token, for a payment from the sheet's payment step.
+        var cardToken: String? = nil
+        /// Whether an Apple Pay token or decrypted payment came with the call.
+        var applePay = false
     }
 
     private struct State {
@@ -30,7 +34,9 @@ final class CountingProcessor: PaymentProcessor {
     struct NoAnswer: Error {}
 
     func process(_ request: PaymentProcessingRequest) async throws -> PaymentProcessingResult {
-        let call = Call(sessionId: request.sessionId, orderId: request.orderId, idempotencyKey: request.idempotencyKey)
+        let call = Call(sessionId: request.sessionId, orderId: request.orderId, idempotencyKey: request.idempotencyKey,
+                        cardToken: request.cardPayment?.token,
+                        applePay: request.token != nil || request.paymentData != nil)
         state.withLock { $0.calls.append(call) }
         try await Task.sleep(for: delay)
         let outcome: Int = state.withLock { state in

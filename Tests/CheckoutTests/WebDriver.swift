@@ -67,13 +67,16 @@ final class WebDriver: @unchecked Sendable {
 
     /// Ends the session and stops the driver.
     func quit() async {
+        let name = "chromedriver \(base.split(separator: "/")[1])"
+        TestProgress.say(name, "closing the session")
         _ = try? await Self.call("DELETE", base)
+        TestProgress.say(name, "shutting down")
         if let root = base.range(of: "/session/") { _ = try? await Self.callAny("GET", String(base[..<root.lowerBound]) + "/shutdown") }
         // chromedriver may ignore SIGTERM; never wait on it unbounded.
         process.terminate()
         for _ in 0..<30 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        TestProgress.say("chromedriver \(base.split(separator: "/")[1])", "stopped")
+        TestProgress.say(name, process.isRunning ? "still running: SIGKILL sent" : "stopped")
     }
 
     func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
@@ -94,6 +97,17 @@ final class WebDriver: @unchecked Sendable {
         let id = try await element(selector)
         _ = try await Self.call("POST", base + "/element/\(id)/clear", [:])
         _ = try await Self.call("POST", base + "/element/\(id)/value", ["text": text])
+    }
+
+    /// Moves the session into the frame `selector` finds (commands then act on the frame's document), or back to the
+    /// top-level document with `nil`.
+    func frame(_ selector: String?) async throws {
+        if let selector {
+            let id = try await element(selector)
+            _ = try await Self.call("POST", base + "/frame", ["id": ["element-6066-11e4-a52e-4f735466cecf": id]])
+        } else {
+            _ = try await Self.call("POST", base + "/frame", ["id": NSNull()])
+        }
     }
 
     /// Sends keys (WebDriver key codes such as `"\u{E015}"`, arrow down) to the element without clearing it.

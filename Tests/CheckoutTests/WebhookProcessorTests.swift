@@ -17,6 +17,7 @@ struct WebhookProcessorTests {
 
     /// Runs `test` with the stand-in endpoint on loopback and a checkout whose processor posts to it.
     static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
+                             configure: @escaping @Sendable (inout MerchantConfiguration) -> Void = { _ in },
                              _ test: @escaping @Sendable (CheckoutFixture, any TestClientProtocol) async throws -> Void)
         async throws
     {
@@ -29,6 +30,7 @@ struct WebhookProcessorTests {
                 logger: Logger(label: "test.webhook"))
             let fixture = try CheckoutFixture(processor: processor) { merchant in
                 if forwardToken { merchant.paymentProcessingKeyPaths = [] }
+                configure(&merchant)
             }
             do {
                 try await fixture.withClient { client in try await test(fixture, client) }

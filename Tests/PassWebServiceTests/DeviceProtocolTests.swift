@@ -96,6 +96,25 @@ struct DeviceProtocolTests {
         }
     }
 
+    @Test("a body that does not decode gets 400 with the member and the fault named", arguments: [
+        (#"{"push":"aa"}"#, "pushToken: missing"),
+        (#"{"pushToken":5}"#, "pushToken: must be a string"),
+        (#"{"pushToken":null}"#, "pushToken: must be a string, found null"),
+        (#"[]"#, "body: must be an object"),
+        (#"{"pushToken":"#, "request body is not valid JSON"),
+    ])
+    func undecodableBodies(body: String, message: String) async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await fixture.createPass(serial: "E-1004")
+        try await fixture.withClient { client in
+            let answer = try await client.execute(
+                uri: registrationPath(pass), method: .post, headers: .json(.applePass(pass.authenticationToken)),
+                body: .json(body))
+            #expect(answer.status == .badRequest)
+            #expect((answer.body.json["error"] as? [String: Any])?["message"] as? String == message)
+        }
+    }
+
     @Test("serial numbers: all without a tag, only newer with one, 204 when none or unknown device")
     func serialNumbers() async throws {
         let fixture = try WebServiceFixture()

@@ -25,6 +25,13 @@ struct MoneyTests {
         #expect(Currency.all.count == 169)
     }
 
+    @Test func numericCodesComeFromTheSameTable() {
+        #expect(Currency(code: "USD")?.numericCode == "840")
+        #expect(Currency(code: "ALL")?.numericCode == "008")  // leading zeros kept
+        #expect(Currency(code: "JPY")?.numericCode == "392")
+        #expect(Currency.all.allSatisfy { $0.numericCode.count == 3 && $0.numericCode.allSatisfy(\.isNumber) })
+    }
+
     @Test func countryCodesAreExact() {
         #expect(CountryCode.isValid("US") && CountryCode.isValid("GB") && CountryCode.isValid("AX"))
         #expect(!CountryCode.isValid("us") && !CountryCode.isValid("UK") && !CountryCode.isValid("USA"))

@@ -101,7 +101,7 @@ public struct TestMerchantIdentity: Sendable {
     public init(merchantID: String = "merchant.dev.tessera.test", rsa: Bool = false) throws {
         self.merchantID = merchantID
         privateKey = rsa ? try PrivateKey.generateRSA(bits: 2048) : try PrivateKey.generateP256()
-        let hashHex = Digest.hex(Digest.sha256(Data(merchantID.utf8))).uppercased()
+        let hashHex = Hex.encode(Digest.sha256(Data(merchantID.utf8)), uppercase: true)
         let now = Date()
         certificate = try CertificateBuilder(
             subject: DistinguishedName([("UID", merchantID), ("CN", "Apple Pay Payment Processing:\(merchantID)"),

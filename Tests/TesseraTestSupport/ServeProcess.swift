@@ -62,16 +62,22 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardError = handle
         try process.run()
         // Start-up migrates a fresh database (a new PostgreSQL schema, too) on a machine that may be busy with other
-        // tests: the bound is a minute and a half, for a server that never starts.
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
-                try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return }
+        // tests: the bound is two and a half minutes, for a server that never starts. The wait runs on a thread of its
+        // own, so tests that block Swift's cooperative threads meanwhile cannot use the bound up.
+        let (port, process) = (port, process)
+        let started = try await offCooperativePool { () -> Bool in
+            let deadline = Date().addingTimeInterval(150)
+            while Date() < deadline {
+                if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
+                    try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return true }
+                }
+                guard process.isRunning else { return false }
+                usleep(100_000)
             }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return false
         }
+        if started { return }
         if process.isRunning { process.terminate() }
         throw RawHTTPError("tessera serve did not start: \(log)")
     }
@@ -90,13 +96,17 @@ public final class ServeProcess: @unchecked Sendable {
     /// - Returns: The exit status, or `nil` when it was still running (it is then killed).
     @discardableResult
     public func terminate(timeout: TimeInterval = 15) async throws -> Int32? {
+        let name = "tessera serve pid \(process.processIdentifier)"
+        TestProgress.say(name, "SIGTERM")
         process.terminate()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else {
+            TestProgress.say(name, "still running after \(Int(timeout)) s: SIGKILL")
             kill(process.processIdentifier, SIGKILL)
             return nil
         }
+        TestProgress.say(name, "exited with \(process.terminationStatus)")
         return process.terminationStatus
     }
 

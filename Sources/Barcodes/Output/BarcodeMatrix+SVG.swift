@@ -1,3 +1,5 @@
+import Markup
+
 extension BarcodeMatrix {
     /// The barcode as SVG: a white background and one `<path>` of dark rectangles, one per horizontal run of dark
     /// modules (identical consecutive rows share one taller rectangle), with `shape-rendering="crispEdges"` so
@@ -15,7 +17,7 @@ extension BarcodeMatrix {
         try Self.checkScale(scale)
         let symbolWidth = fullWidth * scale
         let symbolHeight = fullHeight * scale
-        let text = altText.map(Self.xmlText).flatMap { $0.isEmpty ? nil : $0 }
+        let text = altText.map(MarkupText.xml).flatMap { $0.isEmpty ? nil : $0 }
         let fontSize = Self.fontSize(symbolWidth: symbolWidth)
         let imageHeight = svgSize(scale: scale, altText: altText).height
 
@@ -76,35 +78,6 @@ extension BarcodeMatrix {
             divisor /= 10
         }
     }
-
-    /// Escapes `&`, `<`, `>`, quotes, and drops characters XML 1.0 cannot hold (most C0 controls).
-    package static func xmlText(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped += " "
-            default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return escaped.trimmingWhitespace()
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        var scalars = Substring(self)
-        while scalars.first == " " { scalars.removeFirst() }
-        while scalars.last == " " { scalars.removeLast() }
-        return String(scalars)
-    }
 }
 
 extension BarcodeMatrix {
@@ -117,7 +90,7 @@ extension BarcodeMatrix {
     public func svgSize(scale: Int? = nil, altText: String? = nil) -> (width: Int, height: Int) {
         let scale = scale ?? format.defaultScale
         let width = fullWidth * scale
-        let hasText = !(altText.map(Self.xmlText)?.isEmpty ?? true)
+        let hasText = !(altText.map(MarkupText.xml)?.isEmpty ?? true)
         return (width, fullHeight * scale + (hasText ? Self.fontSize(symbolWidth: width) * 2 : 0))
     }
 

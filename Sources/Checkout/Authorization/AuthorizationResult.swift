@@ -48,6 +48,11 @@ struct AuthorizationFailure: Error, HTTPResponseError {
         try JSONResponse.make(result, status: status)
     }
 
+    /// No Apple root certificate or payment-processing key is configured.
+    static let applePayNotConfigured = AuthorizationFailure(
+        .serviceUnavailable, code: "notConfigured", "Apple Pay is not available for this shop at the moment.",
+        detail: "no Apple root certificate or payment-processing key is configured")
+
     /// The session is held by another authorization, or already paid.
     static func notPending(_ state: CheckoutSession.State?) -> AuthorizationFailure {
         switch state {

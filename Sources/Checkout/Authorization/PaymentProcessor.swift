@@ -2,8 +2,9 @@ public import Foundation
 public import PaymentToken
 import Synchronization
 
-/// A verified, decrypted payment on its way to a payment gateway. Only the processor sees the account number and
-/// cryptogram (in ``paymentData``); nothing else in Tessera stores or logs them.
+/// A verified payment on its way to a payment gateway: an Apple Pay payment (decrypted, or its encrypted token) or a
+/// card payment from the sheet's payment step (the gateway's token for the card). Only the processor sees the account
+/// number and cryptogram (in ``paymentData``); nothing else in Tessera stores or logs them.
 public struct PaymentProcessingRequest: Sendable {
     /// The checkout session.
     public var sessionId: String
@@ -19,12 +20,59 @@ public struct PaymentProcessingRequest: Sendable {
     /// The decrypted payment data: account number, expiry, cryptogram, ECI; `nil` when the processor takes the
     /// encrypted token (``PaymentProcessor/forwardsEncryptedToken``).
     public var paymentData: DecryptedPaymentData?
-    /// The Apple Pay token as the device sent it, still encrypted (for gateways that decrypt it themselves).
-    public var token: ApplePayPaymentToken
+    /// The Apple Pay token as the device sent it, still encrypted (for gateways that decrypt it themselves); `nil`
+    /// for a card payment.
+    public var token: ApplePayPaymentToken?
+    /// The sheet's card payment (the gateway's token for the card); `nil` for Apple Pay.
+    public var cardPayment: CardPayment?
     /// What the sheet showed for the card (network, type, display name).
     public var paymentMethod: ApplePayPaymentToken.PaymentMethod?
-    /// The token's transaction identifier (hex).
+    /// The Apple Pay token's transaction identifier (hex), or `card-<SHA-256 of the card token>`.
     public var transactionIdentifier: String
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - sessionId: The session.
+    ///   - orderId: The order.
+    ///   - idempotencyKey: The attempt's idempotency key.
+    ///   - amount: The amount.
+    ///   - currencyCode: The currency.
+    ///   - paymentData: The decrypted Apple Pay payment.
+    ///   - token: The Apple Pay token.
+    ///   - cardPayment: The card payment.
+    ///   - paymentMethod: The card as the sheet showed it.
+    ///   - transactionIdentifier: The transaction identifier.
+    public init(sessionId: String, orderId: String, idempotencyKey: String, amount: Decimal, currencyCode: String,
+                paymentData: DecryptedPaymentData? = nil, token: ApplePayPaymentToken? = nil,
+                cardPayment: CardPayment? = nil, paymentMethod: ApplePayPaymentToken.PaymentMethod? = nil,
+                transactionIdentifier: String) {
+        self.sessionId = sessionId
+        self.orderId = orderId
+        self.idempotencyKey = idempotencyKey
+        self.amount = amount
+        self.currencyCode = currencyCode
+        self.paymentData = paymentData
+        self.token = token
+        self.cardPayment = cardPayment
+        self.paymentMethod = paymentMethod
+        self.transactionIdentifier = transactionIdentifier
+    }
+
+    init(sessionId: String, orderId: String, idempotencyKey: String, amount: Decimal, currencyCode: String,
+         posted: PostedPayment, paymentData: DecryptedPaymentData?, transactionIdentifier: String) {
+        switch posted {
+        case .applePay(let token):
+            self.init(sessionId: sessionId, orderId: orderId, idempotencyKey: idempotencyKey, amount: amount,
+                      currencyCode: currencyCode, paymentData: paymentData, token: token,
+                      paymentMethod: token.paymentMethod, transactionIdentifier: transactionIdentifier)
+        case .card(let card):
+            self.init(sessionId: sessionId, orderId: orderId, idempotencyKey: idempotencyKey, amount: amount,
+                      currencyCode: currencyCode, cardPayment: card,
+                      paymentMethod: ApplePayPaymentToken.PaymentMethod(displayName: nil, network: card.network,
+                                                                       type: card.type),
+                      transactionIdentifier: transactionIdentifier)
+        }
+    }
 }
 
 /// What the processor decided.
@@ -113,7 +161,7 @@ public final class RecordingPaymentProcessor: PaymentProcessor {
             state.records.append(Record(orderId: request.orderId, idempotencyKey: request.idempotencyKey,
                                         amount: request.amount,
                                         currencyCode: request.currencyCode, network: request.paymentMethod?.network,
-                                        lastFour: request.paymentData?.lastFour ?? ""))
+                                        lastFour: request.paymentData?.lastFour ?? request.cardPayment?.lastFour ?? ""))
             return .approved(reference: "rec_\(request.orderId)")
         }
     }

@@ -4,6 +4,7 @@ public import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
+import PassCrypto
 import PaymentRequest
 import PaymentToken
 public import ServiceLifecycle
@@ -146,11 +147,12 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
         var signed = Data("\(seconds).".utf8)
         signed.append(body)
         let mac = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret))
-        return "t=\(seconds),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "t=\(seconds),v1=" + Hex.encode(mac)
     }
 
     /// The JSON body: order, session, idempotency key, amount (decimal string), currency, network, transaction
-    /// identifier, and `paymentData` (decrypted) or `token` (encrypted).
+    /// identifier, `paymentSource` (`applePay` or `card`), and `paymentData` (decrypted), `token` (encrypted) or
+    /// `cardPayment` (the gateway's token for a card paid on the sheet's payment step).
     static func body(for request: PaymentProcessingRequest, forwardToken: Bool) throws -> Data {
         var object: [String: Any] = [
             "orderId": request.orderId, "sessionId": request.sessionId, "idempotencyKey": request.idempotencyKey,
@@ -160,8 +162,15 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
         ]
         if let network = request.paymentMethod?.network { object["network"] = network }
         if let type = request.paymentMethod?.type { object["type"] = type }
-        if forwardToken {
-            object["token"] = try JSONSerialization.jsonObject(with: try request.token.jsonData())
+        object["paymentSource"] = request.cardPayment == nil ? "applePay" : "card"
+        if let card = request.cardPayment {
+            var fields: [String: Any] = ["token": card.token]
+            fields["network"] = card.network
+            fields["lastFour"] = card.lastFour
+            fields["type"] = card.type
+            object["cardPayment"] = fields
+        } else if forwardToken, let token = request.token {
+            object["token"] = try JSONSerialization.jsonObject(with: try token.jsonData())
         } else if let payment = request.paymentData {
             object["paymentData"] = try JSONSerialization.jsonObject(with: payment.rawJSON)
         }

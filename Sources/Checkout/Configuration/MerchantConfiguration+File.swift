@@ -1,4 +1,5 @@
 public import Foundation
+import PassModel
 import PaymentRequest
 
 extension MerchantConfiguration {
@@ -25,9 +26,9 @@ extension MerchantConfiguration {
     /// - Throws: ``CheckoutError`` (`invalidConfiguration`) naming the key at fault.
     public static func decode(jsonData data: Data) throws -> MerchantConfiguration {
         do {
-            return try JSONDecoder().decode(MerchantConfiguration.self, from: data)
-        } catch let error as DecodingError {
-            let (path, reason) = JSONRequest.describe(error)
+            return try JSONDecodingFailure.decode(MerchantConfiguration.self, from: data)
+        } catch let failure as JSONDecodingFailure {
+            let (path, reason) = JSONRequest.describe(failure)
             throw CheckoutError.configuration(path, reason)
         } catch {
             throw CheckoutError.configuration("(root)", "is not JSON")
@@ -56,13 +57,11 @@ extension MerchantConfiguration {
         func fail(_ field: String, _ reason: String) -> CheckoutError { CheckoutError.configuration(field, reason) }
         guard !merchantIdentifier.isEmpty else { throw fail("merchantIdentifier", "must not be empty") }
         try paymentProcessor?.validate(developmentMode: developmentMode)
+        try paymentStep?.validate()
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
         guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
-        guard let currency = Currency(code: currencyCode) else {
+        guard Currency(code: currencyCode) != nil else {
             throw fail("currencyCode", "\"\(currencyCode)\" is not an ISO 4217 code")
-        }
-        guard CurrencyNumericCode.numeric(currency.code) != nil else {
-            throw fail("currencyCode", "\(currency.code) has no ISO 4217 numeric code known to Tessera")
         }
         for (index, network) in supportedNetworks.enumerated() where !network.isKnown {
             throw fail("supportedNetworks[\(index)]", "\"\(network)\" is not an Apple Pay network")

@@ -55,6 +55,9 @@ public struct MerchantConfiguration: Codable, Sendable {
     /// Who charges verified payments; `nil` means the development recorder in development mode and no payments
     /// otherwise.
     public var paymentProcessor: PaymentProcessorConfiguration?
+    /// How buyers without Apple Pay pay on the sheet (a gateway's hosted card element); `nil` means only Apple Pay
+    /// (and the test card in development mode).
+    public var paymentStep: PaymentStepConfiguration?
     /// A file holding the merchant's API key (`Authorization: Bearer`), which free-form items and summaries need.
     public var apiKeyFile: String?
 
@@ -89,7 +92,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         case merchantCapabilities, shippingMethods, tax, coupons, requiredBillingContactFields
         case requiredShippingContactFields, shippingRegions, products, merchantIdentity, paymentProcessingKeyPaths
         case appleRootCertificatePath, merchantValidationHosts, initiative, initiativeContext, developmentMode
-        case applePayJSSDK, paymentProcessor, apiKeyFile
+        case applePayJSSDK, paymentProcessor, paymentStep, apiKeyFile
     }
 
     /// Decodes a configuration; everything but the identifier, names, country and currency is optional.
@@ -122,6 +125,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         developmentMode = try c.decodeIfPresent(Bool.self, forKey: .developmentMode) ?? false
         applePayJSSDK = try c.decodeIfPresent(Bool.self, forKey: .applePayJSSDK) ?? false
         paymentProcessor = try c.decodeIfPresent(PaymentProcessorConfiguration.self, forKey: .paymentProcessor)
+        paymentStep = try c.decodeIfPresent(PaymentStepConfiguration.self, forKey: .paymentStep)
         apiKeyFile = try c.decodeIfPresent(String.self, forKey: .apiKeyFile)
     }
 

@@ -6,8 +6,8 @@ import PaymentToken
 import HTTPTypes
 import Logging
 
-/// `POST /checkout/v1/sessions/{id}/authorize`: verify, decrypt and check the Apple Pay payment, charge it, record
-/// the order and issue its passes.
+/// `POST /checkout/v1/sessions/{id}/authorize`: verify, decrypt and check the Apple Pay payment (or take the sheet's
+/// card payment step's gateway token), charge it, record the order and issue its passes.
 extension CheckoutService {
     /// The contacts of an Apple Pay payment (the token is read separately).
     struct PaymentContacts: Decodable {
@@ -52,14 +52,20 @@ extension CheckoutService {
 
     private func checkAndClaim(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         guard session.state == .pending else { throw AuthorizationFailure.notPending(session.state) }
-        guard let tokens else {
-            throw AuthorizationFailure(.serviceUnavailable, code: "notConfigured",
-                                       "Apple Pay is not available for this shop at the moment.",
-                                       detail: "no Apple root certificate or payment-processing key is configured")
+        let (posted, contacts) = try PostedPayment.parse(body)
+        switch posted {
+        case .applePay:
+            guard tokens != nil else { throw AuthorizationFailure.applePayNotConfigured }
+        case .card:
+            guard merchant.paymentStep != nil else {
+                throw AuthorizationFailure(.unprocessableContent, code: "cardPaymentNotAccepted",
+                                           "This shop does not take card payments here.",
+                                           detail: "cardPayment was posted but the merchant configures no paymentStep")
+            }
         }
         guard !(processor is NoPaymentProcessor) else {
             throw AuthorizationFailure(.serviceUnavailable, code: "notConfigured",
-                                       "Apple Pay is not available for this shop at the moment.",
+                                       "Payments are not available for this shop at the moment.",
                                        detail: "no paymentProcessor is configured (and developmentMode is off)")
         }
         if pricing.requiresShipping(session), let problem = session.shippingAddressProblem {
@@ -67,7 +73,6 @@ extension CheckoutService {
             throw AuthorizationFailure(.unprocessableContent, code: problem.code.rawValue,
                                        problem.message ?? "We do not ship to this address.", errors: [problem])
         }
-        let (token, contacts) = try Self.parsePayment(body)
         let builder = try pricing.builder(for: session)
         let lineItems = try builder.lineItems()
         let total = builder.total(for: lineItems)
@@ -76,7 +81,41 @@ extension CheckoutService {
                                        "The total is not known yet: please enter the shipping address.")
         }
         try checkContacts(contacts, session: session)
+        var payment: DecryptedPaymentData?
+        if case .applePay(let token) = posted {
+            payment = try checkApplePay(token, session: session, minorUnits: MinorUnits.amount(amount, currency: pricing.currency))
+        }
 
+        // The claim: pending → authorizing and the transaction identifier, together, before anything irreversible.
+        let attempt = (session.authorizationAttempts ?? 0) + 1
+        let transaction = posted.transactionIdentifier
+        let hasDiscount = lineItems.contains { ($0.amountValue ?? 0) < 0 }
+        var claimed = session
+        claimed.state = .authorizing
+        claimed.authorizationAttempts = attempt
+        claimed.authorization = AuthorizationAttempt(
+            orderId: Identifiers.make(prefix: "ord_"), idempotencyKey: "\(session.id)-\(attempt)",
+            transactionIdentifier: transaction, startedAt: now(), total: amount, lineItems: lineItems,
+            shippingMethod: try pricing.requiresShipping(session) ? builder.selectedShippingOption()?.identifier : nil,
+            couponCode: hasDiscount ? session.couponCode : nil, payment: body)
+        switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, at: now()) {
+        case .claimed: break
+        case .notPending(let state): throw AuthorizationFailure.notPending(state)
+        case .transactionReplayed:
+            logger.warning("replayed payment refused", metadata: ["session": "\(session.id)"])
+            throw AuthorizationFailure(.conflict, code: "transactionReplayed",
+                                       "This payment has already been used. Please pay again.",
+                                       detail: "transaction identifier \(transaction) was recorded before")
+        }
+        return try await settle(claimed, posted: posted, payment: payment, contacts: contacts)
+    }
+
+    /// Verifies an Apple Pay token's signature and its binding to the session and, unless the processor takes the
+    /// encrypted token, decrypts it and checks its currency and amount.
+    /// - Returns: The decrypted payment, or `nil` when the processor decrypts it.
+    private func checkApplePay(_ token: ApplePayPaymentToken, session: CheckoutSession,
+                               minorUnits: Decimal) throws -> DecryptedPaymentData? {
+        guard let tokens else { throw AuthorizationFailure.applePayNotConfigured }
         do {
             _ = try tokens.verifier.verify(token, now: now())
         } catch let error as PaymentTokenError {
@@ -92,43 +131,16 @@ extension CheckoutService {
             throw AuthorizationFailure(.unprocessableContent, code: error.code.description,
                                        "This payment was made for another checkout.", detail: error.reason)
         }
-        let currency = pricing.currency
-        let minorUnits = MinorUnits.amount(amount, currency: currency)
-        var payment: DecryptedPaymentData?
-        if !processor.forwardsEncryptedToken {
-            let decrypted = try decrypt(token)
-            try checkAmount(decrypted, minorUnits: minorUnits)
-            payment = decrypted
-        }
-
-        // The claim: pending → authorizing and the transaction identifier, together, before anything irreversible.
-        let attempt = (session.authorizationAttempts ?? 0) + 1
-        let transaction = token.header.transactionIdHex
-        let hasDiscount = lineItems.contains { ($0.amountValue ?? 0) < 0 }
-        var claimed = session
-        claimed.state = .authorizing
-        claimed.authorizationAttempts = attempt
-        claimed.authorization = AuthorizationAttempt(
-            orderId: Identifiers.make(prefix: "ord_"), idempotencyKey: "\(session.id)-\(attempt)",
-            transactionIdentifier: transaction, startedAt: now(), total: amount, lineItems: lineItems,
-            shippingMethod: try pricing.requiresShipping(session) ? builder.selectedShippingOption()?.identifier : nil,
-            couponCode: hasDiscount ? session.couponCode : nil, payment: body)
-        switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, at: now()) {
-        case .claimed: break
-        case .notPending(let state): throw AuthorizationFailure.notPending(state)
-        case .transactionReplayed:
-            logger.warning("replayed Apple Pay transaction refused", metadata: ["session": "\(session.id)"])
-            throw AuthorizationFailure(.conflict, code: "transactionReplayed",
-                                       "This payment has already been used. Please pay again.",
-                                       detail: "transaction identifier \(transaction) was recorded before")
-        }
-        return try await settle(claimed, token: token, payment: payment, contacts: contacts)
+        guard !processor.forwardsEncryptedToken else { return nil }
+        let decrypted = try decrypt(token)
+        try checkAmount(decrypted, minorUnits: minorUnits)
+        return decrypted
     }
 
     /// The decrypted payment must be in the session's currency and for its total.
     private func checkAmount(_ payment: DecryptedPaymentData, minorUnits: Decimal) throws {
         let currency = pricing.currency
-        guard payment.currencyCode == CurrencyNumericCode.numeric(currency.code) else {
+        guard payment.currencyCode == currency.numericCode else {
             throw AuthorizationFailure(.unprocessableContent, code: "currencyMismatch",
                                        "The payment's currency does not match the order. Please try again.",
                                        detail: "the token is in currency \(payment.currencyCode ?? "(none)"), the "

@@ -13,6 +13,8 @@ extension CheckoutService {
     /// An order as the confirmation shows it.
     struct OrderView: Encodable {
         struct Payment: Encodable {
+            /// `applePay` or `card` (the sheet's payment step).
+            var method: String
             var displayName: String
             var network: String
             var lastFour: String
@@ -50,7 +52,7 @@ extension CheckoutService {
             currencyCode: order.currencyCode, total: money(order.total), lineItems: order.lineItems,
             items: order.items.map(cartLineView),
             shippingMethod: order.shippingMethod, couponCode: order.couponCode,
-            payment: .init(displayName: order.payment.displayName, network: order.payment.network,
+            payment: .init(method: (order.payment.method ?? .applePay).rawValue, displayName: order.payment.displayName, network: order.payment.network,
                            lastFour: order.payment.lastFour, type: order.payment.type),
             billingContact: order.billingContact, shippingContact: order.shippingContact, passes: order.passes,
             notes: order.notes))
@@ -136,7 +138,7 @@ extension CheckoutService {
         let total = builder.total(for: try builder.lineItems())
         let payment = try development.payment(
             minorUnits: MinorUnits.amount(total.amountValue ?? 0, currency: pricing.currency),
-            currencyNumeric: CurrencyNumericCode.numeric(pricing.currency.code) ?? "",
+            currencyNumeric: pricing.currency.numericCode,
             applicationData: session.applicationData, at: now(),
             billingContact: object["billingContact"], shippingContact: object["shippingContact"])
         return try JSONResponse.make(try await authorizePayment(payment, session: session))

@@ -5,6 +5,7 @@ import PassWebService
 import PaymentRequest
 import HTTPTypes
 import Logging
+import PassCrypto
 
 /// `POST /checkout/v1/sessions` and `GET /checkout/v1/sessions/{id}`.
 extension CheckoutService {
@@ -92,7 +93,7 @@ extension CheckoutService {
         // The body's canonical form (keys sorted) is hashed, so the same JSON sent again matches whatever its key order.
         let canonical = (try? JSONSerialization.jsonObject(with: raw))
             .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]) } ?? raw
-        let hash = SHA256.hash(data: canonical).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.encode(SHA256.hash(data: canonical))
         var session = CheckoutSession(id: Identifiers.make(prefix: "cs_"), idempotencyKey: key, requestHash: hash,
                                       createdAt: now(), items: try cartLines(body, fromMerchant: fromMerchant))
         session.clientSecret = CheckoutAccess.makeSecret()

@@ -11,7 +11,7 @@ extension CheckoutService {
     /// Calls the processor for a claimed session with the attempt's idempotency key and records its answer:
     /// approved → order committed and passes issued; declined → session pending again; no answer →
     /// `processorUnknown`, retried later with the same key.
-    func settle(_ session: CheckoutSession, token: ApplePayPaymentToken, payment: DecryptedPaymentData?,
+    func settle(_ session: CheckoutSession, posted: PostedPayment, payment: DecryptedPaymentData?,
                 contacts: PaymentContacts) async throws -> AuthorizationResult {
         guard let attempt = session.authorization else { throw AuthorizationFailure.notPending(session.state) }
         let metadata: Logger.Metadata = ["session": "\(session.id)", "order": "\(attempt.orderId)"]
@@ -19,8 +19,8 @@ extension CheckoutService {
         do {
             outcome = try await processor.process(PaymentProcessingRequest(
                 sessionId: session.id, orderId: attempt.orderId, idempotencyKey: attempt.idempotencyKey,
-                amount: attempt.total, currencyCode: pricing.currency.code, paymentData: payment, token: token,
-                paymentMethod: token.paymentMethod, transactionIdentifier: attempt.transactionIdentifier))
+                amount: attempt.total, currencyCode: pricing.currency.code, posted: posted, paymentData: payment,
+                transactionIdentifier: attempt.transactionIdentifier))
         } catch {
             if session.state != .processorUnknown {
                 var unknown = session
@@ -46,9 +46,8 @@ extension CheckoutService {
         var order = CheckoutOrder(
             id: attempt.orderId, sessionId: session.id, createdAt: now(), status: outcome.status,
             currencyCode: pricing.currency.code, total: attempt.total, lineItems: attempt.lineItems, items: session.items,
-            payment: .init(network: token.paymentMethod?.network ?? "Card", lastFour: payment?.lastFour ?? Self.lastFour(token),
-                           type: token.paymentMethod?.type, transactionIdentifier: attempt.transactionIdentifier,
-                           processorReference: outcome.reference))
+            payment: Self.orderPayment(posted, decrypted: payment, transactionIdentifier: attempt.transactionIdentifier,
+                                       processorReference: outcome.reference))
         order.shippingMethod = attempt.shippingMethod
         order.couponCode = attempt.couponCode
         order.billingContact = contacts.billingContact
@@ -78,9 +77,24 @@ extension CheckoutService {
         return .success(orderId: attempt.orderId, orderURL: "/checkout/v1/orders/\(attempt.orderId)")
     }
 
-    /// The last digits the sheet showed for the card (`Visa 1234`), when the token stays encrypted.
-    static func lastFour(_ token: ApplePayPaymentToken) -> String {
-        String((token.paymentMethod?.displayName ?? "").filter(\.isNumber).suffix(4))
+    /// How the order was paid, as it may be stored and shown: the network, the last four digits (decrypted, or
+    /// from the sheet's `Visa 1234` when the token stays encrypted, or as the card element reported them), the type.
+    static func orderPayment(_ posted: PostedPayment, decrypted: DecryptedPaymentData?, transactionIdentifier: String,
+                             processorReference: String?) -> CheckoutOrder.Payment {
+        switch posted {
+        case .applePay(let token):
+            let shown = String((token.paymentMethod?.displayName ?? "").filter(\.isNumber).suffix(4))
+            return CheckoutOrder.Payment(
+                network: token.paymentMethod?.network ?? "Card", lastFour: decrypted?.lastFour ?? shown,
+                type: token.paymentMethod?.type, transactionIdentifier: transactionIdentifier,
+                processorReference: processorReference)
+        case .card(let card):
+            var payment = CheckoutOrder.Payment(
+                network: card.network ?? "Card", lastFour: card.lastFour ?? "", type: card.type,
+                transactionIdentifier: transactionIdentifier, processorReference: processorReference)
+            payment.method = .card
+            return payment
+        }
     }
 
     /// Issues a committed order's passes and takes it off the pass queue.
@@ -109,9 +123,12 @@ extension CheckoutService {
                         session.state = .processorUnknown
                         guard try await store.updateAuthorizingSession(session) else { continue }
                     }
-                    let (token, contacts) = try Self.parsePayment(attempt.payment)
-                    let payment = processor.forwardsEncryptedToken ? nil : try decrypt(token)
-                    _ = try await settle(session, token: token, payment: payment, contacts: contacts)
+                    let (posted, contacts) = try PostedPayment.parse(attempt.payment)
+                    var payment: DecryptedPaymentData?
+                    if case .applePay(let token) = posted, !processor.forwardsEncryptedToken {
+                        payment = try decrypt(token)
+                    }
+                    _ = try await settle(session, posted: posted, payment: payment, contacts: contacts)
                     finished += 1
                 } catch let failure as AuthorizationFailure {
                     logger.debug("held authorization retried", metadata: [

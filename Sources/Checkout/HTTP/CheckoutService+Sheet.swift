@@ -16,7 +16,8 @@ extension CheckoutService {
             paymentRequest: try pricing.paymentRequest(for: session), shippingContact: session.shippingContact,
             developmentMode: development != nil, applePayJSSDK: merchant.applePayJSSDK, apiBase: "/checkout/v1",
             clientSecret: session.clientSecret ?? "",
-            shippingAddressProblem: pricing.requiresShipping(session) ? session.shippingAddressProblem : nil))
+            shippingAddressProblem: pricing.requiresShipping(session) ? session.shippingAddressProblem : nil,
+            paymentStep: merchant.paymentStep))
         return Response(
             status: .ok,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",

@@ -2,6 +2,7 @@ public import Foundation
 public import Hummingbird
 public import Logging
 public import PassWebService
+import PassCrypto
 import PaymentRequest
 import PaymentToken
 public import ServiceLifecycle
@@ -83,6 +84,10 @@ public final class CheckoutService: Sendable {
                 merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
+        if merchant.paymentStep != nil, processor is NoPaymentProcessor {
+            throw CheckoutError.configuration(
+                "paymentStep", "needs a paymentProcessor (webhook or forwardToken): the card token goes to it")
+        }
         self.apiKey = try apiKey ?? merchant.apiKey()
         self.merchant = merchant
         self.configuration = configuration
@@ -171,11 +176,9 @@ public final class CheckoutService: Sendable {
 
 /// Random identifiers for sessions and orders.
 enum Identifiers {
-    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-
+    /// `prefix` and 24 random letters and digits.
     static func make(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return prefix + String((0..<24).map { _ in alphabet.randomElement(using: &generator)! })
+        prefix + SecretToken.random(length: 24)
     }
 
     static func isPlausible(_ id: String) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import HTTPTypes
+import PassModel
 
 /// Size-limited JSON request bodies whose decoding errors name the field, and JSON responses.
 enum JSONRequest {
@@ -21,9 +22,9 @@ enum JSONRequest {
 
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            let (path, reason) = describe(error)
+            return try JSONDecodingFailure.decode(T.self, from: data)
+        } catch let failure as JSONDecodingFailure {
+            let (path, reason) = describe(failure)
             throw CheckoutError.invalid(path, reason)
         } catch let error as CheckoutError {
             throw error
@@ -32,33 +33,14 @@ enum JSONRequest {
         }
     }
 
-    /// The JSON path and a sentence for a decoding error.
-    static func describe(_ error: DecodingError) -> (String, String) {
-        switch error {
-        case .keyNotFound(let key, let context): (path(context.codingPath + [key]), "is required")
-        case .typeMismatch(let type, let context): (path(context.codingPath), "must be \(describe(type))")
-        case .valueNotFound(let type, let context): (path(context.codingPath), "must be \(describe(type)), found null")
-        case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? ("body", "is not valid JSON") : (path(context.codingPath), context.debugDescription)
-        @unknown default: ("body", "is not valid JSON")
-        }
-    }
-
-    static func path(_ keys: [any CodingKey]) -> String {
-        var result = ""
-        for key in keys {
-            if let index = key.intValue { result += "[\(index)]" } else { result += (result.isEmpty ? "" : ".") + key.stringValue }
-        }
-        return result.isEmpty ? "body" : result
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "a boolean"
-        case is Int.Type, is Int64.Type, is Double.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "an object"
+    /// The JSON path (`lineItems[0].amount`, or `body`) and a sentence for a decoding failure.
+    static func describe(_ failure: JSONDecodingFailure) -> (String, String) {
+        switch failure.kind {
+        case .missing: (failure.jsonPath, "is required")
+        case .wrongType(let expected): (failure.jsonPath, "must be \(expected)")
+        case .null(let expected): (failure.jsonPath, "must be \(expected), found null")
+        case .malformed(let detail):
+            failure.codingPath.isEmpty ? ("body", "is not valid JSON") : (failure.jsonPath, detail)
         }
     }
 }

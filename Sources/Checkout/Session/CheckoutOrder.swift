@@ -6,6 +6,16 @@ public import PaymentRequest
 public struct CheckoutOrder: Codable, Sendable, Equatable {
     /// How the order was paid, as safe to show and store.
     public struct Payment: Codable, Sendable, Equatable {
+        /// How the buyer paid.
+        public enum Method: String, Codable, Sendable {
+            /// Apple Pay.
+            case applePay
+            /// A card on the sheet's payment step (the merchant's gateway).
+            case card
+        }
+
+        /// How the buyer paid; `nil` (orders recorded before card payments existed) is Apple Pay.
+        public var method: Method?
         /// The card network, such as `Visa`.
         public var network: String
         /// The last four digits of the account number.
@@ -33,8 +43,11 @@ public struct CheckoutOrder: Codable, Sendable, Equatable {
             self.processorReference = processorReference
         }
 
-        /// `Visa ••••1234 (Apple Pay)`.
-        public var displayName: String { "\(network) ••••\(lastFour) (Apple Pay)" }
+        /// `Visa ••••1234 (Apple Pay)`, or `Visa ••••4242` for a card paid on the sheet's payment step.
+        public var displayName: String {
+            let card = lastFour.isEmpty ? network : "\(network) ••••\(lastFour)"
+            return method == .card ? card : "\(card) (Apple Pay)"
+        }
     }
 
     /// A Wallet pass issued for an item.

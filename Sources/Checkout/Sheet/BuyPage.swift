@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 import PaymentRequest
 
 /// The page behind `GET /checkout/buy/{sku}`: one catalogue product, its price in the buyer's locale and one button.
@@ -32,21 +33,21 @@ struct BuyPage {
     /// The HTML document.
     func html() throws -> String {
         let json = try HTMLText.scriptJSON(bootstrap)
-        let name = HTMLText.escape(bootstrap.name)
+        let name = MarkupText.html(bootstrap.name)
         return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(name) \u{2013} \(HTMLText.escape(bootstrap.merchantLine))</title>
+        <title>\(name) \u{2013} \(MarkupText.html(bootstrap.merchantLine))</title>
         <style>\(Self.css)</style>
         </head>
         <body>
         <main class="product" aria-labelledby="product-name">
-          <p class="merchant">\(HTMLText.escape(bootstrap.merchantLine))</p>
+          <p class="merchant">\(MarkupText.html(bootstrap.merchantLine))</p>
           <h1 id="product-name">\(name)</h1>
-          <p id="product-price" class="price">\(HTMLText.escape(bootstrap.currencyCode)) \(HTMLText.escape(bootstrap.unitPrice))</p>
+          <p id="product-price" class="price">\(MarkupText.html(bootstrap.currencyCode)) \(MarkupText.html(bootstrap.unitPrice))</p>
           <button type="button" id="buy-button" class="buy-button">Buy</button>
           <p id="buy-status" role="status" aria-live="polite"></p>
         </main>
@@ -66,7 +67,7 @@ struct BuyPage {
         <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Product not found</title><style>\(css)</style></head>
         <body><main class="product"><h1>Product not found</h1>
-        <p>There is no product \u{201C}\(HTMLText.escape(String(sku.prefix(100))))\u{201D} in this shop.</p></main></body>
+        <p>There is no product \u{201C}\(MarkupText.html(String(sku.prefix(100))))\u{201D} in this shop.</p></main></body>
         </html>
         """
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 import PaymentRequest
 
 /// The browser payment sheet for one session: Apple Pay JS where `window.ApplePaySession` exists, otherwise an
@@ -24,6 +25,8 @@ struct SheetPage {
         var clientSecret: String
         /// What is wrong with the session's last shipping address, while the server serves none.
         var shippingAddressProblem: ApplePayError? = nil
+        /// The merchant's payment step for buyers without Apple Pay (its script and the origins it may use).
+        var paymentStep: MerchantConfiguration.PaymentStepConfiguration? = nil
     }
 
     /// Where Apple serves the Apple Pay JS SDK (the auto-updating 1.x version).
@@ -32,10 +35,14 @@ struct SheetPage {
 
     /// The page's content security policy: inline script and style, requests to this origin only; with the SDK,
     /// Apple's SDK origin for its script, styles, images, frames and requests too.
+    /// With a payment step, the step's origins (its script's and the configured ones) for the same kinds, and fonts.
     var contentSecurityPolicy: String {
-        let apple = bootstrap.applePayJSSDK ? " " + Self.applePaySDKOrigin : ""
-        return "default-src 'none'; script-src 'unsafe-inline'\(apple); style-src 'unsafe-inline'\(apple); "
-            + "connect-src 'self'\(apple); img-src 'self' data:\(apple); frame-src\(apple.isEmpty ? " 'none'" : apple); "
+        var origins = bootstrap.applePayJSSDK ? [Self.applePaySDKOrigin] : []
+        origins += bootstrap.paymentStep?.allowedOrigins ?? []
+        let other = origins.map { " " + $0 }.joined()
+        return "default-src 'none'; script-src 'unsafe-inline'\(other); style-src 'unsafe-inline'\(other); "
+            + "connect-src 'self'\(other); img-src 'self' data:\(other); frame-src\(other.isEmpty ? " 'none'" : other); "
+            + (bootstrap.paymentStep == nil ? "" : "font-src\(other); ")
             + "form-action 'none'; base-uri 'none'; frame-ancestors 'none'"
     }
 
@@ -44,7 +51,7 @@ struct SheetPage {
     /// The HTML document.
     func html() throws -> String {
         let json = try HTMLText.scriptJSON(bootstrap)
-        let title = HTMLText.escape("Pay \(bootstrap.merchantLine)")
+        let title = MarkupText.html("Pay \(bootstrap.merchantLine)")
         return """
         <!DOCTYPE html>
         <html lang="en">
@@ -62,7 +69,7 @@ struct SheetPage {
         <main id="sheet" class="sheet" aria-labelledby="sheet-title">
           <div class="grabber" aria-hidden="true"></div>
           <header class="sheet-header">
-            <h1 id="sheet-title">\(HTMLText.escape(bootstrap.merchantLine))</h1>
+            <h1 id="sheet-title">\(MarkupText.html(bootstrap.merchantLine))</h1>
             <p id="mode" class="muted"></p>
           </header>
           <div id="apple-pay-area" hidden>
@@ -117,6 +124,7 @@ struct SheetPage {
         </main>
         <script type="application/json" id="checkout-data">\(json)</script>
         <script>\(ApplePayDriver.source)</script>
+        <script>\(PaymentStepScript.source)</script>
         <script>\(SheetScript.rows)</script>
         <script>\(SheetScript.source)</script>
         </body>
@@ -140,23 +148,8 @@ struct SheetPage {
     }
 }
 
-/// HTML escaping for text and attribute values.
+/// JSON embedded in the pages' `<script>` elements.
 enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     /// `value` as JSON to embed in a `<script>` element: every `<` written as `\u003c`, so the JSON can never close
     /// its script element whatever the strings in it hold.
     static func scriptJSON(_ value: some Encodable) throws -> String {

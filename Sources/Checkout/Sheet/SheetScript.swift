@@ -15,6 +15,8 @@ enum SheetScript {
       // A session reopened after such an answer starts from it (the server keeps the problem until another address).
       let unserviceable = !!data.shippingAddressProblem;
       let paid = false;
+      // Whether the pay button can pay: the test card in development mode, or a mounted payment step.
+      let payable = false;
       let rowsReady = false;
       const $ = (id) => document.getElementById(id);
       // The buyer's locale and the currency's own minor digits ("$95.00", "¥6,028", "KWD 13.720").
@@ -57,18 +59,14 @@ enum SheetScript {
       }
 
       // The pay button states the amount it pays ("Pay $107.84").
+      // Without a way to pay here (a preview, a payment step not ready, or neither Apple Pay nor development mode)
+      // it still states the amount.
       function renderPayButton() {
         const pay = $('pay-button');
-        // Without a way to pay here (a preview, or no Apple Pay and no development mode) it still states the amount.
-        if (preview || (!data.developmentMode && data.state === 'pending')) {
-          pay.textContent = total.type === 'pending' || unserviceable ? 'Pay' : 'Pay ' + money(total.amount);
-          pay.disabled = true;
-          return;
-        }
-        if (!data.developmentMode || data.state !== 'pending') return;
+        if (!preview && data.state !== 'pending') return;
         const pending = total.type === 'pending' || unserviceable;
         pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
-        pay.disabled = paid || unserviceable;
+        pay.disabled = preview || !payable || paid || unserviceable;
       }
 
       function day(c) {
@@ -314,6 +312,54 @@ enum SheetScript {
         });
       }
 
+      // The pay button pays with `authorize(contact)` (a promise of the authorization's answer).
+      function payOnClick(authorize) {
+        const pay = $('pay-button');
+        pay.addEventListener('click', async () => {
+          pay.disabled = true;
+          say('result', '');
+          try {
+            await finish(await authorize(fullContact()));
+          } catch (error) { say('result', error.message || String(error), 'paymentFailed'); }
+          if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
+        });
+      }
+
+      // The merchant's payment step (a gateway's hosted card element) in the Card row; its token goes to authorize.
+      async function startPaymentStep() {
+        let stepChanged = false;
+        rowValue('payment', 'Loading the card form\u2026', true);
+        renderPayButton();
+        const container = document.createElement('div');
+        container.id = 'payment-step';
+        $('payment-methods').append(container);
+        try {
+          const confirm = await TesseraPaymentStep.start({
+            scriptURL: data.paymentStep.scriptURL, container,
+            context: () => ({
+              sessionId: data.sessionId, amount: total.amount, currencyCode: data.currencyCode,
+              merchantLine: total.label, billingContact: fullContact(),
+            }),
+            changed: (state) => {
+              stepChanged = true;
+              // The buyer is correcting the card: the last refusal no longer applies.
+              if ($('result').dataset.code === 'paymentFailed') say('result', '');
+              rowValue('payment', state.summary || (state.complete ? 'Card' : 'Add card'), !state.complete);
+            },
+            pay: (cardPayment) => post('/authorize', {
+              cardPayment, shippingContact: fullContact(), billingContact: fullContact(),
+            }),
+          });
+          if (!stepChanged) rowValue('payment', 'Add card', true);
+          payable = true;
+          renderPayButton();
+          payOnClick(() => confirm());
+        } catch (error) {
+          rowValue('payment', 'Card payments are not available', true);
+          say('result', error.message || String(error), 'paymentStepUnavailable');
+        }
+      }
+
       renderSummary();
       renderMethods();
       if (data.state !== 'pending' && !preview) {
@@ -340,25 +386,20 @@ enum SheetScript {
         }
         renderRows();
         for (const input of fields()) input.addEventListener('input', remember);
-        const pay = $('pay-button');
         if (preview) {
           $('mode').textContent = 'Preview: the sheet as a buyer without Apple Pay sees it; nothing is sent.';
           rowValue('payment', 'Chosen by the buyer');
           renderPayButton();
+        } else if (data.paymentStep) {
+          startPaymentStep();
         } else if (data.developmentMode) {
           $('mode').textContent = 'Development mode: Apple Pay is not available here; the button pays with a test card.';
           rowValue('payment', 'Visa \u2022\u2022\u2022\u20221111 (test card)');
           $('payment-methods').innerHTML = '<div class="method"><input type="radio" name="paymentMethod" id="payment-test" checked>'
             + '<label for="payment-test">Visa \u2022\u2022\u2022\u20221111<small>Test card, development mode</small></label></div>';
+          payable = true;
           renderPayButton();
-          pay.addEventListener('click', async () => {
-            pay.disabled = true;
-            try {
-              const contact = fullContact();
-              await finish(await post('/test-authorize', { shippingContact: contact, billingContact: contact }));
-            } catch (error) { say('result', error.message, 'requestFailed'); }
-            if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
-          });
+          payOnClick((contact) => post('/test-authorize', { shippingContact: contact, billingContact: contact }));
         } else {
           // Where Apple Pay is not available the sheet shows no Apple Pay UI at all, not even its name.
           $('mode').textContent = 'This shop does not take payments in this browser.';

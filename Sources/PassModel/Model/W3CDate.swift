@@ -1,4 +1,5 @@
 public import Foundation
+import Timestamps
 
 /// Reads the W3C date-time strings that `pass.json` uses: `2026-05-07T10:30-05:00`,
 /// `2026-05-07T10:30:00Z`, `2026-05-07T10:30:00.250+01:00`.
@@ -138,13 +139,7 @@ public enum W3CDate {
         guard day <= monthLength, !(hour == 23 && minute == 59 && second == 60) else {
             throw Failure(reason: "\(year)-\(month)-\(day) is not a calendar date")
         }
-        // Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = Int(GregorianDay.daysSinceEpoch(year: year, month: month, day: day))
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 }

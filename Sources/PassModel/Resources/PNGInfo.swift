@@ -1,4 +1,5 @@
 public import Foundation
+internal import PNGEncoding
 
 /// The header of a PNG image: its signature and `IHDR` chunk, enough to know it is a PNG and its size.
 public struct PNGInfo: Sendable, Equatable {
@@ -30,7 +31,7 @@ public struct PNGInfo: Sendable, Equatable {
         guard uint32(8) == 13, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
             throw PassModelError(.invalidPNG, "PNG file does not start with an IHDR chunk")
         }
-        guard Self.crc32(bytes[12..<29]) == uint32(29) else {
+        guard Zlib.crc(bytes[12..<29]) == uint32(29) else {
             throw PassModelError(.invalidPNG, "PNG IHDR chunk has a wrong checksum (the file is damaged)")
         }
         let width = uint32(16)
@@ -42,17 +43,5 @@ public struct PNGInfo: Sendable, Equatable {
         self.height = Int(height)
         bitDepth = Int(bytes[24])
         colorType = Int(bytes[25])
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -1,5 +1,6 @@
 import Barcodes
 import Foundation
+import Markup
 
 /// Appends SVG elements to a string: rectangles, text in DejaVu Sans (XML-escaped), embedded images.
 struct SVGCanvas {
@@ -25,7 +26,7 @@ struct SVGCanvas {
         if let maxWidth, TextMetrics.width(string, size: size, bold: bold) > maxWidth {
             text += " textLength=\"\(n(maxWidth))\" lengthAdjust=\"spacingAndGlyphs\""
         }
-        text += " fill=\"\(fill)\">\(Self.escape(string))</text>\n"
+        text += " fill=\"\(fill)\">\(MarkupText.xml(string))</text>\n"
     }
 
     mutating func image(_ uri: String, x: Double, y: Double, width: Double, height: Double,
@@ -43,11 +44,6 @@ struct SVGCanvas {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(rounded)
-    }
-
-    /// Escapes `&`, `<`, `>` and quotes, and drops characters XML 1.0 cannot hold: the same escaping as barcode SVGs.
-    static func escape(_ string: String) -> String {
-        BarcodeMatrix.xmlText(string)
     }
 }
 

@@ -9,19 +9,23 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     public let code: String
     /// Digits after the decimal point: 0 for `JPY`, 2 for `USD`, 3 for `KWD`.
     public let minorUnits: Int
+    /// The three-digit ISO 4217 numeric code, such as `"840"` for `USD` (decrypted Apple Pay payment data names its
+    /// currency this way).
+    public let numericCode: String
 
     /// Looks a code up in the built-in ISO 4217 table. Codes are matched exactly (upper case), as Safari does.
     /// - Parameter code: A three-letter code such as `EUR`.
     /// - Returns: `nil` when the code is not an active ISO 4217 code with minor units.
     public init?(code: String) {
-        guard let minorUnits = CurrencyTable.minorUnits[code] else { return nil }
+        guard let entry = CurrencyTable.entries[code] else { return nil }
         self.code = code
-        self.minorUnits = minorUnits
+        self.minorUnits = entry.minorUnits
+        self.numericCode = entry.numericCode
     }
 
     /// Every currency in the built-in table, sorted by code.
     public static var all: [Currency] {
-        CurrencyTable.minorUnits.keys.sorted().compactMap(Currency.init(code:))
+        CurrencyTable.entries.keys.sorted().compactMap(Currency.init(code:))
     }
 
     /// The code.

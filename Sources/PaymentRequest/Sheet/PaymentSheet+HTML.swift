@@ -1,52 +1,54 @@
+import Markup
+
 extension PaymentSheet {
     /// The sheet as a self-contained HTML page (inline CSS, no scripts, no external resources); every value from the
     /// request is escaped.
     /// - Returns: An HTML document.
     public func html() -> String {
         var body: [String] = []
-        body.append("<h1 class=\"merchant\(merchantLineTooLong ? " too-long" : "")\">\(Self.escape(merchantLine))</h1>")
+        body.append("<h1 class=\"merchant\(merchantLineTooLong ? " too-long" : "")\">\(MarkupText.html(merchantLine))</h1>")
         if !shippingChoices.isEmpty {
-            body.append("<section><h2>\(Self.escape(shippingTitle))</h2><ul class=\"choices\">")
+            body.append("<section><h2>\(MarkupText.html(shippingTitle))</h2><ul class=\"choices\">")
             for choice in shippingChoices {
-                let dates = choice.dates.map { " <span class=\"dates\">(\(Self.escape($0)))</span>" } ?? ""
+                let dates = choice.dates.map { " <span class=\"dates\">(\(MarkupText.html($0)))</span>" } ?? ""
                 body.append("<li class=\"\(choice.isSelected ? "selected" : "")\"><span class=\"label\">"
-                    + "\(Self.escape(choice.label))</span> <span class=\"amount\">\(Self.escape(choice.amount))</span>"
-                    + "<div class=\"detail\">\(Self.escape(choice.detail))\(dates)</div></li>")
+                    + "\(MarkupText.html(choice.label))</span> <span class=\"amount\">\(MarkupText.html(choice.amount))</span>"
+                    + "<div class=\"detail\">\(MarkupText.html(choice.detail))\(dates)</div></li>")
             }
             body.append("</ul></section>")
         }
         if !shippingContactFields.isEmpty || !billingContactFields.isEmpty {
             body.append("<section><h2>Contact</h2>")
             if !shippingContactFields.isEmpty {
-                body.append("<p>Shipping: \(Self.escape(shippingContactFields.joined(separator: ", ")))</p>")
+                body.append("<p>Shipping: \(MarkupText.html(shippingContactFields.joined(separator: ", ")))</p>")
             }
             if !billingContactFields.isEmpty {
-                body.append("<p>Billing: \(Self.escape(billingContactFields.joined(separator: ", ")))</p>")
+                body.append("<p>Billing: \(MarkupText.html(billingContactFields.joined(separator: ", ")))</p>")
             }
             body.append("</section>")
         }
         if let couponField {
-            body.append("<section><h2>Coupon code</h2><p class=\"coupon\">\(Self.escape(couponField))</p></section>")
+            body.append("<section><h2>Coupon code</h2><p class=\"coupon\">\(MarkupText.html(couponField))</p></section>")
         }
         if !paymentTerms.isEmpty {
-            body.append("<section class=\"terms\">" + paymentTerms.map { "<p>\(Self.escape($0))</p>" }.joined() + "</section>")
+            body.append("<section class=\"terms\">" + paymentTerms.map { "<p>\(MarkupText.html($0))</p>" }.joined() + "</section>")
         }
         body.append("<table class=\"summary\">")
         for line in lineItems {
-            body.append("<tr\(line.isTooLong ? " class=\"too-long\"" : "")><td>\(Self.escape(line.label))</td>"
-                + "<td class=\"amount\">\(Self.escape(line.amount))</td></tr>")
+            body.append("<tr\(line.isTooLong ? " class=\"too-long\"" : "")><td>\(MarkupText.html(line.label))</td>"
+                + "<td class=\"amount\">\(MarkupText.html(line.amount))</td></tr>")
         }
-        body.append("<tr class=\"total\"><td>\(Self.escape(merchantLine))</td>"
-            + "<td class=\"amount\">\(Self.escape(totalAmount))</td></tr></table>")
+        body.append("<tr class=\"total\"><td>\(MarkupText.html(merchantLine))</td>"
+            + "<td class=\"amount\">\(MarkupText.html(totalAmount))</td></tr></table>")
         if !networks.isEmpty {
-            body.append("<p class=\"networks\">Accepted networks: \(Self.escape(networks.joined(separator: ", ")))</p>")
+            body.append("<p class=\"networks\">Accepted networks: \(MarkupText.html(networks.joined(separator: ", ")))</p>")
         }
         return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <title>Apple Pay sheet preview (\(Self.escape(currencyCode)))</title>
+        <title>Apple Pay sheet preview (\(MarkupText.html(currencyCode)))</title>
         <style>\(Self.style)</style>
         </head>
         <body>
@@ -57,25 +59,6 @@ extension PaymentSheet {
         </html>
 
         """
-    }
-
-    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
-    /// - Parameter text: Any text.
-    /// - Returns: The escaped text.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     private static let style = """

@@ -1,16 +1,19 @@
-import Foundation
+public import Foundation
 
-/// HTTP dates (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`) for `Last-Modified` and `If-Modified-Since`.
-enum HTTPDate {
+/// HTTP dates (RFC 9110 §5.6.7): IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) written, and the three forms a
+/// recipient accepts read: `Last-Modified` and `If-Modified-Since` on the device endpoints, `Retry-After` from APNs.
+public enum HTTPDate {
     private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// Formats a date to the second, in GMT.
-    static func format(_ date: Date) -> String {
+    /// Formats a date as IMF-fixdate, to the second (fractions dropped), in GMT.
+    /// - Parameter date: The moment.
+    /// - Returns: Such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public static func format(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let dayNumber = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - dayNumber * 86_400)
-        let (year, month, day) = civilDate(daysSinceEpoch: dayNumber)
+        let (year, month, day) = GregorianDay.date(daysSinceEpoch: dayNumber)
         let weekday = days[Int(((dayNumber % 7) + 7) % 7)]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(day)) \(months[month - 1]) \(year) "
@@ -21,8 +24,10 @@ enum HTTPDate {
 
     /// Parses the three forms RFC 9110 §5.6.7 says a recipient accepts: IMF-fixdate
     /// (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
-    /// (`Sun Nov  6 08:49:37 1994`); `nil` for anything else.
-    static func parse(_ text: String) -> Date? {
+    /// (`Sun Nov  6 08:49:37 1994`).
+    /// - Parameter text: The header value.
+    /// - Returns: The moment, or `nil` for anything else.
+    public static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         if parts.count == 4, parts[3] == "GMT", parts[0].hasSuffix(","), longDays.contains(String(parts[0].dropLast())) {
             return parseRFC850(date: parts[1], time: parts[2])
@@ -57,30 +62,7 @@ enum HTTPDate {
               let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
               (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = GregorianDay.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + Int64(hour * 3600 + minute * 60 + second)))
-    }
-
-    /// Howard Hinnant's days-from-civil algorithm (proleptic Gregorian calendar).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
     }
 }
