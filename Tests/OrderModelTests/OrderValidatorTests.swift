@@ -43,6 +43,14 @@ struct OrderValidatorTests {
         #expect(report.errors.count == expected.count, "\(report.errors)")
     }
 
+    @Test func aMissingOrderNumberIsAWarningAnEmptyOneAnError() {
+        let missing = OrderFixtures.validate(OrderFixtures.tree.setting(["orderNumber"], to: nil))
+        #expect(missing.isValid)
+        #expect(missing.issues(at: "orderNumber").first?.severity == .warning)
+        let empty = OrderFixtures.validate(OrderFixtures.tree.setting(["orderNumber"], to: " "))
+        #expect(empty.issues(at: "orderNumber").first == ValidationIssue(severity: .error, path: "orderNumber", message: "must not be empty"))
+    }
+
     @Test func updatedAtBeforeCreatedAtIsAnError() {
         let report = OrderFixtures.validate(OrderFixtures.tree.setting(["updatedAt"], to: "2026-05-07T09:00:00Z"))
         #expect(report.issues(at: "updatedAt").first?.message.contains("before createdAt") == true)

@@ -67,7 +67,11 @@ public struct OrderValidator: Sendable {
             context.error("orderTypeIdentifier", "order type identifiers start with \"order.\", found \"\(identifier)\"")
         }
         Self.required(order.orderIdentifier, at: "orderIdentifier", context: &context)
-        Self.required(order.orderNumber, at: "orderNumber", context: &context)
+        switch order.orderNumber {
+        case nil: context.warning("orderNumber", "missing: Wallet shows the order number the customer knows the order by")
+        case let number? where number.trimmingWhitespace().isEmpty: context.error("orderNumber", "must not be empty")
+        default: break
+        }
         Self.known(order.orderType, OrderStatusValues.orderTypes, at: "orderType", required: true, context: &context)
         Self.known(order.status, OrderStatusValues.order, at: "status", required: true, context: &context)
         Self.known(order.changeNotifications, OrderStatusValues.changeNotifications, at: "changeNotifications",
