@@ -66,6 +66,15 @@ struct OrderValidatorTests {
         #expect(report.issues(at: "merchant.url").first?.message.contains("https") == true)
     }
 
+    @Test func anUnknownFulfillmentTypeIsReportedAndTheRestStillChecked() {
+        let tree = OrderFixtures.tree.setting(["fulfillments", 1, "fulfillmentType"], to: "drone")
+            .setting(["fulfillments", 0, "status"], to: "lost")
+        let report = OrderFixtures.validate(tree)
+        #expect(report.issues(at: "fulfillments[1].fulfillmentType").first?.message
+            == "unknown fulfillmentType \"drone\", expected shipping or pickup")
+        #expect(report.issues(at: "fulfillments[0].status").first?.message.contains("unknown value \"lost\"") == true)
+    }
+
     @Test func unknownKeysAreWarningsWithTheirPaths() {
         let tree = OrderFixtures.tree.setting(["colour"], to: "red")
             .setting(["fulfillments", 0, "signature"], to: true)

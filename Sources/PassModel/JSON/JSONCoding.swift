@@ -125,12 +125,16 @@ package enum JSONCoding {
             }
             let (codingPath, message) = CodingPath.reason(error, in: tree)
             let path = CodingPath.string(codingPath)
-            guard !codingPath.isEmpty, tree.removeValue(at: codingPath[...]) else {
+            if context.suppressed.contains(path), codingPath.count > 1, tree.removeValue(at: codingPath.dropLast()[...]) {
+                // The value already reported here was required: without it the object around it cannot be read
+                // either, so that object is left out too and the rest is still checked.
+            } else if !codingPath.isEmpty, tree.removeValue(at: codingPath[...]) {
+                context.error(path, message)
+                context.suppressed.insert(path)
+            } else {
                 context.error(path.isEmpty ? file : path, message)
                 return nil
             }
-            context.error(path, message)
-            context.suppressed.insert(path)
             do {
                 let bytes = try tree.jsonData(sortedKeys: false, prettyPrinted: false)
                 return try decoder.decode(T.self, from: bytes)
