@@ -54,7 +54,7 @@ struct OrderBundleTests {
         #expect(OrderSigner.mediaType == "application/vnd.apple.finance.order")
     }
 
-    @Test func aChangedFileOrAnotherCertificateIsReported() throws {
+    @Test func aChangedFileIsReportedWithItsSHA256() throws {
         let built = try OrderBuilder(template: template, signer: signer).build(data: nil)
         var files = try PassArchive(data: built.bundle, format: .order).files
         files["logo.png"] = OrderFixturePNG.tiny
