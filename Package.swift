@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Validation", targets: ["Validation"]),
         .library(name: "PassModel", targets: ["PassModel"]),
+        .library(name: "OrderModel", targets: ["OrderModel"]),
         .library(name: "PassCrypto", targets: ["PassCrypto"]),
         .library(name: "PassBundle", targets: ["PassBundle"]),
         .library(name: "Barcodes", targets: ["Barcodes"]),
@@ -74,12 +75,14 @@ let package = Package(
         // pass.json model, validation, templates and data (no I/O beyond reading a template folder; PNG checksums
         // through PNGEncoding's zlib)
         .target(name: "PassModel", dependencies: ["Validation", "PNGEncoding", "Timestamps"], swiftSettings: swiftSettings),
+        // order.json model, validation and templates for Wallet Orders (pure Swift, no C)
+        .target(name: "OrderModel", dependencies: ["PassModel", "PaymentRequest"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification
         .target(
             name: "PassBundle",
-            dependencies: ["PassModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["PassModel", "OrderModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG
@@ -200,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "tessera",
             dependencies: [
-                "PassModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
+                "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
                 "TesseraServer", "PassWebService", "APNs", "Checkout",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -239,6 +242,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"], swiftSettings: swiftSettings),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swiftSettings),
         .testTarget(
@@ -249,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassBundleTests",
-            dependencies: ["PassModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
+            dependencies: ["PassModel", "OrderModel", "PassCrypto", "PassBundle", "TesseraTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

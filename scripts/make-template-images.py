@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the PNG images of the templates in PassTemplates/.
+"""Generate the PNG images of the templates in PassTemplates/ and OrderTemplates/.
 
 Every image is drawn in points and rendered at @1x, @2x and @3x with exact
 pixel sizes (points x scale), 8-bit RGBA, optimized. The output is
@@ -9,7 +9,10 @@ Requirements: Pillow (`pip install pillow`) and the DejaVu fonts
 (`apt-get install fonts-dejavu-core`, or set TESSERA_FONT / TESSERA_FONT_REGULAR
 to TTF files).
 
-Usage:  python3 scripts/make-template-images.py [--out PassTemplates]
+Order templates (OrderTemplates/) get one image per file, at the pixel size
+given: order.json names each image by its file name, with no @2x/@3x variants.
+
+Usage:  python3 scripts/make-template-images.py [--out PassTemplates] [--orders-out OrderTemplates]
 """
 
 from __future__ import annotations
@@ -387,6 +390,31 @@ def fitness_thumbnail(scale):
     return c.render()
 
 
+# -- shop order (Tessera Shop) ----------------------------------------------
+
+SHOP_BG = (24, 62, 96, 255)
+SHOP_ACCENT = (255, 196, 87, 255)
+
+
+def glyph_bag(c: Canvas, cx, cy, size, color):
+    w = size * 0.72
+    top = cy - size * 0.18
+    c.rounded(cx - w / 2, top, cx + w / 2, cy + size * 0.42, size * 0.08, fill=color)
+    handle = [(cx - w * 0.28 + i * w * 0.56 / 20, top - size * 0.26 * math.sin(math.pi * i / 20)) for i in range(21)]
+    c.line(handle, color, size * 0.07)
+
+
+def shop_logo(pixels):
+    """A square merchant logo: the bag glyph on the shop's colour, drawn at 1 pt per pixel."""
+    c = Canvas((pixels, pixels), 1, SHOP_BG)
+    glyph_bag(c, pixels / 2, pixels / 2 + pixels * 0.04, pixels * 0.62, SHOP_ACCENT)
+    return c.render()
+
+
+ORDER_TEMPLATES = {
+    "shop-order": {"logo.png": lambda: shop_logo(180)},
+}
+
 # --------------------------------------------------------------------------
 
 TEMPLATES = {
@@ -423,8 +451,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "PassTemplates"),
                         help="templates folder (default: PassTemplates next to scripts/)")
+    parser.add_argument("--orders-out", default=str(Path(__file__).resolve().parent.parent / "OrderTemplates"),
+                        help="order templates folder (default: OrderTemplates next to scripts/)")
     parser.add_argument("--only", action="append", help="generate only this template (repeatable)")
     args = parser.parse_args()
+
+    for name, images in ORDER_TEMPLATES.items():
+        if args.only and name not in args.only:
+            continue
+        folder = Path(args.orders_out) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for filename, draw in images.items():
+            img = draw()
+            img.save(folder / filename, format="PNG", optimize=True)
+            print(f"{folder / filename}  {img.size[0]}x{img.size[1]}")
 
     root = Path(args.out)
     for name, images in TEMPLATES.items():

@@ -1,17 +1,20 @@
 public import Foundation
-import PassCrypto
+public import PassCrypto
 
-/// `manifest.json`: the SHA-1 of every file in the bundle except itself and `signature`.
+/// `manifest.json`: the hash of every file in the bundle except itself and `signature` (SHA-1 for a pass, SHA-256 for
+/// an order).
 public struct Manifest: Sendable, Equatable {
-    /// Lower-case hex SHA-1 by relative path.
+    /// Lower-case hex hashes by relative path.
     public var hashes: [String: String]
 
     /// Hashes every file.
-    /// - Parameter files: Bundle files by relative path, including `pass.json`.
-    public init(files: [String: Data]) {
+    /// - Parameters:
+    ///   - files: Bundle files by relative path, including `pass.json` or `order.json`.
+    ///   - digest: The hash: SHA-1 for passes, SHA-256 for orders.
+    public init(files: [String: Data], digest: DigestAlgorithm = .sha1) {
         var hashes: [String: String] = [:]
         hashes.reserveCapacity(files.count)
-        for (path, data) in files { hashes[path] = Hex.encode(Digest.sha1(data)) }
+        for (path, data) in files { hashes[path] = Hex.encode(digest.digest(data)) }
         self.hashes = hashes
     }
 

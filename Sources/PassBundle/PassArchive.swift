@@ -2,9 +2,10 @@ public import Foundation
 import PassCrypto
 import ZIPFoundation
 
-/// The files of a `.pkpass`, read from its ZIP archive, with any layout problems found while reading.
+/// The files of a `.pkpass` (or, with ``BundleFormat/order``, an `.order`), read from its ZIP archive, with any
+/// layout problems found while reading.
 ///
-/// Every entry is read as a stream and hashed (SHA-1) as it goes; only entries up to ``maximumEntrySize`` are kept in
+/// Every entry is read as a stream and hashed (SHA-1 for a pass, SHA-256 for an order) as it goes; only entries up to ``maximumEntrySize`` are kept in
 /// memory. A larger entry is reported in ``layoutProblems`` and its hash is still known, so memory does not grow with
 /// the size of an entry.
 public struct PassArchive: Sendable {
@@ -14,8 +15,10 @@ public struct PassArchive: Sendable {
 
     /// File contents by path inside the archive (entries larger than the limit are missing here).
     public var files: [String: Data]
-    /// The lower-case hex SHA-1 of every regular file entry by path, loaded or not.
+    /// The lower-case hex hash of every regular file entry by path, loaded or not.
     public var hashes: [String: String]
+    /// A pass or an order.
+    public let format: BundleFormat
     /// Layout problems: (path, message). Entries not at the root (other than `xx.lproj/` files) and entries too large
     /// to load are reported here.
     public var layoutProblems: [(path: String, message: String)]
@@ -25,21 +28,25 @@ public struct PassArchive: Sendable {
     ///   - data: The archive bytes.
     ///   - source: A name for error messages, such as the file path.
     ///   - maximumEntrySize: The largest entry kept in memory.
-    public init(data: Data, source: String = ".pkpass", maximumEntrySize: Int = PassArchive.maximumEntrySize) throws {
+    ///   - format: A pass (the default) or an order.
+    public init(data: Data, source: String = ".pkpass", maximumEntrySize: Int = PassArchive.maximumEntrySize,
+                format: BundleFormat = .pass) throws {
         let archive: Archive
         do {
             archive = try Archive(data: data, accessMode: .read)
         } catch {
-            throw PassBundleError(.invalidArchive, "\(source): not a ZIP archive (a .pkpass is a ZIP file)")
+            throw PassBundleError(.invalidArchive, "\(source): not a ZIP archive (a .\(format.fileExtension) is a ZIP file)")
         }
-        try self.init(archive: archive, source: source, maximumEntrySize: maximumEntrySize)
+        try self.init(archive: archive, source: source, maximumEntrySize: maximumEntrySize, format: format)
     }
 
     /// Reads a `.pkpass` file, streaming its entries from disk.
     /// - Parameters:
     ///   - path: The file's path.
     ///   - maximumEntrySize: The largest entry kept in memory.
-    public init(contentsOf path: String, maximumEntrySize: Int = PassArchive.maximumEntrySize) throws {
+    ///   - format: A pass (the default) or an order.
+    public init(contentsOf path: String, maximumEntrySize: Int = PassArchive.maximumEntrySize,
+                format: BundleFormat = .pass) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isReadableFile(atPath: path)
@@ -50,12 +57,12 @@ public struct PassArchive: Sendable {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw PassBundleError(.invalidArchive, "\(path): not a ZIP archive (a .pkpass is a ZIP file)")
+            throw PassBundleError(.invalidArchive, "\(path): not a ZIP archive (a .\(format.fileExtension) is a ZIP file)")
         }
-        try self.init(archive: archive, source: path, maximumEntrySize: maximumEntrySize)
+        try self.init(archive: archive, source: path, maximumEntrySize: maximumEntrySize, format: format)
     }
 
-    private init(archive: Archive, source: String, maximumEntrySize: Int) throws {
+    private init(archive: Archive, source: String, maximumEntrySize: Int, format: BundleFormat) throws {
         var files: [String: Data] = [:]
         var hashes: [String: String] = [:]
         var problems: [(path: String, message: String)] = []
@@ -75,7 +82,7 @@ public struct PassArchive: Sendable {
                 problems.append((path, "appears twice in the archive"))
                 continue
             }
-            let digest = SHA1Stream()
+            let digest = DigestStream(format.digest)
             var contents: Data? = Data()
             var size = 0
             do {
@@ -95,7 +102,7 @@ public struct PassArchive: Sendable {
             if let contents {
                 files[path] = contents
             } else {
-                problems.append((path, "\(size) bytes: larger than the \(maximumEntrySize >> 20) MiB an entry of a pass may "
+                problems.append((path, "\(size) bytes: larger than the \(maximumEntrySize >> 20) MiB an entry of a \(format.noun) may "
                     + "have here, so it was hashed but not read"))
             }
             let components = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -103,7 +110,7 @@ public struct PassArchive: Sendable {
                 problems.append((path, "unsafe path in the archive"))
             } else if components.count > 2 || (components.count == 2 && !Self.isLocalizationFolder(String(components[0]))) {
                 let name = String(components.last ?? "")
-                let hint = ["pass.json", "manifest.json", "signature"].contains(name)
+                let hint = format.reservedNames.contains(name)
                     ? "; \(name) must be at the archive root (zip the folder's contents, not the folder)" : ""
                 problems.append((path, "file inside a folder that is not an xx.lproj localization\(hint)"))
             }
@@ -111,11 +118,13 @@ public struct PassArchive: Sendable {
         self.files = files
         self.hashes = hashes
         self.layoutProblems = problems
+        self.format = format
     }
 
-    /// The bundle files other than `pass.json`, `manifest.json` and `signature`, as the validator wants them.
+    /// The bundle files other than `pass.json` (or `order.json`), `manifest.json` and `signature`, as the validator
+    /// wants them.
     public var contentFiles: [String: Data] {
-        files.filter { $0.key != "pass.json" && !PassSigner.reservedNames.contains($0.key) }
+        files.filter { !format.reservedNames.contains($0.key) }
     }
 
     static func isLocalizationFolder(_ name: String) -> Bool {

@@ -1,12 +1,12 @@
 public import PassModel
 
-/// An error building, signing, reading or writing a `.pkpass`, naming the file or key at fault.
+/// An error building, signing, reading or writing a `.pkpass` or an `.order`, naming the file or key at fault.
 public struct PassBundleError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case credentials, passwordRequired, intermediateMissing, wrongIntermediate, identityMismatch, invalidPass
-            case invalidArchive, io
+            case invalidOrder, invalidArchive, io
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -25,7 +25,9 @@ public struct PassBundleError: Error, CustomStringConvertible, Sendable {
         public static let identityMismatch = Code(.identityMismatch)
         /// `pass.json` fails validation.
         public static let invalidPass = Code(.invalidPass)
-        /// The file is not a readable `.pkpass` archive.
+        /// `order.json` (or the data merged into it) fails validation.
+        public static let invalidOrder = Code(.invalidOrder)
+        /// The file is not a readable `.pkpass` (or `.order`) archive.
         public static let invalidArchive = Code(.invalidArchive)
         /// Reading or writing a file failed.
         public static let io = Code(.io)
@@ -38,7 +40,7 @@ public struct PassBundleError: Error, CustomStringConvertible, Sendable {
     public let code: Code
     /// A plain explanation.
     public let reason: String
-    /// For `invalidPass`: every error and warning found, each with its path (empty for other codes).
+    /// For `invalidPass` and `invalidOrder`: every error and warning found, each with its path (empty for other codes).
     public let issues: [ValidationIssue]
 
     /// Creates an error.

@@ -13,17 +13,18 @@ public struct PassCertificateIdentity: Sendable, Equatable {
     /// Reads the identity of a certificate.
     /// - Parameter certificate: A Pass Type ID certificate.
     public init(certificate: Certificate) {
-        let subject = certificate.subject
-        let commonNamePrefix = "Pass Type ID: "
-        if let uid = subject["UID"], !uid.isEmpty {
-            passTypeIdentifier = uid
-        } else if let commonName = subject["CN"], commonName.hasPrefix(commonNamePrefix) {
-            passTypeIdentifier = String(commonName.dropFirst(commonNamePrefix.count))
-        } else {
-            passTypeIdentifier = certificate.extensionText(oid: DevelopmentChain.passTypeIdentifierExtensionOID)
-        }
-        teamIdentifier = subject["OU"]
-        organizationName = subject["O"]
+        passTypeIdentifier = Self.typeIdentifier(of: certificate, commonNamePrefix: "Pass Type ID: ")
+            ?? certificate.extensionText(oid: DevelopmentChain.passTypeIdentifierExtensionOID)
+        teamIdentifier = certificate.subject["OU"]
+        organizationName = certificate.subject["O"]
+    }
+
+    /// The type identifier a signing certificate names: its subject's UID, else its common name after
+    /// `commonNamePrefix` (`Pass Type ID: `, `Order Type ID: `).
+    static func typeIdentifier(of certificate: Certificate, commonNamePrefix: String) -> String? {
+        if let uid = certificate.subject["UID"], !uid.isEmpty { return uid }
+        guard let commonName = certificate.subject["CN"], commonName.hasPrefix(commonNamePrefix) else { return nil }
+        return String(commonName.dropFirst(commonNamePrefix.count))
     }
 
     /// Describes how `passTypeIdentifier` and `teamIdentifier` from `pass.json` differ from this identity.

@@ -3,36 +3,43 @@ import PassCrypto
 import ZIPFoundation
 
 /// The files of a pass other than `pass.json` (images, `xx.lproj/…`), prepared once for signing many passes:
-/// `manifest.json` with their SHA-1 hashes and a ZIP archive holding them, to which each pass adds its own
-/// `pass.json`, `manifest.json` and `signature`.
+/// `manifest.json` with their hashes and a ZIP archive holding them, to which each pass adds its own
+/// `pass.json`, `manifest.json` and `signature`. An order's files are prepared the same way with ``BundleFormat/order``.
 public struct PassContents: Sendable {
     /// The files by relative path.
     public let files: [String: Data]
+    /// The kind of bundle: which JSON file each bundle adds and which hash the manifest lists.
+    public let format: BundleFormat
     /// A ZIP archive of ``files``.
     let archive: Data
     /// `manifest.json` of these files plus `pass.json`, encoded once with a placeholder for `pass.json`'s hash.
     private let manifestTemplate: Data
-    /// Where the 40 hex digits of `pass.json`'s SHA-1 go in ``manifestTemplate``.
+    /// Where the hex digits of the main JSON file's hash go in ``manifestTemplate``.
     private let passJSONHashOffset: Int
 
     /// Hashes and zips the files.
-    /// - Parameter files: Files by relative path; `pass.json`, `manifest.json` and `signature` are ignored.
-    public init(files: [String: Data]) throws {
-        let kept = files.filter { $0.key != "pass.json" && !PassSigner.reservedNames.contains($0.key) }
+    /// - Parameters:
+    ///   - files: Files by relative path; the main JSON file, `manifest.json` and `signature` are ignored.
+    ///   - format: A pass (the default) or an order.
+    public init(files: [String: Data], format: BundleFormat = .pass) throws {
+        let kept = files.filter { !format.reservedNames.contains($0.key) }
         self.files = kept
-        let hashes = Manifest(files: kept).hashes
+        self.format = format
+        let hashes = Manifest(files: kept, digest: format.digest).hashes
+        let length = format.digest.hexLength
         self.archive = try ZipWriter.archive(kept.sorted { $0.key < $1.key })
-        // Every SHA-1 is 40 hex digits, so the manifest of any pass differs from this one only in those 40 bytes. Two
-        // encodings with different placeholders locate them without assuming anything about the encoder's layout.
+        // Every hash has the same number of hex digits, so the manifest of any pass differs from this one only in those
+        // bytes. Two encodings with different placeholders locate them without assuming anything about the encoder's layout.
         func manifest(passJSONHash: String) -> Data {
             var manifest = Manifest(files: [:])
-            manifest.hashes = hashes.merging(["pass.json": passJSONHash]) { _, own in own }
+            manifest.hashes = hashes.merging([format.mainFile: passJSONHash]) { _, own in own }
             return manifest.jsonData()
         }
-        let zeros = manifest(passJSONHash: String(repeating: "0", count: 40))
-        let ones = manifest(passJSONHash: String(repeating: "1", count: 40))
+        let zeros = manifest(passJSONHash: String(repeating: "0", count: length))
+        let ones = manifest(passJSONHash: String(repeating: "1", count: length))
         let differing = zip(zeros.indices, zip(zeros, ones)).filter { $0.1.0 != $0.1.1 }.map(\.0)
-        guard zeros.count == ones.count, differing.count == 40, let first = differing.first, differing.last == first + 39
+        guard zeros.count == ones.count, differing.count == length, let first = differing.first,
+            differing.last == first + length - 1
         else { throw PassBundleError(.io, "could not prepare manifest.json for the template's files") }
         self.manifestTemplate = zeros
         self.passJSONHashOffset = first - zeros.startIndex
@@ -40,13 +47,13 @@ public struct PassContents: Sendable {
 
     /// `manifest.json` for a pass: these files' hashes and `pass.json`'s, the same bytes as
     /// ``Manifest/jsonData()`` of all of them, without encoding the template's hashes again for every pass.
-    /// - Parameter passJSON: The pass's `pass.json` bytes.
+    /// - Parameter passJSON: The pass's `pass.json` bytes (an order's `order.json` for ``BundleFormat/order``).
     /// - Returns: The manifest's JSON bytes.
     public func manifestJSON(passJSON: Data) -> Data {
         var data = manifestTemplate
-        let hash = Hex.encode(Digest.sha1(passJSON))
+        let hash = Hex.encode(format.digest.digest(passJSON))
         let start = data.startIndex + passJSONHashOffset
-        data.replaceSubrange(start..<start + 40, with: hash.utf8)
+        data.replaceSubrange(start..<start + hash.utf8.count, with: hash.utf8)
         return data
     }
 

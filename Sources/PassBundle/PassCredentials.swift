@@ -1,7 +1,8 @@
 public import Foundation
 public import PassCrypto
 
-/// What signs passes: the Pass Type ID certificate, its key and the Apple WWDR intermediate that issued it.
+/// What signs passes (or orders): the Pass Type ID (or Order Type ID) certificate, its key and the Apple WWDR
+/// intermediate that issued it.
 public struct PassCredentials: Sendable {
     /// The Pass Type ID certificate.
     public let certificate: Certificate
@@ -23,7 +24,7 @@ public struct PassCredentials: Sendable {
         guard certificate.matches(privateKey) else {
             throw PassBundleError(.credentials, "the private key does not belong to the certificate \"\(certificate.subject["CN"] ?? certificate.subject.oneLine)\"")
         }
-        try Self.checkValidity(certificate, role: "the Pass Type ID certificate", now: now)
+        try Self.checkValidity(certificate, role: "the \(Self.kind(of: certificate))", now: now)
         guard certificate.isIssued(by: wwdr) else {
             throw PassBundleError(.wrongIntermediate, Self.wrongIntermediateReason(certificate: certificate, wwdr: wwdr))
         }
@@ -87,11 +88,17 @@ public struct PassCredentials: Sendable {
         }
     }
 
+    /// "Order Type ID certificate" for a certificate whose identifier starts with `order.`, else "Pass Type ID certificate".
+    static func kind(of certificate: Certificate) -> String {
+        let identifier = PassCertificateIdentity.typeIdentifier(of: certificate, commonNamePrefix: "Order Type ID: ")
+        return identifier?.hasPrefix("order.") == true ? "Order Type ID certificate" : "Pass Type ID certificate"
+    }
+
     /// Explains which intermediate is needed when `wwdr` did not issue `certificate`.
     static func wrongIntermediateReason(certificate: Certificate, wwdr: Certificate) -> String {
         let issuer = certificate.issuer
         let generation = issuer["OU"].map { " (\($0))" } ?? ""
-        var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the Pass Type ID certificate, "
+        var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the \(kind(of: certificate)), "
             + "which was issued by \"\(issuer.oneLine)\": the WWDR intermediate (wwdr) must be that one\(generation)"
         if issuer["CN"]?.contains("Apple Worldwide Developer Relations") == true {
             reason += ". Pass Type ID certificates issued since 2022 need the Apple WWDR G4 intermediate "

@@ -58,9 +58,21 @@ public struct PassSigner: Sendable {
         if !problems.isEmpty {
             throw PassBundleError(.identityMismatch, problems.map { "pass.json \($0.path): \($0.message)" }.joined(separator: "\n"))
         }
-        let manifestData = contents.manifestJSON(passJSON: passJSON)
+        return try sealedBundle(mainJSON: passJSON, contents: contents)
+    }
+
+    /// Signs a bundle whose identity the caller has checked: `manifest.json` of the contents and the main JSON file
+    /// (`pass.json` or `order.json`, as `contents.format` says), its detached signature, then the archive.
+    /// - Parameters:
+    ///   - mainJSON: The main JSON file's bytes.
+    ///   - contents: The other files, hashed and zipped.
+    /// - Returns: The bundle's ZIP bytes.
+    func sealedBundle(mainJSON: Data, contents: PassContents) throws -> Data {
+        let manifestData = contents.manifestJSON(passJSON: mainJSON)
         let signature = try PassCredentials.mapCrypto { try cms.signDetached(manifestData) }
-        return try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifestData), ("signature", signature)])
+        return try contents.archive(adding: [
+            (contents.format.mainFile, mainJSON), ("manifest.json", manifestData), ("signature", signature),
+        ])
     }
 
     /// Builds a signed bundle and writes it to `url` through a temporary file and a rename, so a failure

@@ -60,7 +60,7 @@ public struct PassVerifier: Sendable {
     ///   - source: A name for messages.
     /// - Returns: The report; check ``PassVerificationReport/wouldOpen``.
     public func verify(data: Data, source: String = ".pkpass") -> PassVerificationReport {
-        verify(source: source) { try PassArchive(data: data, source: source) }
+        verify(source: source, format: .pass) { try PassArchive(data: data, source: source) }
     }
 
     /// Verifies a `.pkpass` file, reading its entries as streams: memory does not grow with an entry's size, and
@@ -68,10 +68,33 @@ public struct PassVerifier: Sendable {
     /// - Parameter path: The file's path.
     /// - Returns: The report; check ``PassVerificationReport/wouldOpen``.
     public func verify(contentsOf path: String) -> PassVerificationReport {
-        verify(source: path) { try PassArchive(contentsOf: path) }
+        verify(source: path, format: .pass) { try PassArchive(contentsOf: path) }
     }
 
-    private func verify(source: String, reading read: () throws -> PassArchive) -> PassVerificationReport {
+    private func verify(source: String, format: BundleFormat, reading read: () throws -> PassArchive) -> PassVerificationReport {
+        verifyBundle(source: source, format: format, reading: read, validate: { passJSON, files in
+            PassValidator().validate(passJSON: passJSON, files: files).issues
+        }, identity: { signer, passJSON in
+            guard let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] else { return [] }
+            return PassCertificateIdentity(certificate: signer).mismatches(
+                passTypeIdentifier: object["passTypeIdentifier"] as? String, teamIdentifier: object["teamIdentifier"] as? String
+            ).map { ValidationIssue(severity: .error, path: $0.path, message: $0.message) }
+        })
+    }
+
+    /// Verifies a pass or an order bundle: layout, manifest hashes, signature, signer identity, then the content
+    /// validator's findings.
+    /// - Parameters:
+    ///   - source: A name for messages.
+    ///   - format: A pass or an order.
+    ///   - read: Reads the archive.
+    ///   - validate: The content validator, given the main JSON file and the other files.
+    ///   - identity: The signer's identity problems, given the signing certificate and the main JSON file.
+    /// - Returns: The report.
+    func verifyBundle(
+        source: String, format: BundleFormat, reading read: () throws -> PassArchive,
+        validate: (Data, [String: Data]) -> [ValidationIssue], identity: (Certificate, Data) -> [ValidationIssue]
+    ) -> PassVerificationReport {
         var report = PassVerificationReport(issues: [], chainVerified: false)
         func error(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .error, path: path, message: message)) }
         func warning(_ path: String, _ message: String) { report.issues.append(ValidationIssue(severity: .warning, path: path, message: message)) }
@@ -86,28 +109,30 @@ public struct PassVerifier: Sendable {
         }
         for problem in archive.layoutProblems { error(problem.path, problem.message) }
         let files = archive.files
-        for required in ["pass.json", "manifest.json", "signature"] where files[required] == nil && archive.hashes[required] == nil {
+        for required in [format.mainFile, "manifest.json", "signature"] where files[required] == nil && archive.hashes[required] == nil {
             error(required, "missing from the archive root")
         }
 
         if let manifestData = files["manifest.json"] {
-            checkManifest(manifestData, hashes: archive.hashes, error: error)
+            checkManifest(manifestData, hashes: archive.hashes, digest: format.digest, error: error)
             if let signature = files["signature"] {
-                checkSignature(signature, manifest: manifestData, passJSON: files["pass.json"], into: &report)
+                checkSignature(signature, manifest: manifestData, into: &report) { signer in
+                    files[format.mainFile].map { identity(signer, $0) } ?? []
+                }
             }
         }
-        if let passJSON = files["pass.json"] {
-            report.issues += PassValidator().validate(passJSON: passJSON, files: archive.contentFiles).issues
+        if let mainJSON = files[format.mainFile] {
+            report.issues += validate(mainJSON, archive.contentFiles)
         }
         return report
     }
 
-    private func checkManifest(_ data: Data, hashes: [String: String], error: (String, String) -> Void) {
+    private func checkManifest(_ data: Data, hashes: [String: String], digest: DigestAlgorithm, error: (String, String) -> Void) {
         let manifest: Manifest
         do {
             manifest = try Manifest(jsonData: data)
         } catch _ {
-            error("manifest.json", "not a JSON object of file names to SHA-1 hashes")
+            error("manifest.json", "not a JSON object of file names to \(digest.rawValue) hashes")
             return
         }
         let files = hashes
@@ -116,14 +141,19 @@ public struct PassVerifier: Sendable {
                 error(path, "not listed in manifest.json")
                 continue
             }
-            if listed != hash { error(path, "SHA-1 \(hash) does not match manifest.json (\(listed)): the file changed after signing") }
+            if listed != hash {
+                error(path, "\(digest.rawValue) \(hash) does not match manifest.json (\(listed)): the file changed after signing")
+            }
         }
         for path in manifest.hashes.keys.sorted() where files[path] == nil {
             error("manifest.json", "lists \(path), which is not in the archive")
         }
     }
 
-    private func checkSignature(_ signature: Data, manifest: Data, passJSON: Data?, into report: inout PassVerificationReport) {
+    private func checkSignature(
+        _ signature: Data, manifest: Data, into report: inout PassVerificationReport,
+        identity: (Certificate) -> [ValidationIssue]
+    ) {
         let verifier = CMSVerifier(trustedRoots: root.map { [$0] } ?? [], intermediates: wwdr.map { [$0] } ?? [],
                                    verificationTime: now)
         var info: CMSSignatureInfo
@@ -166,13 +196,7 @@ public struct PassVerifier: Sendable {
         if root == nil && !chainFailed {
             warning("the certificate chain was not checked against a root certificate: no root was given (root)")
         }
-        if let passJSON, let object = try? JSONSerialization.jsonObject(with: passJSON) as? [String: Any] {
-            let identity = PassCertificateIdentity(certificate: info.signer)
-            for problem in identity.mismatches(passTypeIdentifier: object["passTypeIdentifier"] as? String,
-                                               teamIdentifier: object["teamIdentifier"] as? String) {
-                issues.append(ValidationIssue(severity: .error, path: problem.path, message: problem.message))
-            }
-        }
+        issues += identity(info.signer)
         report.issues += issues
     }
 }

@@ -54,18 +54,48 @@ public struct DevelopmentChain: Sendable {
                          ("1.2.840.113635.100.6.2.1", "ASN1:NULL")]
         ).issue(publicKeyOf: wwdrKey, issuer: root, issuerKey: rootKey)
 
-        let passKey = try PrivateKey.generateRSA(bits: 2048)
-        let pass = try CertificateBuilder(
-            subject: DistinguishedName([("UID", passTypeIdentifier), ("CN", "Pass Type ID: \(passTypeIdentifier)"),
-                                        ("OU", teamIdentifier), ("O", organization), ("C", "US")]),
-            notBefore: validFrom, notAfter: validFrom.addingTimeInterval(passValidity),
-            extensions: [("basicConstraints", "critical,CA:FALSE"), ("authorityKeyIdentifier", "keyid:always"),
-                         ("keyUsage", "critical,digitalSignature"), ("extendedKeyUsage", "clientAuth,1.2.840.113635.100.4.14"),
-                         ("subjectKeyIdentifier", "hash"), ("1.2.840.113635.100.6.3.2", "ASN1:NULL"),
-                         (passTypeIdentifierExtensionOID, "ASN1:UTF8String:\(passTypeIdentifier)")]
-        ).issue(publicKeyOf: passKey, issuer: wwdr, issuerKey: wwdrKey)
+        let (pass, passKey) = try issueTypeCertificate(
+            kind: "Pass Type ID", identifier: passTypeIdentifier, teamIdentifier: teamIdentifier, organization: organization,
+            validFrom: validFrom, validity: passValidity, issuer: wwdr, issuerKey: wwdrKey,
+            extraExtensions: [(passTypeIdentifierExtensionOID, "ASN1:UTF8String:\(passTypeIdentifier)")])
 
         return DevelopmentChain(root: root, rootKey: rootKey, wwdr: wwdr, wwdrKey: wwdrKey, pass: pass, passKey: passKey)
+    }
+
+    /// Issues a development Order Type ID certificate from this chain's WWDR-like intermediate, laid out like the Pass
+    /// Type ID one (UID and `Order Type ID: ` common name, team in the OU).
+    /// - Parameters:
+    ///   - orderTypeIdentifier: e.g. `order.com.example.shop`.
+    ///   - teamIdentifier: e.g. `TESSERA123`.
+    ///   - organization: The organization name.
+    ///   - validFrom: Start of validity.
+    ///   - validity: How long it is valid.
+    /// - Returns: The certificate and its key.
+    public func orderTypeCertificate(
+        orderTypeIdentifier: String, teamIdentifier: String, organization: String = "Tessera Development",
+        validFrom: Date = Date().addingTimeInterval(-3600), validity: TimeInterval = 365 * 86_400
+    ) throws -> (certificate: Certificate, key: PrivateKey) {
+        try Self.issueTypeCertificate(
+            kind: "Order Type ID", identifier: orderTypeIdentifier, teamIdentifier: teamIdentifier,
+            organization: organization, validFrom: validFrom, validity: validity, issuer: wwdr, issuerKey: wwdrKey,
+            extraExtensions: [])
+    }
+
+    /// A signing certificate for a type identifier (`Pass Type ID`, `Order Type ID`) issued by the intermediate.
+    private static func issueTypeCertificate(
+        kind: String, identifier: String, teamIdentifier: String, organization: String, validFrom: Date,
+        validity: TimeInterval, issuer: Certificate, issuerKey: PrivateKey, extraExtensions: [(name: String, value: String)]
+    ) throws -> (Certificate, PrivateKey) {
+        let key = try PrivateKey.generateRSA(bits: 2048)
+        let certificate = try CertificateBuilder(
+            subject: DistinguishedName([("UID", identifier), ("CN", "\(kind): \(identifier)"),
+                                        ("OU", teamIdentifier), ("O", organization), ("C", "US")]),
+            notBefore: validFrom, notAfter: validFrom.addingTimeInterval(validity),
+            extensions: [("basicConstraints", "critical,CA:FALSE"), ("authorityKeyIdentifier", "keyid:always"),
+                         ("keyUsage", "critical,digitalSignature"), ("extendedKeyUsage", "clientAuth,1.2.840.113635.100.4.14"),
+                         ("subjectKeyIdentifier", "hash"), ("1.2.840.113635.100.6.3.2", "ASN1:NULL")] + extraExtensions
+        ).issue(publicKeyOf: key, issuer: issuer, issuerKey: issuerKey)
+        return (certificate, key)
     }
 
     /// Writes `root.pem`, `wwdr.pem`, `pass.pem`, `pass.key` (mode 0600) and `pass.p12` into `directory`.
@@ -75,17 +105,39 @@ public struct DevelopmentChain: Sendable {
     /// - Returns: The paths written.
     @discardableResult
     public func write(to directory: URL, p12Password: String) throws -> [URL] {
-        let fileManager = FileManager.default
-        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-        let p12 = try PKCS12Archive(privateKey: passKey, certificate: pass, additionalCertificates: [wwdr])
-            .encoded(password: p12Password, friendlyName: pass.subject["CN"] ?? "Pass Type ID")
         let files: [(String, Data, Int)] = [
             ("root.pem", Data(root.pemString.utf8), 0o644),
             ("wwdr.pem", Data(wwdr.pemString.utf8), 0o644),
-            ("pass.pem", Data(pass.pemString.utf8), 0o644),
-            ("pass.key", Data(try passKey.pkcs8PEM().utf8), 0o600),
-            ("pass.p12", p12, 0o600),
         ]
+        return try Self.write(files, to: directory)
+            + writeSigningFiles(named: "pass", certificate: pass, key: passKey, to: directory, p12Password: p12Password)
+    }
+
+    /// Writes `<name>.pem`, `<name>.key` (mode 0600) and `<name>.p12` (with the intermediate) for a signing certificate
+    /// of this chain, such as an Order Type ID certificate as `order.pem`, `order.key`, `order.p12`.
+    /// - Parameters:
+    ///   - name: The files' base name.
+    ///   - certificate: The certificate.
+    ///   - key: Its key.
+    ///   - directory: The folder, created if missing.
+    ///   - p12Password: The password for the `.p12`.
+    /// - Returns: The paths written.
+    @discardableResult
+    public func writeSigningFiles(
+        named name: String, certificate: Certificate, key: PrivateKey, to directory: URL, p12Password: String
+    ) throws -> [URL] {
+        let p12 = try PKCS12Archive(privateKey: key, certificate: certificate, additionalCertificates: [wwdr])
+            .encoded(password: p12Password, friendlyName: certificate.subject["CN"] ?? name)
+        return try Self.write([
+            ("\(name).pem", Data(certificate.pemString.utf8), 0o644),
+            ("\(name).key", Data(try key.pkcs8PEM().utf8), 0o600),
+            ("\(name).p12", p12, 0o600),
+        ], to: directory)
+    }
+
+    private static func write(_ files: [(String, Data, Int)], to directory: URL) throws -> [URL] {
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         var written: [URL] = []
         for (name, data, mode) in files {
             let url = directory.appendingPathComponent(name)

@@ -26,14 +26,36 @@ public enum Digest {
     }
 }
 
-/// SHA-1 over bytes that arrive in pieces (an archive entry read in chunks), so memory does not grow with their size.
-public final class SHA1Stream {
+/// The hash a bundle's `manifest.json` lists for each file: SHA-1 for passes, SHA-256 for orders.
+public enum DigestAlgorithm: String, Sendable, Hashable {
+    /// SHA-1 (20 bytes), as `pass.json` bundles use.
+    case sha1 = "SHA-1"
+    /// SHA-256 (32 bytes), as order bundles use.
+    case sha256 = "SHA-256"
+
+    /// The digest of `data`.
+    /// - Parameter data: The bytes to hash.
+    /// - Returns: The digest.
+    public func digest(_ data: Data) -> [UInt8] {
+        switch self {
+        case .sha1: Digest.sha1(data)
+        case .sha256: Digest.sha256(data)
+        }
+    }
+
+    /// The number of hex digits of a digest: 40 or 64.
+    public var hexLength: Int { self == .sha1 ? 40 : 64 }
+}
+
+/// A digest over bytes that arrive in pieces (an archive entry read in chunks), so memory does not grow with their size.
+public final class DigestStream {
     private let context: OpaquePointer
 
     /// Starts a digest.
-    public init() {
+    /// - Parameter algorithm: SHA-1 or SHA-256.
+    public init(_ algorithm: DigestAlgorithm = .sha1) {
         context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha1(), nil)
+        EVP_DigestInit_ex(context, algorithm == .sha1 ? EVP_sha1() : EVP_sha256(), nil)
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -47,11 +69,11 @@ public final class SHA1Stream {
     }
 
     /// Ends the digest.
-    /// - Returns: The 20-byte digest.
+    /// - Returns: The digest (20 bytes for SHA-1, 32 for SHA-256).
     public func finish() -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return digest
+        return Array(digest.prefix(Int(length)))
     }
 }

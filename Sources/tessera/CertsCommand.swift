@@ -15,9 +15,10 @@ struct CertsCommand: ParsableCommand {
 struct DevCertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Create a development root, WWDR-like intermediate and Pass Type ID certificate (NOT for production: Wallet will not trust them).",
+        abstract: "Create a development root, WWDR-like intermediate and Pass Type ID certificate, and optionally an Order Type ID certificate (NOT for production: Wallet will not trust them).",
         discussion: """
-        Writes root.pem, wwdr.pem, pass.pem, pass.key, pass.p12 and pass.p12.password into --out.
+        Writes root.pem, wwdr.pem, pass.pem, pass.key, pass.p12 and pass.p12.password into --out; with --order-type-id \
+        also order.pem, order.key and order.p12 (same password), issued by the same intermediate.
         The .p12 password is read from --p12-password-file or TESSERA_P12_PASSWORD; otherwise a random one is made and written to pass.p12.password.
         """
     )
@@ -27,6 +28,9 @@ struct DevCertsCommand: ParsableCommand {
 
     @Option(help: "Pass Type ID the certificate signs for.")
     var passTypeId = "pass.dev.tessera.demo"
+
+    @Option(help: "Also issue an Order Type ID certificate for this identifier (order.com.example.shop).")
+    var orderTypeId: String?
 
     @Option(help: "Team identifier (the certificate's OU).")
     var teamId = "TESSERA123"
@@ -40,6 +44,9 @@ struct DevCertsCommand: ParsableCommand {
     func validate() throws {
         guard passTypeId.hasPrefix("pass."), passTypeId.count > 5 else {
             throw ValidationError("--pass-type-id must look like pass.com.example.name")
+        }
+        if let orderTypeId, !orderTypeId.hasPrefix("order.") || orderTypeId.count <= 6 {
+            throw ValidationError("--order-type-id must look like order.com.example.name")
         }
         guard !teamId.isEmpty, teamId.allSatisfy({ $0.isLetter || $0.isNumber }) else {
             throw ValidationError("--team-id must be letters and digits, like ABCDE12345")
@@ -59,14 +66,22 @@ struct DevCertsCommand: ParsableCommand {
         do {
             let chain = try DevelopmentChain.generate(passTypeIdentifier: passTypeId, teamIdentifier: teamId, organization: organization)
             try chain.write(to: directory, p12Password: password!)
+            if let orderTypeId {
+                let order = try chain.orderTypeCertificate(orderTypeIdentifier: orderTypeId, teamIdentifier: teamId,
+                                                           organization: organization)
+                try chain.writeSigningFiles(named: "order", certificate: order.certificate, key: order.key, to: directory,
+                                            p12Password: password!)
+            }
             if passwordWasGenerated {
                 let url = directory.appendingPathComponent("pass.p12.password")
                 try Data((password! + "\n").utf8).write(to: url, options: .atomic)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             }
             print("Development certificates (NOT FOR PRODUCTION: Wallet does not trust them) written to \(directory.path):")
-            print("  root.pem  wwdr.pem  pass.pem  pass.key  pass.p12" + (passwordWasGenerated ? "  pass.p12.password" : ""))
+            print("  root.pem  wwdr.pem  pass.pem  pass.key  pass.p12" + (orderTypeId == nil ? "" : "  order.pem  order.key  order.p12")
+                + (passwordWasGenerated ? "  pass.p12.password" : ""))
             print("  Pass Type ID: \(passTypeId)   Team: \(teamId)   expires \(ISO8601DateFormatter().string(from: chain.pass.notAfter ?? Date()))")
+            if let orderTypeId { print("  Order Type ID: \(orderTypeId)   Team: \(teamId)") }
         } catch let error as CryptoError {
             throw CommandFailure(message: error.description)
         } catch let error as CommandFailure {

@@ -43,14 +43,8 @@ struct PassCreateCommand: ParsableCommand {
             for warning in built.warnings { Terminal.warning("\(warning.path): \(warning.message)") }
             try PassSigner.writeAtomically(built.bundle, to: URL(fileURLWithPath: output))
             print("\(output): signed pass \(built.serialNumber) (\(built.bundle.count) bytes)")
-        } catch let error as PassBundleError where !error.issues.isEmpty {
-            // Every error and every warning, together: fixing one at a time is not a way to work.
-            let errors = error.issues.filter { $0.severity == .error }
-            let warnings = error.issues.filter { $0.severity == .warning }
-            for issue in errors + warnings { Terminal.standardError("\(issue.severity.rawValue): \(issue.path): \(issue.message)") }
-            throw CommandFailure(message: "\(output) not written: \(errors.count) error(s), \(warnings.count) warning(s)")
         } catch let error as PassBundleError {
-            throw CommandFailure(message: error.description)
+            throw Loading.failure(error, output: output)
         } catch let error as PassModelError {
             throw CommandFailure(message: error.description)
         }
@@ -89,6 +83,16 @@ enum Loading {
         } catch let error as PassModelError {
             throw CommandFailure(message: "\(path): \(error.description)")
         }
+    }
+
+    /// The failure for a bundle that could not be built. When there is a report, every error and every warning is
+    /// printed to standard error together: fixing one at a time is not a way to work.
+    static func failure(_ error: PassBundleError, output: String) -> CommandFailure {
+        guard !error.issues.isEmpty else { return CommandFailure(message: error.description) }
+        let errors = error.issues.filter { $0.severity == .error }
+        let warnings = error.issues.filter { $0.severity == .warning }
+        for issue in errors + warnings { Terminal.standardError("\(issue.severity.rawValue): \(issue.path): \(issue.message)") }
+        return CommandFailure(message: "\(output) not written: \(errors.count) error(s), \(warnings.count) warning(s)")
     }
 
     static func signer(_ options: CredentialOptions) throws -> PassSigner {

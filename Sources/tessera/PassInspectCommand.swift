@@ -17,38 +17,19 @@ struct PassInspectCommand: ParsableCommand {
     @Flag(help: "Print as JSON: the pass.json object, the files with sizes and SHA-1, and the signer.")
     var json = false
 
-    struct FileEntry: Encodable {
-        var path: String
-        var size: Int
-        var sha1: String
-    }
-
     struct Inspection: Encodable {
         var pass: JSONValue?
-        var files: [FileEntry]
+        var files: [BundleInspection.FileEntry]
         var signer: String?
         var signerIssuer: String?
         var signingTime: String?
     }
 
     func run() throws {
-        let archive: PassArchive
-        do {
-            archive = try PassArchive(contentsOf: file)
-        } catch let error as PassBundleError {
-            throw CommandFailure(message: error.description)
-        }
-        let passValue = archive.files["pass.json"].flatMap { try? JSONValue(jsonData: $0) }
-        var signer: CMSSignatureInfo?
-        if let signature = archive.files["signature"], let manifest = archive.files["manifest.json"] {
-            signer = try? CMSVerifier().verify(signature: signature, content: manifest)
-        }
-        let files = archive.files.keys.sorted().map { path in
-            FileEntry(path: path, size: archive.files[path]!.count, sha1: Hex.encode(Digest.sha1(archive.files[path]!)))
-        }
-        let inspection = Inspection(pass: passValue, files: files, signer: signer?.signer.subject.oneLine,
-                                    signerIssuer: signer?.signer.issuer.oneLine,
-                                    signingTime: signer?.signingTime.map { ISO8601DateFormatter().string(from: $0) })
+        let bundle = try BundleInspection(file: file, format: .pass)
+        let archive = bundle.archive
+        let inspection = Inspection(pass: bundle.main, files: bundle.files, signer: bundle.signerSubject,
+                                    signerIssuer: bundle.signerIssuer, signingTime: bundle.signingTime)
         if json {
             print(try ReportJSON.encode(inspection))
             return
@@ -63,6 +44,54 @@ struct PassInspectCommand: ParsableCommand {
             throw CommandFailure(message: "\(file): pass.json could not be read: \(error)")
         }
         print(PassSummary(pass: pass).text)
+        bundle.printFilesAndSigner(command: "tessera pass verify")
+    }
+}
+
+/// What `tessera pass inspect` and `tessera order inspect` share: the archive, its files with their sizes and hashes
+/// (SHA-1 for a pass, SHA-256 for an order, as each manifest lists them), the main JSON file and the signer.
+struct BundleInspection {
+    /// One file of the bundle.
+    struct FileEntry: Encodable {
+        var path: String
+        var size: Int
+        var sha1: String?
+        var sha256: String?
+    }
+
+    let archive: PassArchive
+    let files: [FileEntry]
+    /// The main JSON file (`pass.json`, `order.json`), when it is JSON.
+    let main: JSONValue?
+    let signer: CMSSignatureInfo?
+
+    /// Reads a bundle, failing with exit 1 and the reason when it is not a readable archive.
+    init(file: String, format: BundleFormat) throws {
+        do {
+            archive = try PassArchive(contentsOf: file, format: format)
+        } catch let error as PassBundleError {
+            throw CommandFailure(message: error.description)
+        }
+        main = archive.files[format.mainFile].flatMap { try? JSONValue(jsonData: $0) }
+        if let signature = archive.files["signature"], let manifest = archive.files["manifest.json"] {
+            signer = try? CMSVerifier().verify(signature: signature, content: manifest)
+        } else {
+            signer = nil
+        }
+        let archive = archive
+        files = archive.files.keys.sorted().map { path in
+            let hash = Hex.encode(format.digest.digest(archive.files[path]!))
+            return FileEntry(path: path, size: archive.files[path]!.count, sha1: format.digest == .sha1 ? hash : nil,
+                             sha256: format.digest == .sha256 ? hash : nil)
+        }
+    }
+
+    var signerSubject: String? { signer?.signer.subject.oneLine }
+    var signerIssuer: String? { signer?.signer.issuer.oneLine }
+    var signingTime: String? { signer?.signingTime.map { ISO8601DateFormatter().string(from: $0) } }
+
+    /// Prints the file list and the signer as text.
+    func printFilesAndSigner(command: String) {
         print("Files:")
         for entry in files { print("  \(entry.path.padding(toLength: 28, withPad: " ", startingAt: 0)) \(entry.size) bytes") }
         if let signer {
@@ -70,7 +99,7 @@ struct PassInspectCommand: ParsableCommand {
             print("Issued by: \(signer.signer.issuer.oneLine)")
             if let time = signer.signingTime { print("Signed at: \(ISO8601DateFormatter().string(from: time))") }
         } else {
-            print("Signature: missing or unreadable (run `tessera pass verify` for details)")
+            print("Signature: missing or unreadable (run `\(command)` for details)")
         }
     }
 }

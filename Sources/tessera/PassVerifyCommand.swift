@@ -24,6 +24,26 @@ struct PassVerifyCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try BundleVerification.run(file: file, wwdr: wwdr, root: root, json: json) { wwdr, root in
+            PassVerifier(wwdr: wwdr, root: root).verify(contentsOf: file)
+        }
+    }
+}
+
+/// What `tessera pass verify` and `tessera order verify` share: loading `--wwdr` and `--root`, printing the report as
+/// text or JSON, and exit 1 when the bundle would not open.
+enum BundleVerification {
+    /// Verifies `file` and prints the report.
+    /// - Parameters:
+    ///   - file: The bundle's path.
+    ///   - wwdr: The `--wwdr` path.
+    ///   - root: The `--root` path.
+    ///   - json: Whether to print JSON.
+    ///   - verify: Verifies the file with the loaded certificates.
+    static func run(
+        file: String, wwdr: String?, root: String?, json: Bool,
+        verify: (Certificate?, Certificate?) -> PassVerificationReport
+    ) throws {
         var problems: [ValidationIssue] = []
         func certificate(_ path: String?, flag: String) throws -> Certificate? {
             guard let path else { return nil }
@@ -36,8 +56,9 @@ struct PassVerifyCommand: ParsableCommand {
                 return nil
             }
         }
-        let verifier = PassVerifier(wwdr: try certificate(wwdr, flag: "--wwdr"), root: try certificate(root, flag: "--root"))
-        var report = problems.isEmpty ? verifier.verify(contentsOf: file) : PassVerificationReport(issues: [], chainVerified: false)
+        let wwdrCertificate = try certificate(wwdr, flag: "--wwdr")
+        let rootCertificate = try certificate(root, flag: "--root")
+        var report = problems.isEmpty ? verify(wwdrCertificate, rootCertificate) : PassVerificationReport(issues: [], chainVerified: false)
         report.issues = problems + report.issues.map {
             ValidationIssue(severity: $0.severity, path: $0.path, message: FlagHints.verificationMessage($0.message))
         }

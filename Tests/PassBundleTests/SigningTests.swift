@@ -33,11 +33,9 @@ struct SigningTests {
         let folder = try TemporaryDirectory.make(prefix: "verify")
         try archive.files["manifest.json"]!.write(to: folder.appendingPathComponent("manifest.json"))
         try archive.files["signature"]!.write(to: folder.appendingPathComponent("signature"))
-        let result = try Subprocess.run("openssl", [
-            "cms", "-verify", "-binary", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path,
-            "-content", folder.appendingPathComponent("manifest.json").path, "-CAfile", chain.path("root.pem"),
-            "-purpose", "any", "-out", "/dev/null",
-        ])
+        let result = try Subprocess.opensslVerifyDetached(
+            signature: folder.appendingPathComponent("signature"), content: folder.appendingPathComponent("manifest.json"),
+            caFile: chain.path("root.pem"))
         #expect(result.status == 0, "openssl cms -verify failed: \(result.stderr)")
         #expect(result.stderr.contains("Verification successful"))
 

@@ -109,3 +109,19 @@ public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throw
         thread.start()
     }
 }
+
+extension Subprocess {
+    /// Checks a detached CMS signature with `openssl cms -verify`, independently of Tessera's own verifier: the
+    /// signature (DER) over `content`, its chain up to the root in `caFile`.
+    /// - Parameters:
+    ///   - signature: The signature file.
+    ///   - content: The signed bytes' file (a bundle's `manifest.json`).
+    ///   - caFile: The trusted root (PEM).
+    /// - Returns: openssl's outcome: status 0 and "Verification successful" on standard error when the signature holds.
+    public static func opensslVerifyDetached(signature: URL, content: URL, caFile: String) throws -> ProcessResult {
+        try run("openssl", [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", content.path,
+            "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null",
+        ])
+    }
+}

@@ -1,26 +1,30 @@
 /// A coding key built from any string or array index; used for unknown keys and error paths.
-struct AnyCodingKey: CodingKey, Hashable {
-    let stringValue: String
-    let intValue: Int?
+package struct AnyCodingKey: CodingKey, Hashable {
+    /// The key's name.
+    package let stringValue: String
+    /// The array index, for an element.
+    package let intValue: Int?
 
-    init(_ string: String) {
+    /// A key named `string`.
+    package init(_ string: String) {
         stringValue = string
         intValue = nil
     }
 
-    init?(stringValue: String) { self.init(stringValue) }
+    package init?(stringValue: String) { self.init(stringValue) }
 
-    init(index: Int) {
+    /// The key of an array element.
+    package init(index: Int) {
         stringValue = "Index \(index)"
         intValue = index
     }
 
-    init?(intValue: Int) { self.init(index: intValue) }
+    package init?(intValue: Int) { self.init(index: intValue) }
 }
 
 extension KeyedDecodingContainer where Key == AnyCodingKey {
     /// Decodes an optional value for a literal key.
-    func decode<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T? {
+    package func decode<T: Decodable>(_ key: String, as type: T.Type = T.self) throws -> T? {
         try decodeIfPresent(type, forKey: AnyCodingKey(key))
     }
 
@@ -28,7 +32,7 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
     ///
     /// Foundation's `JSONDecoder` reports such a number as invalid JSON without a path; this turns it
     /// into a type mismatch at the key, as for any other value of the wrong type.
-    func decode(_ key: String, as type: Int.Type = Int.self) throws -> Int? {
+    package func decode(_ key: String, as type: Int.Type = Int.self) throws -> Int? {
         let codingKey = AnyCodingKey(key)
         do {
             return try decodeIfPresent(Int.self, forKey: codingKey)
@@ -61,7 +65,7 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
     }
 
     /// Every key not in `known`, decoded as ``JSONValue``.
-    func unknownKeys(excluding known: Set<String>) throws -> [String: JSONValue] {
+    package func unknownKeys(excluding known: Set<String>) throws -> [String: JSONValue] {
         var unknown: [String: JSONValue] = [:]
         for key in allKeys where !known.contains(key.stringValue) {
             unknown[key.stringValue] = try decode(JSONValue.self, forKey: key)
@@ -72,21 +76,21 @@ extension KeyedDecodingContainer where Key == AnyCodingKey {
 
 extension KeyedEncodingContainer where Key == AnyCodingKey {
     /// Encodes an optional value for a literal key, skipping `nil`.
-    mutating func encode<T: Encodable>(_ value: T?, _ key: String) throws {
+    package mutating func encode<T: Encodable>(_ value: T?, _ key: String) throws {
         if let value { try encode(value, forKey: AnyCodingKey(key)) }
     }
 
     /// Writes unknown keys back, without overwriting a modelled key of the same name.
-    mutating func encode(unknownKeys: [String: JSONValue], excluding known: Set<String>) throws {
+    package mutating func encode(unknownKeys: [String: JSONValue], excluding known: Set<String>) throws {
         for (key, value) in unknownKeys where !known.contains(key) {
             try encode(value, forKey: AnyCodingKey(key))
         }
     }
 }
 
-enum CodingPath {
+package enum CodingPath {
     /// Formats a coding path as a JSON path: `eventTicket.primaryFields[0].changeMessage`.
-    static func string(_ path: [any CodingKey]) -> String {
+    package static func string(_ path: [any CodingKey]) -> String {
         var result = ""
         for key in path {
             if let index = key.intValue {
@@ -104,7 +108,7 @@ enum CodingPath {
     /// Messages PassModel writes itself start with "expected" and are kept; Foundation's ("Expected to
     /// decode String but found number instead.") are rewritten as "expected a string, found number",
     /// reading the kind of the value found from `root`, the tree that was decoded.
-    static func reason(_ error: DecodingError, in root: JSONValue?) -> (path: [any CodingKey], message: String) {
+    package static func reason(_ error: DecodingError, in root: JSONValue?) -> (path: [any CodingKey], message: String) {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             if context.debugDescription.hasPrefix("expected ") {

@@ -102,7 +102,7 @@ public struct PassTemplate: Sendable {
         jsonCache = try? PassJSONCache(template: pass)
     }
 
-    private static func read(_ url: URL) throws -> Data {
+    package static func read(_ url: URL) throws -> Data {
         do {
             return try Data(contentsOf: url)
         } catch {
@@ -111,7 +111,7 @@ public struct PassTemplate: Sendable {
     }
 
     /// Relative paths of the regular files under `folder`, skipping hidden files and folders.
-    private static func listFiles(in folder: URL) throws -> [String] {
+    package static func listFiles(in folder: URL) throws -> [String] {
         let manager = FileManager.default
         var result: [String] = []
         func walk(_ relative: String) throws {

@@ -38,7 +38,7 @@ public struct PassValidator: Sendable {
     public func validate(passJSON: Data, prepared: PreparedFiles) -> ValidationReport {
         var context = ValidationContext()
         for duplicate in JSONDuplicateKeys.find(in: passJSON) { context.error(duplicate.path, duplicate.message) }
-        guard let pass = decodeReportingTypeErrors(passJSON, context: &context) else {
+        guard let pass = JSONCoding.decodeReportingTypeErrors(Pass.self, from: passJSON, file: "pass.json", context: &context) else {
             return ValidationReport(issues: context.issues)
         }
         check(pass, files: prepared, context: &context)
@@ -63,45 +63,6 @@ public struct PassValidator: Sendable {
         var context = ValidationContext()
         check(pass, files: prepared, context: &context)
         return ValidationReport(issues: context.issues)
-    }
-
-    /// Decodes the bytes once with `JSONDecoder`. Only when that fails is the JSON parsed into a tree,
-    /// so each type mismatch can be reported and its value removed until the rest decodes.
-    private func decodeReportingTypeErrors(_ passJSON: Data, context: inout ValidationContext) -> Pass? {
-        var failure: any Error
-        do {
-            return try JSONCoding.decoder.decode(Pass.self, from: passJSON)
-        } catch {
-            failure = error
-        }
-        var tree: JSONValue
-        do {
-            tree = try JSONValue(jsonData: passJSON)
-        } catch {
-            context.error("pass.json", "not valid JSON: \((error as? PassModelError)?.reason ?? "\(error)")")
-            return nil
-        }
-        for _ in 0..<200 {
-            guard let error = failure as? DecodingError else {
-                context.error("pass.json", "\(failure)")
-                return nil
-            }
-            let (codingPath, message) = CodingPath.reason(error, in: tree)
-            let path = CodingPath.string(codingPath)
-            guard !codingPath.isEmpty, tree.removeValue(at: codingPath[...]) else {
-                context.error(path.isEmpty ? "pass.json" : path, message)
-                return nil
-            }
-            context.error(path, message)
-            context.suppressed.insert(path)
-            do {
-                let bytes = try tree.jsonData(sortedKeys: false, prettyPrinted: false)
-                return try JSONCoding.decoder.decode(Pass.self, from: bytes)
-            } catch {
-                failure = error
-            }
-        }
-        return nil
     }
 
     private func check(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
@@ -227,7 +188,7 @@ public struct PassValidator: Sendable {
         }
     }
 
-    static func warnUnknownKeys(
+    package static func warnUnknownKeys(
         _ keys: [String: JSONValue],
         at path: @autoclosure () -> String,
         context: inout ValidationContext
@@ -246,18 +207,22 @@ public struct PassValidator: Sendable {
 }
 
 /// Collects issues while validating.
-struct ValidationContext {
-    var issues: [ValidationIssue] = []
+package struct ValidationContext {
+    /// The issues so far.
+    package var issues: [ValidationIssue] = []
     /// Paths already reported as having the wrong type; later issues at the same path are dropped.
-    var suppressed: Set<String> = []
+    package var suppressed: Set<String> = []
+
+    /// An empty context.
+    package init() {}
 
     /// Reports an error; the path and message are built only here, when there is something to report.
-    mutating func error(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+    package mutating func error(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         add(.error, path(), message())
     }
 
     /// Reports a warning; the path and message are built only here, when there is something to report.
-    mutating func warning(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+    package mutating func warning(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         add(.warning, path(), message())
     }
 
@@ -301,7 +266,7 @@ extension JSONValue {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs: what `trimmingCharacters(in: .whitespaces)`
     /// gives (Unicode space separators and U+0009), without its costly trip through `NSString`.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         // Nothing to trim when both ends are ASCII other than a space or a tab (the only ASCII characters trimmed).
         if let first = unicodeScalars.first?.value, let last = unicodeScalars.last?.value, first < 0x80, last < 0x80,
             first != 0x20, first != 0x09, last != 0x20, last != 0x09

@@ -1,0 +1,98 @@
+public import Foundation
+import PassModel
+
+/// An order template: a folder with `order.json`, its images and optional `xx.lproj/order.strings`, into which a data
+/// document may be merged to make one order.
+public struct OrderTemplate: Sendable {
+    /// The names a template's own `manifest.json` or `signature` would have; they are left out.
+    public static let reservedNames: Set<String> = ["order.json", "manifest.json", "signature"]
+
+    /// The template's name (its folder's), for messages.
+    public let name: String
+    /// The template's `order.json` bytes.
+    public let orderJSON: Data
+    /// The other files by relative path (`logo.png`, `en.lproj/order.strings`).
+    public let files: [String: Data]
+    private let root: [String: JSONValue]
+
+    /// Reads a template folder; hidden files are skipped.
+    /// - Parameter directory: The folder.
+    /// - Throws: `PassModelError` `.templateNotFound` when the folder or its `order.json` is missing, `.invalidJSON`
+    ///   naming the file, line and column when `order.json` is not a JSON object.
+    public init(directory: URL) throws {
+        let folder = directory.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PassModelError(.templateNotFound, "template folder \(folder.path) does not exist or is not a folder")
+        }
+        let orderURL = folder.appendingPathComponent("order.json")
+        guard FileManager.default.fileExists(atPath: orderURL.path) else {
+            throw PassModelError(.templateNotFound, "template folder \(folder.path) has no order.json")
+        }
+        var files: [String: Data] = [:]
+        for path in try PassTemplate.listFiles(in: folder) where !Self.reservedNames.contains(path) {
+            files[path] = try PassTemplate.read(folder.appendingPathComponent(path))
+        }
+        try self.init(name: folder.lastPathComponent, orderJSON: try PassTemplate.read(orderURL), files: files,
+                      origin: orderURL.path)
+    }
+
+    /// Creates a template from bytes in memory.
+    /// - Parameters:
+    ///   - name: The template's name, for messages.
+    ///   - orderJSON: The `order.json` bytes.
+    ///   - files: The other files by relative path.
+    /// - Throws: `PassModelError` `.invalidJSON` when `order.json` is not a JSON object.
+    public init(name: String, orderJSON: Data, files: [String: Data] = [:]) throws {
+        try self.init(name: name, orderJSON: orderJSON, files: files, origin: "\(name)/order.json")
+    }
+
+    private init(name: String, orderJSON: Data, files: [String: Data], origin: String) throws {
+        let json: JSONValue
+        do {
+            json = try JSONValue(jsonData: orderJSON)
+        } catch let error as PassModelError {
+            throw PassModelError(.invalidJSON, "\(origin): invalid JSON: \(error.reason)")
+        }
+        guard case .object(let root) = json else {
+            throw PassModelError(.invalidJSON, "\(origin): must be a JSON object, found \(json.kindName)")
+        }
+        self.name = name
+        self.orderJSON = orderJSON
+        self.files = files.filter { !Self.reservedNames.contains($0.key) }
+        self.root = root
+    }
+
+    /// The template's `order.json` with a data document merged in: the document's objects are merged key by key into
+    /// the template's (to any depth), its arrays and other values replace the template's, and `null` removes a key.
+    /// - Parameters:
+    ///   - data: The data document's bytes (a JSON object), or `nil` for the template as is.
+    ///   - source: The document's name for messages, such as its path.
+    /// - Returns: The `order.json` bytes.
+    /// - Throws: `PassModelError` `.invalidData` naming `source` when the document is not a JSON object.
+    public func orderJSON(applying data: Data?, source: String = "data") throws -> Data {
+        guard let data else { return orderJSON }
+        let document: JSONValue
+        do {
+            document = try JSONValue(jsonData: data)
+        } catch let error as PassModelError {
+            throw PassModelError(.invalidData, "\(source): invalid JSON: \(error.reason)")
+        }
+        guard case .object(let members) = document else {
+            throw PassModelError(.invalidData, "\(source): must be a JSON object of order.json keys, found \(document.kindName)")
+        }
+        return try JSONValue.object(Self.merge(members, into: root)).jsonData(sortedKeys: true, prettyPrinted: true)
+    }
+
+    private static func merge(_ overrides: [String: JSONValue], into base: [String: JSONValue]) -> [String: JSONValue] {
+        var result = base
+        for (key, value) in overrides {
+            switch (value, base[key]) {
+            case (.null, _): result[key] = nil
+            case (.object(let inner), .object(let existing)?): result[key] = .object(merge(inner, into: existing))
+            default: result[key] = value
+            }
+        }
+        return result
+    }
+}

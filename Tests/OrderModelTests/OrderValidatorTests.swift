@@ -1,0 +1,120 @@
+import Foundation
+import OrderModel
+import PassModel
+import Testing
+
+@Suite("order.json validation")
+struct OrderValidatorTests {
+    @Test func theFixtureIsValidWithoutWarnings() {
+        let report = OrderFixtures.validate(OrderFixtures.tree)
+        #expect(report.issues.isEmpty, "\(report.issues)")
+    }
+
+    @Test func reportsEveryProblemAtOnceWithItsPath() {
+        let tree = OrderFixtures.tree
+            .setting(["createdAt"], to: "2026-05-07 10:30")
+            .setting(["updatedAt"], to: "2026-05-06T10:30:00Z")
+            .setting(["status"], to: "shipped")
+            .setting(["orderManagementURL"], to: "http://shop.example.com/orders/1001")
+            .setting(["merchant", "displayName"], to: nil)
+            .setting(["payment", "total", "amount"], to: .number(19.999))
+            .setting(["lineItems", 0, "price", "currency"], to: "XYZ")
+            .setting(["fulfillments", 0, "status"], to: "lost")
+            .setting(["fulfillments", 0, "trackingURL"], to: "ftp://ups.example.com")
+            .setting(["fulfillments", 1, "pickupWindowDuration"], to: "8 hours")
+            .setting(["orderIdentifier"], to: "")
+        let report = OrderFixtures.validate(tree)
+        let expected: [(String, String)] = [
+            ("createdAt", "RFC 3339"),
+            ("status", "unknown value \"shipped\""),
+            ("orderManagementURL", "must be an https URL"),
+            ("merchant.displayName", "required key is missing"),
+            ("payment.total.amount", "19.999 has 3 decimal places; USD has 2"),
+            ("lineItems[0].price.currency", "not an ISO 4217 currency code"),
+            ("fulfillments[0].status", "unknown value \"lost\""),
+            ("fulfillments[0].trackingURL", "must be an https URL"),
+            ("fulfillments[1].pickupWindowDuration", "ISO 8601 duration"),
+            ("orderIdentifier", "must not be empty"),
+        ]
+        for (path, message) in expected {
+            #expect(report.issues(at: path).contains { $0.severity == .error && $0.message.contains(message) },
+                    "\(path): \(report.issues(at: path))")
+        }
+        #expect(report.errors.count == expected.count, "\(report.errors)")
+    }
+
+    @Test func aMissingOrderNumberIsAWarningAnEmptyOneAnError() {
+        let missing = OrderFixtures.validate(OrderFixtures.tree.setting(["orderNumber"], to: nil))
+        #expect(missing.isValid)
+        #expect(missing.issues(at: "orderNumber").first?.severity == .warning)
+        let empty = OrderFixtures.validate(OrderFixtures.tree.setting(["orderNumber"], to: " "))
+        #expect(empty.issues(at: "orderNumber").first == ValidationIssue(severity: .error, path: "orderNumber", message: "must not be empty"))
+    }
+
+    @Test func updatedAtBeforeCreatedAtIsAnError() {
+        let report = OrderFixtures.validate(OrderFixtures.tree.setting(["updatedAt"], to: "2026-05-07T09:00:00Z"))
+        #expect(report.issues(at: "updatedAt").first?.message.contains("before createdAt") == true)
+    }
+
+    @Test func valuesOfTheWrongTypeAreReportedAndTheRestStillChecked() {
+        let tree = OrderFixtures.tree.setting(["orderNumber"], to: 1001)
+            .setting(["lineItems", 0, "title"], to: ["Mug"])
+            .setting(["merchant", "url"], to: "http://shop.example.com")
+        let report = OrderFixtures.validate(tree)
+        #expect(report.issues(at: "orderNumber").first?.message == "expected a string, found number")
+        #expect(report.issues(at: "lineItems[0].title").first?.message == "expected a string, found array")
+        #expect(report.issues(at: "merchant.url").first?.message.contains("https") == true)
+    }
+
+    @Test func anUnknownFulfillmentTypeIsReportedAndTheRestStillChecked() {
+        let tree = OrderFixtures.tree.setting(["fulfillments", 1, "fulfillmentType"], to: "drone")
+            .setting(["fulfillments", 0, "status"], to: "lost")
+        let report = OrderFixtures.validate(tree)
+        #expect(report.issues(at: "fulfillments[1].fulfillmentType").first?.message
+            == "unknown fulfillmentType \"drone\", expected shipping or pickup")
+        #expect(report.issues(at: "fulfillments[0].status").first?.message.contains("unknown value \"lost\"") == true)
+    }
+
+    @Test func unknownKeysAreWarningsWithTheirPaths() {
+        let tree = OrderFixtures.tree.setting(["colour"], to: "red")
+            .setting(["fulfillments", 0, "signature"], to: true)
+            .setting(["associatedStoreIdentifiers"], to: [123])
+        let report = OrderFixtures.validate(tree)
+        #expect(report.isValid)
+        #expect(report.warnings.map(\.path).sorted() == ["colour", "fulfillments[0].signature"])
+    }
+
+    @Test func imagesMustBeInTheBundleReadableAndSmall() {
+        var files = OrderFixtures.files
+        files["mug.png"] = nil
+        files["logo.png"] = Data(repeating: 7, count: OrderValidator.maximumImageSize + 1)
+        files["fr.lproj/order.strings"] = Data("\"a\" = \"b\"".utf8)
+        let report = OrderFixtures.validate(OrderFixtures.tree, files: files)
+        #expect(report.issues(at: "lineItems[0].image").first?.message == "\"mug.png\" is not in the bundle")
+        #expect(report.issues(at: "logo.png").contains { $0.message.contains("at most 2 MiB") })
+        #expect(report.issues(at: "logo.png").contains { $0.message.contains("not a readable PNG") })
+        #expect(!report.issues(at: "fr.lproj/order.strings").isEmpty)
+    }
+
+    @Test func fulfillmentStatusesOnlyMoveForward() throws {
+        let previous = try Order(jsonData: OrderFixtures.data)
+        func next(_ changes: (JSONValue) -> JSONValue) throws -> Order {
+            try Order(jsonData: changes(OrderFixtures.tree.setting(["updatedAt"], to: "2026-05-08T08:00:00Z")).jsonData())
+        }
+        let forward = try next { $0.setting(["fulfillments", 0, "status"], to: "delivered")
+            .setting(["fulfillments", 1, "status"], to: "pickedUp") }
+        #expect(OrderValidator().validateTransition(from: previous, to: forward).issues.isEmpty)
+
+        let backward = try next { $0.setting(["fulfillments", 0, "status"], to: "processing")
+            .setting(["fulfillments", 1, "status"], to: "open")
+            .setting(["updatedAt"], to: "2026-05-07T08:00:00Z") }
+        let report = OrderValidator().validateTransition(from: previous, to: backward)
+        #expect(report.issues(at: "fulfillments[0].status").first?.message.contains("only move forward") == true)
+        #expect(report.issues(at: "fulfillments[1].status").first?.message.contains("only move forward") == true)
+        #expect(report.issues(at: "updatedAt").first?.message.contains("not later") == true)
+
+        #expect(OrderValidator.transitionProblem(from: "delivered", to: "issue", fulfillmentType: "shipping") != nil)
+        #expect(OrderValidator.transitionProblem(from: "issue", to: "outForDelivery", fulfillmentType: "shipping") == nil)
+        #expect(OrderValidator.transitionProblem(from: "onTheWay", to: "cancelled", fulfillmentType: "shipping") == nil)
+    }
+}
