@@ -32,8 +32,10 @@ kill_tree() {
 run_suite() {
     : > "$log"
     # In a process group of its own, so a stall can end it with everything it started; appending, so the lines this
-    # script adds are never overwritten by the runner's own writes.
-    setsid -w swift test "$@" >> "$log" 2>&1 &
+    # script adds are never overwritten by the runner's own writes. Line-buffered: SwiftPM passes the test process's
+    # output on through a buffered stream, which would otherwise hold the last lines back (a quiet run would then
+    # seem to stop earlier than it did, and list tests as unfinished that had finished).
+    setsid -w stdbuf -oL -eL swift test "$@" >> "$log" 2>&1 &
     local runner=$! size=0 now last
     tail -n +1 -f --pid="$runner" "$log" &
     local follower=$!

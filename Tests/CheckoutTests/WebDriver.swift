@@ -175,8 +175,13 @@ final class WebDriver: @unchecked Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 1 << 25)
+        // Bounded twice: the client's own deadline, and a limit that holds even if a request never completes after
+        // chromedriver went away (the test then fails instead of holding the run).
+        let prepared = request
+        let (response, bytes) = try await withTimeLimit(90, "WebDriver \(method) \(url)") {
+            let response = try await HTTPClient.shared.execute(prepared, timeout: .seconds(60))
+            return (response, try await response.body.collect(upTo: 1 << 25))
+        }
         let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView), options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if response.status.code >= 400 {
