@@ -9,10 +9,7 @@ struct CLITests {
     let certs: URL
 
     init() throws {
-        work = try TemporaryDirectory.make(prefix: "cli")
-        certs = work.appendingPathComponent("certs")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path])
-        #expect(result.status == 0, "\(result.stderr)")
+        (work, certs) = try Subprocess.folderWithDevelopmentCertificates(prefix: "cli")
     }
 
     var templates: URL { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates") }

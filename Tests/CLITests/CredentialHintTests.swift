@@ -9,10 +9,7 @@ struct CredentialHintTests {
     let certs: URL
 
     init() throws {
-        work = try TemporaryDirectory.make(prefix: "cli-hints")
-        certs = work.appendingPathComponent("certs")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path])
-        #expect(result.status == 0, "\(result.stderr)")
+        (work, certs) = try Subprocess.folderWithDevelopmentCertificates(prefix: "cli-hints")
     }
 
     private var template: String { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/coupon").path }

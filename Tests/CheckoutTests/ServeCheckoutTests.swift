@@ -51,19 +51,7 @@ struct ServeCheckoutTests {
             // Bounded by time, not tries: a refused connection fails at once, and start-up on a busy machine (a new
             // PostgreSQL schema to migrate) can take well over 15 s. The wait runs on a thread of its own, so tests
             // that block Swift's cooperative threads meanwhile cannot use the bound up.
-            let (port, process) = (self.port, self.process)
-            let started = try await offCooperativePool { () -> Bool in
-                let deadline = Date().addingTimeInterval(150)
-                while Date() < deadline {
-                    if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
-                        try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                        if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return true }
-                    }
-                    guard process.isRunning else { return false }
-                    usleep(100_000)
-                }
-                return false
-            }
+            let started = try await ServeProcess.waitForHealth(port: port, process: process)
             if !started { throw CheckoutTestError("server did not start: \(output)") }
         }
 

@@ -64,9 +64,22 @@ public final class ServeProcess: @unchecked Sendable {
         // Start-up migrates a fresh database (a new PostgreSQL schema, too) on a machine that may be busy with other
         // tests: the bound is two and a half minutes, for a server that never starts. The wait runs on a thread of its
         // own, so tests that block Swift's cooperative threads meanwhile cannot use the bound up.
-        let (port, process) = (port, process)
-        let started = try await offCooperativePool { () -> Bool in
-            let deadline = Date().addingTimeInterval(150)
+        let started = try await Self.waitForHealth(port: port, process: process)
+        if started { return }
+        if process.isRunning { process.terminate() }
+        throw RawHTTPError("tessera serve did not start: \(log)")
+    }
+
+    /// Waits until `GET /health` on `port` answers 200, on a thread of its own so that tests blocking Swift's
+    /// cooperative threads meanwhile cannot use the bound up.
+    /// - Parameters:
+    ///   - port: The server's loopback port.
+    ///   - process: The server process (the wait ends early when it exits).
+    ///   - seconds: The bound: start-up migrates a fresh database on a machine that may be busy with other tests.
+    /// - Returns: Whether it answered in time.
+    public static func waitForHealth(port: Int, process: Process, seconds: Double = 150) async throws -> Bool {
+        try await offCooperativePool { () -> Bool in
+            let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
                     try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -77,9 +90,6 @@ public final class ServeProcess: @unchecked Sendable {
             }
             return false
         }
-        if started { return }
-        if process.isRunning { process.terminate() }
-        throw RawHTTPError("tessera serve did not start: \(log)")
     }
 
     deinit {

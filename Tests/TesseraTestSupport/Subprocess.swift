@@ -83,6 +83,22 @@ public enum Subprocess {
         try run(tesseraPath, arguments, environment: environment, in: directory)
     }
 
+    /// A new temporary folder with `tessera certs dev` run into its `certs/` subfolder, as the CLI suites start.
+    /// - Parameters:
+    ///   - prefix: The folder's name prefix.
+    ///   - arguments: Extra `certs dev` arguments (`--pass-type-id`, `--order-type-id`, ...).
+    /// - Returns: The folder and its `certs/` subfolder.
+    /// - Throws: When the folder cannot be made or the command fails.
+    public static func folderWithDevelopmentCertificates(prefix: String, arguments: [String] = []) throws
+        -> (work: URL, certs: URL)
+    {
+        let work = try TemporaryDirectory.make(prefix: prefix)
+        let certs = work.appendingPathComponent("certs")
+        let result = try tessera(["certs", "dev", "--out", certs.path] + arguments)
+        guard result.status == 0 else { throw SubprocessError("tessera certs dev failed: \(result.stderr)") }
+        return (work, certs)
+    }
+
     /// The repository root (for PassTemplates/ and docs/).
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -124,4 +140,14 @@ extension Subprocess {
             "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null",
         ])
     }
+}
+
+/// A subprocess a test relies on failed.
+public struct SubprocessError: Error, CustomStringConvertible {
+    /// What failed and what it printed.
+    public let description: String
+
+    /// Creates an error.
+    /// - Parameter description: What failed.
+    public init(_ description: String) { self.description = description }
 }
