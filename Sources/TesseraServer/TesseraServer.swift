@@ -77,7 +77,7 @@ public enum TesseraServer {
         if let merchant = configuration.merchant {
             let checkout = try CheckoutService(
                 merchant: merchant, configuration: configuration.checkout, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
-                passIssuer: issuer,
+                passIssuer: OrderPassIssuer(issuer: issuer),
                 merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
                 apiKey: configuration.checkoutAPIKey, logger: logger, now: now)
             checkout.addRoutes(to: router)

@@ -12,6 +12,7 @@ import PassWebService
 import PaymentRequest
 import PaymentToken
 import Synchronization
+import TesseraServer
 import TesseraTestSupport
 
 /// A merchant with a catalogue, shipping, tax and coupons; a test Apple PKI and merchant key; a pass issuer; and the
@@ -102,7 +103,7 @@ struct CheckoutFixture: Sendable {
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
         service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
                                       processor: custom ?? processor,
-                                      passIssuer: withIssuer ? issuer : nil, logger: logger,
+                                      passIssuer: withIssuer ? OrderPassIssuer(issuer: issuer) : nil, logger: logger,
                                       now: { clock.now })
     }
 

@@ -6,6 +6,7 @@ import Logging
 import NIOSSL
 import PassWebService
 import Testing
+import TesseraServer
 import TesseraTestSupport
 
 /// The sheet's Apple Pay JS path in headless Chromium, against a stand-in `ApplePaySession` replaying a recorded
@@ -65,7 +66,7 @@ struct SheetApplePayTests {
                 endpointOverrides: ["localhost": "localhost:\(gatewayPort)"], logger: Logger(label: "test.validation"))
             let clock = fixture.clock
             let service = try CheckoutService(merchant: fixture.merchant, store: fixture.store, processor: fixture.processor,
-                                              passIssuer: fixture.issuer, merchantValidator: validator,
+                                              passIssuer: OrderPassIssuer(issuer: fixture.issuer), merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"), now: { clock.now })
             let router = Router(context: WebServiceRequestContext.self)
             fixture.passService.addRoutes(to: router)

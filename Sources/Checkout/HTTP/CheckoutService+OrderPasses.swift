@@ -22,29 +22,22 @@ extension CheckoutService {
             throw CheckoutError(.notFound, status: .notFound, "the order has no passes")
         }
         do {
-            try passIssuer.checkPassesBundleCount(order.passes.count)
-            var records: [PassRecord] = []
-            for pass in order.passes {
-                guard let record = try await passIssuer.store.pass(
-                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-                else {
-                    logger.error("an order's pass is missing from the pass store", metadata: [
-                        "order": "\(order.id)", "serialNumber": "\(pass.serialNumber)",
-                    ])
-                    throw CheckoutError(.internalError, status: .internalServerError,
-                                        "the pass \(pass.serialNumber) could not be found; it has been logged")
-                }
-                records.append(record)
+            let passes = order.passes.map {
+                IssuedOrderPass(passTypeIdentifier: $0.passTypeIdentifier, serialNumber: $0.serialNumber,
+                                downloadURL: $0.downloadURL)
             }
-            let archive = try await passIssuer.passesBundle(for: records, logger: logger)
+            let archive = try await passIssuer.orderPassesBundle(passes, logger: logger)
             return PassesBundleResponse.make(archive, attachmentName: order.id)
-        } catch let error as IssuerError {
-            guard error.status.code < 500 else {
-                throw CheckoutError(.internalError, status: error.status, "\(error.description); it has been logged")
-            }
-            let reason = error.description.hasPrefix("passes: ")
-                ? String(error.description.dropFirst("passes: ".count)) : error.description
-            throw CheckoutError(.passesBundleLimit, status: error.status, reason, field: "passes")
+        } catch OrderPassesBundleError.limit(let reason) {
+            throw CheckoutError(.passesBundleLimit, status: .unprocessableContent, reason, field: "passes")
+        } catch OrderPassesBundleError.missingPass(let serialNumber) {
+            logger.error("an order's pass is missing from the pass store", metadata: [
+                "order": "\(order.id)", "serialNumber": "\(serialNumber)",
+            ])
+            throw CheckoutError(.internalError, status: .internalServerError,
+                                "the pass \(serialNumber) could not be found; it has been logged")
+        } catch OrderPassesBundleError.failed(let reason) {
+            throw CheckoutError(.internalError, status: .internalServerError, "\(reason); it has been logged")
         }
     }
 }

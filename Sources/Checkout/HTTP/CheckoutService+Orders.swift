@@ -91,16 +91,9 @@ extension CheckoutService {
                 var data: [String: JSONValue] = ["serialNumber": .string(serial), "barcodeMessage": .string(serial)]
                 if !fields.isEmpty { data["fields"] = .object(fields) }
                 do {
-                    let pass: PassRecord
-                    if let type = try passIssuer.passTypeIdentifier(ofTemplate: template),
-                       let existing = try await passIssuer.store.pass(passTypeIdentifier: type, serialNumber: serial) {
-                        pass = existing
-                    } else {
-                        pass = try await passIssuer.createPass(template: template, data: data)
-                    }
+                    let pass = try await passIssuer.issueOrderPass(template: template, serialNumber: serial, data: data)
                     order.passes.append(.init(sku: sku, template: template, passTypeIdentifier: pass.passTypeIdentifier,
-                                              serialNumber: pass.serialNumber,
-                                              downloadURL: passIssuer.downloadURL(for: pass)))
+                                              serialNumber: pass.serialNumber, downloadURL: pass.downloadURL))
                 } catch {
                     logger.error("order pass not issued", metadata: ["order": "\(order.id)", "error": "\(error)"])
                     order.notes.append("no pass issued for \(sku) #\(number)")

@@ -13,7 +13,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let merchant = try MerchantConfiguration.load(contentsOf: URL(fileURLWithPath: "merchant.json"))
-/// let checkout = try CheckoutService(merchant: merchant, passIssuer: issuer,
+/// let checkout = try CheckoutService(merchant: merchant, passIssuer: OrderPassIssuer(issuer: issuer),
 ///                                    merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
 ///                                    logger: logger)
 /// checkout.addRoutes(to: router)
@@ -53,7 +53,7 @@ public final class CheckoutService: Sendable {
     /// Who charges verified payments.
     public let processor: any PaymentProcessor
     /// Issues order passes; `nil` skips them (with a note on the order).
-    public let passIssuer: PassIssuer?
+    public let passIssuer: (any OrderPassIssuing)?
     /// Validates the merchant with Apple; `nil` when no merchant identity is configured (503).
     public let merchantValidator: MerchantValidator?
     /// Prices sessions.
@@ -71,7 +71,7 @@ public final class CheckoutService: Sendable {
     ///   - configuration: HTTP limits.
     ///   - store: Sessions and orders (in memory by default).
     ///   - processor: The payment processor (the recording one by default).
-    ///   - passIssuer: The pass web service's issuer, for order passes.
+    ///   - passIssuer: Issues order passes (the pass web service's issuer, through `TesseraServer`'s `OrderPassIssuer`).
     ///   - merchantValidator: The merchant validator (``MerchantValidator/ifConfigured(merchant:logger:)``); `nil`
     ///     answers merchant validation with 503. Add ``services`` to the application so its HTTP client shuts down.
     ///   - apiKey: The merchant's API key; `nil` reads `apiKeyFile` (no key: only catalogue carts can be created).
@@ -80,7 +80,7 @@ public final class CheckoutService: Sendable {
     /// - Throws: ``CheckoutError`` (`invalidConfiguration`) when a key, certificate or value cannot be used.
     public init(merchant: MerchantConfiguration, configuration: Configuration = .init(),
                 store: any CheckoutStore = MemoryCheckoutStore(),
-                processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: PassIssuer? = nil,
+                processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: (any OrderPassIssuing)? = nil,
                 merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
