@@ -144,6 +144,26 @@ struct OrderPreviewCLITests {
         #expect(svg.contains(">Tessera Shoq</text>"))
     }
 
+    @Test func anUnsignedOrderIsDrawnWithTheMissingSignatureAsAWarning() async throws {
+        let order = try await order("unsigned", data: Self.shipped)
+        let script = """
+        import sys, zipfile
+        with zipfile.ZipFile(sys.argv[1]) as z, zipfile.ZipFile(sys.argv[2], "w") as out:
+            for item in z.infolist():
+                if item.filename != "signature":
+                    out.writestr(item, z.read(item.filename))
+        """
+        let unsigned = work.appendingPathComponent("no-signature.order").path
+        let python = try await offCooperativePool { try Subprocess.run("python3", ["-c", script, order, unsigned]) }
+        #expect(python.status == 0, "\(python.stderr)")
+        let output = work.appendingPathComponent("unsigned.png").path
+        let preview = try await tessera(["order", "preview", unsigned, "--output", output])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stderr.contains("warning: signature: missing from the archive root"), "\(preview.stderr)")
+        #expect(preview.stdout.contains("order would NOT open (1 errors)"), "\(preview.stdout)")
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func badInputIsNamedAndWritesNothing() async throws {
         let missing = work.appendingPathComponent("missing.order").path
         let output = work.appendingPathComponent("bad.svg").path
