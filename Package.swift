@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "PNGEncoding", dependencies: ["CLibz"], swiftSettings: swiftSettings),
         .target(name: "Barcodes", dependencies: ["PassModel", "CZint", "CQRencode", "PNGEncoding", "Markup"], swiftSettings: swiftSettings),
         // Pass previews: a pass drawn as Wallet shows it, as SVG (pure Swift) and PNG (librsvg + cairo)
-        .target(name: "PassPreview", dependencies: ["PassModel", "Barcodes", "CRsvg", "PNGEncoding", "Markup"], swiftSettings: swiftSettings),
+        .target(name: "PassPreview", dependencies: ["PassModel", "OrderModel", "PaymentRequest", "Barcodes", "CRsvg", "PNGEncoding", "Markup"], swiftSettings: swiftSettings),
 
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
         .target(name: "PaymentRequest", dependencies: ["Validation", "Markup"], swiftSettings: swiftSettings),

@@ -1,4 +1,4 @@
-/// A preview that cannot be made: a bundle without a readable `pass.json`, an option out of range, or a failure
+/// A preview that cannot be made: a bundle without a readable `pass.json` (or `order.json`), an option out of range, or a failure
 /// reported by librsvg or cairo while rasterizing (with that library's own words).
 ///
 /// A pass that merely fails validation is not an error: it is drawn with a red banner listing its problems.
@@ -6,7 +6,7 @@ public struct PassPreviewError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure this is, for callers that branch on it.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case missingPassJSON, invalidPass, invalidOption, rasterizerFailure
+            case missingPassJSON, invalidPass, missingOrderJSON, invalidOrder, invalidOption, rasterizerFailure
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -15,6 +15,10 @@ public struct PassPreviewError: Error, CustomStringConvertible, Sendable {
         public static let missingPassJSON = Code(.missingPassJSON)
         /// `pass.json` is not JSON, or a value has a type the model cannot hold, so there is nothing to draw.
         public static let invalidPass = Code(.invalidPass)
+        /// The order's files hold no `order.json`.
+        public static let missingOrderJSON = Code(.missingOrderJSON)
+        /// `order.json` is not JSON, or a value has a type the model cannot hold.
+        public static let invalidOrder = Code(.invalidOrder)
         /// A rendering option (scale) is out of range.
         public static let invalidOption = Code(.invalidOption)
         /// librsvg or cairo failed to parse, draw or encode the picture.

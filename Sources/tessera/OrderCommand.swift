@@ -8,8 +8,8 @@ import PassModel
 struct OrderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "order",
-        abstract: "Create, verify and inspect Wallet order packages (.order).",
-        subcommands: [OrderCreateCommand.self, OrderVerifyCommand.self, OrderInspectCommand.self]
+        abstract: "Create, verify, inspect and preview Wallet order packages (.order).",
+        subcommands: [OrderCreateCommand.self, OrderVerifyCommand.self, OrderInspectCommand.self, OrderPreviewCommand.self]
     )
 }
 

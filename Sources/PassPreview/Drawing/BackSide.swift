@@ -43,9 +43,15 @@ struct ValidationBanner {
     let width: Double
 
     init?(report: ValidationReport, width: Double) {
-        let errors = report.errors
+        self.init(issues: report.issues, subject: "pass", width: width)
+    }
+
+    /// A banner listing the errors among `issues`, titled "Invalid <subject>: N validation errors"; `nil` when there
+    /// are none.
+    init?(issues: [ValidationIssue], subject: String, width: Double) {
+        let errors = issues.filter { $0.severity == .error }
         guard !errors.isEmpty else { return nil }
-        var lines = ["Invalid pass: \(errors.count) validation error\(errors.count == 1 ? "" : "s")"]
+        var lines = ["Invalid \(subject): \(errors.count) validation error\(errors.count == 1 ? "" : "s")"]
         for error in errors {
             lines += TextMetrics.wrap("• \(error.path): \(error.message)", size: 11, maxWidth: width - 24)
         }
