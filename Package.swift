@@ -138,11 +138,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HTTP layer's shared parts: the request context, the one error envelope and its codes, the .pkpasses answer
+        .target(
+            name: "TesseraHTTP",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Apple's pass web service protocol, the issuer API and the push dispatcher (Hummingbird routes)
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -157,7 +168,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "PassWebService", "PassStore", "PassModel", "PassCrypto", "Markup",
+                "PaymentRequest", "PaymentToken", "TesseraHTTP", "PassStore", "PassModel", "PassCrypto", "Markup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -184,7 +195,7 @@ let package = Package(
         .target(
             name: "TesseraServer",
             dependencies: [
-                "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle",
+                "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle", "TesseraHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -299,7 +310,7 @@ let package = Package(
         .testTarget(
             name: "PassWebServiceTests",
             dependencies: [
-                "PassWebService", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "PassModel", "APNs", "tessera",
+                "PassWebService", "TesseraHTTP", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "PassModel", "APNs", "tessera",
                 "TesseraTestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -312,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "CheckoutTests",
             dependencies: [
-                "Checkout", "TesseraServer", "PaymentRequest", "PaymentToken", "PassWebService", "PassCrypto", "tessera",
+                "Checkout", "TesseraServer", "PaymentRequest", "PaymentToken", "PassWebService", "TesseraHTTP", "PassCrypto", "tessera",
                 "TesseraTestSupport", "PassBundle", "PassStore", "PassModel",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

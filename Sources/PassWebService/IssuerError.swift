@@ -1,3 +1,4 @@
+public import TesseraHTTP
 public import Hummingbird
 public import HTTPTypes
 

@@ -1,3 +1,4 @@
+import TesseraHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird

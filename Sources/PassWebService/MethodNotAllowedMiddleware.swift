@@ -1,3 +1,4 @@
+import TesseraHTTP
 import HTTPTypes
 import Hummingbird
 

@@ -1,3 +1,4 @@
+public import TesseraHTTP
 public import Foundation
 public import Hummingbird
 

@@ -1,3 +1,4 @@
+import TesseraHTTP
 public import Checkout
 public import Foundation
 public import Logging

@@ -1,3 +1,4 @@
+import TesseraHTTP
 public import Foundation
 public import Hummingbird
 public import Logging

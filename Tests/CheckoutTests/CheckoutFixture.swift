@@ -1,3 +1,4 @@
+import TesseraHTTP
 import Checkout
 import Foundation
 import Hummingbird

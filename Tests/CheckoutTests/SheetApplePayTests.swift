@@ -1,3 +1,4 @@
+import TesseraHTTP
 @_spi(Testing) import Checkout
 import Foundation
 import Hummingbird

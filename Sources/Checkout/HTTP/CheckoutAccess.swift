@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PassCrypto
-import PassWebService
+import TesseraHTTP
 
 /// Who may do what: the merchant's API key (`Authorization: Bearer <key>`, the merchant's own server) may do
 /// anything; a session's client secret (header `Checkout-Client-Secret`, or `clientSecret` in the sheet's query)

@@ -1,7 +1,7 @@
 public import Hummingbird
 import Foundation
 public import HTTPTypes
-import PassWebService
+import TesseraHTTP
 
 /// Why a checkout request, a configuration or a payment was refused: a code, the HTTP status it is answered with, a
 /// sentence for people and, when one field is at fault, the field's JSON path.

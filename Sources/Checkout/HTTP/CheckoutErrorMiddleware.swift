@@ -1,6 +1,6 @@
 import Hummingbird
 import Logging
-import PassWebService
+import TesseraHTTP
 import PaymentRequest
 
 /// Makes sure no checkout request ends in an empty 5xx or outside the ``ErrorEnvelope``: Hummingbird's own errors

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import PassWebService
+import TesseraHTTP
 import HTTPTypes
 import PaymentRequest
 

@@ -3,7 +3,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import PassStore
-import PassWebService
+import TesseraHTTP
 
 /// `GET /checkout/v1/orders/{id}/pkpasses`: every pass of an order as one `.pkpasses` download, so the buyer adds
 /// them to Wallet at once.

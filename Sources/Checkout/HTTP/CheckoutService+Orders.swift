@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import PassModel
 import PassStore
-import PassWebService
+import TesseraHTTP
 import PaymentRequest
 import HTTPTypes
 import Logging

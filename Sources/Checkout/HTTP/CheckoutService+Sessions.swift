@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import PassWebService
+import TesseraHTTP
 import PaymentRequest
 import HTTPTypes
 import Logging

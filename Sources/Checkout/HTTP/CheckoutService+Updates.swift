@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import PassWebService
+import TesseraHTTP
 import PaymentRequest
 import HTTPTypes
 

@@ -1,7 +1,7 @@
 public import Foundation
 public import Hummingbird
 public import Logging
-public import PassWebService
+public import TesseraHTTP
 import PassCrypto
 import PaymentRequest
 import PaymentToken

@@ -76,8 +76,10 @@ public struct ErrorEnvelope: Codable, Sendable, Equatable {
 /// Answers every failure of the routes it wraps with the ``ErrorEnvelope`` (``ErrorEnvelope/answering(_:request:logger:)``).
 /// For route groups off the device endpoints' hot path; those catch in their handlers instead, which costs nothing
 /// until something fails.
-struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(
+package struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {

@@ -5,7 +5,10 @@ import NIOCore
 
 /// A `.pkpasses` archive as an HTTP answer: `application/vnd.apple.pkpasses`, offered as a file to save or open.
 public enum PassesBundleResponse {
-    /// The response for a bundle made by ``PassIssuer/passesBundle(for:logger:)``.
+    /// Apple's media type for a `.pkpasses` bundle.
+    public static let mediaType = "application/vnd.apple.pkpasses"
+
+    /// The response for a bundle (the pass web service's `PassIssuer.passesBundle(for:logger:)`).
     /// - Parameters:
     ///   - archive: The `.pkpasses` bytes.
     ///   - attachmentName: The download's file name without `.pkpasses` (letters, digits, `._-` only).
@@ -15,7 +18,7 @@ public enum PassesBundleResponse {
             $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
         }.map(Character.init))
         let headers: HTTPFields = [
-            .contentType: PassIssuer.passesBundleMediaType, .contentLength: String(archive.count),
+            .contentType: mediaType, .contentLength: String(archive.count),
             .contentDisposition: "attachment; filename=\"\(safeName.isEmpty ? "passes" : safeName).pkpasses\"",
             .cacheControl: "no-store",
         ]

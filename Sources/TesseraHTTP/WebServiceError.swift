@@ -103,32 +103,32 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
     public var description: String { "\(code): \(message)" }
 
     /// The device endpoints' 401 (Apple's protocol): no body, and the same for a wrong token and a missing pass.
-    static let deviceUnauthorized = WebServiceError(
+    package static let deviceUnauthorized = WebServiceError(
         .unauthorized, status: .unauthorized, "unauthorized", field: nil, headers: [:], bare: true)
 
     /// The answer to an unexpected failure, which has been logged.
-    static let unexpected = WebServiceError(
+    package static let unexpected = WebServiceError(
         .internalError, status: .internalServerError, "the server could not complete the request; it has been logged")
 
     /// A stored pass that cannot be built (its data no longer fits its template), on a device fetch, a download link
     /// or the issuer API: the server's fault, logged where it happened. A device fetch gets this too, not the 422 the
     /// issuer API gives data that does not fit when it is sent: the device asked for nothing wrong, and Apple's
     /// protocol has no 4xx for "the pass you hold cannot be made"; Wallet keeps the version it has and asks again later.
-    static let passNotBuilt = WebServiceError(.internalError, status: .internalServerError, "the pass could not be built")
+    package static let passNotBuilt = WebServiceError(.internalError, status: .internalServerError, "the pass could not be built")
 
     /// A download link whose token matches no pass.
-    static let noPassAtLink = WebServiceError(.notFound, status: .notFound, "no pass at this link")
+    package static let noPassAtLink = WebServiceError(.notFound, status: .notFound, "no pass at this link")
 
     /// The router's answer for a path no route serves.
-    static let noRoute = WebServiceError(.notFound, status: .notFound, "no such resource")
+    package static let noRoute = WebServiceError(.notFound, status: .notFound, "no such resource")
 
     /// A 400 naming the field.
-    static func invalid(_ field: String?, _ message: String) -> WebServiceError {
+    package static func invalid(_ field: String?, _ message: String) -> WebServiceError {
         WebServiceError(.invalidRequest, status: .badRequest, message, field: field)
     }
 
     /// A 429 with `Retry-After: 60`.
-    static func rateLimited(_ message: String) -> WebServiceError {
+    package static func rateLimited(_ message: String) -> WebServiceError {
         WebServiceError(.rateLimited, status: .tooManyRequests, message, headers: [.retryAfter: "60"])
     }
 
