@@ -116,11 +116,9 @@ struct ServeCLITests {
         process.standardError = handle
         try process.run()
         let base = "http://127.0.0.1:\(port)"
-        var healthy = false
-        for _ in 0..<100 where !healthy {
-            healthy = (try? await status(of: URLRequest(url: URL(string: "\(base)/health")!))) == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        // Bounded by time on a thread of its own, as for every test server: start-up on a loaded machine can take
+        // longer than a fixed number of tries.
+        let healthy = try await ServeProcess.waitForHealth(port: port, process: process)
         #expect(healthy, "server did not answer: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
         return (process, base)
     }
