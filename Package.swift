@@ -233,7 +233,7 @@ let package = Package(
             name: "tessera-bench",
             dependencies: [
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
-                "PassStore", "SQLiteStore", "PaymentToken",
+                "PassStore", "SQLiteStore", "PaymentToken", "OrderModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

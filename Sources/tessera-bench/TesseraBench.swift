@@ -6,6 +6,7 @@ import Glibc
 #if canImport(CoreFoundation)
 import CoreFoundation  // on Linux, timespec resolves through CoreFoundation's module map
 #endif
+import OrderModel
 import PassBundle
 import PassCrypto
 import PassModel
@@ -49,6 +50,9 @@ struct SignBenchmark: ParsableCommand {
     @Option(help: "Worker threads for the all-cores run (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Also sign Wallet orders from this order template folder in each round (such as OrderTemplates/shop-order), with a development Order Type ID certificate.")
+    var orderTemplate: String?
+
     func run() throws {
         let passTemplate = try PassTemplate(directory: URL(fileURLWithPath: template))
         let chain = try DevelopmentChain.generate(passTypeIdentifier: passTemplate.pass.passTypeIdentifier ?? "pass.dev.tessera.demo",
@@ -56,6 +60,8 @@ struct SignBenchmark: ParsableCommand {
         let credentials = try PassCredentials(certificate: chain.pass, privateKey: chain.passKey, wwdr: chain.wwdr)
         let builder = try PassBuilder(template: passTemplate, signer: try PassSigner(credentials: credentials))
         _ = try builder.build(data: Self.data(0))  // warm up
+        let orders = try orderTemplate.map { try Self.orderBuilder(template: $0) }
+        _ = try orders.map { try $0.build(data: Self.orderData(0)) }
         if breakdown {
             try Breakdown.run(template: passTemplate, credentials: credentials, data: Self.data(7), count: 2000)
             return
@@ -74,8 +80,12 @@ struct SignBenchmark: ParsableCommand {
         var scalings: [Double] = []
         for round in 1...max(rounds, 1) {
             let openSSLOne = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: 1, seconds: Int(seconds.rounded(.up)))
-            let single = try measure(builder: builder, workers: 1)
-            let all = try measure(builder: builder, workers: jobs)
+            let single = measure(workers: 1) { _ = try builder.build(data: Self.data($0)) }
+            let all = measure(workers: jobs) { _ = try builder.build(data: Self.data($0)) }
+            let orderRates = orders.map { orders in
+                (measure(workers: 1) { _ = try orders.build(data: Self.orderData($0)) },
+                 measure(workers: jobs) { _ = try orders.build(data: Self.orderData($0)) })
+            }
             let openSSLAll = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: jobs, seconds: Int(seconds.rounded(.up)))
             ratios.append(single.cpu / openSSLOne)
             scalings.append(all.wall / single.wall)
@@ -87,6 +97,11 @@ struct SignBenchmark: ParsableCommand {
             print("| signed passes, 1 thread (wall clock) | \(format(single.wall)) |")
             print("| openssl speed rsa2048 sign, \(jobs) processes (CPU time) | \(format(openSSLAll)) |")
             print("| signed passes, \(jobs) threads (wall clock) | \(format(all.wall)) |")
+            if let (one, many) = orderRates {
+                print("| signed \(URL(fileURLWithPath: orderTemplate ?? "").lastPathComponent) orders, 1 thread (per CPU second) | \(format(one.cpu)) |")
+                print("| signed orders, 1 thread (wall clock) | \(format(one.wall)) |")
+                print("| signed orders, \(jobs) threads (wall clock) | \(format(many.wall)) |")
+            }
             print("")
             print("per-core pass rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", ratios.last! * 100))%")
             print("scaling 1 -> \(jobs) threads (wall clock): \(String(format: "%.2f", scalings.last!))x"
@@ -107,9 +122,10 @@ struct SignBenchmark: ParsableCommand {
                  fields: [:])
     }
 
-    /// Passes built per second by `workers` threads over `seconds` of wall-clock time, and per second of the
-    /// threads' own CPU time (what `openssl speed` reports by default, so other load on the machine does not skew it).
-    func measure(builder: PassBuilder, workers: Int) throws -> (wall: Double, cpu: Double) {
+    /// Things made per second by `workers` threads over `seconds` of wall-clock time, and per second of the threads'
+    /// own CPU time (what `openssl speed` reports by default, so other load on the machine does not skew it).
+    /// `make` builds the thing numbered by its argument.
+    func measure(workers: Int, make: @escaping @Sendable (Int) throws -> Void) -> (wall: Double, cpu: Double) {
         let counter = Counter()
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -118,13 +134,29 @@ struct SignBenchmark: ParsableCommand {
             var index = worker * 1_000_000
             let cpuStart = Self.threadCPUTime()
             while DispatchTime.now().uptimeNanoseconds < deadline {
-                if (try? builder.build(data: Self.data(index))) != nil { made += 1 }
+                if (try? make(index)) != nil { made += 1 }
                 index += 1
             }
             counter.add(made, cpuSeconds: Self.threadCPUTime() - cpuStart)
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return (Double(counter.value) / elapsed, Double(counter.value) / counter.cpuSeconds * Double(workers))
+    }
+
+    /// A builder for the order template, signing with a development Order Type ID certificate for its identifier.
+    static func orderBuilder(template folder: String) throws -> OrderBuilder {
+        let template = try OrderTemplate(directory: URL(fileURLWithPath: folder))
+        let identifier = (try? JSONValue(jsonData: template.orderJSON(applying: nil, source: "template")))?["orderTypeIdentifier"]?
+            .stringValue ?? "order.dev.tessera.shop"
+        let chain = try DevelopmentChain.generate(passTypeIdentifier: "pass.dev.tessera.demo", teamIdentifier: "TESSERA123")
+        let order = try chain.orderTypeCertificate(orderTypeIdentifier: identifier, teamIdentifier: "TESSERA123")
+        let credentials = try PassCredentials(certificate: order.certificate, privateKey: order.key, wwdr: chain.wwdr)
+        return OrderBuilder(template: template, signer: try OrderSigner(credentials: credentials))
+    }
+
+    /// Each order its own identifier and number.
+    static func orderData(_ index: Int) -> Data {
+        Data(#"{"orderIdentifier": "BENCH-\#(index)", "orderNumber": "\#(index)"}"#.utf8)
     }
 
     static func threadCPUTime() -> Double {
