@@ -41,12 +41,7 @@ extension PassPreviewRenderer {
         let height = (top + (cards.map(\.height).max() ?? 0)).rounded(.up)
 
         var svg = SVGCanvas()
-        svg.raw("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" \
-            width="\(svg.n(width))" height="\(svg.n(height))" viewBox="0 0 \(svg.n(width)) \(svg.n(height))">
-
-            """)
+        svg.openDocument(width: width, height: height)
         if let banner { banner.draw(on: &svg) }
         for (index, card) in cards.enumerated() {
             let x = Double(index) * (FrontSide.width + Self.sideGap)

@@ -31,14 +31,7 @@ struct PassPreviewCommand: ParsableCommand {
     @Option(help: "Language whose xx.lproj/pass.strings and images are used (default: en when present).")
     var lang: String?
 
-    @Option(help: "Time zone dates are shown in, as on a device there (IANA name; default: this machine's).")
-    var timeZone: String?
-
-    @Option(help: "PNG pixels per point, 0.25-8.")
-    var scale: Double = 2
-
-    @Option(help: "Output file: FILE.png or FILE.svg (written whole or not at all).")
-    var output: String
+    @OptionGroup var picture: PreviewOutputOptions
 
     func validate() throws {
         guard (pkpass == nil) != (template == nil) else {
@@ -48,40 +41,22 @@ struct PassPreviewCommand: ParsableCommand {
         guard PassPreviewRenderer.Side(rawValue: side) != nil else {
             throw ValidationError("--side must be front, back or both, not \"\(side)\"")
         }
-        guard ["png", "svg"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
-            throw ValidationError("--output must end in .png or .svg")
-        }
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
-            throw ValidationError("--time-zone: unknown time zone \"\(timeZone)\"")
-        }
-        guard scale >= 0.25 && scale <= 8 else { throw ValidationError("--scale must be between 0.25 and 8") }
     }
 
     func run() throws {
         let renderer = try makeRenderer()
         warnIfFallingBack(renderer)
         for error in renderer.report.errors { Terminal.warning("\(error.path): \(error.message)") }
-        let url = URL(fileURLWithPath: output)
-        let isSVG = url.pathExtension.lowercased() == "svg"
         let side = PassPreviewRenderer.Side(rawValue: self.side)!
-        let bytes: Data
-        do {
-            bytes = isSVG ? Data(renderer.svg(side: side).utf8) : try renderer.png(side: side, scale: scale)
-        } catch let error as PassPreviewError {
-            throw CommandFailure(message: error.description)
-        }
-        do {
-            try bytes.write(to: url, options: .atomic)  // a temporary file beside the output, then a rename
-        } catch {
-            throw CommandFailure(message: "\(output): cannot write: \(error.localizedDescription)")
-        }
-        let size = renderer.pixelSize(side: side, scale: isSVG ? 1 : scale)
+        try picture.write(svg: { renderer.svg(side: side) }, png: { try renderer.png(side: side, scale: $0) })
+        let isSVG = picture.isSVG
+        let size = renderer.pixelSize(side: side, scale: isSVG ? 1 : picture.scale)
         let verdict = renderer.report.isValid ? "valid" : "INVALID (\(renderer.report.errors.count) errors)"
-        print("\(output): \(side.rawValue), \(size.width)x\(size.height) \(isSVG ? "pt SVG" : "px PNG"), pass \(verdict)")
+        print("\(picture.output): \(side.rawValue), \(size.width)x\(size.height) \(isSVG ? "pt SVG" : "px PNG"), pass \(verdict)")
     }
 
     func makeRenderer() throws -> PassPreviewRenderer {
-        let configuration = PassPreviewRenderer.Configuration(timeZone: timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        let configuration = PassPreviewRenderer.Configuration(timeZone: picture.resolvedTimeZone)
         if let template {
             let passTemplate = try Loading.template(at: template)
             let passData = try data.map { try Loading.passData(at: $0) }

@@ -111,11 +111,9 @@ struct OrderCLITests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func verifyFindsAChangedFileAndUsageErrorsExit2() async throws {
-        let output = work.appendingPathComponent("tampered.order")
-        let create = try await tessera(["order", "create", "--template", template.path, "--output", output.path] + credentials())
-        #expect(create.status == 0, "\(create.stderr)")
-        // Replace order.json inside the archive with other bytes (python's zipfile, an independent writer).
+    /// Copies an order with one byte of its `order.json` changed after signing ("Tessera Shop" becomes "Tessera
+    /// Shoq"), written by Python's zipfile, a writer independent of Tessera's.
+    static func changeOrderJSON(of order: String, into changed: String) async throws {
         let script = """
         import sys, zipfile
         src, dst = sys.argv[1], sys.argv[2]
@@ -126,9 +124,16 @@ struct OrderCLITests {
                     data = data.replace(b"Tessera Shop", b"Tessera Shoq")
                 out.writestr(item, data)
         """
-        let tampered = work.appendingPathComponent("changed.order").path
-        let python = try await offCooperativePool { try Subprocess.run("python3", ["-c", script, output.path, tampered]) }
+        let python = try await offCooperativePool { try Subprocess.run("python3", ["-c", script, order, changed]) }
         #expect(python.status == 0, "\(python.stderr)")
+    }
+
+    @Test func verifyFindsAChangedFileAndUsageErrorsExit2() async throws {
+        let output = work.appendingPathComponent("tampered.order")
+        let create = try await tessera(["order", "create", "--template", template.path, "--output", output.path] + credentials())
+        #expect(create.status == 0, "\(create.stderr)")
+        let tampered = work.appendingPathComponent("changed.order").path
+        try await Self.changeOrderJSON(of: output.path, into: tampered)
         let verify = try await tessera(["order", "verify", tampered, "--json"])
         #expect(verify.status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any]

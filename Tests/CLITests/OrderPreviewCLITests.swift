@@ -120,19 +120,8 @@ struct OrderPreviewCLITests {
 
     @Test func aTamperedOrderIsDrawnUnderABannerWithTheVerifiersErrors() async throws {
         let order = try await order("tampered", data: Self.shipped)
-        let script = """
-        import sys, zipfile
-        src, dst = sys.argv[1], sys.argv[2]
-        with zipfile.ZipFile(src) as z, zipfile.ZipFile(dst, "w") as out:
-            for item in z.infolist():
-                data = z.read(item.filename)
-                if item.filename == "order.json":
-                    data = data.replace(b"Tessera Shop", b"Tessera Shoq")
-                out.writestr(item, data)
-        """
         let tampered = work.appendingPathComponent("changed.order").path
-        let python = try await offCooperativePool { try Subprocess.run("python3", ["-c", script, order, tampered]) }
-        #expect(python.status == 0, "\(python.stderr)")
+        try await OrderCLITests.changeOrderJSON(of: order, into: tampered)
         let output = work.appendingPathComponent("changed.svg").path
         let preview = try await tessera(["order", "preview", tampered, "--output", output])
         #expect(preview.status == 0, "\(preview.stderr)")

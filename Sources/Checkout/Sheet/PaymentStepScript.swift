@@ -45,11 +45,28 @@ enum PaymentStepScript {
       }
 
       // Mounts the step in `options.container` and pays with it: options.context() is what the step is told,
-      // options.changed(state) follows the card's completeness, options.pay(cardPayment) authorizes.
+      // options.row(text, needed) shows the Card row's value, options.changed(state) hears the card change, and
+      // options.pay(cardPayment) authorizes. Resolves with the function Pay calls.
       async function start(options) {
-        const step = await load(options.scriptURL);
-        const context = () => Object.assign({}, options.context(), { changed: (state) => options.changed(state || {}) });
-        await step.mount(options.container, context());
+        let changedOnce = false;
+        options.row('Loading the card form\u2026', true);
+        let step, context;
+        try {
+          step = await load(options.scriptURL);
+          context = () => Object.assign({}, options.context(), {
+            changed: (state) => {
+              state = state || {};
+              changedOnce = true;
+              options.changed(state);
+              options.row(state.summary || (state.complete ? 'Card' : 'Add card'), !state.complete);
+            },
+          });
+          await step.mount(options.container, context());
+        } catch (error) {
+          options.row('Card payments are not available', true);
+          throw error;
+        }
+        if (!changedOnce) options.row('Add card', true);
         return async () => {
           const card = await step.confirm(context());
           if (!card || typeof card.token !== 'string') throw new Error('The card could not be used. Please check it.');

@@ -125,6 +125,7 @@ struct SheetPage {
         <script type="application/json" id="checkout-data">\(json)</script>
         <script>\(ApplePayDriver.source)</script>
         <script>\(PaymentStepScript.source)</script>
+        <script>\(ReceiptScript.source)</script>
         <script>\(SheetScript.rows)</script>
         <script>\(SheetScript.source)</script>
         </body>

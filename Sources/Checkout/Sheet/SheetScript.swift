@@ -254,29 +254,9 @@ enum SheetScript {
       });
 
       async function showOrder(orderId) {
-        const response = await fetch(data.apiBase + '/orders/' + encodeURIComponent(orderId),
-          { headers: { 'Checkout-Client-Secret': data.clientSecret } });
-        const order = await response.json();
-        const result = $('result');
-        result.textContent = 'Paid ' + money(order.total) + ' with ' + order.payment.displayName + '. Order ' + order.id + '.';
-        result.classList.remove('error');
-        result.dataset.code = 'STATUS_SUCCESS';
-        const passes = order.passes || [];
-        if (passes.length > 1 && passes.length <= 10) {
-          // Several passes: one .pkpasses download adds them all (Wallet takes at most 10 from one bundle).
-          const all = document.createElement('a');
-          all.id = 'all-passes';
-          all.href = data.apiBase + '/orders/' + encodeURIComponent(order.id) + '/pkpasses?clientSecret='
-            + encodeURIComponent(data.clientSecret);
-          all.textContent = ' Add all ' + passes.length + ' passes to Apple Wallet';
-          result.append(all);
-        }
-        for (const pass of passes) {
-          const link = document.createElement('a');
-          link.href = pass.downloadURL;
-          link.textContent = ' Add to Apple Wallet (' + pass.serialNumber + ')';
-          result.append(link);
-        }
+        await TesseraReceipt.show({
+          apiBase: data.apiBase, clientSecret: data.clientSecret, orderId, money, element: $('result'),
+        });
         lock();
       }
 
@@ -327,8 +307,6 @@ enum SheetScript {
 
       // The merchant's payment step (a gateway's hosted card element) in the Card row; its token goes to authorize.
       async function startPaymentStep() {
-        let stepChanged = false;
-        rowValue('payment', 'Loading the card form\u2026', true);
         renderPayButton();
         const container = document.createElement('div');
         container.id = 'payment-step';
@@ -340,22 +318,17 @@ enum SheetScript {
               sessionId: data.sessionId, amount: total.amount, currencyCode: data.currencyCode,
               merchantLine: total.label, billingContact: fullContact(),
             }),
-            changed: (state) => {
-              stepChanged = true;
-              // The buyer is correcting the card: the last refusal no longer applies.
-              if ($('result').dataset.code === 'paymentFailed') say('result', '');
-              rowValue('payment', state.summary || (state.complete ? 'Card' : 'Add card'), !state.complete);
-            },
+            row: (text, needed) => rowValue('payment', text, needed),
+            // The buyer is correcting the card: the last refusal no longer applies.
+            changed: () => { if ($('result').dataset.code === 'paymentFailed') say('result', ''); },
             pay: (cardPayment) => post('/authorize', {
               cardPayment, shippingContact: fullContact(), billingContact: fullContact(),
             }),
           });
-          if (!stepChanged) rowValue('payment', 'Add card', true);
           payable = true;
           renderPayButton();
           payOnClick(() => confirm());
         } catch (error) {
-          rowValue('payment', 'Card payments are not available', true);
           say('result', error.message || String(error), 'paymentStepUnavailable');
         }
       }

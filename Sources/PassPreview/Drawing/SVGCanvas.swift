@@ -8,6 +8,16 @@ struct SVGCanvas {
 
     var text = ""
 
+    /// The XML declaration and the opening `<svg>` element of a `width`×`height` point document.
+    mutating func openDocument(width: Double, height: Double) {
+        raw("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" \
+            width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))">
+
+            """)
+    }
+
     mutating func rect(x: Double, y: Double, width: Double, height: Double, radius: Double = 0, fill: String,
                        attributes: String = "") {
         text += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\""

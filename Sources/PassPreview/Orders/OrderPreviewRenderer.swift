@@ -87,12 +87,7 @@ public struct OrderPreviewRenderer: Sendable {
         let top = banner?.height ?? 0
         let height = (top + cardHeight).rounded(.up)
         var svg = SVGCanvas()
-        svg.raw("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" \
-            width="\(svg.n(width))" height="\(svg.n(height))" viewBox="0 0 \(svg.n(width)) \(svg.n(height))">
-
-            """)
+        svg.openDocument(width: width, height: height)
         if let banner { banner.draw(on: &svg) }
         svg.raw("<g transform=\"translate(0 \(svg.n(top)))\" data-role=\"order\">\n")
         svg.rect(x: 0, y: 0, width: width, height: cardHeight, radius: 12, fill: "#ffffff",

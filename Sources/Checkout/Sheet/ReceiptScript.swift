@@ -1,0 +1,38 @@
+/// The sheet's receipt once an order is paid: what was paid with which card, the order number, and the links that add
+/// its Wallet passes (one `.pkpasses` link for all of them when there are several and Wallet takes them at once).
+enum ReceiptScript {
+    static let source = #"""
+    (function () {
+      'use strict';
+      // Reads the order and writes the receipt into options.element (the sheet's result region); options.money
+      // formats an amount for the buyer's locale.
+      async function show(options) {
+        const orders = options.apiBase + '/orders/' + encodeURIComponent(options.orderId);
+        const response = await fetch(orders, { headers: { 'Checkout-Client-Secret': options.clientSecret } });
+        const order = await response.json();
+        const result = options.element;
+        result.textContent = 'Paid ' + options.money(order.total) + ' with ' + order.payment.displayName
+          + '. Order ' + order.id + '.';
+        result.classList.remove('error');
+        result.dataset.code = 'STATUS_SUCCESS';
+        const passes = order.passes || [];
+        if (passes.length > 1 && passes.length <= 10) {
+          // Several passes: one .pkpasses download adds them all (Wallet takes at most 10 from one bundle).
+          const all = document.createElement('a');
+          all.id = 'all-passes';
+          all.href = orders + '/pkpasses?clientSecret=' + encodeURIComponent(options.clientSecret);
+          all.textContent = ' Add all ' + passes.length + ' passes to Apple Wallet';
+          result.append(all);
+        }
+        for (const pass of passes) {
+          const link = document.createElement('a');
+          link.href = pass.downloadURL;
+          link.textContent = ' Add to Apple Wallet (' + pass.serialNumber + ')';
+          result.append(link);
+        }
+      }
+
+      window.TesseraReceipt = Object.freeze({ show });
+    })();
+    """#
+}
