@@ -92,7 +92,10 @@ struct WebhookProcessorTests {
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
-            #expect(endpoint.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
+            // The slow first try is retried; on a loaded machine the second may time out too (three tries in all).
+            let keys = endpoint.calls.map(\.idempotencyKey)
+            #expect((2...3).contains(keys.count), "\(keys)")
+            #expect(Set(keys) == ["\(id)-1"])
             #expect(try #require(await fixture.store.session(id: id)).state == .authorized)
         }
     }
