@@ -8,7 +8,9 @@
 # PostgreSQL: the same data, two server processes on one database, load split evenly between them.
 # Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
 # Environment: DURATION (wrk seconds per endpoint, default 15), WARMUP (uncounted wrk seconds before each, default 2), CONNECTIONS (default 64), BIN (release binaries),
-# PG_POOL (PostgreSQL connections per server process; default: the server's own, 20).
+# PG_POOL (PostgreSQL connections per server process; default: the server's own), PG_EVENT_LOOPS (event loop threads per
+# PostgreSQL server process; default: each its share of the cores, as docs/architecture.md advises for several processes
+# on one machine), REGISTRATIONS (PostgreSQL seed size, default 1,000,000; four per device).
 # Each row also gives the CPU time the measured server process(es) spent per request (user + system, from /proc): far
 # steadier than requests/s on a busy machine, so two builds can be compared by it even when the machine is not quiet.
 set -euo pipefail
@@ -117,14 +119,30 @@ if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
 fi
 
 if [ "$mode" = postgres ] || [ "$mode" = all ]; then
-    url="$(scripts/postgres.sh)"
+    # A server of its own (not the tests' one), with shared_buffers at a quarter of the memory as PostgreSQL's
+    # documentation advises for a dedicated machine.
+    export TESSERA_POSTGRES_PORT="${BENCH_POSTGRES_PORT:-54339}"
+    url="$(TESSERA_POSTGRES_SHARED_BUFFERS="$(awk '/MemTotal/ {print int($2 / 1024 / 4)}' /proc/meminfo)MB" scripts/postgres.sh)"
     bench_url="${url%/*}/tessera_bench"
-    serve_url="$bench_url${PG_POOL:+?max_connections=$PG_POOL}"  # PG_POOL: connections per server process
+    # PG_TRANSPORT: unix (default; the server's socket, as libpq connects on one machine) or tcp (127.0.0.1).
+    transport="${PG_TRANSPORT:-unix}"
+    query=""
+    [ "$transport" = unix ] && query="host=$(scripts/postgres.sh socket-dir)"
+    [ -n "${PG_POOL:-}" ] && query="${query:+$query&}max_connections=$PG_POOL"  # PG_POOL: connections per process
+    serve_url="$bench_url${query:+?$query}"
+    registrations="${REGISTRATIONS:-1000000}"; devices=$((registrations / 4))
+    pg_loops="${PG_EVENT_LOOPS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}"
+    DEVICES="$devices" . "$(dirname "$0")/bench-wrk-scripts.sh" "$work"
     psql "${url%/*}/postgres" -qc "DROP DATABASE IF EXISTS tessera_bench" -c "CREATE DATABASE tessera_bench" >&2
-    "$bin/tessera" serve --port 18092 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-pg-1.log" 2>&1 & pids+=($!); port_pid[18092]=$!
+    TESSERA_EVENT_LOOP_THREADS="$pg_loops" "$bin/tessera" serve --port 18092 --database "$serve_url" \
+        --templates PassTemplates "${credentials[@]}" --log-level warning >"$work/serve-pg-1.log" 2>&1 &
+    pids+=($!); port_pid[18092]=$!
     wait_for http://127.0.0.1:18092/health
-    psql "$bench_url" -q <<'EOF' >&2
+    seed_started=$SECONDS
+    # One set-based statement per table, in the server; foreign-key triggers off for the load (the rows are made
+    # consistent), so 10,000,000 registrations take minutes, not hours.
+    psql "$bench_url" -q -v devices="$devices" <<'EOF' >&2
+SET session_replication_role = replica;
 INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided, download_token,
                     update_tag, last_modified, created_at)
 SELECT 'pass.dev.tessera.demo', 'B' || lpad(i::text, 7, '0'), 'benchtoken' || lpad(i::text, 22, '0'), 'event-ticket',
@@ -132,16 +150,18 @@ SELECT 'pass.dev.tessera.demo', 'B' || lpad(i::text, 7, '0'), 'benchtoken' || lp
        i + 1, date_trunc('second', now()), date_trunc('second', now())
 FROM generate_series(0, 99999) AS i;
 UPDATE counters SET value = 100000 WHERE name = 'update_tag';
-INSERT INTO devices SELECT 'dev' || lpad(d::text, 8, '0'), lpad(to_hex(d), 64, '0'), now() FROM generate_series(0, 249999) AS d;
+INSERT INTO devices SELECT 'dev' || lpad(d::text, 8, '0'), lpad(to_hex(d), 64, '0'), now() FROM generate_series(0, :devices - 1) AS d;
 INSERT INTO registrations
 SELECT 'dev' || lpad(d::text, 8, '0'), 'pass.dev.tessera.demo', 'B' || lpad(((d * 4 + k) % 100000)::text, 7, '0'), now()
-FROM generate_series(0, 249999) AS d, generate_series(0, 3) AS k;
+FROM generate_series(0, :devices - 1) AS d, generate_series(0, 3) AS k;
 ANALYZE;
 EOF
-    "$bin/tessera" serve --port 18093 --database "$serve_url" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-pg-2.log" 2>&1 & pids+=($!); port_pid[18093]=$!
+    echo "seeded 100000 passes, $registrations registrations in $((SECONDS - seed_started)) s " >&2
+    TESSERA_EVENT_LOOP_THREADS="$pg_loops" "$bin/tessera" serve --port 18093 --database "$serve_url" \
+        --templates PassTemplates "${credentials[@]}" --log-level warning >"$work/serve-pg-2.log" 2>&1 &
+    pids+=($!); port_pid[18093]=$!
     wait_for http://127.0.0.1:18093/health
-    header "PostgreSQL store, two server processes on one database: 100,000 passes, 1,000,000 registrations"
+    header "PostgreSQL store ($transport), two server processes on one database ($pg_loops event loop threads each): 100,000 passes, $(printf "%'d" "$registrations") registrations"
     run_endpoints http://127.0.0.1:18092 http://127.0.0.1:18093
 fi
 

@@ -8,9 +8,10 @@ init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() *
 EOF
 cat >"$work/hello.lua" <<'EOF'
 EOF
-cat "$work/common.lua" >"$work/list.lua"; cat >>"$work/list.lua" <<'EOF'
+# DEVICES: how many seeded devices the list requests pick from (default 250,000: 1,000,000 registrations, four each).
+cat "$work/common.lua" >"$work/list.lua"; cat >>"$work/list.lua" <<EOF
 request = function()
-  return wrk.format("GET", string.format("/v1/devices/dev%08d/registrations/pass.dev.tessera.demo", math.random(0, 249999)))
+  return wrk.format("GET", string.format("/v1/devices/dev%08d/registrations/pass.dev.tessera.demo", math.random(0, $(( ${DEVICES:-250000} - 1 )))))
 end
 EOF
 cat "$work/common.lua" >"$work/download.lua"; cat >>"$work/download.lua" <<'EOF'

@@ -7,7 +7,9 @@
 # `postgresql` with apt when missing. Idempotent: a server already answering on the port is reused.
 # PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user and lives under /tmp;
 # otherwise it lives in .build-postgres/ (ignored by git). Stop it with `scripts/postgres.sh stop`.
-# Environment: TESSERA_POSTGRES_PORT (default 54329).
+# `scripts/postgres.sh socket-dir` prints the folder of the server's Unix-domain socket instead (the URL's `?host=`).
+# Environment: TESSERA_POSTGRES_PORT (default 54329), TESSERA_POSTGRES_SHARED_BUFFERS (shared_buffers when this script
+# starts the server; default PostgreSQL's 128MB; the benchmarks give their own server 25 % of the memory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,10 @@ else
 fi
 data="$base/data"
 
+if [ "${1:-}" = "socket-dir" ]; then
+    echo "$base"
+    exit 0
+fi
 if [ "${1:-}" = "stop" ]; then
     [ -f "$data/postmaster.pid" ] && as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >&2
     exit 0
@@ -51,6 +57,7 @@ if ! "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
     echo "==> starting PostgreSQL on 127.0.0.1:$port" >&2
     # fsync off: a throwaway test cluster trades durability for speed.
     options="-c listen_addresses=127.0.0.1 -p $port -k $base -c fsync=off -c synchronous_commit=off -c max_connections=200"
+    options="$options -c shared_buffers=${TESSERA_POSTGRES_SHARED_BUFFERS:-128MB}"
     as_owner "$bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -o "$options" start >&2 \
         || { tail -n 20 "$base/server.log" >&2; exit 1; }
 fi

@@ -34,6 +34,26 @@ extension PostgresStore {
         public var schema: String?
         /// The most connections the pool opens.
         public var maximumConnections: Int
+        /// The folder holding the server's Unix-domain socket (libpq's `host=/path`), or `nil` for TCP to ``host``.
+        /// The socket is `<folder>/.s.PGSQL.<port>`; a server on the same machine answers through it without the
+        /// loopback TCP stack.
+        public var socketDirectory: String?
+
+        /// The path of the Unix-domain socket, when ``socketDirectory`` is set.
+        public var socketPath: String? {
+            socketDirectory.map { directory in
+                (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/.s.PGSQL.\(port)"
+            }
+        }
+
+        /// The pool size when none is given: two connections per CPU core of this machine, plus four.
+        ///
+        /// A request holds a connection only while its statement runs (tens of microseconds for a device request), so
+        /// a handful per core keeps requests from queueing for one; each waiting request costs the server CPU time of
+        /// its own (measured in docs/benchmarks.md), while idle connections cost the database server only memory.
+        public static var defaultMaximumConnections: Int {
+            2 * ProcessInfo.processInfo.activeProcessorCount + 4
+        }
 
         /// Creates a configuration.
         /// - Parameters:
@@ -47,7 +67,8 @@ extension PostgresStore {
         ///   - maximumConnections: The most connections the pool opens.
         public init(
             host: String = "127.0.0.1", port: Int = 5432, username: String = "postgres", password: String? = nil,
-            database: String? = nil, tls: TLSMode = .disable, schema: String? = nil, maximumConnections: Int = 20
+            database: String? = nil, tls: TLSMode = .disable, schema: String? = nil,
+            maximumConnections: Int = Configuration.defaultMaximumConnections
         ) {
             self.host = host
             self.port = port
@@ -61,7 +82,8 @@ extension PostgresStore {
 
         /// Reads a `postgres://user:password@host:port/database?sslmode=require` URL (`postgresql://` too).
         ///
-        /// Query items: `sslmode` (`disable`, the default; `allow`, `prefer`, `require`, `verify-ca`, `verify-full`),
+        /// Query items: `host` (a folder: connect through the server's Unix-domain socket in it, as libpq does),
+        /// `sslmode` (`disable`, the default; `allow`, `prefer`, `require`, `verify-ca`, `verify-full`),
         /// `schema` (the tables' schema) and `max_connections`. User and password may be percent-encoded.
         /// - Parameter url: The URL.
         /// - Throws: ``PassStore/PassStoreError/invalidData(_:)`` when the URL is not a PostgreSQL URL.
@@ -72,7 +94,10 @@ extension PostgresStore {
                 throw PassStoreError.invalidData("not a postgres:// URL: \(url)")
             }
             self.init()
-            if let host = components.host, !host.isEmpty { self.host = host }
+            if let host = components.percentEncodedHost?.removingPercentEncoding, !host.isEmpty {
+                // libpq reads a host that is a path (percent-encoded in the URL) as the socket's folder.
+                if host.hasPrefix("/") { socketDirectory = host } else { self.host = host }
+            }
             if let port = components.port { self.port = port }
             if let user = components.percentEncodedUser { username = user.removingPercentEncoding ?? user }
             password = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
@@ -90,6 +115,12 @@ extension PostgresStore {
                     case "verify-full": tls = .verifyFull
                     default: throw PassStoreError.invalidData("unknown sslmode \(value) in the database URL")
                     }
+                case "host":
+                    // libpq's `?host=/var/run/postgresql`: a folder means the Unix-domain socket in it.
+                    guard value.hasPrefix("/") else {
+                        throw PassStoreError.invalidData("host=\(value) in the database URL: only a socket folder (an absolute path) goes here; put a host name before the port")
+                    }
+                    socketDirectory = value
                 case "schema":
                     schema = value.isEmpty ? nil : value
                 case "max_connections":

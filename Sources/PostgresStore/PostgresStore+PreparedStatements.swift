@@ -122,13 +122,9 @@ extension PostgresStore {
     }
 
     /// Runs a prepared statement outside a transaction and collects its rows.
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        do {
-            var rows: [Statement.Row] = []
-            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
-            return rows
-        } catch {
-            throw Self.storeError(error)
-        }
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
+        where Statement.Row: Sendable
+    {
+        try await pool.rows(statement, mapError: Self.storeError)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 public import PassStore
-package import PostgresNIO
+public import PostgresNIO
 public import ServiceLifecycle
 
 /// A ``PassStore/PassStore`` in PostgreSQL through postgres-nio's `PostgresClient`: for several server instances
@@ -15,7 +15,8 @@ public import ServiceLifecycle
 /// transaction, so tags commit in increasing order; push claims use `FOR UPDATE SKIP LOCKED`, so two instances never
 /// claim the same push.
 public final class PostgresStore: PassStore, Service {
-    package let client: PostgresClient
+    /// The database's connections, shared with the other stores that keep their tables in it (checkout).
+    public let pool: PostgresConnectionPool
     let logger: Logger
     let configuration: Configuration
 
@@ -43,15 +44,26 @@ public final class PostgresStore: PassStore, Service {
         case .verifyFull:
             tls = .require(tlsConfiguration)
         }
-        var clientConfiguration = PostgresClient.Configuration(
-            host: configuration.host, port: configuration.port, username: configuration.username,
-            password: configuration.password, database: configuration.database, tls: tls
-        )
+        var clientConfiguration: PostgresClient.Configuration
+        if let socketPath = configuration.socketPath {
+            clientConfiguration = PostgresClient.Configuration(
+                unixSocketPath: socketPath, username: configuration.username, password: configuration.password,
+                database: configuration.database)
+        } else {
+            clientConfiguration = PostgresClient.Configuration(
+                host: configuration.host, port: configuration.port, username: configuration.username,
+                password: configuration.password, database: configuration.database, tls: tls)
+        }
+        // A fixed-size pool without keep-alive queries (see PostgresConnectionPool for why).
         clientConfiguration.options.maximumConnections = configuration.maximumConnections
+        clientConfiguration.options.minimumConnections = configuration.maximumConnections
+        clientConfiguration.options.keepAliveBehavior = nil
         if let schema = configuration.schema {
             clientConfiguration.options.additionalStartupParameters = [("search_path", Self.quoted(schema))]
         }
-        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+        pool = PostgresConnectionPool(
+            client: PostgresClient(configuration: clientConfiguration, backgroundLogger: logger),
+            size: configuration.maximumConnections, logger: logger)
     }
 
     /// Creates a store for a `postgres://user:password@host:port/database?sslmode=disable` URL.
@@ -65,18 +77,18 @@ public final class PostgresStore: PassStore, Service {
 
     /// Runs the connection pool until the task is cancelled (or the service group shuts down).
     public func run() async throws {
-        await client.run()
+        await pool.run()
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     /// Errors come out as ``PassStore/PassStoreError``.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.transaction(logger: logger, mapError: Self.storeError, body)
+        try await pool.transaction(mapError: Self.storeError, body)
     }
 
     /// Runs one statement outside a transaction and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.rows(query, logger: logger, mapError: Self.storeError)
+        try await pool.rows(query, mapError: Self.storeError)
     }
 
     static func storeError(_ error: any Error) -> any Error {

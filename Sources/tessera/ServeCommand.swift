@@ -70,6 +70,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Run request handlers on Swift Concurrency's default thread pool instead of the connections' event loops (TESSERA_DEFAULT_EXECUTOR=1).")
     var defaultExecutor = false
 
+    @Option(help: "Event loop threads (TESSERA_EVENT_LOOP_THREADS; default: one per CPU core). With several server processes on one machine, give each its share of the cores.")
+    var eventLoopThreads: Int?
+
+    /// The event loop threads asked for, checked: `nil` for the default (one per core).
+    func requestedEventLoopThreads() throws -> Int? {
+        guard let text = eventLoopThreads.map(String.init) ?? ProcessInfo.processInfo.environment["TESSERA_EVENT_LOOP_THREADS"]
+        else { return nil }
+        guard let count = Int(text), (1...256).contains(count) else {
+            throw CommandFailure(message: "--event-loop-threads: \(text) is not a number of threads from 1 to 256", exitCode: 2)
+        }
+        return count
+    }
+
     /// Whether request handlers run on the event loops (the default; see ``Tessera/main()``).
     var runsTasksOnEventLoops: Bool {
         !defaultExecutor && ProcessInfo.processInfo.environment["TESSERA_DEFAULT_EXECUTOR"] != "1"
@@ -138,7 +151,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let signer = try PassSigner(credentials: try credentials.load())
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var metricsFactory = PrometheusMetricsFactory(registry: registry)
+        // Waits for a database connection are normally tens of microseconds: buckets from 50 µs, not 5 ms.
+        metricsFactory.durationHistogramBuckets["tessera_postgres_pool_wait_seconds"] = [
+            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+            .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        MetricsSystem.bootstrap(metricsFactory)
         let pushSender = try await apns.makeSender(signerCredentials: credentials, logger: logger)
 
         let configuration = ServerConfiguration(

@@ -16,6 +16,10 @@ struct Tessera: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            if let serve = command as? ServeCommand, let threads = try serve.requestedEventLoopThreads() {
+                // Read once, when the shared event loop group is first used: it must be set before anything runs.
+                NIOSingletons.groupLoopCountSuggestion = threads
+            }
             if let serve = command as? ServeCommand, serve.runsTasksOnEventLoops {
                 // The server's request handlers then run on the event loop that owns their connection instead of
                 // hopping to Swift Concurrency's default thread pool and back for every request.

@@ -4,8 +4,8 @@ public import Logging
 internal import PostgresNIO
 public import PostgresStore
 
-/// A ``Checkout/CheckoutStore`` in the pass web service's PostgreSQL database, through the same `PostgresClient`
-/// (so the same connection pool, search path and schema): for several server instances sharing one database.
+/// A ``Checkout/CheckoutStore`` in the pass web service's PostgreSQL database, through the same
+/// ``PostgresStore/PostgresConnectionPool`` (so the same connections, search path and schema): for several server instances sharing one database.
 ///
 /// The pass store must be running (its ``PostgresStore/PostgresStore/run()``) before any call, and its
 /// ``PostgresStore/PostgresStore/migrate()`` must have created the schema before ``migrate()`` runs.
@@ -15,17 +15,17 @@ public import PostgresStore
 /// authorization updates the session only `WHERE state = 'pending'` (the row lock makes a concurrent second update
 /// wait and then find it authorized) and stores the order in the same transaction.
 public final class PostgresCheckoutStore: CheckoutStore {
-    let client: PostgresClient
+    let pool: PostgresConnectionPool
     let logger: Logger
     let now: @Sendable () -> Date
 
     /// Creates a checkout store on a pass store's database.
     /// - Parameters:
-    ///   - store: The pass web service's store, whose client (connection pool) is shared.
+    ///   - store: The pass web service's store, whose connection pool is shared.
     ///   - logger: Where the store logs its queries and migrations.
     ///   - now: The clock stamping `updated_at` columns.
     public init(store: PostgresStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
-        client = store.client
+        pool = store.pool
         self.logger = logger
         self.now = now
     }
@@ -33,12 +33,12 @@ public final class PostgresCheckoutStore: CheckoutStore {
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     /// Database errors come out as ``CheckoutPersistenceError``; a ``CheckoutRollback`` comes out as itself.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.transaction(logger: logger, mapError: Self.storeError, body)
+        try await pool.transaction(mapError: Self.storeError, body)
     }
 
     /// Runs one statement outside a transaction and collects its rows.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.rows(query, logger: logger, mapError: Self.storeError)
+        try await pool.rows(query, mapError: Self.storeError)
     }
 
     static func storeError(_ error: any Error) -> any Error {

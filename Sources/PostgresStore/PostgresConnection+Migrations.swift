@@ -1,39 +1,12 @@
-package import Logging
-package import PostgresNIO
-
-extension PostgresClient {
-    /// Runs `body` in one transaction on one connection (committed when it returns, rolled back when it throws),
-    /// turning failures into the caller's error type with `mapError`. Shared by the PostgreSQL stores.
-    package func transaction<T: Sendable>(
-        logger: Logger, mapError: (any Error) -> any Error, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw mapError(error.closureError ?? error.beginError ?? error.commitError ?? error)
-        } catch {
-            throw mapError(error)
-        }
-    }
-
-    /// Runs one statement outside a transaction and collects its rows, failures mapped by `mapError`.
-    package func rows(_ query: PostgresQuery, logger: Logger, mapError: (any Error) -> any Error) async throws
-        -> [PostgresRow]
-    {
-        do {
-            return try await self.query(query, logger: logger).collect()
-        } catch {
-            throw mapError(error)
-        }
-    }
-}
+public import Logging
+public import PostgresNIO
 
 extension PostgresConnection {
     /// Applies the migrations not yet recorded in `versionTable` (version = index + 1), each migration's statements and
     /// its version row inside the caller's transaction. Takes the transaction-level advisory lock `lockKey` first, so
     /// processes starting together apply them once: the second waits, then finds them applied. `prepare` runs after
     /// the lock, before the version table is read (creating or checking the schema). Shared by the PostgreSQL stores.
-    package func applyMigrations(
+    public func applyMigrations(
         _ migrations: [[String]], versionTable: String, lockKey: Int64, kind: String, logger: Logger,
         prepare: (PostgresConnection) async throws -> Void = { _ in }
     ) async throws {
@@ -63,7 +36,7 @@ extension PostgresConnection {
 
 extension PSQLError {
     /// The server's message and SQLSTATE, or the error code when the server sent none.
-    package var serverDescription: String {
+    public var serverDescription: String {
         serverInfo?[.message].map { "\($0) (\(serverInfo?[.sqlState] ?? ""))" } ?? "\(code)"
     }
 }
