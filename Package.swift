@@ -290,6 +290,7 @@ let package = Package(
             dependencies: [
                 "PassStore", "SQLiteStore", "PostgresStore", "TesseraTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

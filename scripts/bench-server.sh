@@ -138,25 +138,7 @@ if [ "$mode" = postgres ] || [ "$mode" = all ]; then
         --templates PassTemplates "${credentials[@]}" --log-level warning >"$work/serve-pg-1.log" 2>&1 &
     pids+=($!); port_pid[18092]=$!
     wait_for http://127.0.0.1:18092/health
-    seed_started=$SECONDS
-    # One set-based statement per table, in the server; foreign-key triggers off for the load (the rows are made
-    # consistent), so 10,000,000 registrations take minutes, not hours.
-    psql "$bench_url" -q -v devices="$devices" <<'EOF' >&2
-SET session_replication_role = replica;
-INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided, download_token,
-                    update_tag, last_modified, created_at)
-SELECT 'pass.dev.tessera.demo', 'B' || lpad(i::text, 7, '0'), 'benchtoken' || lpad(i::text, 22, '0'), 'event-ticket',
-       convert_to('{"fields":{"seat":"' || (i % 40 + 1) || '"}}', 'UTF8'), false, 'dl' || lpad(i::text, 38, '0'),
-       i + 1, date_trunc('second', now()), date_trunc('second', now())
-FROM generate_series(0, 99999) AS i;
-UPDATE counters SET value = 100000 WHERE name = 'update_tag';
-INSERT INTO devices SELECT 'dev' || lpad(d::text, 8, '0'), lpad(to_hex(d), 64, '0'), now() FROM generate_series(0, :devices - 1) AS d;
-INSERT INTO registrations
-SELECT 'dev' || lpad(d::text, 8, '0'), 'pass.dev.tessera.demo', 'B' || lpad(((d * 4 + k) % 100000)::text, 7, '0'), now()
-FROM generate_series(0, :devices - 1) AS d, generate_series(0, 3) AS k;
-ANALYZE;
-EOF
-    echo "seeded 100000 passes, $registrations registrations in $((SECONDS - seed_started)) s " >&2
+    scripts/bench-seed-postgres.sh "$bench_url" "$registrations"
     TESSERA_EVENT_LOOP_THREADS="$pg_loops" "$bin/tessera" serve --port 18093 --database "$serve_url" \
         --templates PassTemplates "${credentials[@]}" --log-level warning >"$work/serve-pg-2.log" 2>&1 &
     pids+=($!); port_pid[18093]=$!

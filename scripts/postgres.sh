@@ -56,7 +56,7 @@ if ! "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then
     fi
     echo "==> starting PostgreSQL on 127.0.0.1:$port" >&2
     # fsync off: a throwaway test cluster trades durability for speed.
-    options="-c listen_addresses=127.0.0.1 -p $port -k $base -c fsync=off -c synchronous_commit=off -c max_connections=200"
+    options="-c listen_addresses=127.0.0.1 -p $port -k $base -c fsync=off -c synchronous_commit=off -c max_connections=500"
     options="$options -c shared_buffers=${TESSERA_POSTGRES_SHARED_BUFFERS:-128MB}"
     as_owner "$bin/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -o "$options" start >&2 \
         || { tail -n 20 "$base/server.log" >&2; exit 1; }

@@ -7,7 +7,9 @@ scripts/install-deps.sh
 # The PostgresStore tests need a server: start the throwaway one unless a URL is given or they are skipped explicitly.
 if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != "1" ]; then
     TESSERA_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
-    export TESSERA_TEST_POSTGRES_URL
+    # The same server's Unix-domain socket folder, for the tests that connect through it.
+    TESSERA_TEST_POSTGRES_SOCKET_DIR="$(scripts/postgres.sh socket-dir)"
+    export TESSERA_TEST_POSTGRES_URL TESSERA_TEST_POSTGRES_SOCKET_DIR
 fi
 # The browser payment sheet test drives a real headless Chromium.
 [ "${TESSERA_SKIP_BROWSER:-}" = "1" ] || scripts/chromium.sh

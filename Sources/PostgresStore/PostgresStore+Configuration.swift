@@ -46,13 +46,14 @@ extension PostgresStore {
             }
         }
 
-        /// The pool size when none is given: two connections per CPU core of this machine, plus four.
+        /// The pool size when none is given: two connections per CPU core of this machine, plus four, at most 32.
         ///
         /// A request holds a connection only while its statement runs (tens of microseconds for a device request), so
         /// a handful per core keeps requests from queueing for one; each waiting request costs the server CPU time of
-        /// its own (measured in docs/benchmarks.md), while idle connections cost the database server only memory.
+        /// its own (measured in docs/benchmarks.md), while idle connections cost the database server only memory. The
+        /// cap keeps three processes within PostgreSQL's default `max_connections` (100).
         public static var defaultMaximumConnections: Int {
-            2 * ProcessInfo.processInfo.activeProcessorCount + 4
+            min(32, 2 * ProcessInfo.processInfo.activeProcessorCount + 4)
         }
 
         /// Creates a configuration.

@@ -1,7 +1,9 @@
 import Foundation
 import PassStore
+import PostgresNIO
 import PostgresStore
 import Testing
+import TesseraTestSupport
 
 @Suite("PostgresStore")
 struct PostgresStoreTests {
@@ -54,5 +56,51 @@ struct PostgresStoreTests {
         #expect(plain.tls == .disable && plain.password == nil && plain.port == 54329)
         #expect(throws: PassStoreError.self) { try PostgresStore.Configuration(url: "mysql://x@y/z") }
         #expect(throws: PassStoreError.self) { try PostgresStore.Configuration(url: "postgres://x@y/z?sslmode=maybe") }
+        #expect(plain.socketDirectory == nil && plain.socketPath == nil)
+        #expect(plain.maximumConnections == min(32, 2 * ProcessInfo.processInfo.activeProcessorCount + 4))
+    }
+
+    @Test("a socket folder in the URL (libpq's host=/path, or a percent-encoded host) means the Unix-domain socket")
+    func socketFolderFromURL() throws {
+        let query = try PostgresStore.Configuration(url: "postgres://tessera@localhost:6543/passes?host=/var/run/postgresql/")
+        #expect(query.socketDirectory == "/var/run/postgresql/")
+        #expect(query.socketPath == "/var/run/postgresql/.s.PGSQL.6543")
+        #expect(query.host == "localhost")
+        let encoded = try PostgresStore.Configuration(url: "postgres://tessera@%2Ftmp%2Fpg/passes")
+        #expect(encoded.socketPath == "/tmp/pg/.s.PGSQL.5432")
+        let error = #expect(throws: PassStoreError.self) {
+            try PostgresStore.Configuration(url: "postgres://tessera@localhost/passes?host=db.example.com")
+        }
+        #expect("\(error!)".contains("host=db.example.com"))
+    }
+
+    static let socketFolder = ProcessInfo.processInfo.environment["TESSERA_TEST_POSTGRES_SOCKET_DIR"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    @Test("connects through the server's Unix-domain socket",
+          .enabled(if: StoreKind.tested.contains(.postgres)),
+          .enabled(if: socketFolder != nil, """
+              skipped: TESSERA_TEST_POSTGRES_SOCKET_DIR is not set (scripts/test.sh sets it when it starts the test \
+              server itself; a server given by TESSERA_TEST_POSTGRES_URL may have no socket on this machine)
+              """))
+    func unixSocket() async throws {
+        let url = try #require(TestPostgres.url)
+        let folder = try #require(Self.socketFolder)
+        let socketURL = url + (url.contains("?") ? "&" : "?") + "host=\(folder)&max_connections=2"
+        try await TestPostgres.withStores(url: socketURL, count: 1, schemaPrefix: "tessera_unix", maximumConnections: 2,
+                                          logger: StoreKind.logger) { stores in
+            let store = stores[0]
+            #expect(store.pool.size == 2)
+            try await store.migrate()
+            try await Fixtures.insert(["U1"], into: store)
+            #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "U1") != nil)
+            // A Unix-domain client has no address and port -1 in PostgreSQL's view of its own session.
+            let rows = try await store.pool.rows(
+                "SELECT client_addr IS NULL, client_port FROM pg_stat_activity WHERE pid = pg_backend_pid()",
+                mapError: { $0 })
+            let (noAddress, port) = try #require(rows.first).decode((Bool, Int32).self)
+            #expect(noAddress && port == -1)
+        }
     }
 }
