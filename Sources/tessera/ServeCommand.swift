@@ -75,10 +75,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The event loop threads asked for, checked: `nil` for the default (one per core).
     func requestedEventLoopThreads() throws -> Int? {
+        let source = eventLoopThreads == nil ? "TESSERA_EVENT_LOOP_THREADS" : "--event-loop-threads"
         guard let text = eventLoopThreads.map(String.init) ?? ProcessInfo.processInfo.environment["TESSERA_EVENT_LOOP_THREADS"]
         else { return nil }
         guard let count = Int(text), (1...256).contains(count) else {
-            throw CommandFailure(message: "--event-loop-threads: \(text) is not a number of threads from 1 to 256", exitCode: 2)
+            throw CommandFailure(message: "\(source): \(text) is not a number of threads from 1 to 256", exitCode: 2)
         }
         return count
     }

@@ -39,14 +39,18 @@ struct ServePostgresPoolTests {
         _ = try await server.terminate()
     }
 
-    @Test("--event-loop-threads outside 1-256 is a usage error naming the flag")
+    @Test("--event-loop-threads or TESSERA_EVENT_LOOP_THREADS outside 1-256 is a usage error naming the flag")
     func eventLoopThreadsChecked() async throws {
-        for value in ["0", "many", "257"] {
+        for (value, environment) in [("0", false), ("257", false), ("-3", true), ("many", true)] {
             let result = try await offCooperativePool {
-                try Subprocess.run(Subprocess.tesseraPath, ["serve", "--event-loop-threads", value])
+                environment
+                    ? try Subprocess.run(Subprocess.tesseraPath, ["serve"], environment: ["TESSERA_EVENT_LOOP_THREADS": value])
+                    : try Subprocess.run(Subprocess.tesseraPath, ["serve", "--event-loop-threads", value])
             }
-            #expect(result.status == 2)
-            #expect(result.stderr.contains("--event-loop-threads"), "\(result.stderr)")
+            #expect(result.status == 2, "\(value): \(result.stderr)")
+            let source = environment ? "TESSERA_EVENT_LOOP_THREADS" : "--event-loop-threads"
+            #expect(result.stderr.contains("\(source): \(value) is not a number of threads from 1 to 256"),
+                    "\(result.stderr)")
         }
     }
 
