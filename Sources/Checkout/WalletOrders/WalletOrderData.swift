@@ -65,11 +65,24 @@ public struct WalletOrderData: Sendable {
     }
 
     /// The data document of a checkout order, as ``WalletOrderIssuing/issueWalletOrder(template:data:)`` takes it.
+    ///
+    /// The purchase's own keys replace the template's whole: a customer key or a fulfillment this order does not
+    /// have is written as `null`, so that the template's sample values cannot mix into it.
     /// - Parameter order: The paid checkout order.
     /// - Returns: JSON object bytes.
     /// - Throws: When the order cannot be encoded.
     public func data(for order: CheckoutOrder) throws -> Data {
-        try self.order(for: order).jsonData()
+        guard case .object(var root) = try JSONValue(jsonData: try self.order(for: order).jsonData()) else {
+            return try self.order(for: order).jsonData()
+        }
+        root["fulfillments"] = root["fulfillments"] ?? .null
+        if case .object(var customer)? = root["customer"] {
+            for key in OrderCustomer.typedKeys where customer[key] == nil { customer[key] = .null }
+            root["customer"] = .object(customer)
+        } else {
+            root["customer"] = .null
+        }
+        return try JSONValue.object(root).jsonData(sortedKeys: true, prettyPrinted: false)
     }
 
     /// An amount as a decimal string with the currency's digits.
