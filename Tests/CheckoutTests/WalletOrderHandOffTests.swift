@@ -65,7 +65,7 @@ struct WalletOrderHandOffTests {
                 Issue.record("no shipping fulfillment: \(String(describing: order.fulfillments))")
                 return
             }
-            #expect(shipping.statusDescription == "Express")
+            #expect(shipping.notes == "Express")
             #expect(shipping.recipient?.address?.postalCode == "95014")
             #expect(order.customer?.emailAddress == "ada@example.test")
             let data = String(decoding: issued.data, as: UTF8.self)

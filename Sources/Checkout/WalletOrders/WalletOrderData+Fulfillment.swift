@@ -28,7 +28,7 @@ extension WalletOrderData {
         shipping.fulfillmentIdentifier = "\(order.id)-1"
         shipping.status = "open"
         shipping.shippingType = "shipping"
-        shipping.statusDescription = method.label
+        shipping.notes = method.label  // The method the buyer chose, such as "Express".
         shipping.estimatedDeliveryAt = ISO8601.string(first)
         shipping.estimatedDeliveryWindowDuration = "P\(windowDays)D"
         shipping.recipient = order.shippingContact.map(Self.recipient)
