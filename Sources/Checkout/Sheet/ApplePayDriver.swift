@@ -93,8 +93,8 @@ enum ApplePayDriver {
             status: success ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE,
             errors: (answer.errors || []).map(toError),
           };
-          // The Wallet order issued for the order: Wallet adds it to the device (Apple Pay JS version 14 and later).
-          if (success && answer.orderDetails && ApplePaySession.supportsVersion(14)) result.orderDetails = answer.orderDetails;
+          // The Wallet order issued for the order: Wallet adds it to the device (Apple Pay JS version 13, iOS 16, and later).
+          if (success && answer.orderDetails && ApplePaySession.supportsVersion(13)) result.orderDetails = answer.orderDetails;
           session.completePayment(result);
           if (success) await (options.paid || noop)(answer, await checkout());
           else await (options.failed || noop)(answer);
