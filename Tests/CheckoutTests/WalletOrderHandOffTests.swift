@@ -39,7 +39,7 @@ struct WalletOrderHandOffTests {
         #expect(details["authenticationToken"] == issued.authenticationToken)
     }
 
-    @Test("Apple Pay: the result carries orderDetails; the signed order verifies and shows the payment and shipping; the confirmation links the .order")
+    @Test("Apple Pay: orderDetails in the result; the signed order verifies, shows payment and shipping; the confirmation links it")
     func applePay() async throws {
         let issuer = try WalletOrderIssuerStandIn()
         let fixture = try Self.fixture(issuer: issuer)

@@ -5,8 +5,8 @@ import PaymentRequest
 import PaymentToken
 
 /// The irreversible part of an authorization, for a session already claimed: the processor call, then the order
-/// (committed with its session and its pass queue row), then the passes and the Wallet order. Also what ``recoverAuthorizations()``
-/// runs again for a session whose processor answer was lost.
+/// (committed with its session and its pass queue row), then the passes and the Wallet order. Also what
+/// ``recoverAuthorizations()`` runs again for a session whose processor answer was lost.
 extension CheckoutService {
     /// Calls the processor for a claimed session with the attempt's idempotency key and records its answer:
     /// approved → order committed and passes issued; declined → session pending again; no answer →
@@ -62,7 +62,8 @@ extension CheckoutService {
             let current = try await store.session(id: session.id)
             if current?.state == .authorized, let orderId = current?.orderId, orderId == attempt.orderId {
                 let stored = try await store.order(id: orderId)
-                let walletOrder = if let stored { await withWalletOrder(stored).walletOrder } else { WalletOrderDetails?.none }
+                var walletOrder: WalletOrderDetails?
+                if let stored { walletOrder = await withWalletOrder(stored).walletOrder }
                 return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)", walletOrder: walletOrder)
             }
             throw AuthorizationFailure.notPending(current?.state)

@@ -85,7 +85,8 @@ public final class CheckoutService: Sendable {
     public init(merchant: MerchantConfiguration, configuration: Configuration = .init(),
                 store: any CheckoutStore = MemoryCheckoutStore(),
                 processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: (any OrderPassIssuing)? = nil,
-                walletOrderIssuer: (any WalletOrderIssuing)? = nil, merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
+                walletOrderIssuer: (any WalletOrderIssuing)? = nil, merchantValidator: MerchantValidator? = nil,
+                apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
         if merchant.paymentStep != nil, processor is NoPaymentProcessor {
@@ -107,8 +108,9 @@ public final class CheckoutService: Sendable {
         tokens = try TokenTrust(merchant: merchant, development: development)
         self.merchantValidator = merchantValidator
         if let walletOrders = merchant.walletOrders, walletOrderIssuer == nil {
-            logger.warning("walletOrders is configured but no Wallet order issuer is available: paid orders are not handed to Wallet",
-                           metadata: ["orderTypeIdentifier": "\(walletOrders.orderTypeIdentifier)"])
+            logger.warning(
+                "walletOrders is configured but no Wallet order issuer is available: paid orders are not handed to Wallet",
+                metadata: ["orderTypeIdentifier": "\(walletOrders.orderTypeIdentifier)"])
         }
         if merchant.developmentMode {
             logger.warning("checkout development mode is on: test payments are accepted (never use in production)")

@@ -172,8 +172,9 @@ extension PostgresCheckoutStore {
             // A Wallet order recorded since the order was read stays.
             try await connection.query("""
                 UPDATE checkout_orders
-                SET document = jsonb_set(\(document)::jsonb, '{walletOrder}',
-                                         COALESCE(document -> 'walletOrder', \(document)::jsonb -> 'walletOrder', 'null'::jsonb))
+                SET document = CASE WHEN jsonb_typeof(document -> 'walletOrder') = 'object'
+                    THEN jsonb_set(\(document)::jsonb, '{walletOrder}', document -> 'walletOrder')
+                    ELSE \(document)::jsonb END
                 WHERE id = \(order.id)
                 """, logger: logger)
             return true
