@@ -169,7 +169,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "TesseraHTTP", "PassStore", "PassModel", "PassCrypto", "Markup",
+                "PaymentRequest", "PaymentToken", "TesseraHTTP", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -326,7 +326,7 @@ let package = Package(
             name: "CheckoutTests",
             dependencies: [
                 "Checkout", "TesseraServer", "PaymentRequest", "PaymentToken", "PassWebService", "TesseraHTTP", "PassCrypto", "tessera",
-                "TesseraTestSupport", "PassBundle", "PassStore", "PassModel",
+                "TesseraTestSupport", "PassBundle", "PassStore", "PassModel", "OrderModel",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -71,7 +71,7 @@ struct CheckoutFixture: Sendable {
 
     init(developmentMode: Bool = false, withIssuer: Bool = true, processor custom: (any PaymentProcessor)? = nil,
          configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
-         passesBundleMaximumSize: Int = PassesBundle.maximumSize,
+         passesBundleMaximumSize: Int = PassesBundle.maximumSize, walletOrderIssuer: (any WalletOrderIssuing)? = nil,
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         ExecutorWatchdog.start()
         let clock = Clock()
@@ -104,7 +104,8 @@ struct CheckoutFixture: Sendable {
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
         service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
                                       processor: custom ?? processor,
-                                      passIssuer: withIssuer ? OrderPassIssuer(issuer: issuer) : nil, logger: logger,
+                                      passIssuer: withIssuer ? OrderPassIssuer(issuer: issuer) : nil,
+                                      walletOrderIssuer: walletOrderIssuer, logger: logger,
                                       now: { clock.now })
     }
 

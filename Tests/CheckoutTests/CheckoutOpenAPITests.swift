@@ -12,7 +12,10 @@ import TesseraTestSupport
 struct CheckoutOpenAPITests {
     @Test("every documented checkout operation answers as documented")
     func conformance() async throws {
-        let fixture = try CheckoutFixture(developmentMode: true)
+        // With Wallet orders, so the authorization result's orderDetails and the order's walletOrder are checked too.
+        let fixture = try CheckoutFixture(developmentMode: true, walletOrderIssuer: try WalletOrderIssuerStandIn()) {
+            $0.walletOrders = WalletOrderDataTests.walletOrders
+        }
         let document = Mutex(try OpenAPIDocument(
             contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json")))
         let problems = Mutex([String]())
@@ -60,9 +63,11 @@ struct CheckoutOpenAPITests {
                            ["validationURL": "https://apple-pay-gateway-cert.apple.com/paymentservices/paymentSession"])
             try await call(.post, "\(base)/authorize", ["token": ["paymentData": [:]]])
             let result = try await call(.post, "\(base)/test-authorize", ["shippingContact": CheckoutFixture.fullContact])
+            #expect(result["orderDetails"] != nil, "\(result)")
             try await call(.post, "\(base)/test-authorize", [:])
             try await call(.post, "\(base)/coupon-code", ["couponCode": ""])
-            try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")")
+            let order = try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")")
+            #expect(order["walletOrder"] != nil, "\(order)")
             try await call(.get, "/checkout/v1/orders/ord_missing")
             try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")/pkpasses")
             try await call(.get, "/checkout/v1/orders/\(result["orderId"] as? String ?? "")/pkpasses", anonymous: true)

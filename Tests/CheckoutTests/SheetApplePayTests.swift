@@ -60,14 +60,17 @@ struct SheetApplePayTests {
             let fixture = try CheckoutFixture { merchant in
                 merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
                 merchant.merchantValidationHosts = ["localhost"]
+                merchant.walletOrders = WalletOrderDataTests.walletOrders
             }
+            let walletOrders = try WalletOrderIssuerStandIn()
             let validator = try MerchantValidator(
                 merchant: fixture.merchant,
                 trustRoots: try NIOSSLCertificate.fromPEMFile(gateway.certificates.authorityPEMPath),
                 endpointOverrides: ["localhost": "localhost:\(gatewayPort)"], logger: Logger(label: "test.validation"))
             let clock = fixture.clock
             let service = try CheckoutService(merchant: fixture.merchant, store: fixture.store, processor: fixture.processor,
-                                              passIssuer: OrderPassIssuer(issuer: fixture.issuer), merchantValidator: validator,
+                                              passIssuer: OrderPassIssuer(issuer: fixture.issuer),
+                                              walletOrderIssuer: walletOrders, merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"), now: { clock.now })
             let router = Router(context: WebServiceRequestContext.self)
             fixture.passService.addRoutes(to: router)
@@ -162,6 +165,12 @@ extension SheetApplePayTests {
             let completion = try #require(try await Self.calls(page).last)
             #expect(completion["name"] as? String == "completePayment")
             #expect(Self.argument(completion)["status"] as? Int == 0)
+            // The Wallet order issued for the order, handed to Wallet with Apple Pay JS's four keys.
+            let orderDetails = try #require(Self.argument(completion)["orderDetails"] as? [String: String])
+            #expect(orderDetails["orderTypeIdentifier"] == WalletOrderIssuerStandIn.orderTypeIdentifier)
+            #expect(orderDetails["webServiceURL"] == WalletOrderIssuerStandIn.webServiceURL)
+            #expect(orderDetails["authenticationToken"]?.count == 32)
+            #expect(orderDetails.keys.sorted() == ["authenticationToken", "orderIdentifier", "orderTypeIdentifier", "webServiceURL"])
             #expect(try await page.evaluate("document.getElementById('apple-pay-area').hidden") == "true")
         }
     }

@@ -38,7 +38,7 @@ enum SheetBrowser {
     /// Starts a fixture and Chromium, creates a session from `body`, opens its sheet and runs `test`; `nil` when
     /// Chromium is missing and the run asked to skip browser tests (`TESSERA_SKIP_BROWSER=1`).
     static func run(developmentMode: Bool = true, session body: [String: Any] = shirtsAndTicket,
-                    processor: (any PaymentProcessor)? = nil,
+                    processor: (any PaymentProcessor)? = nil, walletOrderIssuer: (any WalletOrderIssuing)? = nil,
                     configure: @escaping (inout MerchantConfiguration) -> Void = { _ in },
                     _ test: @escaping @Sendable (Page) async throws -> Void) async throws {
         if ProcessInfo.processInfo.environment["TESSERA_SKIP_BROWSER"] == "1" { return }
@@ -46,7 +46,8 @@ enum SheetBrowser {
             Issue.record("Chromium or chromedriver not found: run scripts/chromium.sh (or set TESSERA_SKIP_BROWSER=1)")
             return
         }
-        let fixture = try CheckoutFixture(developmentMode: developmentMode, processor: processor, configure: configure)
+        let fixture = try CheckoutFixture(developmentMode: developmentMode, processor: processor,
+                                          walletOrderIssuer: walletOrderIssuer, configure: configure)
         let request = try JSONSerialization.data(withJSONObject: body)
         try await fixture.withClient { client in
             let port = try #require(client.port)

@@ -57,9 +57,11 @@ struct SheetBrowserTests {
         }
     }
 
-    @Test("Two tickets: after payment one link adds both passes to Apple Wallet as one .pkpasses download")
+    @Test("Two tickets: after payment one link adds both passes to Apple Wallet as one .pkpasses download, and one the order")
     func allPassesLink() async throws {
-        try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 2]]]) { page in
+        let walletOrders = try WalletOrderIssuerStandIn()
+        try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 2]]], walletOrderIssuer: walletOrders,
+                                   configure: { $0.walletOrders = WalletOrderDataTests.walletOrders }) { page in
             let driver = page.driver, client = page.client
             try await driver.click("#pay-button")
             let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
@@ -67,6 +69,10 @@ struct SheetBrowserTests {
             let receipt = try await driver.text("#result")
             #expect(result == "STATUS_SUCCESS", "\(receipt)")
             #expect(try await driver.text("#all-passes") == "Add all 2 passes to Apple Wallet")
+            let orderId = try #require(try await page.fixture.store.session(id: page.sessionId)?.orderId)
+            let issued = try #require(walletOrders.issued[orderId])
+            #expect(try await driver.attribute("#wallet-order", "href") == issued.details.downloadURL)
+            #expect(try await driver.text("#wallet-order") == "Track this order in Apple Wallet")
             let href = try #require(try await driver.attribute("#all-passes", "href"))
             let link = try #require(URLComponents(string: href))
             #expect(link.path.hasPrefix("/checkout/v1/orders/") && link.path.hasSuffix("/pkpasses"), "\(href)")

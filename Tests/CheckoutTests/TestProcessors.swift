@@ -51,3 +51,25 @@ final class CountingProcessor: PaymentProcessor {
         }
     }
 }
+
+/// A processor whose first call waits until released (a call recovery overtakes); later calls approve at once.
+final class SlowFirstProcessor: PaymentProcessor {
+    private let state = Mutex((calls: 0, released: false))
+
+    var calls: Int { state.withLock { $0.calls } }
+    func releaseFirst() { state.withLock { $0.released = true } }
+
+    func process(_ request: PaymentProcessingRequest) async throws -> PaymentProcessingResult {
+        let call = state.withLock { state in
+            state.calls += 1
+            return state.calls
+        }
+        if call == 1 {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !state.withLock({ $0.released }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return .approved(reference: "ref-\(request.idempotencyKey)")
+    }
+}

@@ -4,7 +4,8 @@ import HTTPTypes
 
 /// The answer to an authorization, shaped like Apple Pay JS's `ApplePayPaymentAuthorizationResult` so the page can
 /// hand it to `completePayment`: `status` is the name of the `ApplePaySession` constant (`STATUS_SUCCESS`,
-/// `STATUS_FAILURE`), `errors` the `ApplePayError`s to show; Tessera adds the order, or a code and reason.
+/// `STATUS_FAILURE`), `errors` the `ApplePayError`s to show, `orderDetails` the Wallet order Wallet adds to the
+/// buyer's device; Tessera adds the order, or a code and reason.
 public struct AuthorizationResult: Codable, Sendable, Equatable {
     /// `STATUS_SUCCESS` or `STATUS_FAILURE`.
     public var status: String
@@ -14,6 +15,9 @@ public struct AuthorizationResult: Codable, Sendable, Equatable {
     public var orderId: String?
     /// Where to read the order, on success.
     public var orderURL: String?
+    /// Apple Pay JS's `orderDetails`: the Wallet order issued for the order, when the merchant names an Order Type
+    /// ID (`walletOrders`) and it could be issued.
+    public var orderDetails: ApplePayPaymentOrderDetails?
     /// Why it failed, as a code (`amountMismatch`, `transactionReplayed`, `signatureInvalid`, ...).
     public var code: String?
     /// Why it failed, in words.
@@ -23,9 +27,13 @@ public struct AuthorizationResult: Codable, Sendable, Equatable {
     /// - Parameters:
     ///   - orderId: The order.
     ///   - orderURL: Its URL.
+    ///   - walletOrder: The Wallet order issued for it, if any.
     /// - Returns: `STATUS_SUCCESS`.
-    public static func success(orderId: String, orderURL: String) -> AuthorizationResult {
-        AuthorizationResult(status: "STATUS_SUCCESS", errors: [], orderId: orderId, orderURL: orderURL)
+    public static func success(orderId: String, orderURL: String, walletOrder: WalletOrderDetails? = nil)
+        -> AuthorizationResult
+    {
+        AuthorizationResult(status: "STATUS_SUCCESS", errors: [], orderId: orderId, orderURL: orderURL,
+                            orderDetails: walletOrder.map(ApplePayPaymentOrderDetails.init))
     }
 }
 

@@ -58,6 +58,7 @@ extension MerchantConfiguration {
         guard !merchantIdentifier.isEmpty else { throw fail("merchantIdentifier", "must not be empty") }
         try paymentProcessor?.validate(developmentMode: developmentMode)
         try paymentStep?.validate()
+        try walletOrders?.validate()
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail("displayName", "must not be empty") }
         guard CountryCode.isValid(countryCode) else { throw fail("countryCode", "\"\(countryCode)\" is not ISO 3166-1 alpha-2") }
         guard Currency(code: currencyCode) != nil else {
@@ -71,6 +72,9 @@ extension MerchantConfiguration {
             let field = "shippingMethods[\(index)]"
             guard !method.identifier.isEmpty, identifiers.insert(method.identifier).inserted else {
                 throw fail("\(field).identifier", "must be unique and not empty")
+            }
+            if let pickup = method.pickup, pickup.displayName.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw fail("\(field).pickup.displayName", "must not be empty: the pickup place's name")
             }
             guard method.amount >= 0 else { throw fail("\(field).amount", "must not be negative") }
             guard method.minimumBusinessDays >= 0, method.minimumBusinessDays <= method.maximumBusinessDays else {

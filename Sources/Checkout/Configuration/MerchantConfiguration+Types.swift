@@ -15,6 +15,9 @@ extension MerchantConfiguration {
         public var maximumBusinessDays: Int
         /// Detail replacing the computed "Arrives in 3-5 business days".
         public var detail: String?
+        /// Where the buyer collects the goods, when this method is a pickup rather than a shipment (the Wallet
+        /// order then shows a pickup fulfillment).
+        public var pickup: Pickup?
 
         /// Creates a method.
         /// - Parameters:
@@ -34,7 +37,7 @@ extension MerchantConfiguration {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case identifier, label, amount, minimumBusinessDays, maximumBusinessDays, detail
+            case identifier, label, amount, minimumBusinessDays, maximumBusinessDays, detail, pickup
         }
 
         /// Decodes a method; `amount` is a decimal string.
@@ -47,6 +50,7 @@ extension MerchantConfiguration {
             minimumBusinessDays = try c.decode(Int.self, forKey: .minimumBusinessDays)
             maximumBusinessDays = try c.decode(Int.self, forKey: .maximumBusinessDays)
             detail = try c.decodeIfPresent(String.self, forKey: .detail)
+            pickup = try c.decodeIfPresent(Pickup.self, forKey: .pickup)
         }
 
         /// Encodes the method with `amount` as a decimal string.
@@ -59,6 +63,24 @@ extension MerchantConfiguration {
             try c.encode(minimumBusinessDays, forKey: .minimumBusinessDays)
             try c.encode(maximumBusinessDays, forKey: .maximumBusinessDays)
             try c.encodeIfPresent(detail, forKey: .detail)
+            try c.encodeIfPresent(pickup, forKey: .pickup)
+        }
+
+        /// A pickup place: the goods are collected there, from the method's first business day.
+        public struct Pickup: Codable, Sendable, Hashable {
+            /// The place's name, such as "Tessera Store, Market Street".
+            public var displayName: String
+            /// Instructions for the buyer, such as "Ask at the counter".
+            public var notes: String?
+
+            /// Creates a pickup place.
+            /// - Parameters:
+            ///   - displayName: The place's name.
+            ///   - notes: Instructions.
+            public init(displayName: String, notes: String? = nil) {
+                self.displayName = displayName
+                self.notes = notes
+            }
         }
     }
 

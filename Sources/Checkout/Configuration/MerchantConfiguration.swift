@@ -60,6 +60,9 @@ public struct MerchantConfiguration: Codable, Sendable {
     public var paymentStep: PaymentStepConfiguration?
     /// A file holding the merchant's API key (`Authorization: Bearer`), which free-form items and summaries need.
     public var apiKeyFile: String?
+    /// Hands every paid order to Wallet as a Wallet order of this Order Type ID, made from this order template;
+    /// `nil` issues no Wallet orders.
+    public var walletOrders: WalletOrdersConfiguration?
 
     /// Creates a configuration with the required fields; the rest take their defaults.
     /// - Parameters:
@@ -92,7 +95,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         case merchantCapabilities, shippingMethods, tax, coupons, requiredBillingContactFields
         case requiredShippingContactFields, shippingRegions, products, merchantIdentity, paymentProcessingKeyPaths
         case appleRootCertificatePath, merchantValidationHosts, initiative, initiativeContext, developmentMode
-        case applePayJSSDK, paymentProcessor, paymentStep, apiKeyFile
+        case applePayJSSDK, paymentProcessor, paymentStep, apiKeyFile, walletOrders
     }
 
     /// Decodes a configuration; everything but the identifier, names, country and currency is optional.
@@ -127,6 +130,7 @@ public struct MerchantConfiguration: Codable, Sendable {
         paymentProcessor = try c.decodeIfPresent(PaymentProcessorConfiguration.self, forKey: .paymentProcessor)
         paymentStep = try c.decodeIfPresent(PaymentStepConfiguration.self, forKey: .paymentStep)
         apiKeyFile = try c.decodeIfPresent(String.self, forKey: .apiKeyFile)
+        walletOrders = try c.decodeIfPresent(WalletOrdersConfiguration.self, forKey: .walletOrders)
     }
 
     /// The name the sheet and the statement show: `Shop` or `Shop (via Platform)`.

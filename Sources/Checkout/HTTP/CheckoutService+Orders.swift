@@ -36,16 +36,20 @@ extension CheckoutService {
         var shippingContact: ApplePayPaymentContact?
         var passes: [CheckoutOrder.Pass]
         var notes: [String]
+        /// The Wallet order, with its `.order` download link.
+        var walletOrder: WalletOrderDetails?
     }
 
     @Sendable func readOrder(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard Identifiers.isPlausible(id), let order = try await store.order(id: id) else {
+        guard Identifiers.isPlausible(id), let stored = try await store.order(id: id) else {
             throw CheckoutError.notFound("order")
         }
         // The order is the buyer's: its session's client secret or the merchant's API key reads it.
-        guard let session = try await store.session(id: order.sessionId) else { throw CheckoutError.notFound("order") }
+        guard let session = try await store.session(id: stored.sessionId) else { throw CheckoutError.notFound("order") }
         try checkAccess(to: session, request)
+        // A Wallet order that could not be issued at authorization is issued now.
+        let order = await withWalletOrder(stored)
         let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
         return try JSONResponse.make(OrderView(
             id: order.id, sessionId: order.sessionId, status: order.status, createdAt: ISO8601.string(order.createdAt),
@@ -55,7 +59,7 @@ extension CheckoutService {
             payment: .init(method: (order.payment.method ?? .applePay).rawValue, displayName: order.payment.displayName, network: order.payment.network,
                            lastFour: order.payment.lastFour, type: order.payment.type),
             billingContact: order.billingContact, shippingContact: order.shippingContact, passes: order.passes,
-            notes: order.notes))
+            notes: order.notes, walletOrder: order.walletOrder))
     }
 
     /// Whether any item of the order has a product with a pass template (then its passes are queued).

@@ -5,8 +5,8 @@ import PaymentRequest
 import PaymentToken
 
 /// The irreversible part of an authorization, for a session already claimed: the processor call, then the order
-/// (committed with its session and its pass queue row), then the passes. Also what ``recoverAuthorizations()``
-/// runs again for a session whose processor answer was lost.
+/// (committed with its session and its pass queue row), then the passes and the Wallet order. Also what
+/// ``recoverAuthorizations()`` runs again for a session whose processor answer was lost.
 extension CheckoutService {
     /// Calls the processor for a claimed session with the attempt's idempotency key and records its answer:
     /// approved → order committed and passes issued; declined → session pending again; no answer →
@@ -61,7 +61,10 @@ extension CheckoutService {
             // Another process (recovery) committed this attempt first: that is the same order.
             let current = try await store.session(id: session.id)
             if current?.state == .authorized, let orderId = current?.orderId, orderId == attempt.orderId {
-                return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)")
+                let stored = try await store.order(id: orderId)
+                var walletOrder: WalletOrderDetails?
+                if let stored { walletOrder = await withWalletOrder(stored).walletOrder }
+                return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)", walletOrder: walletOrder)
             }
             throw AuthorizationFailure.notPending(current?.state)
         }
@@ -74,7 +77,10 @@ extension CheckoutService {
                 logger.error("order passes left on the queue", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             }
         }
-        return .success(orderId: attempt.orderId, orderURL: "/checkout/v1/orders/\(attempt.orderId)")
+        // Paid: the Wallet order is handed over now, and a failure only leaves it for the confirmation to issue.
+        let walletOrder = await withWalletOrder(order).walletOrder
+        return .success(orderId: attempt.orderId, orderURL: "/checkout/v1/orders/\(attempt.orderId)",
+                        walletOrder: walletOrder)
     }
 
     /// How the order was paid, as it may be stored and shown: the network, the last four digits (decrypted, or

@@ -54,6 +54,8 @@ public final class CheckoutService: Sendable {
     public let processor: any PaymentProcessor
     /// Issues order passes; `nil` skips them (with a note on the order).
     public let passIssuer: (any OrderPassIssuing)?
+    /// Issues Wallet orders when the merchant names an Order Type ID (`walletOrders`); `nil` issues none.
+    public let walletOrderIssuer: (any WalletOrderIssuing)?
     /// Validates the merchant with Apple; `nil` when no merchant identity is configured (503).
     public let merchantValidator: MerchantValidator?
     /// Prices sessions.
@@ -72,6 +74,8 @@ public final class CheckoutService: Sendable {
     ///   - store: Sessions and orders (in memory by default).
     ///   - processor: The payment processor (the recording one by default).
     ///   - passIssuer: Issues order passes (the pass web service's issuer, through `TesseraServer`'s `OrderPassIssuer`).
+    ///   - walletOrderIssuer: Issues Wallet orders (the orders web service's issuer), used when the merchant
+    ///     configures `walletOrders`.
     ///   - merchantValidator: The merchant validator (``MerchantValidator/ifConfigured(merchant:logger:)``); `nil`
     ///     answers merchant validation with 503. Add ``services`` to the application so its HTTP client shuts down.
     ///   - apiKey: The merchant's API key; `nil` reads `apiKeyFile` (no key: only catalogue carts can be created).
@@ -81,7 +85,8 @@ public final class CheckoutService: Sendable {
     public init(merchant: MerchantConfiguration, configuration: Configuration = .init(),
                 store: any CheckoutStore = MemoryCheckoutStore(),
                 processor: any PaymentProcessor = RecordingPaymentProcessor(), passIssuer: (any OrderPassIssuing)? = nil,
-                merchantValidator: MerchantValidator? = nil, apiKey: String? = nil, logger: Logger,
+                walletOrderIssuer: (any WalletOrderIssuing)? = nil, merchantValidator: MerchantValidator? = nil,
+                apiKey: String? = nil, logger: Logger,
                 now: @escaping @Sendable () -> Date = Date.init) throws {
         try merchant.validate()
         if merchant.paymentStep != nil, processor is NoPaymentProcessor {
@@ -94,6 +99,7 @@ public final class CheckoutService: Sendable {
         self.store = store
         self.processor = processor
         self.passIssuer = passIssuer
+        self.walletOrderIssuer = walletOrderIssuer
         self.logger = logger
         self.now = now
         pricing = try PricingEngine(configuration: merchant, calendar: BusinessDayCalendar(now: now))
@@ -101,6 +107,11 @@ public final class CheckoutService: Sendable {
             ? DevelopmentPayments(merchantIdentifier: merchant.merchantIdentifier, now: now()) : nil
         tokens = try TokenTrust(merchant: merchant, development: development)
         self.merchantValidator = merchantValidator
+        if let walletOrders = merchant.walletOrders, walletOrderIssuer == nil {
+            logger.warning(
+                "walletOrders is configured but no Wallet order issuer is available: paid orders are not handed to Wallet",
+                metadata: ["orderTypeIdentifier": "\(walletOrders.orderTypeIdentifier)"])
+        }
         if merchant.developmentMode {
             logger.warning("checkout development mode is on: test payments are accepted (never use in production)")
         }

@@ -109,6 +109,9 @@ public struct CheckoutOrder: Codable, Sendable, Equatable {
     public var passes: [Pass]
     /// Remarks, such as a pass that could not be issued.
     public var notes: [String]
+    /// The Wallet order issued for it, when the merchant names an Order Type ID (`walletOrders`) and it was issued;
+    /// orders stored before Wallet orders have none.
+    public var walletOrder: WalletOrderDetails?
 
     /// Creates an order.
     /// - Parameters:

@@ -66,7 +66,8 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: The orders.
     func ordersOwingPasses(limit: Int) async throws -> [CheckoutOrder]
 
-    /// Replaces an order whose passes have been issued and takes it off the pass queue, together.
+    /// Replaces an order whose passes have been issued and takes it off the pass queue, together; a Wallet order
+    /// recorded meanwhile is kept.
     /// - Parameter order: The order with its passes and notes.
     /// - Returns: `false` when it was not queued (another process finished it first; nothing changed).
     func completePasses(order: CheckoutOrder) async throws -> Bool
@@ -75,6 +76,14 @@ public protocol CheckoutStore: Sendable {
     /// - Parameter id: Its identifier.
     /// - Returns: The order, or `nil`.
     func order(id: String) async throws -> CheckoutOrder?
+
+    /// Records the Wallet order issued for an order, unless one is recorded already (the first issued stands, so
+    /// concurrent issuers agree); the rest of the order is left as it is.
+    /// - Parameters:
+    ///   - walletOrder: The issued Wallet order.
+    ///   - orderId: The order.
+    /// - Returns: The order as stored now, with the Wallet order that stands; `nil` when there is no such order.
+    func recordWalletOrder(_ walletOrder: WalletOrderDetails, orderId: String) async throws -> CheckoutOrder?
 }
 
 extension CheckoutStore {
@@ -224,7 +233,9 @@ public actor MemoryCheckoutStore: CheckoutStore {
     public func completePasses(order: CheckoutOrder) -> Bool {
         guard let index = passQueue.firstIndex(of: order.id) else { return false }
         passQueue.remove(at: index)
-        orders[order.id] = order
+        var completed = order
+        completed.walletOrder = orders[order.id]?.walletOrder ?? order.walletOrder
+        orders[order.id] = completed
         return true
     }
 
@@ -232,4 +243,18 @@ public actor MemoryCheckoutStore: CheckoutStore {
     /// - Parameter id: Its identifier.
     /// - Returns: The order.
     public func order(id: String) -> CheckoutOrder? { orders[id] }
+
+    /// Records a Wallet order unless one is recorded.
+    /// - Parameters:
+    ///   - walletOrder: The Wallet order.
+    ///   - orderId: The order.
+    /// - Returns: The stored order.
+    public func recordWalletOrder(_ walletOrder: WalletOrderDetails, orderId: String) -> CheckoutOrder? {
+        guard var order = orders[orderId] else { return nil }
+        if order.walletOrder == nil {
+            order.walletOrder = walletOrder
+            orders[orderId] = order
+        }
+        return order
+    }
 }

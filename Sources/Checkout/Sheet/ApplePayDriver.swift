@@ -10,7 +10,8 @@
 /// it, a payment is refused rather than charged for an amount the buyer did not see.
 ///
 /// The page passes what it shows and says: `apply(update)` for each answer, `say(text, code)` for a problem,
-/// `paid(answer, checkout)` after a successful `completePayment`, `failed(answer)` after a refused one,
+/// `paid(answer, checkout)` after a successful `completePayment` (which hands Wallet the answer's `orderDetails`, when
+/// the merchant issues Wallet orders), `failed(answer)` after a refused one,
 /// `cancelled()` when the buyer closes the sheet.
 enum ApplePayDriver {
     static let source = #"""
@@ -88,10 +89,13 @@ enum ApplePayDriver {
               .catch((error) => ({ status: 'STATUS_FAILURE', reason: error.message }));
           }
           const success = answer.status === 'STATUS_SUCCESS';
-          session.completePayment({
+          const result = {
             status: success ? ApplePaySession.STATUS_SUCCESS : ApplePaySession.STATUS_FAILURE,
             errors: (answer.errors || []).map(toError),
-          });
+          };
+          // The Wallet order issued for the order: Wallet adds it to the device (Apple Pay JS version 13, iOS 16, and later).
+          if (success && answer.orderDetails && ApplePaySession.supportsVersion(13)) result.orderDetails = answer.orderDetails;
+          session.completePayment(result);
           if (success) await (options.paid || noop)(answer, await checkout());
           else await (options.failed || noop)(answer);
         };

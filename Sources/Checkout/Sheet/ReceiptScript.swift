@@ -1,5 +1,6 @@
-/// The sheet's receipt once an order is paid: what was paid with which card, the order number, and the links that add
-/// its Wallet passes (one `.pkpasses` link for all of them when there are several and Wallet takes them at once).
+/// The sheet's receipt once an order is paid: what was paid with which card, the order number, the link that adds the
+/// order itself to Wallet (its `.order`, when the merchant issues Wallet orders) and the links that add its Wallet
+/// passes (one `.pkpasses` link for all of them when there are several and Wallet takes them at once).
 enum ReceiptScript {
     static let source = #"""
     (function () {
@@ -15,6 +16,14 @@ enum ReceiptScript {
           + '. Order ' + order.id + '.';
         result.classList.remove('error');
         result.dataset.code = 'STATUS_SUCCESS';
+        if (order.walletOrder && order.walletOrder.downloadURL) {
+          // The Wallet order: after Apple Pay, Wallet has it already; a card payment adds it from this link.
+          const track = document.createElement('a');
+          track.id = 'wallet-order';
+          track.href = order.walletOrder.downloadURL;
+          track.textContent = ' Track this order in Apple Wallet';
+          result.append(track);
+        }
         const passes = order.passes || [];
         if (passes.length > 1 && passes.length <= 10) {
           // Several passes: one .pkpasses download adds them all (Wallet takes at most 10 from one bundle).

@@ -169,10 +169,32 @@ extension PostgresCheckoutStore {
                 "DELETE FROM checkout_pass_queue WHERE order_id = \(order.id) RETURNING order_id", logger: logger
             ).collect()
             guard !deleted.isEmpty else { return false }
-            try await connection.query(
-                "UPDATE checkout_orders SET document = \(document)::jsonb WHERE id = \(order.id)", logger: logger)
+            // A Wallet order recorded since the order was read stays.
+            try await connection.query("""
+                UPDATE checkout_orders
+                SET document = CASE WHEN jsonb_typeof(document -> 'walletOrder') = 'object'
+                    THEN jsonb_set(\(document)::jsonb, '{walletOrder}', document -> 'walletOrder')
+                    ELSE \(document)::jsonb END
+                WHERE id = \(order.id)
+                """, logger: logger)
             return true
         }
+    }
+
+    /// Records an order's Wallet order unless one is recorded, in one statement (the row's lock orders concurrent
+    /// writers), then reads the order back.
+    /// - Parameters:
+    ///   - walletOrder: The issued Wallet order.
+    ///   - orderId: The order.
+    /// - Returns: The stored order, or `nil` when there is none.
+    public func recordWalletOrder(_ walletOrder: WalletOrderDetails, orderId: String) async throws -> CheckoutOrder? {
+        let details = try CheckoutDocument.encode(walletOrder, "the Wallet order of order \(orderId)")
+        _ = try await rows("""
+            UPDATE checkout_orders SET document = jsonb_set(document, '{walletOrder}', \(details)::jsonb)
+            WHERE id = \(orderId) AND jsonb_typeof(document -> 'walletOrder') IS DISTINCT FROM 'object'
+            RETURNING id
+            """)
+        return try await order(id: orderId)
     }
 
     /// Reads an order.

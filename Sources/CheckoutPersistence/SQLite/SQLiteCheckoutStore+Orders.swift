@@ -160,15 +160,41 @@ extension SQLiteCheckoutStore {
     /// - Parameter order: The order with its passes.
     /// - Returns: `false` when it was not queued.
     public func completePasses(order: CheckoutOrder) async throws -> Bool {
-        let document = try CheckoutDocument.encode(order, "order \(order.id)")
-        return try await write { db in
+        try await write { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM checkout_pass_queue WHERE order_id = ?")
             try delete.execute(arguments: [order.id])
             guard db.changesCount > 0 else { return false }
+            // A Wallet order recorded since the order was read stays: the write lock is held from the delete on.
+            var completed = order
+            completed.walletOrder = try Self.storedOrder(order.id, db)?.walletOrder ?? order.walletOrder
             let update = try db.cachedStatement(sql: "UPDATE checkout_orders SET document = ? WHERE id = ?")
-            try update.execute(arguments: [document, order.id])
+            try update.execute(arguments: [try CheckoutDocument.encode(completed, "order \(order.id)"), order.id])
             return true
         }
+    }
+
+    /// Records an order's Wallet order unless one is recorded, in one write transaction.
+    /// - Parameters:
+    ///   - walletOrder: The issued Wallet order.
+    ///   - orderId: The order.
+    /// - Returns: The stored order, or `nil` when there is none.
+    public func recordWalletOrder(_ walletOrder: WalletOrderDetails, orderId: String) async throws -> CheckoutOrder? {
+        try await write { db in
+            // An empty update first, so the write lock is held before the order is read.
+            let lock = try db.cachedStatement(sql: "UPDATE checkout_orders SET id = id WHERE id = ?")
+            try lock.execute(arguments: [orderId])
+            guard var order = try Self.storedOrder(orderId, db) else { return nil }
+            guard order.walletOrder == nil else { return order }
+            order.walletOrder = walletOrder
+            let update = try db.cachedStatement(sql: "UPDATE checkout_orders SET document = ? WHERE id = ?")
+            try update.execute(arguments: [try CheckoutDocument.encode(order, "order \(orderId)"), orderId])
+            return order
+        }
+    }
+
+    private static func storedOrder(_ id: String, _ db: Database) throws -> CheckoutOrder? {
+        let select = try db.cachedStatement(sql: "SELECT document FROM checkout_orders WHERE id = ?")
+        return try String.fetchOne(select, arguments: [id]).map { try CheckoutDocument.order($0, id: id) }
     }
 
     /// Reads an order.
