@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP", "OrderModel", "Validation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
