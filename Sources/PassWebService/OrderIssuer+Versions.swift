@@ -74,7 +74,7 @@ extension OrderIssuer {
         try builder.template.orderJSON(applying: try serverDocument(order), source: "data")
     }
 
-    private func serverDocument(_ order: PassRecord) throws -> Data {
+    func serverDocument(_ order: PassRecord) throws -> Data {
         var document = try PassIssuer.document(order.data)
         document["orderIdentifier"] = .string(order.serialNumber)
         document["authenticationToken"] = .string(order.authenticationToken)
@@ -153,5 +153,16 @@ extension OrderIssuer {
             result[index] = .object(merge(members, into: old))
         }
         return result
+    }
+}
+
+extension OrderIssuer {
+    /// The `order.json` of an order's current version, as devices get it signed.
+    /// - Parameter order: The stored order.
+    /// - Returns: The document.
+    /// - Throws: ``IssuerError`` when its template cannot be loaded.
+    public func orderDocument(for order: PassRecord) async throws -> JSONValue {
+        let builder = try await templateBuilder(named: order.template)
+        return try JSONValue(jsonData: try builder.template.orderJSON(applying: try serverDocument(order), source: "data"))
     }
 }

@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option can also come from an environment variable (TESSERA_PORT, TESSERA_PUBLIC_URL, \
             TESSERA_DATABASE, TESSERA_TEMPLATES, TESSERA_CERT, TESSERA_KEY, TESSERA_P12, TESSERA_WWDR, \
-            TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN, TESSERA_APNS_...). Stops gracefully on SIGTERM/SIGINT.
+            TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN, TESSERA_ORDER_TEMPLATES, TESSERA_ORDER_CERT, \
+            TESSERA_ORDER_KEY, TESSERA_APNS_...). Stops gracefully on SIGTERM/SIGINT.
             """
     )
 
@@ -37,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     var templates: String?
 
     @OptionGroup var credentials: ServerCredentialOptions
+
+    @OptionGroup var orders: OrderServeOptions
 
     @Option(help: "File holding the issuer API's bearer token (TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN); none: API off.")
     var adminTokenFile: String?
@@ -137,13 +140,14 @@ struct ServeCommand: AsyncParsableCommand {
             checkout.recoveryInterval = .seconds(min(5, seconds))
         }
         let signer = try PassSigner(credentials: try credentials.load())
+        let orderSettings = try orders.load(wwdr: credentials.resolvedWWDR, environment: environment)
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let pushSender = try await apns.makeSender(signerCredentials: credentials, logger: logger)
 
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
-            templatesDirectory: URL(fileURLWithPath: templates), signer: signer,
+            templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
             webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
             checkout: checkout, checkoutAPIKey: checkoutAPIKey,
             additionalServices: pushSender.map { [$0.service] } ?? [], connectionLimits: connectionLimits,
@@ -154,7 +158,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
                 "templates": "\(templates)", "pushes": "\(pushSender == nil ? "off" : "on")",
-                "checkout": "\(merchant == nil ? "off" : "on")",
+                "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil ? "off" : "on")",
                 "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])
         do {
