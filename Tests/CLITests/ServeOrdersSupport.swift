@@ -20,7 +20,9 @@ struct OrdersServer {
     let work: URL
 
     /// Starts the stand-in and the server; `body` runs with them, and both stop afterwards.
-    static func with(_ database: Database, _ body: (OrdersServer) async throws -> Void) async throws {
+    static func with(
+        _ database: Database, arguments extra: [String] = [], _ body: (OrdersServer) async throws -> Void
+    ) async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-orders")
         let certs = work.appendingPathComponent("certs")
         let made = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType,
@@ -41,7 +43,7 @@ struct OrdersServer {
             "--order-key", certs.appendingPathComponent("order.key").path,
             "--apns-auth", "token", "--apns-p8", p8, "--apns-key-id", "KEY1234567", "--apns-team-id", "SHOP123456",
             "--apns-host", apns.host, "--apns-port", "\(apns.port)", "--apns-ca-file", tls.authorityPEMPath,
-        ]
+        ] + extra
         if database == .postgres {
             guard let url = TestPostgres.url else {
                 Issue.record(Comment(rawValue: TestPostgres.missingServer("the orders web service over PostgreSQL")))
