@@ -54,21 +54,12 @@ struct IssuerRoutes: Sendable {
             pushesQueued: pushesQueued, warnings: warnings)
     }
 
-    private struct CreateBody: Decodable {
-        var template: String
-        var data: [String: JSONValue]?
-    }
-
-    private struct ChangeBody: Decodable {
-        var data: [String: JSONValue]
-    }
-
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
-        var response = try JSONBody.response(try await state(pass, warnings: warnings), status: .created)
-        response.headers[.location] = "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"
-        return response
+        return try IssuerRequestBodies.created(
+            try await state(pass, warnings: warnings),
+            location: "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)")
     }
 
     private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
@@ -87,7 +78,7 @@ struct IssuerRoutes: Sendable {
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
-        let body = try await JSONBody.decode(ChangeBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumBodySize)
         guard let (update, warnings) = try await issuer.changePassReportingWarnings(
             passTypeIdentifier: type, serialNumber: serial, data: body.data)
         else { throw IssuerError.notFound }

@@ -53,22 +53,11 @@ struct OrderIssuerRoutes: Sendable {
             pushesQueued: pushesQueued, warnings: warnings)
     }
 
-    private struct CreateBody: Decodable {
-        var template: String
-        var data: [String: JSONValue]?
-    }
-
-    private struct ChangeBody: Decodable {
-        var data: [String: JSONValue]
-    }
-
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
         let (order, warnings) = try await issuer.createOrder(template: body.template, data: body.data ?? [:])
-        var response = try JSONBody.response(try await state(order, warnings: warnings), status: .created)
-        response.headers[.location] =
-            "\(issuer.webServiceURL)/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
-        return response
+        let location = "\(issuer.webServiceURL)/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
+        return try IssuerRequestBodies.created(try await state(order, warnings: warnings), location: location)
     }
 
     /// The identifiers of the path, checked: 400 naming `orderTypeIdentifier` or `orderIdentifier`.
@@ -92,7 +81,7 @@ struct OrderIssuerRoutes: Sendable {
 
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let (type, identifier) = try identifiers(context)
-        let body = try await JSONBody.decode(ChangeBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumBodySize)
         guard let (update, warnings) = try await issuer.changeOrder(
             orderTypeIdentifier: type, orderIdentifier: identifier, data: body.data)
         else { throw Self.notFound }
