@@ -1,3 +1,4 @@
+import PassStore
 internal import GRDB
 
 extension SQLiteStore {
