@@ -12,7 +12,8 @@ import HummingbirdCore
 import SQLiteStore
 import ServiceLifecycle
 
-/// Tessera's server: the pass web service, issuer API and push dispatcher over one store, with `/metrics`.
+/// Tessera's server: the pass web service (and the orders web service when configured), issuer API and push
+/// dispatchers over one store, with `/metrics`.
 public enum TesseraServer {
     /// Builds the application: opens and migrates the store, mounts every route, and adds the long-lived services
     /// (PostgreSQL client, push dispatcher) so they start and stop with it.

@@ -9,11 +9,12 @@ import PassWebService
 import Prometheus
 import TesseraServer
 
-/// `tessera serve`: the pass web service, issuer API and pushes, on SQLite by default.
+/// `tessera serve`: the pass web service (and, with `--order-templates`, the orders web service), issuer API and
+/// pushes, on SQLite by default.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the pass web service (Apple's device protocol), the issuer API and APNs pushes.",
+        abstract: "Run the pass web service (Apple's device protocol), the issuer API and APNs pushes; with --order-templates, the orders web service too.",
         discussion: """
             Every option can also come from an environment variable (TESSERA_PORT, TESSERA_PUBLIC_URL, \
             TESSERA_DATABASE, TESSERA_TEMPLATES, TESSERA_CERT, TESSERA_KEY, TESSERA_P12, TESSERA_WWDR, \

@@ -88,4 +88,35 @@ struct ServeOrdersIsolationTests {
             #expect(oversized.status == 413)
         }
     }
+
+    @Test("--order-templates without the Order Type ID credentials, or a missing folder, is a usage error naming the flag")
+    func orderFlags() async throws {
+        let work = try TemporaryDirectory.make(prefix: "serve-order-flags")
+        let certs = work.appendingPathComponent("certs")
+        _ = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", Server.orderType])
+        let base = [
+            "serve", "--port", "0", "--database", "sqlite:\(work.path)/tessera.sqlite",
+            "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "--cert", certs.appendingPathComponent("pass.pem").path, "--key", certs.appendingPathComponent("pass.key").path,
+            "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+        ]
+        let templates = Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates").path
+        let noCertificate = try await offCooperativePool { try Subprocess.tessera(base + ["--order-templates", templates]) }
+        #expect(noCertificate.status == 2)
+        #expect(noCertificate.stderr.contains("--order-cert"))
+        let noFolder = try await offCooperativePool {
+            try Subprocess.tessera(base + ["--order-templates", work.appendingPathComponent("missing").path,
+                                          "--order-cert", certs.appendingPathComponent("order.pem").path,
+                                          "--order-key", certs.appendingPathComponent("order.key").path])
+        }
+        #expect(noFolder.status != 0)
+        #expect(noFolder.stderr.contains("--order-templates"))
+        let passCertificate = try await offCooperativePool {
+            try Subprocess.tessera(base + ["--order-templates", templates,
+                                          "--order-cert", certs.appendingPathComponent("pass.pem").path,
+                                          "--order-key", certs.appendingPathComponent("pass.key").path])
+        }
+        #expect(passCertificate.status != 0)
+        #expect(passCertificate.stderr.contains("--order-cert"))
+    }
 }
