@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP", "OrderModel", "Validation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -249,6 +249,8 @@ let package = Package(
             dependencies: [
                 "PassCrypto", "PassModel", "PostgresStore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
             ],
             path: "Tests/TesseraTestSupport",
             swiftSettings: swiftSettings

@@ -7,39 +7,42 @@ import PassCrypto
 import PassModel
 import PassStore
 
-/// Apple's pass web service protocol, the endpoints Wallet calls under a pass's `webServiceURL`.
-struct DeviceRoutes: Sendable {
-    let issuer: PassIssuer
+/// Apple's device protocol, the endpoints Wallet calls under an item's `webServiceURL`, for one kind of item: passes
+/// (`ApplePass`, `/v1/passes/...`) or orders (`AppleOrder`, `/v1/orders/...`). The same code serves both kinds over
+/// their own store and issuer; only the words differ (``DeviceProtocolKind``).
+struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
+    let issuer: Issuer
+    let kind: DeviceProtocolKind
     let maximumBodySize: Int
-    let personalizationLimiter: RateLimiter
+    /// Limits personalization requests (passes only).
+    let personalizationLimiter: RateLimiter?
     let now: @Sendable () -> Date
 
     private var store: any PassStore { issuer.store }
 
-    func add(to group: RouterGroup<WebServiceRequestContext>) {
-        let registrations = "devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier"
-        group.post("\(registrations)/:serialNumber", use: register)
-        group.delete("\(registrations)/:serialNumber", use: unregister)
-        group.get(RouterPath(registrations), use: serialNumbers)
-        group.get("passes/:passTypeIdentifier/:serialNumber", use: latestPass)
-        group.head("passes/:passTypeIdentifier/:serialNumber", use: latestPass)
-        group.post("passes/:passTypeIdentifier/:serialNumber/personalize", use: personalize)
+    /// The registration paths, which passes and orders share (``DeviceRouter`` tells them apart).
+    static var registrations: String { "devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier" }
+
+    /// Adds the fetch endpoint (`passes/...` or `orders/...`).
+    func addFetch(to group: RouterGroup<WebServiceRequestContext>) {
+        group.get("\(kind.itemsPath)/:passTypeIdentifier/:serialNumber", use: latest)
+        group.head("\(kind.itemsPath)/:passTypeIdentifier/:serialNumber", use: latest)
     }
 
-    /// Finds the pass and checks `Authorization: ApplePass <token>` in constant time. An unknown serial number and a
-    /// wrong token get the same 401, so serial numbers cannot be probed. Inlined into the routes: a call of its own
+    /// Finds the item and checks `Authorization: <scheme> <token>` in constant time. An unknown identifier and a
+    /// wrong token get the same 401, so identifiers cannot be probed. Inlined into the routes: a call of its own
     /// costs two more trips through the event loop's task queue per request under `tessera serve`.
     @inline(__always)
-    private func authenticatedPass(_ request: Request, _ context: WebServiceRequestContext) async throws -> PassRecord {
-        let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
-        let serialNumber = try PathSegments.serialNumber(in: context)
-        let token = Secrets.credential(scheme: "ApplePass", in: request.headers[.authorization])
-        // The store reads a stand-in record when the pass is missing, and the comparison runs either way, so a wrong
-        // token on an existing serial number and any token on a missing one take the same time.
-        let lookup = try await store.passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+    func authenticatedItem(_ request: Request, _ context: WebServiceRequestContext) async throws -> PassRecord {
+        let typeIdentifier = try PathSegments.typeIdentifier(of: kind, in: context)
+        let identifier = try PathSegments.itemIdentifier(of: kind, in: context)
+        let token = Secrets.credential(scheme: kind.authorizationScheme, in: request.headers[.authorization])
+        // The store reads a stand-in record when the item is missing, and the comparison runs either way, so a wrong
+        // token on an existing identifier and any token on a missing one take the same time.
+        let lookup = try await store.passForAuthentication(passTypeIdentifier: typeIdentifier, serialNumber: identifier)
         let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
-        guard let pass = lookup.pass, token != nil, matches else { throw WebServiceError.deviceUnauthorized }
-        return pass
+        guard let item = lookup.pass, token != nil, matches else { throw WebServiceError.deviceUnauthorized }
+        return item
     }
 
     private struct RegistrationBody: Decodable {
@@ -48,15 +51,15 @@ struct DeviceRoutes: Sendable {
 
     @Sendable func register(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            let device = try PathSegments.deviceLibraryIdentifier(in: context)
-            let pass = try await authenticatedPass(request, context)
+            let device = try PathSegments.device(of: kind, in: context)
+            let item = try await authenticatedItem(request, context)
             let body = try await JSONBody.decode(RegistrationBody.self, from: request, limit: maximumBodySize)
             guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
                 throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string")
             }
             let outcome = try await store.register(
-                deviceLibraryIdentifier: device, pushToken: body.pushToken, passTypeIdentifier: pass.passTypeIdentifier,
-                serialNumber: pass.serialNumber, now: now())
+                deviceLibraryIdentifier: device, pushToken: body.pushToken, passTypeIdentifier: item.passTypeIdentifier,
+                serialNumber: item.serialNumber, now: now())
             return Response(status: outcome == .created ? .created : .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
@@ -65,46 +68,71 @@ struct DeviceRoutes: Sendable {
 
     @Sendable func unregister(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            let device = try PathSegments.deviceLibraryIdentifier(in: context)
-            let pass = try await authenticatedPass(request, context)
+            let device = try PathSegments.device(of: kind, in: context)
+            let item = try await authenticatedItem(request, context)
             try await store.unregister(
-                deviceLibraryIdentifier: device, passTypeIdentifier: pass.passTypeIdentifier,
-                serialNumber: pass.serialNumber)
+                deviceLibraryIdentifier: device, passTypeIdentifier: item.passTypeIdentifier,
+                serialNumber: item.serialNumber)
             return Response(status: .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
     }
 
-    private struct SerialNumbers: ResponseEncodable {
-        var serialNumbers: [String]
-        var lastUpdated: String
+    /// `{"serialNumbers": [...], "lastUpdated": "..."}` or `{"orderIdentifiers": [...], "lastModified": "..."}`.
+    private struct ChangedItems: ResponseEncodable {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        var listKey: String
+        var identifiers: [String]
+        var tagKey: String
+        var tag: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(identifiers, forKey: Key(stringValue: listKey))
+            try container.encode(tag, forKey: Key(stringValue: tagKey))
+        }
     }
 
-    @Sendable func serialNumbers(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+    @Sendable func changedItems(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            let device = try PathSegments.deviceLibraryIdentifier(in: context)
-            let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
-            // An unparseable tag counts as none: the device gets every pass, which is always safe.
-            let since = request.uri.queryParameters.get("passesUpdatedSince").flatMap { Int64($0) }
+            let device = try PathSegments.device(of: kind, in: context)
+            let typeIdentifier = try PathSegments.typeIdentifier(of: kind, in: context)
+            // An unparseable tag counts as none: the device gets every item, which is always safe.
+            let since = request.uri.queryParameters.get(kind.updatedSinceQuery).flatMap { Int64($0) }
             guard let list = try await store.serialNumbers(
-                deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
+                deviceLibraryIdentifier: device, passTypeIdentifier: typeIdentifier, updatedSince: since)
             else { return Response(status: .noContent) }
             return try JSONBody.response(
-                SerialNumbers(serialNumbers: list.serialNumbers, lastUpdated: String(list.lastUpdated)))
+                ChangedItems(
+                    listKey: kind.listKey, identifiers: list.serialNumbers, tagKey: kind.tagKey,
+                    tag: String(list.lastUpdated)))
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
     }
 
-    @Sendable func latestPass(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+    @Sendable func latest(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            let pass = try await authenticatedPass(request, context)
-            if let answer = PassResponse.withoutBuilding(for: pass, issuer: issuer, request: request) { return answer }
-            return try await PassResponse.make(for: pass, issuer: issuer, request: request, logger: context.logger)
+            let item = try await authenticatedItem(request, context)
+            if let answer = PassResponse.withoutBuilding(for: item, issuer: issuer, request: request) { return answer }
+            return try await PassResponse.make(for: item, issuer: issuer, request: request, logger: context.logger)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
+    }
+}
+
+extension DeviceRoutes where Issuer == PassIssuer {
+    /// Adds the rewards enrollment endpoint.
+    func addPersonalization(to group: RouterGroup<WebServiceRequestContext>) {
+        group.post("passes/:passTypeIdentifier/:serialNumber/personalize", use: personalize)
     }
 
     /// Rewards enrollment: stores the holder's details and answers with the personalization token signed by the pass
@@ -113,7 +141,7 @@ struct DeviceRoutes: Sendable {
     /// personalized get the same 404, so the answer never tells whether a serial number exists.
     @Sendable func personalize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            guard personalizationLimiter.allow(context.remoteAddress?.ipAddress ?? "unknown", now: now()) else {
+            guard personalizationLimiter?.allow(context.remoteAddress?.ipAddress ?? "unknown", now: now()) ?? true else {
                 throw WebServiceError.rateLimited("too many personalization requests")
             }
             let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
@@ -122,10 +150,10 @@ struct DeviceRoutes: Sendable {
                 body: try await JSONBody.value(from: request, limit: maximumBodySize))
             let pass: PassRecord
             if request.headers[.authorization] != nil {
-                pass = try await authenticatedPass(request, context)
+                pass = try await authenticatedItem(request, context)
             } else {
                 // Wallet sends this request before the pass is in the library, without credentials.
-                guard let found = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+                guard let found = try await issuer.store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
                 else { throw IssuerError.notAwaitingPersonalization }
                 pass = found
             }

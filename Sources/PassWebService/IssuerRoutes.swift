@@ -54,21 +54,12 @@ struct IssuerRoutes: Sendable {
             pushesQueued: pushesQueued, warnings: warnings)
     }
 
-    private struct CreateBody: Decodable {
-        var template: String
-        var data: [String: JSONValue]?
-    }
-
-    private struct ChangeBody: Decodable {
-        var data: [String: JSONValue]
-    }
-
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
-        var response = try JSONBody.response(try await state(pass, warnings: warnings), status: .created)
-        response.headers[.location] = "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"
-        return response
+        return try IssuerRequestBodies.created(
+            try await state(pass, warnings: warnings),
+            location: "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)")
     }
 
     private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
@@ -87,7 +78,7 @@ struct IssuerRoutes: Sendable {
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
-        let body = try await JSONBody.decode(ChangeBody.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumBodySize)
         guard let (update, warnings) = try await issuer.changePassReportingWarnings(
             passTypeIdentifier: type, serialNumber: serial, data: body.data)
         else { throw IssuerError.notFound }
@@ -174,9 +165,11 @@ struct BearerTokenMiddleware: RouterMiddleware {
     }
 }
 
-/// The holder's download link: `GET /download/<token>.pkpass`, no credentials, the token being unguessable.
+/// The holder's download links: `GET /download/<token>.pkpass` (a pass) and `GET /download/<token>.order` (an
+/// order), no credentials, the token being unguessable.
 struct DownloadRoutes: Sendable {
     let issuer: PassIssuer
+    let orderIssuer: OrderIssuer?
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         group.get("download/:file", use: download)
@@ -185,20 +178,30 @@ struct DownloadRoutes: Sendable {
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            guard var token = context.parameters.get("file") else { throw WebServiceError.noPassAtLink }
-            if token.hasSuffix(".pkpass") { token.removeLast(".pkpass".count) }
-            guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
-                  let pass = try await issuer.store.pass(downloadToken: token)
-            else { throw WebServiceError.noPassAtLink }
-            if let answer = PassResponse.withoutBuilding(
-                for: pass, issuer: issuer, request: request, attachmentName: pass.serialNumber)
-            {
-                return answer
+            guard let file = context.parameters.get("file") else { throw WebServiceError.noPassAtLink }
+            if let orderIssuer, file.hasSuffix(".\(OrderIssuer.fileExtension)") {
+                return try await Self.download(file, from: orderIssuer, request: request, context: context)
             }
-            return try await PassResponse.make(
-                for: pass, issuer: issuer, request: request, logger: context.logger, attachmentName: pass.serialNumber)
+            return try await Self.download(file, from: issuer, request: request, context: context)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
+    }
+
+    private static func download<Issuer: WalletItemIssuer>(
+        _ file: String, from issuer: Issuer, request: Request, context: WebServiceRequestContext
+    ) async throws -> Response {
+        var token = file
+        if token.hasSuffix(".\(Issuer.fileExtension)") { token.removeLast(Issuer.fileExtension.count + 1) }
+        guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
+              let item = try await issuer.store.pass(downloadToken: token)
+        else { throw WebServiceError.noPassAtLink }
+        if let answer = PassResponse.withoutBuilding(
+            for: item, issuer: issuer, request: request, attachmentName: item.serialNumber)
+        {
+            return answer
+        }
+        return try await PassResponse.make(
+            for: item, issuer: issuer, request: request, logger: context.logger, attachmentName: item.serialNumber)
     }
 }

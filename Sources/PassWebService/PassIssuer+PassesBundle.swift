@@ -1,7 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Logging
-public import PassBundle
+import PassBundle
 public import PassStore
 
 /// Several passes as one `.pkpasses` download (`application/vnd.apple.pkpasses`), within Apple's limits.

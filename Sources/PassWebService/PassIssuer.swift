@@ -10,7 +10,12 @@ public import PassStore
 
 /// Issues and changes passes for the web service: applies data to templates, signs, stores, and keeps the signed
 /// bundle of each current version so device fetches do not sign again.
-public final class PassIssuer: Sendable {
+public final class PassIssuer: WalletItemIssuer {
+    /// The media type of a signed pass.
+    static let contentType = "application/vnd.apple.pkpass"
+    /// The file extension of a signed pass.
+    static let fileExtension = "pkpass"
+
     /// What the issuer needs.
     public struct Configuration: Sendable {
         /// Folder holding one template folder per name (`event-ticket/pass.json`, ...).
@@ -41,7 +46,7 @@ public final class PassIssuer: Sendable {
     public let configuration: Configuration
     let signer: PassSigner
     let templates: TemplateLibrary
-    private let cache: BundleCache
+    let cache: BundleCache
     private let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     private let onPushesQueued: @Sendable () -> Void
@@ -240,8 +245,7 @@ public final class PassIssuer: Sendable {
     }
 
     private func remember(_ bundle: Data, for pass: PassRecord) {
-        let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        cache.store(ByteBuffer(bytes: bundle), for: key, updateTag: pass.updateTag)
+        remember(ByteBuffer(bytes: bundle), for: pass)
     }
 
     /// The signed `.pkpass` of a pass's current version, from the cache or signed now.
@@ -249,22 +253,9 @@ public final class PassIssuer: Sendable {
         Data(try await bundleBuffer(for: pass).readableBytesView)
     }
 
-    /// The bundle of a pass's current version when the cache holds it, without waiting; `nil` when it must be built
-    /// (``bundleBuffer(for:)``).
-    func cachedBundleBuffer(for pass: PassRecord) -> ByteBuffer? {
-        cache.bundle(
-            for: BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
-            updateTag: pass.updateTag)
-    }
-
-    /// The same bundle as a buffer that HTTP responses share without copying. A cache miss loads the template and
-    /// signs on NIO's blocking thread pool, never on an event loop.
-    func bundleBuffer(for pass: PassRecord) async throws -> ByteBuffer {
-        if let cached = cachedBundleBuffer(for: pass) { return cached }
-        let key = BundleCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        let bundle = ByteBuffer(bytes: try await build(pass, entry: try await templateEntry(named: pass.template)).bundle)
-        cache.store(bundle, for: key, updateTag: pass.updateTag)
-        return bundle
+    /// Builds and signs a pass's current version with its template.
+    func signedBundle(for pass: PassRecord) async throws -> Data {
+        try await build(pass, entry: try await templateEntry(named: pass.template)).bundle
     }
 
     /// The template `name`; a first use reads and hashes its files off the event loops.

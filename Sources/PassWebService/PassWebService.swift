@@ -39,6 +39,8 @@ public struct PassWebService: Sendable {
 
     /// Makes and changes the passes.
     public let issuer: PassIssuer
+    /// Makes and changes the orders, when the server issues them (`nil`: the order endpoints are not mounted).
+    public let orderIssuer: OrderIssuer?
     /// The configuration.
     public let configuration: Configuration
     private let now: @Sendable () -> Date
@@ -46,10 +48,15 @@ public struct PassWebService: Sendable {
     /// Creates the service.
     /// - Parameters:
     ///   - issuer: The pass issuer (store, templates, signer).
+    ///   - orderIssuer: The order issuer, or `nil` when the server issues no orders.
     ///   - configuration: Limits and the issuer API token.
     ///   - now: The clock.
-    public init(issuer: PassIssuer, configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, configuration: Configuration,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.issuer = issuer
+        self.orderIssuer = orderIssuer
         self.configuration = configuration
         self.now = now
     }
@@ -65,20 +72,30 @@ public struct PassWebService: Sendable {
     public func addRoutes(to router: Router<WebServiceRequestContext>) {
         let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
         let v1 = root.group("v1")
-        DeviceRoutes(
-            issuer: issuer, maximumBodySize: configuration.maximumBodySize,
-            personalizationLimiter: RateLimiter(
-                burst: configuration.personalizationBurst, perMinute: configuration.personalizationRequestsPerMinute),
-            now: now
+        DeviceRouter(
+            passes: DeviceRoutes(
+                issuer: issuer, kind: .passes, maximumBodySize: configuration.maximumBodySize,
+                personalizationLimiter: RateLimiter(
+                    burst: configuration.personalizationBurst, perMinute: configuration.personalizationRequestsPerMinute),
+                now: now),
+            orders: orderIssuer.map {
+                DeviceRoutes(
+                    issuer: $0, kind: .orders, maximumBodySize: configuration.maximumBodySize,
+                    personalizationLimiter: nil, now: now)
+            }
         ).add(to: v1)
         LogRoutes(
             maximumBodySize: configuration.maximumBodySize,
             limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
         ).add(to: v1)
-        DownloadRoutes(issuer: issuer).add(to: root)
+        DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
         if let token = configuration.adminToken {
-            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
-                .add(to: root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware()))
+            let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
+            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize).add(to: api)
+            if let orderIssuer {
+                OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
+                    .add(to: api)
+            }
         }
         // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
         // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path

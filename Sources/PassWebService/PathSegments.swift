@@ -19,6 +19,11 @@ public enum PathSegments {
         value.hasPrefix("pass.") && value.count > 5 && isValid(value) { $0.isLetterOrDigitASCII || ".-_".utf8.contains($0) }
     }
 
+    /// `order.` followed by reverse-DNS characters (letters, digits, `.-_`), as Apple issues them.
+    public static func isValidOrderTypeIdentifier(_ value: String) -> Bool {
+        value.hasPrefix("order.") && value.count > 6 && isValid(value) { $0.isLetterOrDigitASCII || ".-_".utf8.contains($0) }
+    }
+
     /// Letters, digits, `.-_` (devices send a hexadecimal identifier).
     public static func isValidDeviceLibraryIdentifier(_ value: String) -> Bool {
         isValid(value) { $0.isLetterOrDigitASCII || ".-_".utf8.contains($0) }
@@ -29,16 +34,31 @@ public enum PathSegments {
     }
 
     /// Reads a path parameter, percent-decoded (clients encode `@ : + =`), and checks it, throwing 400 naming the
-    /// parameter when it is malformed.
+    /// parameter (or `field`, the protocol's name for it) when it is malformed.
     static func parameter(
-        _ name: String, in context: some RequestContext, valid: (String) -> Bool
+        _ name: String, field: String? = nil, in context: some RequestContext, valid: (String) -> Bool
     ) throws -> String {
         guard let raw = context.parameters.get(name), let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw,
               valid(value)
         else {
-            throw WebServiceError.invalid(name, "malformed \(name) in the path")
+            throw WebServiceError.invalid(field ?? name, "malformed \(field ?? name) in the path")
         }
         return value
+    }
+
+    /// The type identifier of a device request, checked for its kind; errors name the kind's field.
+    static func typeIdentifier(of kind: DeviceProtocolKind, in context: some RequestContext) throws -> String {
+        try parameter("passTypeIdentifier", field: kind.typeField, in: context, valid: kind.isValidTypeIdentifier)
+    }
+
+    /// The item identifier of a device request (serial number, order identifier); errors name the kind's field.
+    static func itemIdentifier(of kind: DeviceProtocolKind, in context: some RequestContext) throws -> String {
+        try parameter("serialNumber", field: kind.identifierField, in: context, valid: isValidSerialNumber)
+    }
+
+    /// The device of a device request; errors name the kind's field.
+    static func device(of kind: DeviceProtocolKind, in context: some RequestContext) throws -> String {
+        try parameter("deviceLibraryIdentifier", field: kind.deviceField, in: context, valid: isValidDeviceLibraryIdentifier)
     }
 
     static func passTypeIdentifier(in context: some RequestContext) throws -> String {

@@ -39,12 +39,12 @@ extension PostgresStore {
     /// - Returns: The stored pass.
     public func insertPass(_ new: NewPass, now: Date) async throws -> PassRecord {
         try await transaction { connection in
-            let tag = try await Self.nextUpdateTag(connection, logger: logger)
+            let tag = try await nextUpdateTag(connection)
             let seconds = now.wholeSeconds
             let rows: [PostgresRow]
             do {
                 rows = try await connection.query("""
-                    INSERT INTO passes (\(unescaped: Self.passColumns)) VALUES (\(new.passTypeIdentifier), \
+                    INSERT INTO \(unescaped: tables.items) (\(unescaped: Self.passColumns)) VALUES (\(new.passTypeIdentifier), \
                     \(new.serialNumber), \(new.authenticationToken), \(new.template), \(new.data), NULL, false, \
                     \(new.downloadToken), \(tag), \(seconds), \(seconds))
                     ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
@@ -65,7 +65,10 @@ extension PostgresStore {
     ///   - serialNumber: The serial number.
     /// - Returns: The pass, or `nil`.
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
-        try await rows(PassByKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        if holdsOrders {
+            return try await rows(PassByKey<OrderKind>(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        }
+        return try await rows(PassByKey<PassKind>(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
     }
 
     /// The pass for a credential check, reading a stand-in record when it is missing so both cost the same.
@@ -74,8 +77,10 @@ extension PostgresStore {
     ///   - serialNumber: The serial number.
     /// - Returns: The pass or `nil`, and the token to compare a credential with.
     public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
-        guard let (found, record) = try await rows(
-            PassForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        let row = holdsOrders
+            ? try await rows(PassForAuthentication<OrderKind>(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+            : try await rows(PassForAuthentication<PassKind>(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)).first
+        guard let (found, record) = row
         else { return PassLookup(pass: nil, comparisonToken: PassLookup.standInToken) }
         return PassLookup(pass: found ? record : nil, comparisonToken: record.authenticationToken)
     }
@@ -84,7 +89,7 @@ extension PostgresStore {
     /// - Returns: The pass, or `nil`.
     public func pass(downloadToken: String) async throws -> PassRecord? {
         let rows = try await rows(
-            "SELECT \(unescaped: Self.passColumns) FROM passes WHERE download_token = \(downloadToken)"
+            "SELECT \(unescaped: Self.passColumns) FROM \(unescaped: tables.items) WHERE download_token = \(downloadToken)"
         )
         return try rows.first.map(Self.passRecord)
     }
@@ -101,9 +106,9 @@ extension PostgresStore {
         async throws -> PassUpdate?
     {
         try await transaction { connection in
-            let tag = try await Self.nextUpdateTag(connection, logger: logger)
+            let tag = try await nextUpdateTag(connection)
             let rows = try await connection.query("""
-                UPDATE passes SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
+                UPDATE \(unescaped: tables.items) SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
                     personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
                     last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
                 WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)

@@ -7,9 +7,9 @@ import PostgresNIO
 
 extension PostgresStore {
     /// A pass by its key: the device fetch and every authenticated device request.
-    struct PassByKey: PostgresPreparedStatement {
-        static let name = "tessera_pass_by_key"
-        static let sql = "SELECT \(PostgresStore.passColumns) FROM passes WHERE pass_type_identifier = $1 AND serial_number = $2"
+    struct PassByKey<Kind: ItemKind>: PostgresPreparedStatement {
+        static var name: String { Kind.tables.kind == "pass" ? "tessera_pass_by_key" : "tessera_order_by_key" }
+        static var sql: String { Kind.statements.itemByKey }
         typealias Row = PassRecord
 
         var passTypeIdentifier: String
@@ -28,14 +28,11 @@ extension PostgresStore {
     /// A pass by its key for a credential check, or when there is none the first pass by key in its place: the
     /// Append node stops at LIMIT 1, so a found pass reads one row through the key's index and a missing one reads one
     /// row through the same index, and both cost the same. The first column says whether the pass was found.
-    struct PassForAuthentication: PostgresPreparedStatement {
-        static let name = "tessera_pass_for_authentication"
-        static let sql = """
-            (SELECT true, \(PostgresStore.passColumns) FROM passes WHERE pass_type_identifier = $1 AND serial_number = $2)
-            UNION ALL
-            (SELECT false, \(PostgresStore.passColumns) FROM passes ORDER BY pass_type_identifier, serial_number LIMIT 1)
-            LIMIT 1
-            """
+    struct PassForAuthentication<Kind: ItemKind>: PostgresPreparedStatement {
+        static var name: String {
+            Kind.tables.kind == "pass" ? "tessera_pass_for_authentication" : "tessera_order_for_authentication"
+        }
+        static var sql: String { Kind.statements.itemForAuthentication }
         typealias Row = (Bool, PassRecord)
 
         var passTypeIdentifier: String
@@ -52,14 +49,11 @@ extension PostgresStore {
     }
 
     /// The serial numbers and tags of a device's passes of one type changed after a tag: the list endpoint.
-    struct ChangedSerialNumbers: PostgresPreparedStatement {
-        static let name = "tessera_changed_serial_numbers"
-        static let sql = """
-            SELECT p.serial_number, p.update_tag FROM registrations r
-            JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
-            WHERE r.device_library_identifier = $1 AND r.pass_type_identifier = $2 AND p.update_tag > $3
-            ORDER BY p.update_tag
-            """
+    struct ChangedSerialNumbers<Kind: ItemKind>: PostgresPreparedStatement {
+        static var name: String {
+            Kind.tables.kind == "pass" ? "tessera_changed_serial_numbers" : "tessera_changed_order_identifiers"
+        }
+        static var sql: String { Kind.statements.changedItems }
         typealias Row = (String, Int64)
 
         var deviceLibraryIdentifier: String
@@ -81,25 +75,9 @@ extension PostgresStore {
     /// created or its push token updated (which locks the device row, so a concurrent unregister cannot remove the
     /// device under the new registration), then the registration is added unless present. Answers whether the pass
     /// exists and whether the registration is new.
-    struct Register: PostgresPreparedStatement {
-        static let name = "tessera_register"
-        static let sql = """
-            WITH pass AS (
-                SELECT 1 FROM passes WHERE pass_type_identifier = $3 AND serial_number = $4
-            ), device AS (
-                INSERT INTO devices (device_library_identifier, push_token, updated_at)
-                SELECT $1, $2, $5 WHERE EXISTS (SELECT 1 FROM pass)
-                ON CONFLICT (device_library_identifier)
-                DO UPDATE SET push_token = EXCLUDED.push_token, updated_at = EXCLUDED.updated_at
-                RETURNING 1
-            ), registration AS (
-                INSERT INTO registrations (device_library_identifier, pass_type_identifier, serial_number, created_at)
-                SELECT $1, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM device)
-                ON CONFLICT DO NOTHING
-                RETURNING 1
-            )
-            SELECT EXISTS (SELECT 1 FROM pass), EXISTS (SELECT 1 FROM registration)
-            """
+    struct Register<Kind: ItemKind>: PostgresPreparedStatement {
+        static var name: String { Kind.tables.kind == "pass" ? "tessera_register" : "tessera_register_order" }
+        static var sql: String { Kind.statements.register }
         typealias Row = (Bool, Bool)
 
         var deviceLibraryIdentifier: String

@@ -11,17 +11,17 @@ extension PostgresStore {
     {
         // Bump first, so that the entries inserted next are not bumped.
         try await connection.query("""
-            UPDATE push_queue SET generation = generation + 1
+            UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1
             WHERE pass_type_identifier = \(passTypeIdentifier) AND push_token IN (
-                SELECT d.push_token FROM registrations r
-                JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+                SELECT d.push_token FROM \(unescaped: tables.registrations) r
+                JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
                 WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
             )
             """, logger: logger)
         let inserted = try await connection.query("""
-            INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
-            SELECT DISTINCT d.push_token, \(passTypeIdentifier), 1, 0, \(now), \(now) FROM registrations r
-            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            INSERT INTO \(unescaped: tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+            SELECT DISTINCT d.push_token, \(passTypeIdentifier), 1, 0, \(now), \(now) FROM \(unescaped: tables.registrations) r
+            JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
             WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
             ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
             RETURNING id
@@ -39,9 +39,9 @@ extension PostgresStore {
     public func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush] {
         guard limit > 0 else { return [] }
         let rows = try await rows("""
-            UPDATE push_queue SET claimed_until = \(now.addingTimeInterval(lease))
+            UPDATE \(unescaped: tables.pushQueue) SET claimed_until = \(now.addingTimeInterval(lease))
             WHERE id IN (
-                SELECT id FROM push_queue
+                SELECT id FROM \(unescaped: tables.pushQueue)
                 WHERE not_before <= \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
                 ORDER BY id LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED
@@ -64,12 +64,12 @@ extension PostgresStore {
     public func completePush(_ push: PendingPush) async throws {
         try await transaction { connection in
             let deleted = try await connection.query(
-                "DELETE FROM push_queue WHERE id = \(push.id) AND generation = \(push.generation) RETURNING id",
+                "DELETE FROM \(unescaped: tables.pushQueue) WHERE id = \(push.id) AND generation = \(push.generation) RETURNING id",
                 logger: logger
             ).collect()
             if deleted.isEmpty {
                 try await connection.query(
-                    "UPDATE push_queue SET claimed_until = NULL WHERE id = \(push.id)", logger: logger
+                    "UPDATE \(unescaped: tables.pushQueue) SET claimed_until = NULL WHERE id = \(push.id)", logger: logger
                 )
             }
         }
@@ -81,7 +81,7 @@ extension PostgresStore {
     ///   - notBefore: When it is due again.
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
         _ = try await rows("""
-            UPDATE push_queue SET attempts = attempts + 1, not_before = \(notBefore), claimed_until = NULL
+            UPDATE \(unescaped: tables.pushQueue) SET attempts = attempts + 1, not_before = \(notBefore), claimed_until = NULL
             WHERE id = \(push.id)
             """)
     }

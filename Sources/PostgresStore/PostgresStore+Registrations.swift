@@ -15,9 +15,13 @@ extension PostgresStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
-        let rows = try await rows(Register(
-            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
+        let rows = holdsOrders
+            ? try await rows(Register<OrderKind>(
+                deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
+            : try await rows(Register<PassKind>(
+                deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
         guard let (passExists, created) = rows.first, passExists else {
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
@@ -37,17 +41,17 @@ extension PostgresStore {
         try await transaction { connection in
             // Lock the device first: a registration committed meanwhile is then seen by the orphan check.
             let device = try await connection.query("""
-                SELECT 1 FROM devices WHERE device_library_identifier = \(deviceLibraryIdentifier) FOR UPDATE
+                SELECT 1 FROM \(unescaped: tables.devices) WHERE device_library_identifier = \(deviceLibraryIdentifier) FOR UPDATE
                 """, logger: logger).collect()
             guard !device.isEmpty else { return false }
             let deleted = try await connection.query("""
-                DELETE FROM registrations WHERE device_library_identifier = \(deviceLibraryIdentifier)
+                DELETE FROM \(unescaped: tables.registrations) WHERE device_library_identifier = \(deviceLibraryIdentifier)
                 AND pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                 RETURNING 1
                 """, logger: logger).collect()
             _ = try await connection.query("""
-                DELETE FROM devices WHERE device_library_identifier = \(deviceLibraryIdentifier)
-                AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_identifier = \(deviceLibraryIdentifier))
+                DELETE FROM \(unescaped: tables.devices) WHERE device_library_identifier = \(deviceLibraryIdentifier)
+                AND NOT EXISTS (SELECT 1 FROM \(unescaped: tables.registrations) WHERE device_library_identifier = \(deviceLibraryIdentifier))
                 """, logger: logger).collect()
             return !deleted.isEmpty
         }
@@ -62,9 +66,13 @@ extension PostgresStore {
     public func serialNumbers(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?)
         async throws -> SerialNumberList?
     {
-        let rows = try await rows(ChangedSerialNumbers(
-            deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier,
-            updatedSince: updatedSince ?? Int64.min))
+        let rows = holdsOrders
+            ? try await rows(ChangedSerialNumbers<OrderKind>(
+                deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier,
+                updatedSince: updatedSince ?? Int64.min))
+            : try await rows(ChangedSerialNumbers<PassKind>(
+                deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier,
+                updatedSince: updatedSince ?? Int64.min))
         var serialNumbers: [String] = []
         var lastUpdated = Int64.min
         for (serialNumber, tag) in rows {
@@ -80,7 +88,7 @@ extension PostgresStore {
     /// - Returns: How many devices are registered for the pass.
     public func registrationCount(passTypeIdentifier: String, serialNumber: String) async throws -> Int {
         let rows = try await rows("""
-            SELECT COUNT(*) FROM registrations
+            SELECT COUNT(*) FROM \(unescaped: tables.registrations)
             WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
             """)
         return try rows.first.map { Int(try $0.decode(Int64.self)) } ?? 0
@@ -99,18 +107,18 @@ extension PostgresStore {
         try await transaction { connection in
             // Lock the devices first, as unregister does.
             let devices = try await connection.query("""
-                SELECT device_library_identifier FROM devices WHERE push_token = \(pushToken)
+                SELECT device_library_identifier FROM \(unescaped: tables.devices) WHERE push_token = \(pushToken)
                 AND (\(unlessRefreshedAfter)::timestamptz IS NULL OR updated_at <= \(unlessRefreshedAfter))
                 FOR UPDATE
                 """, logger: logger).collect().map { try $0.decode(String.self) }
             guard !devices.isEmpty else { return 0 }
             let deleted = try await connection.query("""
-                DELETE FROM registrations WHERE pass_type_identifier = \(passTypeIdentifier)
+                DELETE FROM \(unescaped: tables.registrations) WHERE pass_type_identifier = \(passTypeIdentifier)
                 AND device_library_identifier = ANY(\(devices)) RETURNING 1
                 """, logger: logger).collect()
             _ = try await connection.query("""
-                DELETE FROM devices d WHERE d.device_library_identifier = ANY(\(devices)) AND NOT EXISTS (
-                    SELECT 1 FROM registrations r WHERE r.device_library_identifier = d.device_library_identifier
+                DELETE FROM \(unescaped: tables.devices) d WHERE d.device_library_identifier = ANY(\(devices)) AND NOT EXISTS (
+                    SELECT 1 FROM \(unescaped: tables.registrations) r WHERE r.device_library_identifier = d.device_library_identifier
                 )
                 """, logger: logger).collect()
             return deleted.count

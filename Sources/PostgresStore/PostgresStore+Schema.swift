@@ -1,3 +1,4 @@
+import PassStore
 internal import PostgresNIO
 
 extension PostgresStore {
@@ -29,10 +30,22 @@ extension PostgresStore {
     }
 
     /// The migrations in order (version = index + 1), one statement per string. Never edit a released one.
+    /// (Version 1 is written through ``itemTables(_:)`` since orders came; its statements are the same as released.)
     static let migrations: [[String]] = [
+        itemTables(.passes) + [
+            "CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL)",
+            "INSERT INTO counters (name, value) VALUES ('update_tag', 0)",
+        ],
+        // Wallet orders: new tables only, so the migration is instant on a store of any size and the pass tables
+        // and their indexes are untouched.
+        itemTables(.orders) + ["INSERT INTO counters (name, value) VALUES ('order_update_tag', 0)"],
+    ]
+
+    /// The tables of one kind of item: the items, their devices, registrations and push queue.
+    private static func itemTables(_ tables: ItemTables) -> [String] {
         [
             """
-            CREATE TABLE passes (
+            CREATE TABLE \(tables.items) (
                 pass_type_identifier text NOT NULL,
                 serial_number text NOT NULL,
                 authentication_token text NOT NULL,
@@ -44,36 +57,37 @@ extension PostgresStore {
                 update_tag bigint NOT NULL,
                 last_modified timestamptz NOT NULL,
                 created_at timestamptz NOT NULL,
-                CONSTRAINT passes_pkey PRIMARY KEY (pass_type_identifier, serial_number),
-                CONSTRAINT passes_download_token_key UNIQUE (download_token)
+                CONSTRAINT \(tables.items)_pkey PRIMARY KEY (pass_type_identifier, serial_number),
+                CONSTRAINT \(tables.items)_download_token_key UNIQUE (download_token)
             )
             """,
-            "CREATE INDEX passes_update_tag ON passes (update_tag)",
+            "CREATE INDEX \(tables.items)_update_tag ON \(tables.items) (update_tag)",
             """
-            CREATE TABLE devices (
+            CREATE TABLE \(tables.devices) (
                 device_library_identifier text PRIMARY KEY,
                 push_token text NOT NULL,
                 updated_at timestamptz NOT NULL
             )
             """,
-            "CREATE INDEX devices_push_token ON devices (push_token)",
+            "CREATE INDEX \(tables.devices)_push_token ON \(tables.devices) (push_token)",
             """
-            CREATE TABLE registrations (
+            CREATE TABLE \(tables.registrations) (
                 device_library_identifier text NOT NULL
-                    REFERENCES devices (device_library_identifier) ON DELETE CASCADE,
+                    REFERENCES \(tables.devices) (device_library_identifier) ON DELETE CASCADE,
                 pass_type_identifier text NOT NULL,
                 serial_number text NOT NULL,
                 created_at timestamptz NOT NULL,
                 PRIMARY KEY (device_library_identifier, pass_type_identifier, serial_number),
                 FOREIGN KEY (pass_type_identifier, serial_number)
-                    REFERENCES passes (pass_type_identifier, serial_number) ON DELETE CASCADE
+                    REFERENCES \(tables.items) (pass_type_identifier, serial_number) ON DELETE CASCADE
             )
             """,
-            "CREATE INDEX registrations_pass ON registrations (pass_type_identifier, serial_number)",
-            "CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL)",
-            "INSERT INTO counters (name, value) VALUES ('update_tag', 0)",
             """
-            CREATE TABLE push_queue (
+            CREATE INDEX \(tables.registrations)_\(tables.kind) ON \(tables.registrations) \
+            (pass_type_identifier, serial_number)
+            """,
+            """
+            CREATE TABLE \(tables.pushQueue) (
                 id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
                 push_token text NOT NULL,
                 pass_type_identifier text NOT NULL,
@@ -86,5 +100,5 @@ extension PostgresStore {
             )
             """,
         ]
-    ]
+    }
 }

@@ -19,6 +19,8 @@ public final class PostgresStore: PassStore, Service {
     public let pool: PostgresConnectionPool
     let logger: Logger
     let configuration: Configuration
+    /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
+    let tables: ItemTables
 
     /// Creates a store for a configuration. Nothing connects until ``run()`` runs.
     /// - Parameters:
@@ -64,7 +66,31 @@ public final class PostgresStore: PassStore, Service {
         pool = PostgresConnectionPool(
             client: PostgresClient(configuration: clientConfiguration, backgroundLogger: logger),
             size: configuration.maximumConnections, logger: logger)
+        tables = .passes
     }
+
+    private init(sharing store: PostgresStore, tables: ItemTables) {
+        pool = store.pool
+        logger = store.logger
+        configuration = store.configuration
+        self.tables = tables
+    }
+
+    /// The Wallet orders beside this store's passes: the same database and connection pool, and the same device
+    /// protocol machinery (registrations, update tags, `lastModified`, push queue, authentication lookup), over
+    /// tables of their own, so nothing asked of one kind ever reads or changes the other. Records hold the
+    /// `orderTypeIdentifier` as ``PassStore/PassRecord/passTypeIdentifier`` and the `orderIdentifier` as
+    /// ``PassStore/PassRecord/serialNumber``.
+    ///
+    /// The order store runs on this store's connection pool: run this store as the service; ``migrate()`` on either creates
+    /// both kinds' tables.
+    /// - Returns: A store of orders sharing this store's database.
+    public func orderStore() -> PostgresStore {
+        PostgresStore(sharing: self, tables: .orders)
+    }
+
+    /// Whether this store holds orders (its prepared statements are the order ones).
+    var holdsOrders: Bool { tables.kind == ItemTables.orders.kind }
 
     /// Creates a store for a `postgres://user:password@host:port/database?sslmode=disable` URL.
     /// - Parameters:
@@ -108,11 +134,11 @@ public final class PostgresStore: PassStore, Service {
 
     /// Takes the next update tag inside the current transaction; the counter row stays locked until it ends, so
     /// writers that take tags commit one after another, in tag order.
-    static func nextUpdateTag(_ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    func nextUpdateTag(_ connection: PostgresConnection) async throws -> Int64 {
         let rows = try await connection.query(
-            "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value", logger: logger
+            "UPDATE counters SET value = value + 1 WHERE name = \(tables.counter) RETURNING value", logger: logger
         )
         for try await tag in rows.decode(Int64.self) { return tag }
-        throw PassStoreError.invalidData("counters: the update_tag row is missing")
+        throw PassStoreError.invalidData("counters: the \(tables.counter) row is missing")
     }
 }

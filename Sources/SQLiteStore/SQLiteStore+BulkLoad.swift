@@ -37,15 +37,15 @@ extension SQLiteStore {
     ///   - now: The creation and registration time.
     /// - Throws: The first error of a single call (duplicate pass, unknown pass); nothing is stored then.
     public func bulkLoad(passes: [NewPass], registrations: [DeviceRegistration], now: Date) async throws {
-        try await write { db in
+        try await write { [tables] db in
             for pass in passes {
-                _ = try Self.insertPass(pass, now: now, db)
+                _ = try Self.insertPass(pass, now: now, tables, db)
             }
             for registration in registrations {
                 _ = try Self.register(
                     deviceLibraryIdentifier: registration.deviceLibraryIdentifier, pushToken: registration.pushToken,
                     passTypeIdentifier: registration.passTypeIdentifier, serialNumber: registration.serialNumber,
-                    now: now, db
+                    now: now, tables, db
                 )
             }
         }

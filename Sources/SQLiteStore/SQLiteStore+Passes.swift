@@ -27,13 +27,8 @@ extension SQLiteStore {
     ///   - serialNumber: The serial number.
     /// - Returns: The pass or `nil`, and the token to compare a credential with.
     public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
-        try await read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT 1, \(Self.passColumns) FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
-                UNION ALL
-                SELECT 0, \(Self.passColumns) FROM passes WHERE rowid = (SELECT max(rowid) FROM passes)
-                LIMIT 1
-                """)
+        try await read { [tables] db in
+            let statement = try db.cachedStatement(sql: tables.itemForAuthentication)
             guard let row = try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]) else {
                 return PassLookup(pass: nil, comparisonToken: PassLookup.standInToken)
             }
@@ -51,14 +46,14 @@ extension SQLiteStore {
     ///   exists; ``PassStore/PassStoreError/invalidData(_:)`` when the download token is already in use.
     /// - Returns: The stored pass.
     public func insertPass(_ new: NewPass, now: Date) async throws -> PassRecord {
-        try await write { db in try Self.insertPass(new, now: now, db) }
+        try await write { [tables] db in try Self.insertPass(new, now: now, tables, db) }
     }
 
-    static func insertPass(_ new: NewPass, now: Date, _ db: Database) throws -> PassRecord {
-        let tag = try nextUpdateTag(db)
+    static func insertPass(_ new: NewPass, now: Date, _ tables: Tables, _ db: Database) throws -> PassRecord {
+        let tag = try nextUpdateTag(tables, db)
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO passes (\(passColumns)) VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)
+            INSERT INTO \(tables.items) (\(passColumns)) VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)
             ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
             RETURNING \(passColumns)
             """)
@@ -82,10 +77,8 @@ extension SQLiteStore {
     ///   - serialNumber: The serial number.
     /// - Returns: The pass, or `nil`.
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
-        try await read { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(Self.passColumns) FROM passes WHERE pass_type_identifier = ? AND serial_number = ?"
-            )
+        try await read { [tables] db in
+            let statement = try db.cachedStatement(sql: tables.itemByKey)
             return try Row.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]).map { Self.passRecord($0) }
         }
     }
@@ -93,8 +86,9 @@ extension SQLiteStore {
     /// - Parameter downloadToken: The token of the holder's download link.
     /// - Returns: The pass, or `nil`.
     public func pass(downloadToken: String) async throws -> PassRecord? {
-        try await read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.passColumns) FROM passes WHERE download_token = ?")
+        try await read { [tables] db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.passColumns) FROM \(tables.items) WHERE download_token = ?")
             return try Row.fetchOne(statement, arguments: [downloadToken]).map { Self.passRecord($0) }
         }
     }
@@ -110,10 +104,10 @@ extension SQLiteStore {
     public func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date)
         async throws -> PassUpdate?
     {
-        try await write { db in
-            let tag = try Self.nextUpdateTag(db)
+        try await write { [tables] db in
+            let tag = try Self.nextUpdateTag(tables, db)
             let update = try db.cachedStatement(sql: """
-                UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided),
+                UPDATE \(tables.items) SET data = COALESCE(?, data), voided = COALESCE(?, voided),
                     personalization = COALESCE(?, personalization), update_tag = ?,
                     last_modified = MAX(?, last_modified + 1)
                 WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
@@ -125,7 +119,8 @@ extension SQLiteStore {
                 change.onlyIfNotPersonalized,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
-            let queued = try Self.queuePushes(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db)
+            let queued = try Self.queuePushes(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
             return PassUpdate(pass: Self.passRecord(row), pushesQueued: queued)
         }
     }

@@ -6,22 +6,24 @@ extension SQLiteStore {
     /// Queues one push per distinct push token registered for a pass; a push already queued for the same token and
     /// pass type has its generation bumped instead.
     /// - Returns: How many queue entries were added.
-    static func queuePushes(passTypeIdentifier: String, serialNumber: String, now: Date, _ db: Database) throws -> Int {
+    static func queuePushes(
+        passTypeIdentifier: String, serialNumber: String, now: Date, _ tables: Tables, _ db: Database
+    ) throws -> Int {
         let tokens = """
-            SELECT d.push_token FROM registrations r
-            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            SELECT d.push_token FROM \(tables.registrations) r
+            JOIN \(tables.devices) d ON d.device_library_identifier = r.device_library_identifier
             WHERE r.pass_type_identifier = ?1 AND r.serial_number = ?2
             """
         // Bump first, so that the entries inserted next are not bumped.
         let bump = try db.cachedStatement(sql: """
-            UPDATE push_queue SET generation = generation + 1
+            UPDATE \(tables.pushQueue) SET generation = generation + 1
             WHERE pass_type_identifier = ?1 AND push_token IN (\(tokens))
             """)
         try bump.execute(arguments: [passTypeIdentifier, serialNumber])
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
-            SELECT DISTINCT d.push_token, ?1, 1, 0, ?3, ?3 FROM registrations r
-            JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+            INSERT INTO \(tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+            SELECT DISTINCT d.push_token, ?1, 1, 0, ?3, ?3 FROM \(tables.registrations) r
+            JOIN \(tables.devices) d ON d.device_library_identifier = r.device_library_identifier
             WHERE r.pass_type_identifier = ?1 AND r.serial_number = ?2
             ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
             """)
@@ -37,11 +39,11 @@ extension SQLiteStore {
     /// - Returns: The claimed pushes in queue order.
     public func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush] {
         guard limit > 0 else { return [] }
-        return try await write { db in
+        return try await write { [tables] db in
             let statement = try db.cachedStatement(sql: """
-                UPDATE push_queue SET claimed_until = ?3
+                UPDATE \(tables.pushQueue) SET claimed_until = ?3
                 WHERE id IN (
-                    SELECT id FROM push_queue
+                    SELECT id FROM \(tables.pushQueue)
                     WHERE not_before <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)
                     ORDER BY id LIMIT ?2
                 )
@@ -62,11 +64,12 @@ extension SQLiteStore {
     /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
-        try await write { db in
-            let delete = try db.cachedStatement(sql: "DELETE FROM push_queue WHERE id = ? AND generation = ?")
+        try await write { [tables] db in
+            let delete = try db.cachedStatement(
+                sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ?")
             try delete.execute(arguments: [push.id, push.generation])
             if db.changesCount == 0 {
-                let release = try db.cachedStatement(sql: "UPDATE push_queue SET claimed_until = NULL WHERE id = ?")
+                let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
                 try release.execute(arguments: [push.id])
             }
         }
@@ -77,9 +80,9 @@ extension SQLiteStore {
     ///   - push: The push as claimed.
     ///   - notBefore: When it is due again.
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
-        try await write { db in
+        try await write { [tables] db in
             let statement = try db.cachedStatement(sql: """
-                UPDATE push_queue SET attempts = attempts + 1, not_before = ?, claimed_until = NULL WHERE id = ?
+                UPDATE \(tables.pushQueue) SET attempts = attempts + 1, not_before = ?, claimed_until = NULL WHERE id = ?
                 """)
             try statement.execute(arguments: [notBefore.timeIntervalSince1970, push.id])
         }

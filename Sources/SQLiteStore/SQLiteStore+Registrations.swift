@@ -15,33 +15,25 @@ extension SQLiteStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
-        try await write { db in
+        try await write { [tables] db in
             try Self.register(
                 deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, db
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db
             )
         }
     }
 
     static func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
-        _ db: Database
+        _ tables: Tables, _ db: Database
     ) throws -> RegistrationOutcome {
-        let exists = try db.cachedStatement(
-            sql: "SELECT 1 FROM passes WHERE pass_type_identifier = ? AND serial_number = ?"
-        )
+        let exists = try db.cachedStatement(sql: tables.itemExists)
         guard try Int.fetchOne(exists, arguments: [passTypeIdentifier, serialNumber]) != nil else {
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
-        let device = try db.cachedStatement(sql: """
-            INSERT INTO devices (device_library_identifier, push_token, updated_at) VALUES (?1, ?2, ?3)
-            ON CONFLICT (device_library_identifier) DO UPDATE SET push_token = ?2, updated_at = ?3
-            """)
+        let device = try db.cachedStatement(sql: tables.upsertDevice)
         try device.execute(arguments: [deviceLibraryIdentifier, pushToken, now.timeIntervalSince1970])
-        let registration = try db.cachedStatement(sql: """
-            INSERT INTO registrations (device_library_identifier, pass_type_identifier, serial_number, created_at)
-            VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """)
+        let registration = try db.cachedStatement(sql: tables.insertRegistration)
         try registration.execute(arguments: [
             deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,
         ])
@@ -58,16 +50,16 @@ extension SQLiteStore {
     public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String)
         async throws -> Bool
     {
-        try await write { db in
+        try await write { [tables] db in
             let delete = try db.cachedStatement(sql: """
-                DELETE FROM registrations
+                DELETE FROM \(tables.registrations)
                 WHERE device_library_identifier = ? AND pass_type_identifier = ? AND serial_number = ?
                 """)
             try delete.execute(arguments: [deviceLibraryIdentifier, passTypeIdentifier, serialNumber])
             let removed = db.changesCount > 0
             let orphan = try db.cachedStatement(sql: """
-                DELETE FROM devices WHERE device_library_identifier = ?1
-                AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_identifier = ?1)
+                DELETE FROM \(tables.devices) WHERE device_library_identifier = ?1
+                AND NOT EXISTS (SELECT 1 FROM \(tables.registrations) WHERE device_library_identifier = ?1)
                 """)
             try orphan.execute(arguments: [deviceLibraryIdentifier])
             return removed
@@ -83,15 +75,8 @@ extension SQLiteStore {
     public func serialNumbers(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?)
         async throws -> SerialNumberList?
     {
-        try await read { db in
-            // CROSS JOIN keeps SQLite's join order: the device's few registrations first, then each pass by key
-            // (without statistics the planner may otherwise scan every pass of the type).
-            let statement = try db.cachedStatement(sql: """
-                SELECT p.serial_number, p.update_tag FROM registrations r
-                CROSS JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
-                WHERE r.device_library_identifier = ? AND r.pass_type_identifier = ? AND p.update_tag > ?
-                ORDER BY p.update_tag
-                """)
+        try await read { [tables] db in
+            let statement = try db.cachedStatement(sql: tables.changedItems)
             let arguments: StatementArguments = [deviceLibraryIdentifier, passTypeIdentifier, updatedSince ?? Int64.min]
             var serialNumbers: [String] = []
             var lastUpdated = Int64.min
@@ -109,9 +94,9 @@ extension SQLiteStore {
     ///   - serialNumber: The serial number.
     /// - Returns: How many devices are registered for the pass.
     public func registrationCount(passTypeIdentifier: String, serialNumber: String) async throws -> Int {
-        try await read { db in
+        try await read { [tables] db in
             let statement = try db.cachedStatement(
-                sql: "SELECT COUNT(*) FROM registrations WHERE pass_type_identifier = ? AND serial_number = ?"
+                sql: "SELECT COUNT(*) FROM \(tables.registrations) WHERE pass_type_identifier = ? AND serial_number = ?"
             )
             return try Int.fetchOne(statement, arguments: [passTypeIdentifier, serialNumber]) ?? 0
         }
@@ -127,18 +112,19 @@ extension SQLiteStore {
     public func removeRegistrations(pushToken: String, passTypeIdentifier: String, unlessRefreshedAfter: Date?)
         async throws -> Int
     {
-        try await write { db in
+        try await write { [tables] db in
             let delete = try db.cachedStatement(sql: """
-                DELETE FROM registrations WHERE pass_type_identifier = ?2 AND device_library_identifier IN (
-                    SELECT device_library_identifier FROM devices
+                DELETE FROM \(tables.registrations) WHERE pass_type_identifier = ?2 AND device_library_identifier IN (
+                    SELECT device_library_identifier FROM \(tables.devices)
                     WHERE push_token = ?1 AND (?3 IS NULL OR updated_at <= ?3)
                 )
                 """)
             try delete.execute(arguments: [pushToken, passTypeIdentifier, unlessRefreshedAfter?.timeIntervalSince1970])
             let removed = db.changesCount
             let orphans = try db.cachedStatement(sql: """
-                DELETE FROM devices WHERE push_token = ? AND NOT EXISTS (
-                    SELECT 1 FROM registrations r WHERE r.device_library_identifier = devices.device_library_identifier
+                DELETE FROM \(tables.devices) WHERE push_token = ? AND NOT EXISTS (
+                    SELECT 1 FROM \(tables.registrations) r
+                    WHERE r.device_library_identifier = \(tables.devices).device_library_identifier
                 )
                 """)
             try orphans.execute(arguments: [pushToken])

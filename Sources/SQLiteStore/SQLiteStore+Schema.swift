@@ -1,3 +1,4 @@
+import PassStore
 internal import GRDB
 
 extension SQLiteStore {
@@ -7,11 +8,32 @@ extension SQLiteStore {
         migrator.registerMigration("v1: passes, devices, registrations, push queue") { db in
             try db.execute(sql: version1)
         }
+        migrator.registerMigration("v2: orders, their devices, registrations and push queue") { db in
+            try db.execute(sql: version2)
+        }
         return migrator
     }()
 
-    private static let version1 = """
-        CREATE TABLE passes (
+    /// The first schema: the pass tables and the update tag counter. (Written through ``itemTables(_:kind:)`` since
+    /// orders came; the statements are the same as released.)
+    private static let version1 = itemTables(.passes, kind: "pass") + """
+        CREATE TABLE counters (
+            name TEXT NOT NULL PRIMARY KEY,
+            value INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO counters (name, value) VALUES ('update_tag', 0);
+        """
+
+    /// Wallet orders, in tables of their own with the pass tables' layout (see ``Tables``): new tables only, so the
+    /// migration is instant on a store of any size and the pass tables and their indexes are untouched.
+    private static let version2 = itemTables(.orders, kind: "order") + """
+        INSERT INTO counters (name, value) VALUES ('order_update_tag', 0);
+        """
+
+    /// The tables of one kind of item: the items, their devices, registrations and push queue.
+    private static func itemTables(_ tables: Tables, kind: String) -> String {
+        """
+        CREATE TABLE \(tables.items) (
             pass_type_identifier TEXT NOT NULL,
             serial_number TEXT NOT NULL,
             authentication_token TEXT NOT NULL,
@@ -25,34 +47,29 @@ extension SQLiteStore {
             created_at INTEGER NOT NULL,
             PRIMARY KEY (pass_type_identifier, serial_number)
         );
-        CREATE INDEX passes_update_tag ON passes (update_tag);
+        CREATE INDEX \(tables.items)_update_tag ON \(tables.items) (update_tag);
 
-        CREATE TABLE devices (
+        CREATE TABLE \(tables.devices) (
             device_library_identifier TEXT NOT NULL PRIMARY KEY,
             push_token TEXT NOT NULL,
             updated_at REAL NOT NULL
         ) WITHOUT ROWID;
-        CREATE INDEX devices_push_token ON devices (push_token);
+        CREATE INDEX \(tables.devices)_push_token ON \(tables.devices) (push_token);
 
-        CREATE TABLE registrations (
-            device_library_identifier TEXT NOT NULL REFERENCES devices (device_library_identifier) ON DELETE CASCADE,
+        CREATE TABLE \(tables.registrations) (
+            device_library_identifier TEXT NOT NULL
+                REFERENCES \(tables.devices) (device_library_identifier) ON DELETE CASCADE,
             pass_type_identifier TEXT NOT NULL,
             serial_number TEXT NOT NULL,
             created_at REAL NOT NULL,
             PRIMARY KEY (device_library_identifier, pass_type_identifier, serial_number),
             FOREIGN KEY (pass_type_identifier, serial_number)
-                REFERENCES passes (pass_type_identifier, serial_number) ON DELETE CASCADE
+                REFERENCES \(tables.items) (pass_type_identifier, serial_number) ON DELETE CASCADE
         ) WITHOUT ROWID;
-        CREATE INDEX registrations_pass ON registrations (pass_type_identifier, serial_number);
-
-        CREATE TABLE counters (
-            name TEXT NOT NULL PRIMARY KEY,
-            value INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        INSERT INTO counters (name, value) VALUES ('update_tag', 0);
+        CREATE INDEX \(tables.registrations)_\(kind) ON \(tables.registrations) (pass_type_identifier, serial_number);
 
         -- AUTOINCREMENT: an id is never reused, so a late completePush cannot hit a newer entry.
-        CREATE TABLE push_queue (
+        CREATE TABLE \(tables.pushQueue) (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             push_token TEXT NOT NULL,
             pass_type_identifier TEXT NOT NULL,
@@ -63,5 +80,7 @@ extension SQLiteStore {
             queued_at REAL NOT NULL,
             UNIQUE (push_token, pass_type_identifier)
         );
+
         """
+    }
 }

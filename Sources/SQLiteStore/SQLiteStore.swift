@@ -38,6 +38,8 @@ public final class SQLiteStore: PassStore {
     package let pool: DatabasePool
     /// Read-only connections for the device endpoints' single-statement reads.
     private let readers: ReadConnections
+    /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
+    let tables: Tables
 
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.
@@ -71,6 +73,22 @@ public final class SQLiteStore: PassStore {
         readerConfig.readonly = true
         readers = ReadConnections(path: configuration.path, configuration: readerConfig,
                                   maximumCount: max(1, configuration.maximumReaderCount))
+        tables = .passes
+    }
+
+    private init(sharing store: SQLiteStore, tables: Tables) {
+        pool = store.pool
+        readers = store.readers
+        self.tables = tables
+    }
+
+    /// The Wallet orders beside this store's passes: the same file, connections and device protocol machinery
+    /// (registrations, update tags, `lastModified`, push queue, authentication lookup), over tables of their own, so
+    /// nothing asked of one kind ever reads or changes the other. Records hold the `orderTypeIdentifier` as
+    /// ``PassStore/PassRecord/passTypeIdentifier`` and the `orderIdentifier` as ``PassStore/PassRecord/serialNumber``.
+    /// - Returns: A store of orders sharing this store's database (``migrate()`` on either creates both kinds' tables).
+    public func orderStore() -> SQLiteStore {
+        SQLiteStore(sharing: self, tables: .orders)
     }
 
     /// Opens (or creates) the database file at a path with the default configuration.
@@ -137,12 +155,10 @@ public final class SQLiteStore: PassStore {
     }
 
     /// Takes the next update tag inside the current write transaction.
-    static func nextUpdateTag(_ db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(
-            sql: "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value"
-        )
+    static func nextUpdateTag(_ tables: Tables, _ db: Database) throws -> Int64 {
+        let statement = try db.cachedStatement(sql: tables.nextUpdateTag)
         guard let tag = try Int64.fetchOne(statement) else {
-            throw PassStoreError.invalidData("counters: the update_tag row is missing")
+            throw PassStoreError.invalidData("counters: the \(tables.counter) row is missing")
         }
         return tag
     }

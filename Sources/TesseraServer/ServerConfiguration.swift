@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var templatesDirectory: URL
     /// Signs passes and personalization tokens.
     public var signer: PassSigner
+    /// Wallet orders beside the passes (`/v1/orders/...`, `/api/v1/orders`); `nil` leaves them off.
+    public var orders: Orders?
     /// The web service's limits and issuer API token.
     public var webService: PassWebService.Configuration
     /// Sends pushes; `nil` means pushes are off (they stay queued until a sender is configured).
@@ -66,7 +68,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: URL, database: Database, templatesDirectory: URL,
-        signer: PassSigner, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
+        signer: PassSigner, orders: Orders? = nil, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
         pushDispatch: PushDispatcher.Configuration = .init(), merchant: MerchantConfiguration? = nil,
         checkout: CheckoutService.Configuration = .init(), checkoutAPIKey: String? = nil,
         additionalServices: [any Service] = [], connectionLimits: ConnectionLimits = .init(),
@@ -81,6 +83,7 @@ public struct ServerConfiguration: Sendable {
         self.templatesDirectory = templatesDirectory
         self.signer = signer
         self.webService = webService
+        self.orders = orders
         self.pushSender = pushSender
         self.pushDispatch = pushDispatch
         self.merchant = merchant
@@ -88,6 +91,27 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimits = connectionLimits
         self.shutdown = shutdown
         self.activity = activity
+    }
+}
+
+extension ServerConfiguration {
+    /// What the server needs to issue Wallet orders: their templates and the Order Type ID credentials. Order pushes
+    /// go through the same APNs sender as pass pushes (topic: the order type identifier), so APNs token
+    /// authentication, which covers every topic of the team, is the one that reaches both.
+    public struct Orders: Sendable {
+        /// The order templates folder, one template per sub-folder (`shop-order/order.json`).
+        public var templatesDirectory: URL
+        /// Signs orders with the Order Type ID certificate.
+        public var signer: OrderSigner
+
+        /// Creates the orders settings.
+        /// - Parameters:
+        ///   - templatesDirectory: The order templates folder.
+        ///   - signer: Signs orders.
+        public init(templatesDirectory: URL, signer: OrderSigner) {
+            self.templatesDirectory = templatesDirectory
+            self.signer = signer
+        }
     }
 }
 

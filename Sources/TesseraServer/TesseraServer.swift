@@ -12,7 +12,8 @@ import HummingbirdCore
 import SQLiteStore
 import ServiceLifecycle
 
-/// Tessera's server: the pass web service, issuer API and push dispatcher over one store, with `/metrics`.
+/// Tessera's server: the pass web service (and the orders web service when configured), issuer API and push
+/// dispatchers over one store, with `/metrics`.
 public enum TesseraServer {
     /// Builds the application: opens and migrates the store, mounts every route, and adds the long-lived services
     /// (PostgreSQL client, push dispatcher) so they start and stop with it.
@@ -28,6 +29,7 @@ public enum TesseraServer {
     ) async throws -> some ApplicationProtocol {
         var services: [any Service] = configuration.additionalServices
         let store: any PassStore
+        let orderStore: any PassStore
         let checkoutStore: any CheckoutStore
         var migrateAfterStart: [@Sendable () async throws -> Void] = []
         switch configuration.database {
@@ -37,6 +39,7 @@ public enum TesseraServer {
             let checkout = SQLiteCheckoutStore(store: sqlite, now: now)
             try await checkout.migrate()
             store = sqlite
+            orderStore = sqlite.orderStore()
             checkoutStore = checkout
         case .postgres(let url):
             let postgres = try PostgresStore(url: url, logger: logger)
@@ -45,6 +48,7 @@ public enum TesseraServer {
             // The client runs as a service, so migrations wait until the service group has started it.
             migrateAfterStart = [{ try await postgres.migrate() }, { try await checkout.migrate() }]
             store = postgres
+            orderStore = postgres.orderStore()
             checkoutStore = checkout
         }
 
@@ -59,7 +63,19 @@ public enum TesseraServer {
             store: store, signer: configuration.signer,
             configuration: .init(templatesDirectory: configuration.templatesDirectory, publicURL: configuration.publicURL),
             now: now, onPushesQueued: { dispatcher?.notify() })
-        let webService = PassWebService(issuer: issuer, configuration: configuration.webService, now: now)
+        // Orders have a push queue of their own, in their own tables, so a dispatcher of their own sends it.
+        let orderDispatcher = configuration.orders == nil ? nil : configuration.pushSender.map {
+            PushDispatcher(store: orderStore, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
+        }
+        if let orderDispatcher { services.append(orderDispatcher) }
+        let orderIssuer = configuration.orders.map { orders in
+            OrderIssuer(
+                store: orderStore, signer: orders.signer,
+                configuration: .init(templatesDirectory: orders.templatesDirectory, publicURL: configuration.publicURL),
+                now: now, onPushesQueued: { orderDispatcher?.notify() })
+        }
+        let webService = PassWebService(
+            issuer: issuer, orderIssuer: orderIssuer, configuration: configuration.webService, now: now)
         if configuration.webService.adminToken == nil {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")
         }

@@ -9,15 +9,17 @@ import PassWebService
 import Prometheus
 import TesseraServer
 
-/// `tessera serve`: the pass web service, issuer API and pushes, on SQLite by default.
+/// `tessera serve`: the pass web service (and, with `--order-templates`, the orders web service), issuer API and
+/// pushes, on SQLite by default.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the pass web service (Apple's device protocol), the issuer API and APNs pushes.",
+        abstract: "Run the pass web service (Apple's device protocol), the issuer API and APNs pushes; with --order-templates, the orders web service too.",
         discussion: """
             Every option can also come from an environment variable (TESSERA_PORT, TESSERA_PUBLIC_URL, \
             TESSERA_DATABASE, TESSERA_TEMPLATES, TESSERA_CERT, TESSERA_KEY, TESSERA_P12, TESSERA_WWDR, \
-            TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN, TESSERA_APNS_...). Stops gracefully on SIGTERM/SIGINT.
+            TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN, TESSERA_ORDER_TEMPLATES, TESSERA_ORDER_CERT, \
+            TESSERA_ORDER_KEY, TESSERA_APNS_...). Stops gracefully on SIGTERM/SIGINT.
             """
     )
 
@@ -37,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     var templates: String?
 
     @OptionGroup var credentials: ServerCredentialOptions
+
+    @OptionGroup var orders: OrderServeOptions
 
     @Option(help: "File holding the issuer API's bearer token (TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN); none: API off.")
     var adminTokenFile: String?
@@ -151,6 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             checkout.recoveryInterval = .seconds(min(5, seconds))
         }
         let signer = try PassSigner(credentials: try credentials.load())
+        let orderSettings = try orders.load(wwdr: credentials.resolvedWWDR, environment: environment)
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
         // Waits for a database connection are normally tens of microseconds: buckets from 50 µs, not 5 ms.
@@ -164,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
-            templatesDirectory: URL(fileURLWithPath: templates), signer: signer,
+            templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
             webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
             checkout: checkout, checkoutAPIKey: checkoutAPIKey,
             additionalServices: pushSender.map { [$0.service] } ?? [], connectionLimits: connectionLimits,
@@ -175,7 +180,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
                 "templates": "\(templates)", "pushes": "\(pushSender == nil ? "off" : "on")",
-                "checkout": "\(merchant == nil ? "off" : "on")",
+                "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil ? "off" : "on")",
                 "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])
         do {

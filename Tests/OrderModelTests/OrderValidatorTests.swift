@@ -10,6 +10,17 @@ struct OrderValidatorTests {
         #expect(report.issues.isEmpty, "\(report.issues)")
     }
 
+    @Test func anHTTPWebServiceURLIsAWarningOnThisMachineAndAnErrorElsewhere() {
+        let local = OrderFixtures.validate(OrderFixtures.tree.setting(["webServiceURL"], to: "http://127.0.0.1:8080"))
+        #expect(local.isValid, "\(local.issues)")
+        #expect(local.issues(at: "webServiceURL").contains { $0.severity == .warning && $0.message.contains("development") })
+        let remote = OrderFixtures.validate(OrderFixtures.tree.setting(["webServiceURL"], to: "http://shop.example.com/wallet"))
+        #expect(remote.issues(at: "webServiceURL").contains { $0.severity == .error && $0.message.contains("https") })
+        let management = OrderFixtures.validate(
+            OrderFixtures.tree.setting(["orderManagementURL"], to: "http://localhost/orders/1001"))
+        #expect(management.issues(at: "orderManagementURL").contains { $0.severity == .error })
+    }
+
     @Test func reportsEveryProblemAtOnceWithItsPath() {
         let tree = OrderFixtures.tree
             .setting(["createdAt"], to: "2026-05-07 10:30")

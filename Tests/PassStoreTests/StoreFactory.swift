@@ -7,14 +7,17 @@ import TesseraTestSupport
 
 import PostgresStore
 
-/// The stores the conformance suite runs against.
+/// The stores the conformance suite runs against: each store's passes, and the orders beside them (the same
+/// device protocol machinery over the order tables).
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case memory, sqlite, postgres
+    case sqliteOrders = "sqlite orders", postgresOrders = "postgres orders"
 
     var testDescription: String { rawValue }
 
     /// Every kind, less PostgreSQL when `TESSERA_SKIP_POSTGRES=1` says so explicitly.
-    static let tested: [StoreKind] = TestPostgres.skipped ? [.memory, .sqlite] : allCases
+    static let tested: [StoreKind] =
+        TestPostgres.skipped ? [.memory, .sqlite, .sqliteOrders] : allCases
 
     static let logger: Logger = {
         var logger = Logger(label: "tessera.tests.store")
@@ -31,14 +34,16 @@ func withStore(_ kind: StoreKind, _ body: (any PassStore) async throws -> Void) 
         let store = MemoryPassStore()
         try await store.migrate()
         try await body(store)
-    case .sqlite:
+    case .sqlite, .sqliteOrders:
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteStore(path: folder.appendingPathComponent("nested/store.sqlite").path)
         try await store.migrate()
-        try await body(store)
-    case .postgres:
-        try await withPostgresStores(count: 1) { stores in try await body(stores[0]) }
+        try await body(kind == .sqlite ? store : store.orderStore())
+    case .postgres, .postgresOrders:
+        try await withPostgresStores(count: 1) { stores in
+            try await body(kind == .postgres ? stores[0] : stores[0].orderStore())
+        }
     }
 }
 

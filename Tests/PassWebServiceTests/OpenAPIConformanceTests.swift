@@ -23,10 +23,16 @@ struct OpenAPIConformanceTests {
             credentials: try PassCredentials.load(
                 certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
                 wwdrPath: chain.path("wwdr.pem")))
+        let orderCertificate = try chain.chain.orderTypeCertificate(
+            orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
+        let orderSigner = try OrderSigner(credentials: try PassCredentials(
+            certificate: orderCertificate.certificate, privateKey: orderCertificate.key, wwdr: chain.chain.wwdr))
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, publicURL: URL(string: "https://passes.example.test")!,
             database: .sqlite(path: folder.appendingPathComponent("tessera.sqlite").path),
             templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"), signer: signer,
+            orders: .init(
+                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates"), signer: orderSigner),
             webService: .init(adminToken: WebServiceFixture.adminToken))
         let app = try await TesseraServer.makeApplication(
             configuration: configuration, metrics: .init(), logger: Logger(label: "openapi-test"))
@@ -92,6 +98,7 @@ struct OpenAPIConformanceTests {
             try await call(.post, "/api/v1/pkpasses", [:], bundle)
             try await call(.delete, path, .admin)
             try await call(.delete, registration, .applePass(token))
+            try await exerciseOrders(call)
             try await call(.get, "/metrics")
             try await call(.get, "/health")
         }

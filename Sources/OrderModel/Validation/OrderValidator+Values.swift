@@ -51,8 +51,12 @@ extension OrderValidator {
         return nil
     }
 
-    /// Reports a URL that is not an absolute https URL with a host.
-    static func httpsURL(_ value: String?, at path: String, required: Bool = false, context: inout ValidationContext) {
+    /// Reports a URL that is not an absolute https URL with a host. With `allowingLoopbackHTTP` (the web service URL),
+    /// http to this machine (a development server) is only a warning, as for passes.
+    static func httpsURL(
+        _ value: String?, at path: String, required: Bool = false, allowingLoopbackHTTP: Bool = false,
+        context: inout ValidationContext
+    ) {
         guard let value else {
             if required { context.error(path, "required key is missing") }
             return
@@ -63,7 +67,11 @@ extension OrderValidator {
             context.error(path, "\"\(value)\" is not an absolute URL")
             return
         }
-        if scheme != "https" { context.error(path, "must be an https URL, found \(scheme)") }
+        if scheme == "http", allowingLoopbackHTTP, ["localhost", "127.0.0.1", "::1"].contains(host.lowercased()) {
+            context.warning(path, "http is for development only; devices require https")
+        } else if scheme != "https" {
+            context.error(path, "must be an https URL, found \(scheme)")
+        }
     }
 
     /// Reports a value that is not an ISO 8601 duration of days, hours, minutes or seconds (`PT2H`, `P1DT12H`).

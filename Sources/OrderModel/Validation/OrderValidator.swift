@@ -82,7 +82,7 @@ public struct OrderValidator: Sendable {
             context.error("updatedAt", "\(order.updatedAt ?? "") is before createdAt \(order.createdAt ?? "")")
         }
         Self.httpsURL(order.orderManagementURL, at: "orderManagementURL", required: true, context: &context)
-        Self.httpsURL(order.webServiceURL, at: "webServiceURL", context: &context)
+        Self.httpsURL(order.webServiceURL, at: "webServiceURL", allowingLoopbackHTTP: true, context: &context)
         switch (order.webServiceURL, order.authenticationToken) {
         case (_?, nil): context.error("authenticationToken", "required when webServiceURL is given")
         case (nil, _?): context.error("webServiceURL", "required when authenticationToken is given")

@@ -1,0 +1,168 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import OrderModel
+import PassBundle
+public import PassModel
+public import PassStore
+import Validation
+
+extension OrderIssuer {
+    /// Keys of `order.json` the server sets on every version (never from a data document).
+    static let serverKeys = ["authenticationToken", "webServiceURL", "createdAt", "updatedAt"]
+
+    /// Changes an order as a new signed version: the partial data document is merged into the order as it is
+    /// (objects key by key, other values replace, `null` removes), except that `fulfillments` entries merge into the
+    /// fulfillment with the same `fulfillmentIdentifier` (one with a new identifier is added). So
+    /// `{"fulfillments": [{"fulfillmentIdentifier": "F1", "status": "shipped", "trackingNumber": "1Z999"}]}` marks
+    /// one shipment shipped with its tracking number, and `{"status": "completed"}` completes the order.
+    ///
+    /// `updatedAt` becomes the new version's `Last-Modified` (always later than the previous one's); statuses only
+    /// move forward; one push per registered device is queued.
+    /// - Parameters:
+    ///   - orderTypeIdentifier: The order type.
+    ///   - orderIdentifier: The order's identifier.
+    ///   - patch: The partial data document.
+    /// - Returns: The new version and the validator's warnings, or `nil` when there is no such order.
+    /// - Throws: ``IssuerError`` 422 naming the field (`data.status`, `data.fulfillments[0].status`, ...).
+    public func changeOrder(orderTypeIdentifier: String, orderIdentifier: String, data patch: [String: JSONValue])
+        async throws -> (update: PassUpdate, warnings: [String])?
+    {
+        try PassIssuer.checkKeys(patch, path: "data")
+        for key in ["orderIdentifier", "orderTypeIdentifier"] + Self.serverKeys where patch[key] != nil {
+            throw IssuerError.invalidData("data.\(key): cannot be changed (set when the order was created, or by the server)")
+        }
+        guard let current = try await order(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+        else { return nil }
+        let builder = try await templateBuilder(named: current.template)
+        let time = now()
+        var next = current
+        next.data = try Self.merged(patch, into: Self.object(try orderJSON(current, builder: builder)))
+        next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
+        let transition = OrderValidator().validateTransition(
+            from: try Self.order(try orderJSON(current, builder: builder)),
+            to: try Self.order(try orderJSON(next, builder: builder)))
+        if !transition.isValid {
+            throw IssuerError.invalidData(transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
+        }
+        let built = try await build(next, builder: builder)
+        guard let update = try await store.updatePass(
+            passTypeIdentifier: orderTypeIdentifier, serialNumber: orderIdentifier, change: PassChange(data: next.data),
+            now: time)
+        else { return nil }
+        // A concurrent change may have moved Last-Modified further: the bundle is then signed again on demand.
+        if update.pass.lastModified == next.lastModified { remember(ByteBuffer(bytes: built.bundle), for: update.pass) }
+        if update.pushesQueued > 0 { onPushesQueued() }
+        return (update, built.warnings)
+    }
+
+    /// Builds and signs an order's current version with its template.
+    func signedBundle(for order: PassRecord) async throws -> Data {
+        try await build(order, builder: try await templateBuilder(named: order.template)).bundle
+    }
+
+    /// The builder of template `name`; a first use reads its files off the event loops.
+    func templateBuilder(named name: String) async throws -> OrderBuilder {
+        if let builder = templates.loadedBuilder(named: name) { return builder }
+        let templates = self.templates
+        return try await NIOThreadPool.singleton.runIfActive { try templates.builder(named: name) }
+    }
+
+    /// The `order.json` of a version: the template with the stored data and the server's keys merged in (the
+    /// identifiers, `webServiceURL`, `authenticationToken`, and `createdAt`/`updatedAt` from the record's times).
+    private func orderJSON(_ order: PassRecord, builder: OrderBuilder) throws -> Data {
+        try builder.template.orderJSON(applying: try serverDocument(order), source: "data")
+    }
+
+    func serverDocument(_ order: PassRecord) throws -> Data {
+        var document = try PassIssuer.document(order.data)
+        document["orderIdentifier"] = .string(order.serialNumber)
+        document["authenticationToken"] = .string(order.authenticationToken)
+        document["webServiceURL"] = .string(webServiceURL)
+        document["createdAt"] = .string(Self.timestamp(order.createdAt))
+        document["updatedAt"] = .string(Self.timestamp(order.lastModified))
+        return try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+    }
+
+    /// Builds and signs one version on NIO's blocking thread pool.
+    func build(_ order: PassRecord, builder: OrderBuilder) async throws -> (bundle: Data, warnings: [String]) {
+        let document = try serverDocument(order)
+        return try await NIOThreadPool.singleton.runIfActive {
+            do {
+                let built = try builder.build(data: document, source: "data")
+                return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
+            } catch let error as PassBundleError where !error.issues.isEmpty {
+                throw IssuerError.invalidData(error.issues.filter { $0.severity == .error }
+                    .map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
+            } catch let error as PassBundleError {
+                throw IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
+            }
+        }
+    }
+
+    /// `time` in RFC 3339, UTC, to the second.
+    static func timestamp(_ time: Date) -> String {
+        time.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    private static func object(_ json: Data) throws -> [String: JSONValue] {
+        try PassIssuer.document(json)
+    }
+
+    private static func order(_ json: Data) throws -> Order {
+        do {
+            return try JSONDecoder().decode(Order.self, from: json)
+        } catch {
+            throw IssuerError.invalidData("data: the order does not decode: \(error)")
+        }
+    }
+
+    /// The stored data of the next version: `patch` merged into the current `order.json`, without the server's keys.
+    private static func merged(_ patch: [String: JSONValue], into current: [String: JSONValue]) throws -> Data {
+        var document = merge(patch, into: current)
+        if case .array(let changes)? = patch["fulfillments"], case .array(let existing)? = current["fulfillments"] {
+            document["fulfillments"] = .array(mergeFulfillments(changes, into: existing))
+        }
+        for key in serverKeys { document[key] = nil }
+        return try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+    }
+
+    private static func merge(_ patch: [String: JSONValue], into base: [String: JSONValue]) -> [String: JSONValue] {
+        var result = base
+        for (key, value) in patch {
+            switch (value, base[key]) {
+            case (.null, _): result[key] = nil
+            case (.object(let inner), .object(let existing)?): result[key] = .object(merge(inner, into: existing))
+            default: result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// Each change merges into the fulfillment with its `fulfillmentIdentifier`; others are appended.
+    private static func mergeFulfillments(_ changes: [JSONValue], into existing: [JSONValue]) -> [JSONValue] {
+        var result = existing
+        for change in changes {
+            guard case .object(let members) = change, let identifier = members["fulfillmentIdentifier"],
+                  let index = result.firstIndex(where: { $0["fulfillmentIdentifier"] == identifier }),
+                  case .object(let old) = result[index]
+            else {
+                result.append(change)
+                continue
+            }
+            result[index] = .object(merge(members, into: old))
+        }
+        return result
+    }
+}
+
+extension OrderIssuer {
+    /// The `order.json` of an order's current version, as devices get it signed.
+    /// - Parameter order: The stored order.
+    /// - Returns: The document.
+    /// - Throws: ``IssuerError`` when its template cannot be loaded.
+    public func orderDocument(for order: PassRecord) async throws -> JSONValue {
+        let builder = try await templateBuilder(named: order.template)
+        return try JSONValue(jsonData: try builder.template.orderJSON(applying: try serverDocument(order), source: "data"))
+    }
+}

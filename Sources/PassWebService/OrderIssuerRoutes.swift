@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import TesseraHTTP
+import Timestamps
+
+/// The issuer API of orders under `/api/v1/orders`: create, read, change and download. Bearer-token protected, with
+/// the same error envelope as `/api/v1/passes`.
+struct OrderIssuerRoutes: Sendable {
+    let issuer: OrderIssuer
+    let adminToken: String
+    let maximumBodySize: Int
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        let orders = group.group("orders").add(middleware: BearerTokenMiddleware(token: adminToken))
+        orders.post(use: create)
+        orders.get(":passTypeIdentifier/:serialNumber", use: read)
+        orders.patch(":passTypeIdentifier/:serialNumber", use: change)
+        orders.get(":passTypeIdentifier/:serialNumber/order", use: download)
+    }
+
+    /// The state of an order as the issuer API shows it.
+    struct OrderState: Encodable {
+        var orderTypeIdentifier: String
+        var orderIdentifier: String
+        var authenticationToken: String
+        var webServiceURL: String
+        var downloadURL: String
+        var template: String
+        /// The current version's `order.json`, as devices get it signed.
+        var order: JSONValue
+        var updateTag: String
+        var lastModified: String
+        var registrations: Int
+        var pushesQueued: Int?
+        var warnings: [String]?
+    }
+
+    private func state(_ order: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws
+        -> OrderState
+    {
+        let handOff = issuer.handOff(for: order)
+        return OrderState(
+            orderTypeIdentifier: handOff.orderTypeIdentifier, orderIdentifier: handOff.orderIdentifier,
+            authenticationToken: handOff.authenticationToken, webServiceURL: handOff.webServiceURL,
+            downloadURL: handOff.downloadURL, template: order.template,
+            order: try await issuer.orderDocument(for: order), updateTag: String(order.updateTag),
+            lastModified: HTTPDate.format(order.lastModified),
+            registrations: try await issuer.store.registrationCount(
+                passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber),
+            pushesQueued: pushesQueued, warnings: warnings)
+    }
+
+    @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
+        let (order, warnings) = try await issuer.createOrder(template: body.template, data: body.data ?? [:])
+        let location = "\(issuer.webServiceURL)/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
+        return try IssuerRequestBodies.created(try await state(order, warnings: warnings), location: location)
+    }
+
+    /// The identifiers of the path, checked: 400 naming `orderTypeIdentifier` or `orderIdentifier`.
+    private func identifiers(_ context: WebServiceRequestContext) throws -> (type: String, identifier: String) {
+        (try PathSegments.typeIdentifier(of: .orders, in: context), try PathSegments.itemIdentifier(of: .orders, in: context))
+    }
+
+    private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
+        let (type, identifier) = try identifiers(context)
+        guard let order = try await issuer.order(orderTypeIdentifier: type, orderIdentifier: identifier) else {
+            throw Self.notFound
+        }
+        return order
+    }
+
+    private static let notFound = IssuerError(status: .notFound, description: "no such order")
+
+    @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        try JSONBody.response(try await state(try await existing(context)))
+    }
+
+    @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let (type, identifier) = try identifiers(context)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumBodySize)
+        guard let (update, warnings) = try await issuer.changeOrder(
+            orderTypeIdentifier: type, orderIdentifier: identifier, data: body.data)
+        else { throw Self.notFound }
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings))
+    }
+
+    @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let order = try await existing(context)
+        return try await PassResponse.make(
+            for: order, issuer: issuer, request: request, logger: context.logger, attachmentName: order.serialNumber)
+    }
+}

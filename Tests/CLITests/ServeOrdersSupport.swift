@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// A `tessera serve` issuing Wallet orders (the shipped `OrderTemplates`, a development Order Type ID certificate from
+/// `tessera certs dev`) with pushes going to a local APNs stand-in, on SQLite or PostgreSQL.
+struct OrdersServer {
+    static let orderType = "order.com.example.shop"
+    static let passType = "pass.dev.tessera.demo"
+    static let pushToken = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+
+    enum Database: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+        static let tested: [Database] = TestPostgres.skipped ? [.sqlite] : allCases
+    }
+
+    let serve: ServeProcess
+    let apns: APNsStandIn
+    let work: URL
+
+    /// Starts the stand-in and the server; `body` runs with them, and both stop afterwards.
+    static func with(
+        _ database: Database, arguments extra: [String] = [], _ body: (OrdersServer) async throws -> Void
+    ) async throws {
+        let work = try TemporaryDirectory.make(prefix: "serve-orders")
+        let certs = work.appendingPathComponent("certs")
+        let made = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType,
+                                           "--team-id", "SHOP123456"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let p8 = work.appendingPathComponent("apns.p8").path
+        let key = try Subprocess.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt",
+                                                      "ec_paramgen_curve:P-256", "-out", p8])
+        try #require(key.status == 0, "\(key.stderr)")
+        let tls = try TestServerCertificates()
+        let apns = try await APNsStandIn.start(
+            certificatePEMPath: tls.serverCertificatePEMPath, keyPEMPath: tls.serverKeyPEMPath)
+        var arguments = [
+            "--cert", certs.appendingPathComponent("pass.pem").path, "--key", certs.appendingPathComponent("pass.key").path,
+            "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+            "--order-templates", Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates").path,
+            "--order-cert", certs.appendingPathComponent("order.pem").path,
+            "--order-key", certs.appendingPathComponent("order.key").path,
+            "--apns-auth", "token", "--apns-p8", p8, "--apns-key-id", "KEY1234567", "--apns-team-id", "SHOP123456",
+            "--apns-host", apns.host, "--apns-port", "\(apns.port)", "--apns-ca-file", tls.authorityPEMPath,
+        ] + extra
+        if database == .postgres {
+            guard let url = TestPostgres.url else {
+                Issue.record(Comment(rawValue: TestPostgres.missingServer("the orders web service over PostgreSQL")))
+                try await apns.shutdown()
+                return
+            }
+            arguments += ["--database", url + (url.contains("?") ? "&" : "?")
+                + "schema=tessera_orders_\(UInt32.random(in: 0...UInt32.max))"]
+        }
+        let serve: ServeProcess
+        do {
+            serve = try await ServeProcess(arguments: arguments)
+        } catch {
+            try await apns.shutdown()
+            throw error
+        }
+        let server = OrdersServer(serve: serve, apns: apns, work: work)
+        do {
+            try await body(server)
+        } catch {
+            try await serve.terminate()
+            try await apns.shutdown()
+            throw error
+        }
+        try await serve.terminate()
+        try await apns.shutdown()
+    }
+
+    /// One request: method, path, extra header lines, body.
+    func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil) throws
+        -> (status: Int, head: String, body: Data)
+    {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n"
+        for header in headers { text += header + "\r\n" }
+        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        text += "Connection: close\r\n\r\n" + (body ?? "")
+        return try #require(try serve.request(text, timeout: 30), "no answer to \(method) \(path)")
+    }
+
+    /// An issuer API request with the admin token.
+    func api(_ method: String, _ path: String, body: String? = nil) throws -> (status: Int, head: String, body: Data) {
+        try send(method, path, headers: ["Authorization: Bearer \(ServeProcess.adminToken)"], body: body)
+    }
+
+    /// A response body as a JSON object.
+    static func json(_ body: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+
+    /// A response header's value.
+    static func header(_ name: String, in head: String) -> String? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+            .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Writes a signed order and checks it with `tessera order verify` (its CMS signature, chain and manifest).
+    func verify(_ bundle: Data, name: String) async throws -> ProcessResult {
+        let file = work.appendingPathComponent(name)
+        try bundle.write(to: file)
+        return try await offCooperativePool { try Subprocess.tessera(["order", "verify", file.path]) }
+    }
+
+    /// Waits (on a thread of its own, up to 60 s) until the stand-in got a push for the order type.
+    func waitForOrderPush(count: Int) async throws -> [APNsStandIn.RecordedRequest] {
+        let apns = self.apns
+        return try await offCooperativePool {
+            let deadline = Date().addingTimeInterval(60)
+            var pushes: [APNsStandIn.RecordedRequest] = []
+            while Date() < deadline {
+                pushes = apns.requests.filter { $0.headers["apns-topic"] == OrdersServer.orderType }
+                if pushes.count >= count { break }
+                usleep(100_000)
+            }
+            return pushes
+        }
+    }
+}

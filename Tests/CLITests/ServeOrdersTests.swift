@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// Apple's device protocol for orders, played over HTTP against `tessera serve` on SQLite and on PostgreSQL:
+/// registration, the changed-orders list, fetches with `Last-Modified`, an issuer change pushed through APNs, and the
+/// new version fetched and verified.
+@Suite("tessera serve orders web service")
+struct ServeOrdersTests {
+    typealias Server = OrdersServer
+
+    @Test("register, list, fetch with 304, PATCH → push → the new signed version", arguments: Server.Database.tested)
+    func deviceProtocol(database: Server.Database) async throws {
+        try await Server.with(database) { server in
+            let created = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-2001"}}"#)
+            #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            let state = try Server.json(created.body)
+            #expect(state["orderTypeIdentifier"] as? String == Server.orderType)
+            #expect((state["downloadURL"] as? String)?.hasSuffix(".order") == true)
+            let token = try #require(state["authenticationToken"] as? String)
+            let order = ["Authorization: AppleOrder \(token)"]
+            let registration = "/v1/devices/device-1/registrations/\(Server.orderType)/TS-2001"
+            let pushBody = #"{"pushToken":"\#(Server.pushToken)"}"#
+
+            #expect(try server.send("POST", registration, headers: order, body: pushBody).status == 201)
+            #expect(try server.send("POST", registration, headers: order, body: pushBody).status == 200)
+            // A wrong token gets the same bare 401 as an unknown order.
+            let wrong = try server.send("POST", registration, headers: ["Authorization: AppleOrder x\(token)"], body: pushBody)
+            let unknown = try server.send(
+                "POST", "/v1/devices/device-1/registrations/\(Server.orderType)/TS-9999", headers: order, body: pushBody)
+            #expect(wrong.status == 401 && unknown.status == 401)
+            #expect(wrong.body == unknown.body)
+
+            let list = try server.send("GET", "/v1/devices/device-1/registrations/\(Server.orderType)")
+            #expect(list.status == 200)
+            let listed = try Server.json(list.body)
+            #expect(listed["orderIdentifiers"] as? [String] == ["TS-2001"])
+            let tag = try #require(listed["lastModified"] as? String)
+            let since = "/v1/devices/device-1/registrations/\(Server.orderType)?ordersModifiedSince=\(tag)"
+            #expect(try server.send("GET", since).status == 204)
+
+            let fetch = "/v1/orders/\(Server.orderType)/TS-2001"
+            let first = try server.send("GET", fetch, headers: order)
+            #expect(first.status == 200)
+            #expect(Server.header("Content-Type", in: first.head) == "application/vnd.apple.finance.order")
+            let seen = try #require(Server.header("Last-Modified", in: first.head))
+            let verified = try await server.verify(first.body, name: "first.order")
+            #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+            #expect(try server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"]).status == 304)
+
+            // Shipped with a tracking number: a new version, pushed to the registered device (topic: the order type).
+            let patch = #"{"data":{"fulfillments":[{"fulfillmentIdentifier":"TS-1001-1","status":"shipped","trackingNumber":"1Z999AA10123456784","carrier":"UPS"}]}}"#
+            let changed = try server.api("PATCH", "/api/v1/orders/\(Server.orderType)/TS-2001", body: patch)
+            #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
+            #expect(try Server.json(changed.body)["pushesQueued"] as? Int == 1)
+            let pushes = try await server.waitForOrderPush(count: 1)
+            #expect(pushes.map(\.pushToken) == [Server.pushToken], "\(server.serve.log)")
+
+            // The device asks with the Last-Modified it has: never 304 for the version it has not seen.
+            let second = try server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
+            #expect(second.status == 200)
+            #expect(Server.header("Last-Modified", in: second.head) != seen)
+            let reverified = try await server.verify(second.body, name: "second.order")
+            #expect(reverified.status == 0, "\(reverified.stdout)\(reverified.stderr)")
+            let inspected = try await offCooperativePool {
+                try Subprocess.tessera(["order", "inspect", server.work.appendingPathComponent("second.order").path, "--json"])
+            }
+            #expect(inspected.stdout.contains("1Z999AA10123456784"))
+            #expect(inspected.stdout.contains("shipped"))
+            let relisted = try server.send("GET", since)
+            #expect(relisted.status == 200)
+            #expect(try Server.json(relisted.body)["orderIdentifiers"] as? [String] == ["TS-2001"])
+
+            // The holder's download link serves the same current version.
+            let downloadURL = try #require(try Server.json(changed.body)["downloadURL"] as? String)
+            let link = try #require(URL(string: downloadURL))
+            let download = try server.send("GET", link.path)
+            #expect(download.status == 200)
+            #expect(download.body == second.body)
+        }
+    }
+}

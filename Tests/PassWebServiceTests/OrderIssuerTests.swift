@@ -1,0 +1,86 @@
+import Foundation
+import PassBundle
+import PassCrypto
+import PassModel
+import PassStore
+import PassWebService
+import Testing
+import TesseraTestSupport
+
+/// The orders issuer as checkout calls it, on an in-memory order store with a fixed clock.
+@Suite("OrderIssuer")
+struct OrderIssuerTests {
+    static let orderType = "order.com.example.shop"
+    let store = MemoryPassStore()
+    let clock = TestClock()
+    let issuer: OrderIssuer
+
+    init() throws {
+        let chain = try TestChain()
+        let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: Self.orderType, teamIdentifier: "TESSERA123")
+        let signer = try OrderSigner(credentials: try PassCredentials(
+            certificate: order.certificate, privateKey: order.key, wwdr: chain.chain.wwdr))
+        let clock = self.clock
+        issuer = OrderIssuer(
+            store: store, signer: signer,
+            configuration: .init(
+                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates"),
+                publicURL: URL(string: "https://shop.example.test/wallet/")!),
+            now: { clock.now })
+    }
+
+    @Test("issueIfAbsent: concurrent calls make one order; later calls return it")
+    func issueOnce() async throws {
+        let data = Data(#"{"orderIdentifier":"CO-1","orderNumber":"7001"}"#.utf8)
+        let issuer = self.issuer, now = clock.now
+        let results = try await withThrowingTaskGroup(of: (record: PassRecord, created: Bool).self) { group in
+            for _ in 0..<8 { group.addTask { try await issuer.issueIfAbsent(template: "shop-order", data: data, now: now) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter(\.created).count == 1)
+        #expect(Set(results.map(\.record.authenticationToken)).count == 1)
+        let again = try await issuer.issueIfAbsent(template: "shop-order", data: data, now: now)
+        #expect(!again.created)
+        #expect(again.record == results[0].record)
+
+        let handOff = issuer.handOff(for: again.record)
+        #expect(handOff.orderTypeIdentifier == Self.orderType)
+        #expect(handOff.orderIdentifier == "CO-1")
+        #expect(handOff.webServiceURL == "https://shop.example.test/wallet")
+        #expect(handOff.authenticationToken == again.record.authenticationToken)
+        #expect(handOff.downloadURL == "https://shop.example.test/wallet/download/\(again.record.downloadToken).order")
+        let document = try await issuer.orderDocument(for: again.record)
+        #expect(document["orderNumber"] == .string("7001"))
+        #expect(document["webServiceURL"] == .string(handOff.webServiceURL))
+    }
+
+    @Test("issueIfAbsent refuses data without an orderIdentifier, naming it")
+    func needsIdentifier() async throws {
+        let error = await #expect(throws: IssuerError.self) {
+            _ = try await issuer.issueIfAbsent(template: "shop-order", data: Data("{}".utf8), now: clock.now)
+        }
+        #expect(error?.field == "data.orderIdentifier")
+    }
+
+    @Test("each change is a new version: updatedAt strictly later, even within the same second")
+    func updatedAtAdvances() async throws {
+        let (created, _) = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "CO-2"])
+        var previous = created.lastModified
+        for status in ["processing", "shipped", "delivered"] {
+            let patch: [String: JSONValue] = [
+                "fulfillments": .array([.object(["fulfillmentIdentifier": "TS-1001-1", "status": .string(status)])]),
+            ]
+            let change = try #require(try await issuer.changeOrder(
+                orderTypeIdentifier: Self.orderType, orderIdentifier: "CO-2", data: patch))
+            #expect(change.update.pass.lastModified > previous)
+            previous = change.update.pass.lastModified
+            let document = try await issuer.orderDocument(for: change.update.pass)
+            #expect(document["updatedAt"] == .string(OrderIssuerTests.rfc3339(previous)))
+        }
+        #expect(try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "CO-404", data: [:]) == nil)
+    }
+
+    static func rfc3339(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+}
