@@ -7,10 +7,11 @@ import TesseraTestSupport
 
 @Suite("PostgresStore")
 struct PostgresStoreTests {
-    @Test("two instances on one database migrate together and never claim the same push",
-          .enabled(if: StoreKind.tested.contains(.postgres)))
-    func twoInstancesClaim() async throws {
-        try await withPostgresStores(count: 2) { stores in
+    @Test("two instances on one database migrate together and never claim the same push (passes and orders)",
+          .enabled(if: StoreKind.tested.contains(.postgres)), arguments: [false, true])
+    func twoInstancesClaim(orders: Bool) async throws {
+        try await withPostgresStores(count: 2) { instances in
+            let stores = orders ? instances.map { $0.orderStore() } : instances
             let serialNumbers = (0..<60).map { "P\($0)" }
             try await Fixtures.insert(serialNumbers, into: stores[0])
             for (index, serialNumber) in serialNumbers.enumerated() {
