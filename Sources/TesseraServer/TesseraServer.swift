@@ -92,9 +92,12 @@ public enum TesseraServer {
         }
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
+            // Checked before the payment processor exists: its HTTP client must be shut down once made.
+            let walletOrderIssuer = try WalletOrderIssuer.forMerchant(merchant, issuer: orderIssuer, now: now)
             let checkout = try CheckoutService(
                 merchant: merchant, configuration: configuration.checkout, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
                 passIssuer: OrderPassIssuer(issuer: issuer),
+                walletOrderIssuer: walletOrderIssuer,
                 merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
                 apiKey: configuration.checkoutAPIKey, logger: logger, now: now)
             checkout.addRoutes(to: router)

@@ -16,7 +16,7 @@ struct ServeCheckoutProcessorTests {
     /// loopback; `configure` changes the configuration first.
     static func withServe(
         _ fixture: CheckoutFixture, endpoint: PaymentEndpointStandIn, environment: [String: String] = [:],
-        configure: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
+        arguments: [String] = [], configure: @escaping @Sendable (inout [String: Any]) -> Void = { _ in },
         _ test: @escaping @Sendable (ServeCheckoutTests.Server, HTTPClient) async throws -> Void
     ) async throws {
         let chain = try TestChain()
@@ -29,7 +29,7 @@ struct ServeCheckoutProcessorTests {
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let server = try Serve.Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
                                           port: Int.random(in: 20_000..<40_000), chain: chain, name: "serve",
-                                          environment: environment)
+                                          environment: environment, arguments: arguments)
             do {
                 try await server.waitUntilHealthy(http)
                 try await test(server, http)

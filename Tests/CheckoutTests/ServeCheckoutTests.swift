@@ -21,7 +21,7 @@ struct ServeCheckoutTests {
         let log: URL
 
         init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String,
-             environment extra: [String: String] = [:]) throws {
+             environment extra: [String: String] = [:], arguments: [String] = []) throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
             process.arguments = [
@@ -29,7 +29,7 @@ struct ServeCheckoutTests {
                 "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
                 "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
                 "--merchant-config", merchant.path, "--log-level", "info",
-            ]
+            ] + arguments  // later flags win: a test may give other credentials
             var environment = ProcessInfo.processInfo.environment
             environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] = "2"
             environment.merge(extra) { $1 }
