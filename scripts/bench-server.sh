@@ -33,8 +33,9 @@ declare -A port_pid  # server port -> its process, for the CPU-per-request colum
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
-"$bin/tessera" certs dev --out "$work/certs" >/dev/null
+"$bin/tessera" certs dev --out "$work/certs" --order-type-id order.dev.tessera.demo >/dev/null
 credentials=(--cert "$work/certs/pass.pem" --key "$work/certs/pass.key" --wwdr "$work/certs/wwdr.pem")
+order_flags=(--order-templates OrderTemplates --order-cert "$work/certs/order.pem" --order-key "$work/certs/order.key")
 
 # wrk request scripts: random devices and passes, the names `tessera-bench seed` uses.
 . "$(dirname "$0")/bench-wrk-scripts.sh" "$work"
@@ -92,6 +93,8 @@ header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(
 wait_for http://127.0.0.1:18090/hello
 
 run_endpoints() {
+    local orders=no
+    if [ "$1" = --orders ]; then orders=yes; shift; fi
     measure "hello-world (Hummingbird)" hello.lua /hello http://127.0.0.1:18090
     for base in "$@"; do  # warm each process's bundle cache for the passes the download scripts fetch
         python3 - "$base" <<'EOF'
@@ -106,16 +109,36 @@ EOF
     measure "GET pass (cached bundle, 200)" download.lua "" "$@"
     measure "GET pass (If-Modified-Since, 304)" download304.lua "" "$@"
     measure "POST registration (new device)" register.lua "" "$@"
+    if [ "$orders" = yes ]; then
+        for base in "$@"; do  # warm the order bundle cache the same way
+            python3 - "$base" <<'EOF'
+import sys, urllib.request
+for i in range(1000):
+    r = urllib.request.Request(f"{sys.argv[1]}/v1/orders/order.dev.tessera.demo/O{i:07d}", headers={"Authorization": f"AppleOrder ordertoken{i:022d}"})
+    urllib.request.urlopen(r).read()
+EOF
+        done
+        measure "GET registrations (order identifiers list)" order-list.lua "" "$@"
+        measure "GET order (cached bundle, 200)" order-download.lua "" "$@"
+        measure "GET order (If-Modified-Since, 304)" order-download304.lua "" "$@"
+    fi
     measure "hello-world (Hummingbird), again" hello.lua /hello http://127.0.0.1:18090
 }
 
 if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
     "$bin/tessera-bench" seed --sqlite "$work/bench.sqlite" >&2
+    # The server also issues Wallet orders (the production set-up with orders on), so the order endpoints are
+    # measured next to the pass ones; the first start creates the order tables, which are then seeded alike.
     "$bin/tessera" serve --port 18091 --database "sqlite:$work/bench.sqlite" --templates PassTemplates "${credentials[@]}" \
-        --log-level warning >"$work/serve-sqlite.log" 2>&1 & pids+=($!); port_pid[18091]=$!
+        "${order_flags[@]}" --log-level warning >"$work/serve-sqlite.log" 2>&1 & pids+=($!); port_pid[18091]=$!
     wait_for http://127.0.0.1:18091/health
-    header "SQLite store, one server process: 100,000 passes, 1,000,000 registrations"
-    run_endpoints http://127.0.0.1:18091
+    kill "${port_pid[18091]}"; wait "${port_pid[18091]}" 2>/dev/null || true
+    scripts/bench-seed-sqlite-orders.sh "$work/bench.sqlite"
+    "$bin/tessera" serve --port 18091 --database "sqlite:$work/bench.sqlite" --templates PassTemplates "${credentials[@]}" \
+        "${order_flags[@]}" --log-level warning >>"$work/serve-sqlite.log" 2>&1 & pids+=($!); port_pid[18091]=$!
+    wait_for http://127.0.0.1:18091/health
+    header "SQLite store, one server process: 100,000 passes, 1,000,000 registrations; 100,000 orders, 1,000,000 order registrations"
+    run_endpoints --orders http://127.0.0.1:18091
 fi
 
 if [ "$mode" = postgres ] || [ "$mode" = all ]; then

@@ -52,3 +52,24 @@ request = function()
 end
 EOF
 
+# Wallet orders: the same shapes under /v1/orders and the order type identifier (seeded by scripts/bench-server.sh).
+cat "$work/common.lua" >"$work/order-list.lua"; cat >>"$work/order-list.lua" <<EOF2
+request = function()
+  return wrk.format("GET", string.format("/v1/devices/odev%08d/registrations/order.dev.tessera.demo", math.random(0, $(( ${DEVICES:-250000} - 1 )))))
+end
+EOF2
+cat "$work/common.lua" >"$work/order-download.lua"; cat >>"$work/order-download.lua" <<'EOF2'
+request = function()
+  local i = math.random(0, 999)
+  return wrk.format("GET", string.format("/v1/orders/order.dev.tessera.demo/O%07d", i),
+    { ["Authorization"] = string.format("AppleOrder ordertoken%022d", i) })
+end
+EOF2
+cat "$work/common.lua" >"$work/order-download304.lua"; cat >>"$work/order-download304.lua" <<'EOF2'
+request = function()
+  local i = math.random(0, 999)
+  return wrk.format("GET", string.format("/v1/orders/order.dev.tessera.demo/O%07d", i),
+    { ["Authorization"] = string.format("AppleOrder ordertoken%022d", i),
+      ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT") })
+end
+EOF2
