@@ -27,6 +27,51 @@ public enum TesseraServer {
         configuration: ServerConfiguration, metrics: PrometheusCollectorRegistry? = nil, logger: Logger,
         now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> some ApplicationProtocol {
+        let composition = try await compose(configuration: configuration, metrics: metrics, logger: logger, now: now)
+        let limits = configuration.connectionLimits
+        let activity = configuration.activity
+        let server = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [
+                ConnectionGuard(limits: limits, activity: activity, logger: logger),
+            ]))
+        var app = Application(
+            router: composition.router, server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
+            onServerRunning: { channel in
+                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            },
+            logger: logger
+        )
+        for migration in composition.migrateAfterStart {
+            app.beforeServerStarts(perform: migration)
+        }
+        app.addServices(composition.services)
+        return app
+    }
+
+    /// Every route the composed server answers, as `METHOD /path/{parameter}`: what the OpenAPI document must
+    /// describe. Builds the server's parts for `configuration` (opening its store) without listening; use a
+    /// configuration whose merchant has no payment processor (a processor's HTTP client needs the running server to
+    /// be shut down).
+    @_spi(Testing) public static func routes(configuration: ServerConfiguration, logger: Logger) async throws -> [String] {
+        let composition = try await compose(
+            configuration: configuration, metrics: PrometheusCollectorRegistry(), logger: logger, now: Date.init)
+        return composition.router.routes.map { "\($0.method) \($0.path)" }
+    }
+
+    /// The parts of a server before it listens.
+    struct Composition {
+        var router: Router<WebServiceRequestContext>
+        var services: [any Service]
+        /// Store migrations that need the services running first (PostgreSQL's client).
+        var migrateAfterStart: [@Sendable () async throws -> Void]
+    }
+
+    /// Opens the stores, builds the services and mounts every route.
+    static func compose(
+        configuration: ServerConfiguration, metrics: PrometheusCollectorRegistry?, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) async throws -> Composition {
         var services: [any Service] = configuration.additionalServices
         let store: any PassStore
         let orderStore: any PassStore
@@ -103,25 +148,6 @@ public enum TesseraServer {
             checkout.addRoutes(to: router)
             services += checkout.services
         }
-
-        let limits = configuration.connectionLimits
-        let activity = configuration.activity
-        let server = HTTPServerBuilder.http1(
-            configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(limits: limits, activity: activity, logger: logger),
-            ]))
-        var app = Application(
-            router: router, server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
-            onServerRunning: { channel in
-                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
-            },
-            logger: logger
-        )
-        for migration in migrateAfterStart {
-            app.beforeServerStarts(perform: migration)
-        }
-        app.addServices(services)
-        return app
+        return Composition(router: router, services: services, migrateAfterStart: migrateAfterStart)
     }
 }

@@ -83,6 +83,8 @@ struct OpenAPIConformanceTests {
             try await call(.post, "/v1/log", .json(), #"{"log":"x"}"#)
             try await call(.get, link)
             try await call(.get, "/download/\(String(repeating: "Z", count: 40)).pkpass")
+            try await call(.head, link)
+            try await call(.head, "/download/\(String(repeating: "Z", count: 40)).pkpass")
             let path = "/api/v1/passes/\(type)/O-1"
             try await call(.get, path, .admin)
             try await call(.get, "/api/v1/passes/\(type)/O-404", .admin)
