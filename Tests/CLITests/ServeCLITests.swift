@@ -101,7 +101,7 @@ struct ServeCLITests {
     private static func launch(chain: TestChain, database: String, tokenFile: URL, log: URL) async throws
         -> (Process, String)
     {
-        let port = Int.random(in: 20_000..<40_000)
+        let port = ServeProcess.unusedPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
         process.arguments = [

@@ -23,6 +23,15 @@ struct OrdersServer {
     static func with(
         _ database: Database, arguments extra: [String] = [], _ body: (OrdersServer) async throws -> Void
     ) async throws {
+        try await with(database, processes: 1, arguments: extra) { servers in try await body(servers[0]) }
+    }
+
+    /// Starts the stand-in and `processes` servers on one database (with the same certificates and APNs stand-in,
+    /// like several instances of one service); `body` runs with them, and all stop afterwards.
+    static func with(
+        _ database: Database, processes: Int, arguments extra: [String] = [],
+        _ body: ([OrdersServer]) async throws -> Void
+    ) async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-orders")
         let certs = work.appendingPathComponent("certs")
         let made = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType,
@@ -53,23 +62,21 @@ struct OrdersServer {
             arguments += ["--database", url + (url.contains("?") ? "&" : "?")
                 + "schema=tessera_orders_\(UInt32.random(in: 0...UInt32.max))"]
         }
-        let serve: ServeProcess
-        do {
-            serve = try await ServeProcess(arguments: arguments)
-        } catch {
+        var servers: [OrdersServer] = []
+        func stopAll() async throws {
+            for server in servers { _ = try await server.serve.terminate() }
             try await apns.shutdown()
+        }
+        do {
+            for _ in 0..<processes {
+                servers.append(OrdersServer(serve: try await ServeProcess(arguments: arguments), apns: apns, work: work))
+            }
+            try await body(servers)
+        } catch {
+            try await stopAll()
             throw error
         }
-        let server = OrdersServer(serve: serve, apns: apns, work: work)
-        do {
-            try await body(server)
-        } catch {
-            try await serve.terminate()
-            try await apns.shutdown()
-            throw error
-        }
-        try await serve.terminate()
-        try await apns.shutdown()
+        try await stopAll()
     }
 
     /// One request: method, path, extra header lines, body.

@@ -80,3 +80,51 @@ struct ServeOrdersTests {
         }
     }
 }
+
+/// Two `tessera serve` processes on one PostgreSQL database serve orders as one service: an order made through one is
+/// registered, changed and fetched through the other, the change is pushed once, and neither answers 304 for a
+/// version the device has not seen.
+@Suite("tessera serve orders web service, two processes on PostgreSQL")
+struct ServeOrdersTwoProcessTests {
+    typealias Server = OrdersServer
+
+    @Test("create on one process, register and change on the other, list and fetch the new version on the first",
+          .enabled(if: !TestPostgres.skipped, "PostgreSQL tests skipped (TESSERA_SKIP_POSTGRES=1)"))
+    func twoProcesses() async throws {
+        try await Server.with(.postgres, processes: 2) { servers in
+            let (first, second) = (servers[0], servers[1])
+            let created = try first.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TP-1"}}"#)
+            #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            let token = try #require(try Server.json(created.body)["authenticationToken"] as? String)
+            let order = ["Authorization: AppleOrder \(token)"]
+            let registration = "/v1/devices/device-tp/registrations/\(Server.orderType)/TP-1"
+            #expect(try second.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
+                        .status == 201)
+            #expect(try first.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
+                        .status == 200, "the registration made through the other process is seen")
+
+            let fetch = "/v1/orders/\(Server.orderType)/TP-1"
+            let seen = try #require(Server.header("Last-Modified", in: try first.send("GET", fetch, headers: order).head))
+            let list = try first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)")
+            let tag = try #require(try Server.json(list.body)["lastModified"] as? String)
+
+            let patch = #"{"data":{"status":"completed"}}"#
+            let changed = try second.api("PATCH", "/api/v1/orders/\(Server.orderType)/TP-1", body: patch)
+            #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
+            #expect(try Server.json(changed.body)["pushesQueued"] as? Int == 1)
+            #expect(try await first.waitForOrderPush(count: 1).count >= 1)
+
+            let relisted = try first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)?ordersModifiedSince=\(tag)")
+            #expect(relisted.status == 200)
+            #expect(try Server.json(relisted.body)["orderIdentifiers"] as? [String] == ["TP-1"])
+            let again = try first.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
+            #expect(again.status == 200, "the change made through the other process was answered 304")
+            let verified = try await first.verify(again.body, name: "tp.order")
+            #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+            // Both processes' dispatchers share the queue: the one push goes out once.
+            try await Task.sleep(for: .seconds(2))
+            let pushes = first.apns.requests.filter { $0.headers["apns-topic"] == Server.orderType }
+            #expect(pushes.count == 1, "\(pushes.count) pushes")
+        }
+    }
+}

@@ -28,7 +28,7 @@ struct ServeCheckoutProcessorTests {
                                                    folder: folder, configure: configure)
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let server = try Serve.Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
-                                          port: Int.random(in: 20_000..<40_000), chain: chain, name: "serve",
+                                          port: ServeProcess.unusedPort(), chain: chain, name: "serve",
                                           environment: environment, arguments: arguments)
             do {
                 try await server.waitUntilHealthy(http)
@@ -147,7 +147,7 @@ struct ServeCheckoutProcessorTests {
         let refused = try await offCooperativePool {
             // Bounded: a server that wrongly starts is stopped after 60 s and the test fails.
             try Subprocess.run("timeout", [
-                "60", Subprocess.tesseraPath, "serve", "--port", "\(Int.random(in: 20_000..<40_000))", "--database", "sqlite:\(folder.path)/refused.sqlite",
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())", "--database", "sqlite:\(folder.path)/refused.sqlite",
                 "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
                 "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
                 "--merchant-config", merchant.path,
@@ -175,7 +175,7 @@ struct ServeCheckoutProcessorTests {
     static func startUp(merchant: URL, chain: TestChain, folder: URL) async throws -> (Int32, String) {
         let run = try await offCooperativePool {
             try Subprocess.run("timeout", [
-                "60", Subprocess.tesseraPath, "serve", "--port", "\(Int.random(in: 20_000..<40_000))",
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
                 "--database", "sqlite:\(folder.path)/refused.sqlite",
                 "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
                 "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),

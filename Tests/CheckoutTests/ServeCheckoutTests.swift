@@ -134,7 +134,7 @@ struct ServeCheckoutTests {
             let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
                                                   folder: folder)
             let database = "sqlite:\(folder.path)/tessera.sqlite"
-            let port = Int.random(in: 20_000..<40_000)
+            let port = ServeProcess.unusedPort()
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let first = try Server(folder: folder, database: database, merchant: merchant, port: port, chain: chain,
                                    name: "first")
@@ -209,7 +209,7 @@ struct ServeCheckoutTests {
                                                   folder: folder)
             let schema = "checkout_serve_\(UUID().uuidString.prefix(8).lowercased())"
             let database = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
-            let port = Int.random(in: 20_000..<39_000)
+            let port = ServeProcess.unusedPort()
             let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let servers = try (0..<2).map {
                 try Server(folder: folder, database: database, merchant: merchant, port: port + $0, chain: chain,
@@ -244,7 +244,7 @@ struct ServeCheckoutTests {
                                               apiKeyFile: false)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let server = try Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
-                                port: Int.random(in: 20_000..<40_000), chain: chain, name: "access",
+                                port: ServeProcess.unusedPort(), chain: chain, name: "access",
                                 environment: ["TESSERA_CHECKOUT_API_KEY": CheckoutFixture.apiKey])
         defer { server.stop() }
         do {

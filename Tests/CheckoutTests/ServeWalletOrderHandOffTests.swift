@@ -127,7 +127,7 @@ struct ServeWalletOrderHandOffTests {
                                                configure: Self.shippingMerchant)
         let run = try await offCooperativePool {
             try Subprocess.run("timeout", [
-                "60", Subprocess.tesseraPath, "serve", "--port", "\(Int.random(in: 20_000..<40_000))",
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
                 "--database", "sqlite:\(folder.path)/refused.sqlite",
                 "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
                 "--merchant-config", merchant.path,

@@ -25,7 +25,7 @@ final class WebDriver: @unchecked Sendable {
 
     /// Starts chromium-driver on a free port and opens a headless session.
     static func start(browser: String, driver: String) async throws -> WebDriver {
-        let port = Int.random(in: 20_000..<40_000)
+        let port = ServeProcess.unusedPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driver)
         process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]

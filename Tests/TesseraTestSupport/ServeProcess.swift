@@ -38,7 +38,7 @@ public final class ServeProcess: @unchecked Sendable {
         folder = try previous?.folder ?? TemporaryDirectory.make(prefix: "serve")
         let tokenFile = folder.appendingPathComponent("admin.token")
         try Data((Self.adminToken + "\n").utf8).write(to: tokenFile)
-        port = Int.random(in: 20_000..<40_000)
+        port = ServeProcess.unusedPort()
         var serve = [
             Subprocess.tesseraPath, "serve", "--port", "\(port)",
             "--database", "sqlite:\(folder.path)/data/tessera.sqlite",

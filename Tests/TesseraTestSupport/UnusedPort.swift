@@ -1,0 +1,38 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ServeProcess {
+    /// A loopback TCP port for a test server: random in 20000-32767, below Linux's ephemeral range (32768-60999), so
+    /// no outgoing connection of the machine (PostgreSQL pools, HTTP clients) holds it, and free at the time of the
+    /// call (bound and released once).
+    public static func unusedPort() -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_768)
+            if canBind(port) { return port }
+        }
+        return Int.random(in: 20_000..<32_768)
+    }
+
+    private static func canBind(_ port: Int) -> Bool {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
