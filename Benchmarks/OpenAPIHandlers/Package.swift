@@ -71,7 +71,6 @@ let package = Package(
                 .product(name: "PassCrypto", package: "tessera"),
                 .product(name: "PassBundle", package: "tessera"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
