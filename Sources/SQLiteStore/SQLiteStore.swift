@@ -1,5 +1,5 @@
 public import Foundation
-package import GRDB
+public import GRDB
 import Synchronization
 public import PassStore
 
@@ -35,7 +35,9 @@ public final class SQLiteStore: PassStore {
         }
     }
 
-    package let pool: DatabasePool
+    /// The database file's GRDB pool (WAL: one writer, concurrent readers), shared with the other stores that keep
+    /// their tables in the same file (checkout), which write through it in transactions of their own.
+    public let pool: DatabasePool
     /// Read-only connections for the device endpoints' single-statement reads.
     private let readers: ReadConnections
     /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
