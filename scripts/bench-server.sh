@@ -92,32 +92,30 @@ header() { echo; echo "$1 (wrk, $connections connections, ${duration} s each, $(
 "$bin/tessera-bench" hello --port 18090 --bytes 160895 >/dev/null 2>&1 & pids+=($!); port_pid[18090]=$!
 wait_for http://127.0.0.1:18090/hello
 
+# Fetches the 1,000 items the download scripts ask for once, so each process's bundle cache holds them:
+# warm BASE PATH_PREFIX CREDENTIAL_PREFIX (item i is PATH_PREFIX + 7 digits, its token CREDENTIAL_PREFIX + 22 digits).
+warm() {
+    python3 - "$@" <<'EOF'
+import sys, urllib.request
+base, path, credential = sys.argv[1:4]
+for i in range(1000):
+    r = urllib.request.Request(f"{base}/v1/{path}{i:07d}", headers={"Authorization": f"{credential}{i:022d}"})
+    urllib.request.urlopen(r).read()
+EOF
+}
+
 run_endpoints() {
     local orders=no
     if [ "$1" = --orders ]; then orders=yes; shift; fi
     measure "hello-world (Hummingbird)" hello.lua /hello http://127.0.0.1:18090
-    for base in "$@"; do  # warm each process's bundle cache for the passes the download scripts fetch
-        python3 - "$base" <<'EOF'
-import sys, urllib.request
-for i in range(1000):
-    r = urllib.request.Request(f"{sys.argv[1]}/v1/passes/pass.dev.tessera.demo/B{i:07d}", headers={"Authorization": f"ApplePass benchtoken{i:022d}"})
-    urllib.request.urlopen(r).read()
-EOF
-    done
+    for base in "$@"; do warm "$base" passes/pass.dev.tessera.demo/B "ApplePass benchtoken"; done
     measure "GET registrations (serial-number list)" list.lua "" "$@"
     measure "hello-world, 160,895-byte body from memory (download ceiling)" hello.lua /bytes http://127.0.0.1:18090
     measure "GET pass (cached bundle, 200)" download.lua "" "$@"
     measure "GET pass (If-Modified-Since, 304)" download304.lua "" "$@"
     measure "POST registration (new device)" register.lua "" "$@"
     if [ "$orders" = yes ]; then
-        for base in "$@"; do  # warm the order bundle cache the same way
-            python3 - "$base" <<'EOF'
-import sys, urllib.request
-for i in range(1000):
-    r = urllib.request.Request(f"{sys.argv[1]}/v1/orders/order.dev.tessera.demo/O{i:07d}", headers={"Authorization": f"AppleOrder ordertoken{i:022d}"})
-    urllib.request.urlopen(r).read()
-EOF
-        done
+        for base in "$@"; do warm "$base" orders/order.dev.tessera.demo/O "AppleOrder ordertoken"; done
         measure "GET registrations (order identifiers list)" order-list.lua "" "$@"
         measure "GET order (cached bundle, 200)" order-download.lua "" "$@"
         measure "GET order (If-Modified-Since, 304)" order-download304.lua "" "$@"

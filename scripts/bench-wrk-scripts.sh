@@ -8,27 +8,31 @@ init = function(args) math.randomseed(os.time() * 1000 + math.floor(os.clock() *
 EOF
 cat >"$work/hello.lua" <<'EOF'
 EOF
+# The device requests of one kind (passes, or Wallet orders), with the names the seeds use:
+# device_scripts PREFIX DEVICE_PREFIX PATH_WORD TYPE_IDENTIFIER ITEM_PREFIX SCHEME TOKEN_PREFIX
 # DEVICES: how many seeded devices the list requests pick from (default 250,000: 1,000,000 registrations, four each).
-cat "$work/common.lua" >"$work/list.lua"; cat >>"$work/list.lua" <<EOF
+device_scripts() {
+    local prefix="$1" device="$2" word="$3" type="$4" item="$5" scheme="$6" token="$7" file since
+    cat "$work/common.lua" >"$work/${prefix}list.lua"; cat >>"$work/${prefix}list.lua" <<LUA
 request = function()
-  return wrk.format("GET", string.format("/v1/devices/dev%08d/registrations/pass.dev.tessera.demo", math.random(0, $(( ${DEVICES:-250000} - 1 )))))
+  return wrk.format("GET", string.format("/v1/devices/${device}%08d/registrations/${type}", math.random(0, $(( ${DEVICES:-250000} - 1 )))))
 end
-EOF
-cat "$work/common.lua" >"$work/download.lua"; cat >>"$work/download.lua" <<'EOF'
-request = function()
-  local i = math.random(0, 999)
-  return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
-    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i) })
-end
-EOF
-cat "$work/common.lua" >"$work/download304.lua"; cat >>"$work/download304.lua" <<'EOF'
+LUA
+    for file in download download304; do
+        since=""
+        [ "$file" = download304 ] && since=', ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT")'
+        cat "$work/common.lua" >"$work/${prefix}${file}.lua"; cat >>"$work/${prefix}${file}.lua" <<LUA
 request = function()
   local i = math.random(0, 999)
-  return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
-    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i),
-      ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT") })
+  return wrk.format("GET", string.format("/v1/${word}/${type}/${item}%07d", i),
+    { ["Authorization"] = string.format("${scheme} ${token}%022d", i)${since} })
 end
-EOF
+LUA
+    done
+}
+device_scripts "" dev passes pass.dev.tessera.demo B ApplePass benchtoken
+# Wallet orders: the same requests under /v1/orders and the order type identifier (seeded by scripts/bench-server.sh).
+device_scripts order- odev orders order.dev.tessera.demo O AppleOrder ordertoken
 cat "$work/common.lua" >"$work/session.lua"; cat >>"$work/session.lua" <<'EOF'
 local prefix = nil
 request = function()
@@ -52,24 +56,3 @@ request = function()
 end
 EOF
 
-# Wallet orders: the same shapes under /v1/orders and the order type identifier (seeded by scripts/bench-server.sh).
-cat "$work/common.lua" >"$work/order-list.lua"; cat >>"$work/order-list.lua" <<EOF2
-request = function()
-  return wrk.format("GET", string.format("/v1/devices/odev%08d/registrations/order.dev.tessera.demo", math.random(0, $(( ${DEVICES:-250000} - 1 )))))
-end
-EOF2
-cat "$work/common.lua" >"$work/order-download.lua"; cat >>"$work/order-download.lua" <<'EOF2'
-request = function()
-  local i = math.random(0, 999)
-  return wrk.format("GET", string.format("/v1/orders/order.dev.tessera.demo/O%07d", i),
-    { ["Authorization"] = string.format("AppleOrder ordertoken%022d", i) })
-end
-EOF2
-cat "$work/common.lua" >"$work/order-download304.lua"; cat >>"$work/order-download304.lua" <<'EOF2'
-request = function()
-  local i = math.random(0, 999)
-  return wrk.format("GET", string.format("/v1/orders/order.dev.tessera.demo/O%07d", i),
-    { ["Authorization"] = string.format("AppleOrder ordertoken%022d", i),
-      ["If-Modified-Since"] = os.date("!%a, %d %b %Y %H:%M:%S GMT") })
-end
-EOF2

@@ -17,23 +17,8 @@ struct OpenAPIConformanceTests {
     /// Drives every documented operation on the composed server (SQLite store) and checks each answer.
     @Test("every documented operation answers as documented")
     func conformance() async throws {
-        let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "openapi")
-        let signer = try PassSigner(
-            credentials: try PassCredentials.load(
-                certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
-                wwdrPath: chain.path("wwdr.pem")))
-        let orderCertificate = try chain.chain.orderTypeCertificate(
-            orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
-        let orderSigner = try OrderSigner(credentials: try PassCredentials(
-            certificate: orderCertificate.certificate, privateKey: orderCertificate.key, wwdr: chain.chain.wwdr))
-        let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, publicURL: URL(string: "https://passes.example.test")!,
-            database: .sqlite(path: folder.appendingPathComponent("tessera.sqlite").path),
-            templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"), signer: signer,
-            orders: .init(
-                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates"), signer: orderSigner),
-            webService: .init(adminToken: WebServiceFixture.adminToken))
+        let configuration = try openAPIServerConfiguration(folder: folder)
         let app = try await TesseraServer.makeApplication(
             configuration: configuration, metrics: .init(), logger: Logger(label: "openapi-test"))
         let document = Mutex(try OpenAPIDocument(

@@ -61,23 +61,9 @@ struct OpenAPIRouteTableTests {
 
     @Test("every route of the composed server is documented, and every documented operation is a route")
     func routesAreTheDocument() async throws {
-        let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "openapi-routes")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let signer = try PassSigner(credentials: try PassCredentials.load(
-            certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
-            wwdrPath: chain.path("wwdr.pem")))
-        let orderCertificate = try chain.chain.orderTypeCertificate(
-            orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
-        let orderSigner = try OrderSigner(credentials: try PassCredentials(
-            certificate: orderCertificate.certificate, privateKey: orderCertificate.key, wwdr: chain.chain.wwdr))
-        let configuration = ServerConfiguration(
-            publicURL: URL(string: "https://passes.example.test")!,
-            database: .sqlite(path: folder.appendingPathComponent("tessera.sqlite").path),
-            templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"), signer: signer,
-            orders: .init(
-                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates"), signer: orderSigner),
-            webService: .init(adminToken: WebServiceFixture.adminToken), merchant: try Self.merchant())
+        let configuration = try openAPIServerConfiguration(folder: folder, merchant: try Self.merchant())
         let routes = try await TesseraServer.routes(configuration: configuration, logger: Logger(label: "openapi-routes"))
             .map { description -> Operation in
                 let parts = description.split(separator: " ", maxSplits: 1).map(String.init)
