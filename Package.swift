@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Validation", targets: ["Validation"]),
+        .library(name: "Timestamps", targets: ["Timestamps"]),
         .library(name: "PassModel", targets: ["PassModel"]),
         .library(name: "OrderModel", targets: ["OrderModel"]),
         .library(name: "PassCrypto", targets: ["PassCrypto"]),

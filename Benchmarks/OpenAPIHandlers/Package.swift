@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "SQLiteStore", package: "tessera"),
                 .product(name: "PassBundle", package: "tessera"),
                 .product(name: "PassCrypto", package: "tessera"),
+                .product(name: "Timestamps", package: "tessera"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,7 @@ import OpenAPIRuntime
 import PassCrypto
 import PassStore
 import PassWebService
+import Timestamps
 
 /// The three measured device operations as the generated `APIProtocol`: the same store calls, checks and answers
 /// as `PassWebService`'s routes, with the request parsing and response writing the generator made from openapi.json.
@@ -59,8 +60,8 @@ struct DeviceAPIHandlers: APIProtocol {
         guard let pass = try await authenticatedPass(
             passTypeIdentifier: input.path.passTypeIdentifier, serialNumber: input.path.serialNumber)
         else { return .unauthorized(.init()) }
-        let lastModified = IMFDate.format(pass.lastModified)
-        if let header = input.headers.ifModifiedSince, let since = IMFDate.parse(header),
+        let lastModified = HTTPDate.format(pass.lastModified)
+        if let header = input.headers.ifModifiedSince, let since = HTTPDate.parse(header),
            pass.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
             return .notModified(.init(headers: .init(lastModified: lastModified)))
