@@ -63,7 +63,9 @@ public actor MemoryPassStore: PassStore {
         async throws -> PassUpdate?
     {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        guard var record = passes[key], !(change.onlyIfNotPersonalized && record.personalization != nil) else { return nil }
+        guard var record = passes[key], !(change.onlyIfNotPersonalized && record.personalization != nil),
+              change.onlyIfUpdateTag.map({ $0 == record.updateTag }) ?? true
+        else { return nil }
         lastTag += 1
         if let data = change.data { record.data = data }
         if let voided = change.voided { record.voided = voided }

@@ -82,13 +82,19 @@ public struct PassChange: Sendable, Equatable {
     /// Apply the change only to a pass that has no personalization yet (checked in the same transaction, so of two
     /// concurrent enrollments one wins and the other changes nothing).
     public var onlyIfNotPersonalized: Bool
+    /// Apply the change only while the pass is still at this version (its update tag), checked in the same
+    /// transaction: a caller that merged its change into the version it read finds out that another change came first
+    /// (the answer is `nil`) instead of writing over it.
+    public var onlyIfUpdateTag: Int64?
 
     /// Creates a change.
-    public init(data: Data? = nil, voided: Bool? = nil, personalization: Data? = nil, onlyIfNotPersonalized: Bool = false) {
+    public init(data: Data? = nil, voided: Bool? = nil, personalization: Data? = nil, onlyIfNotPersonalized: Bool = false,
+                onlyIfUpdateTag: Int64? = nil) {
         self.data = data
         self.voided = voided
         self.personalization = personalization
         self.onlyIfNotPersonalized = onlyIfNotPersonalized
+        self.onlyIfUpdateTag = onlyIfUpdateTag
     }
 }
 

@@ -31,7 +31,8 @@ public protocol PassStore: Sendable {
     /// gets 304 for a version it has not seen; and queues one push per push token registered for the pass, all in one
     /// transaction.
     /// - Returns: the new version and the pushes queued, or `nil` when there is no such pass (or, with
-    ///   ``PassChange/onlyIfNotPersonalized``, when it is already personalized: nothing changes).
+    ///   ``PassChange/onlyIfNotPersonalized``, when it is already personalized, or with ``PassChange/onlyIfUpdateTag``,
+    ///   when another change came first: nothing changes).
     func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date) async throws
         -> PassUpdate?
 

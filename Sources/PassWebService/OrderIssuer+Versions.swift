@@ -32,28 +32,33 @@ extension OrderIssuer {
         for key in ["orderIdentifier", "orderTypeIdentifier"] + Self.serverKeys where patch[key] != nil {
             throw IssuerError.invalidData("data.\(key): cannot be changed (set when the order was created, or by the server)")
         }
-        guard let current = try await order(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
-        else { return nil }
-        let builder = try await templateBuilder(named: current.template)
-        let time = now()
-        var next = current
-        next.data = try Self.merged(patch, into: Self.object(try orderJSON(current, builder: builder)))
-        next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
-        let transition = OrderValidator().validateTransition(
-            from: try Self.order(try orderJSON(current, builder: builder)),
-            to: try Self.order(try orderJSON(next, builder: builder)))
-        if !transition.isValid {
-            throw IssuerError.invalidData(transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
+        // The patch is merged into the version read and written only if that is still the current one; when another
+        // change came first, it is merged again into that one (and its status transition checked from there), so two
+        // changes at once both land and neither moves a status backwards.
+        while true {
+            guard let current = try await order(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
+            else { return nil }
+            let builder = try await templateBuilder(named: current.template)
+            let time = now()
+            var next = current
+            next.data = try Self.merged(patch, into: Self.object(try orderJSON(current, builder: builder)))
+            next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
+            let transition = OrderValidator().validateTransition(
+                from: try Self.order(try orderJSON(current, builder: builder)),
+                to: try Self.order(try orderJSON(next, builder: builder)))
+            if !transition.isValid {
+                throw IssuerError.invalidData(
+                    transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
+            }
+            let built = try await build(next, builder: builder)
+            guard let update = try await store.updatePass(
+                passTypeIdentifier: orderTypeIdentifier, serialNumber: orderIdentifier,
+                change: PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), now: time)
+            else { continue }
+            if update.pass.lastModified == next.lastModified { remember(ByteBuffer(bytes: built.bundle), for: update.pass) }
+            if update.pushesQueued > 0 { onPushesQueued() }
+            return (update, built.warnings)
         }
-        let built = try await build(next, builder: builder)
-        guard let update = try await store.updatePass(
-            passTypeIdentifier: orderTypeIdentifier, serialNumber: orderIdentifier, change: PassChange(data: next.data),
-            now: time)
-        else { return nil }
-        // A concurrent change may have moved Last-Modified further: the bundle is then signed again on demand.
-        if update.pass.lastModified == next.lastModified { remember(ByteBuffer(bytes: built.bundle), for: update.pass) }
-        if update.pushesQueued > 0 { onPushesQueued() }
-        return (update, built.warnings)
     }
 
     /// Builds and signs an order's current version with its template.

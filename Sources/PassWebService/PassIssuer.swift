@@ -183,27 +183,32 @@ public final class PassIssuer: WalletItemIssuer {
         passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue]
     ) async throws -> (update: PassUpdate, warnings: [String])? {
         try Self.checkKeys(patch, path: "data")
-        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        else { return nil }
         for key in ["serialNumber", "authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
         where patch[key] != nil {
             throw IssuerError.invalidData("data.\(key): cannot be changed (\(key == "voided" ? "void with DELETE" : "fixed when the pass was created"))")
         }
-        var document = try Self.document(current.data)
-        for (key, value) in patch {
-            if key == "fields", case .object(let fields) = value, case .object(var merged)? = document["fields"] {
-                for (field, fieldValue) in fields { merged[field] = fieldValue.isNull ? nil : fieldValue }
-                document["fields"] = .object(merged)
-            } else {
-                document[key] = value.isNull ? nil : value
+        // Merged into the version read and written only while that is still the current one; when another change came
+        // first, merged again into that one, so two changes at once both land.
+        while true {
+            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            else { return nil }
+            var document = try Self.document(current.data)
+            for (key, value) in patch {
+                if key == "fields", case .object(let fields) = value, case .object(var merged)? = document["fields"] {
+                    for (field, fieldValue) in fields { merged[field] = fieldValue.isNull ? nil : fieldValue }
+                    document["fields"] = .object(merged)
+                } else {
+                    document[key] = value.isNull ? nil : value
+                }
             }
+            var next = current
+            next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+            let built = try await build(next, entry: try await templateEntry(named: current.template))
+            guard let update = try await apply(PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), to: current)
+            else { continue }
+            remember(built.bundle, for: update.pass)
+            return (update, built.warnings)
         }
-        var next = current
-        next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
-        let built = try await build(next, entry: try await templateEntry(named: current.template))
-        guard let update = try await apply(PassChange(data: next.data), to: current) else { return nil }
-        remember(built.bundle, for: update.pass)
-        return (update, built.warnings)
     }
 
     /// Voids a pass (a new version with `voided: true`); devices are told.

@@ -113,6 +113,7 @@ extension PostgresStore {
                     last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
                 WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                     AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)
+                    AND (\(change.onlyIfUpdateTag)::bigint IS NULL OR update_tag = \(change.onlyIfUpdateTag))
                 RETURNING \(unescaped: Self.passColumns)
                 """, logger: logger).collect()
             guard let row = rows.first else { return nil }

@@ -111,12 +111,13 @@ extension SQLiteStore {
                     personalization = COALESCE(?, personalization), update_tag = ?,
                     last_modified = MAX(?, last_modified + 1)
                 WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
+                    AND (? IS NULL OR update_tag = ?)
                 RETURNING \(Self.passColumns)
                 """)
             let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
             let arguments: StatementArguments = [
                 change.data, change.voided, change.personalization, tag, seconds, passTypeIdentifier, serialNumber,
-                change.onlyIfNotPersonalized,
+                change.onlyIfNotPersonalized, change.onlyIfUpdateTag, change.onlyIfUpdateTag,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
             let queued = try Self.queuePushes(

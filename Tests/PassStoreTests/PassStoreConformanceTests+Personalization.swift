@@ -26,3 +26,24 @@ struct PersonalizationOnceConformanceTests {
         }
     }
 }
+
+/// A change made `onlyIfUpdateTag` applies only to the version it was merged into.
+@Suite("PassStore changes to a given version")
+struct VersionedChangeConformanceTests {
+    @Test("onlyIfUpdateTag applies to the current version; after another change it changes nothing",
+          arguments: StoreKind.tested)
+    func onlyAtVersion(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let created = try await store.insertPass(Fixtures.newPass("PV1"), now: Fixtures.now)
+            let first = try #require(try await store.updatePass(
+                passTypeIdentifier: Fixtures.passType, serialNumber: "PV1",
+                change: PassChange(data: Data(#"{"v":1}"#.utf8), onlyIfUpdateTag: created.updateTag), now: Fixtures.now))
+            #expect(first.pass.updateTag > created.updateTag)
+            let stale = try await store.updatePass(
+                passTypeIdentifier: Fixtures.passType, serialNumber: "PV1",
+                change: PassChange(data: Data(#"{"v":2}"#.utf8), onlyIfUpdateTag: created.updateTag), now: Fixtures.now)
+            #expect(stale == nil)
+            #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "PV1") == first.pass)
+        }
+    }
+}

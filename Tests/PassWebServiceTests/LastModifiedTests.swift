@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PassModel
+import PassStore
 import PassWebService
 import Testing
 
@@ -37,6 +39,36 @@ struct LastModifiedTests {
             conditional[.ifModifiedSince] = again.headers[.lastModified]
             let fresh = try await client.execute(uri: path, method: .get, headers: conditional)
             #expect(fresh.status == .notModified)
+        }
+    }
+}
+
+/// Two issuer changes of one pass at the same moment both land: each is merged into the version it is written over.
+@Suite("PassIssuer concurrent changes")
+struct PassIssuerConcurrentChangeTests {
+    @Test("concurrent PATCHes of different fields of one pass: every field keeps its new value")
+    func concurrentFieldChanges() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await fixture.createPass(serial: "CC-1")
+        let issuer = fixture.issuer
+        let changes: [(String, String)] = [("section", "S9"), ("row", "R9"), ("seat", "9Z"), ("doors", "2026-12-05T18:00-08:00"),
+                                           ("venue", "Hall 2"), ("event", "Encore"), ("date", "2026-12-06T19:30-08:00"), ("address", "2 Arena Way, Oakland, CA 94607")]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (key, value) in changes {
+                group.addTask {
+                    _ = try await issuer.changePass(
+                        passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "CC-1",
+                        data: ["fields": .object([key: .string(value)])])
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try #require(try await fixture.store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "CC-1"))
+        guard case .object(let document) = try JSONValue(jsonData: stored.data),
+              case .object(let fields) = document["fields"]
+        else { Issue.record("no fields in the stored data"); return }
+        for (key, value) in changes {
+            #expect(fields[key] == .string(value), "\(key) lost: \(fields)")
         }
     }
 }

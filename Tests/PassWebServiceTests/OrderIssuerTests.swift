@@ -80,6 +80,43 @@ struct OrderIssuerTests {
         #expect(try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "CO-404", data: [:]) == nil)
     }
 
+    @Test("concurrent changes of one order all land: none is lost, none applied to a stale version")
+    func concurrentChanges() async throws {
+        _ = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "CO-3"])
+        let template = try JSONValue(jsonData: Data(contentsOf: Subprocess.repositoryRoot
+            .appendingPathComponent("OrderTemplates/shop-order/order.json")))
+        guard case .object(let order) = template, case .array(let fulfillments) = order["fulfillments"],
+              case .object(let shipment) = fulfillments.first
+        else { Issue.record("the shop-order template has no fulfillment to copy"); return }
+        let issuer = self.issuer
+        // Eight merchants' systems add a shipment each at the same moment, and a ninth completes the order.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                var added = shipment
+                added["fulfillmentIdentifier"] = .string("CO-3-\(index)")
+                group.addTask {
+                    _ = try await issuer.changeOrder(
+                        orderTypeIdentifier: Self.orderType, orderIdentifier: "CO-3",
+                        data: ["fulfillments": .array([.object(added)])])
+                }
+            }
+            group.addTask {
+                _ = try await issuer.changeOrder(
+                    orderTypeIdentifier: Self.orderType, orderIdentifier: "CO-3", data: ["status": .string("completed")])
+            }
+            try await group.waitForAll()
+        }
+        let stored = try #require(try await store.pass(passTypeIdentifier: Self.orderType, serialNumber: "CO-3"))
+        let document = try await issuer.orderDocument(for: stored)
+        guard case .array(let final) = document["fulfillments"] else { Issue.record("no fulfillments"); return }
+        let identifiers = Set(final.compactMap { entry -> String? in
+            if case .object(let object) = entry, case .string(let id) = object["fulfillmentIdentifier"] { return id }
+            return nil
+        })
+        #expect(identifiers.isSuperset(of: (0..<8).map { "CO-3-\($0)" }), "\(identifiers.sorted())")
+        #expect(document["status"] == .string("completed"))
+    }
+
     static func rfc3339(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
     }
