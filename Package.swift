@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "PassWebService", targets: ["PassWebService"]),
+        .library(name: "TesseraHTTP", targets: ["TesseraHTTP"]),
         .library(name: "Checkout", targets: ["Checkout"]),
         .library(name: "CheckoutPersistence", targets: ["CheckoutPersistence"]),
         .library(name: "TesseraServer", targets: ["TesseraServer"]),
@@ -140,23 +141,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The HTTP layer's shared parts: the request context, the one error envelope and its codes, the .pkpasses answer
-        .target(
-            name: "TesseraHTTP",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Apple's pass web service protocol, the issuer API and the push dispatcher (Hummingbird routes)
+        // The wallet service: pass and order issuers (templates, signing, versions), what the device protocol asks of
+        // them, and the push dispatcher. No web framework: TesseraHTTP serves it
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "TesseraHTTP", "OrderModel", "Validation",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "OrderModel", "Validation",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -179,6 +169,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The one HTTP layer: Hummingbird routes of every service (Apple's device protocol for passes and orders, the
+        // download links, the issuer API, the checkout API and pages), the request context, the error envelope and
+        // the JSON body rules. Services below it know nothing of the web framework.
+        .target(
+            name: "TesseraHTTP",
+            dependencies: [
+                "PassWebService", "PassStore", "PassModel", "PassCrypto", "Timestamps",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,5 @@
 import Foundation
-import NIOCore
+public import NIOCore
 import Synchronization
 
 /// Signed bundles of the current pass versions, so device fetches do not sign again.
@@ -7,10 +7,19 @@ import Synchronization
 /// Keyed by pass and update tag: a new version has a new tag, so stale entries are never served. Bounded by
 /// total bytes; the least recently used entries go first. Bundles are kept as `ByteBuffer`s, which responses share
 /// without copying (a copy of a 168 KB bundle per download was a measurable part of serving it).
-final class BundleCache: Sendable {
-    struct Key: Hashable {
-        var passTypeIdentifier: String
-        var serialNumber: String
+public final class BundleCache: Sendable {
+    /// An item's identifiers.
+    public struct Key: Hashable, Sendable {
+        /// The pass or order type identifier.
+        public var passTypeIdentifier: String
+        /// The serial number or order identifier.
+        public var serialNumber: String
+
+        /// Creates a key.
+        public init(passTypeIdentifier: String, serialNumber: String) {
+            self.passTypeIdentifier = passTypeIdentifier
+            self.serialNumber = serialNumber
+        }
     }
 
     private struct Entry {
@@ -28,12 +37,14 @@ final class BundleCache: Sendable {
     private let state = Mutex(State())
     private let capacity: Int
 
+    /// Creates an empty cache.
     /// - Parameter capacity: Most bytes of bundles kept.
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = capacity
     }
 
-    func bundle(for key: Key, updateTag: Int64) -> ByteBuffer? {
+    /// The bundle of an item's version, when kept.
+    public func bundle(for key: Key, updateTag: Int64) -> ByteBuffer? {
         state.withLock { state in
             guard let entry = state.entries[key], entry.updateTag == updateTag else { return nil }
             state.clock += 1
@@ -42,7 +53,8 @@ final class BundleCache: Sendable {
         }
     }
 
-    func store(_ bundle: ByteBuffer, for key: Key, updateTag: Int64) {
+    /// Keeps the bundle of an item's version, unless a newer version is kept already.
+    public func store(_ bundle: ByteBuffer, for key: Key, updateTag: Int64) {
         guard bundle.readableBytes <= capacity else { return }
         state.withLock { state in
             if let old = state.entries[key] {

@@ -1,12 +1,44 @@
-public import TesseraHTTP
-public import Hummingbird
 public import HTTPTypes
 
-/// Why the issuer API (or personalization) refused a request; each maps to an HTTP status, a code and a message
-/// naming the field, answered with the ``ErrorEnvelope``.
-public struct IssuerError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
+/// Why the issuer (its API, personalization, a `.pkpasses` download) refused a request: a code, the HTTP status it
+/// stands for, and a message naming the field. The HTTP layer writes it as its error envelope.
+public struct IssuerError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure happened; the names are the ones the HTTP layer's error envelope uses.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidRequest, notFound, conflict, passesBundleLimit, internalError
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The data or a body member is wrong (400 or 422).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// No such pass or order (404).
+        public static let notFound = Code(.notFound)
+        /// The pass or order already exists (409).
+        public static let conflict = Code(.conflict)
+        /// The passes asked for do not fit in one `.pkpasses` bundle (422).
+        public static let passesBundleLimit = Code(.passesBundleLimit)
+        /// The server's fault: a template that does not load, a bundle that cannot be made (500).
+        public static let internalError = Code(.internalError)
+
+        /// The code a status stands for when nothing more precise is known.
+        static func standing(for status: HTTPResponse.Status) -> Code {
+            switch status.code {
+            case 404: .notFound
+            case 409: .conflict
+            case 500...: .internalError
+            default: .invalidRequest
+            }
+        }
+
+        /// The code's name, such as `invalidRequest`.
+        public var description: String { base.rawValue }
+    }
+
     /// What kind of failure happened.
-    public let code: WebServiceError.Code
+    public let code: Code
     /// The HTTP status the error is answered with.
     public let status: HTTPResponse.Status
     /// What is wrong, naming the field, template or pass (the envelope's `message`).
@@ -20,7 +52,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible, HTTPRespons
     ///   - status: The HTTP status.
     ///   - description: What is wrong; a `path: reason` sentence names its field.
     ///   - field: The field at fault; by default the path `description` starts with, if any.
-    init(_ code: WebServiceError.Code? = nil, status: HTTPResponse.Status, description: String, field: String? = nil) {
+    init(_ code: Code? = nil, status: HTTPResponse.Status, description: String, field: String? = nil) {
         self.code = code ?? .standing(for: status)
         self.status = status
         self.description = description
@@ -65,19 +97,11 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible, HTTPRespons
         IssuerError(.passesBundleLimit, status: .unprocessableContent, description: description)
     }
 
-    static let notFound = IssuerError(status: .notFound, description: "no such pass")
+    /// No pass with the identifiers asked for (404).
+    public static let notFound = IssuerError(status: .notFound, description: "no such pass")
 
     /// The same answer for a missing serial number, a pass without rewards enrollment and one already personalized,
     /// so the answer does not tell which serial numbers exist.
     public static let notAwaitingPersonalization = IssuerError(
         status: .notFound, description: "no pass awaiting personalization here")
-
-    /// The envelope.
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - context: Its context.
-    /// - Returns: The response.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        ErrorEnvelope(code: code.description, message: description, field: field).response(status: status)
-    }
 }

@@ -10,16 +10,16 @@ import Foundation
 /// `registrations/<type>/<serial>`); and any long run that looks like a token, with or without digits. Then every
 /// control character (newline, escape, ...) is written as an escape (`\n`, `\u{1B}`), so a message can neither
 /// forge a log line nor drive a terminal.
-enum LogRedactor {
+public enum LogRedactor {
     static let placeholder = "<redacted>"
 
     /// The redacted, escaped message.
-    static func redact(_ message: String) -> String {
+    public static func redact(_ message: String) -> String {
         escapeControlCharacters(redactWords(redactKeyValues(message)))
     }
 
     /// Writes control characters (C0, DEL, C1, line and paragraph separators) and the backslash as escapes.
-    static func escapeControlCharacters(_ text: String) -> String {
+    public static func escapeControlCharacters(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOCore
 import NIOPosix
 import OrderModel
@@ -62,7 +62,7 @@ extension OrderIssuer {
     }
 
     /// Builds and signs an order's current version with its template.
-    func signedBundle(for order: PassRecord) async throws -> Data {
+    public func signedBundle(for order: PassRecord) async throws -> Data {
         try await build(order, builder: try await templateBuilder(named: order.template)).bundle
     }
 

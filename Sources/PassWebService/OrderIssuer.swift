@@ -15,9 +15,9 @@ public import PassStore
 /// transitions only move forward, and every registered device gets one push through the durable push queue.
 public final class OrderIssuer: WalletItemIssuer {
     /// The media type of a signed order.
-    static let contentType = BundleFormat.order.mediaType
+    public static let contentType = BundleFormat.order.mediaType
     /// The file extension of a signed order.
-    static let fileExtension = "order"
+    public static let fileExtension = "order"
 
     /// What the issuer needs.
     public struct Configuration: Sendable {
@@ -48,7 +48,8 @@ public final class OrderIssuer: WalletItemIssuer {
     public let configuration: Configuration
     let signer: OrderSigner
     let templates: OrderTemplateLibrary
-    let cache: BundleCache
+    /// Signed bundles of current versions.
+    public let cache: BundleCache
     let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     let onPushesQueued: @Sendable () -> Void

@@ -12,9 +12,9 @@ public import PassStore
 /// bundle of each current version so device fetches do not sign again.
 public final class PassIssuer: WalletItemIssuer {
     /// The media type of a signed pass.
-    static let contentType = "application/vnd.apple.pkpass"
+    public static let contentType = "application/vnd.apple.pkpass"
     /// The file extension of a signed pass.
-    static let fileExtension = "pkpass"
+    public static let fileExtension = "pkpass"
 
     /// What the issuer needs.
     public struct Configuration: Sendable {
@@ -46,7 +46,8 @@ public final class PassIssuer: WalletItemIssuer {
     public let configuration: Configuration
     let signer: PassSigner
     let templates: TemplateLibrary
-    let cache: BundleCache
+    /// Signed bundles of current versions.
+    public let cache: BundleCache
     private let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     private let onPushesQueued: @Sendable () -> Void
@@ -259,7 +260,7 @@ public final class PassIssuer: WalletItemIssuer {
     }
 
     /// Builds and signs a pass's current version with its template.
-    func signedBundle(for pass: PassRecord) async throws -> Data {
+    public func signedBundle(for pass: PassRecord) async throws -> Data {
         try await build(pass, entry: try await templateEntry(named: pass.template)).bundle
     }
 

@@ -1,12 +1,11 @@
-public import TesseraHTTP
 public import Foundation
-public import Hummingbird
 
-/// Apple's pass web service (device registration, changed serial numbers, latest pass, log, personalization),
-/// the holder download links and the issuer API, as Hummingbird routes.
+/// Apple's web service for passes and orders (device registration, changed items, latest version, log,
+/// personalization), the holder download links and the issuer API: the issuers and the limits the HTTP layer
+/// (`TesseraHTTP`) serves them with.
 ///
-/// Routes are mounted under the path of the public URL (`https://example.com/wallet` → `/wallet/v1/...`), so a pass's
-/// `webServiceURL` works as Wallet appends `/v1/...` to it.
+/// Its routes are mounted under the path of the public URL (`https://example.com/wallet` → `/wallet/v1/...`), so a
+/// pass's `webServiceURL` works as Wallet appends `/v1/...` to it.
 public struct PassWebService: Sendable {
     /// Limits and the issuer API's credential.
     public struct Configuration: Sendable {
@@ -43,7 +42,8 @@ public struct PassWebService: Sendable {
     public let orderIssuer: OrderIssuer?
     /// The configuration.
     public let configuration: Configuration
-    private let now: @Sendable () -> Date
+    /// The clock (rate limits, registration times).
+    public let now: @Sendable () -> Date
 
     /// Creates the service.
     /// - Parameters:
@@ -66,40 +66,5 @@ public struct PassWebService: Sendable {
         var path = issuer.configuration.publicURL.path
         while path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    /// Adds every route to a router.
-    public func addRoutes(to router: Router<WebServiceRequestContext>) {
-        let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
-        let v1 = root.group("v1")
-        DeviceRouter(
-            passes: DeviceRoutes(
-                issuer: issuer, kind: .passes, maximumBodySize: configuration.maximumBodySize,
-                personalizationLimiter: RateLimiter(
-                    burst: configuration.personalizationBurst, perMinute: configuration.personalizationRequestsPerMinute),
-                now: now),
-            orders: orderIssuer.map {
-                DeviceRoutes(
-                    issuer: $0, kind: .orders, maximumBodySize: configuration.maximumBodySize,
-                    personalizationLimiter: nil, now: now)
-            }
-        ).add(to: v1)
-        LogRoutes(
-            maximumBodySize: configuration.maximumBodySize,
-            limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
-        ).add(to: v1)
-        DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
-        if let token = configuration.adminToken {
-            let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
-            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize).add(to: api)
-            if let orderIssuer {
-                OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
-                    .add(to: api)
-            }
-        }
-        // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
-        // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path
-        // has no route for with its not-found answer too, so TRACE on a pass's path still gets 405.
-        router.add(middleware: MethodNotAllowedMiddleware())
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
-import PassModel
+public import PassModel
 
 /// The body of `POST /v1/passes/<type>/<serial>/personalize`, checked member by member: Apple's documented
 /// `requiredPersonalizationInfo` members only, each a string of bounded size without control characters.
-struct PersonalizationRequest: Sendable {
-    var personalizationToken: String
-    var requiredPersonalizationInfo: [String: JSONValue]
+public struct PersonalizationRequest: Sendable {
+    /// Wallet's personalization token, which the answer signs.
+    public var personalizationToken: String
+    /// The holder's details, by Apple's member names.
+    public var requiredPersonalizationInfo: [String: JSONValue]
 
     /// Apple's members of `requiredPersonalizationInfo` and the longest value each may have, in characters.
     static let members: [String: Int] = [
@@ -16,8 +18,9 @@ struct PersonalizationRequest: Sendable {
     static let maximumTokenLength = 1024
 
     /// Checks a decoded body.
+    /// - Parameter body: The request body as JSON.
     /// - Throws: ``IssuerError`` 400 naming the member that is wrong.
-    init(body: JSONValue) throws {
+    public init(body: JSONValue) throws {
         guard case .object(let members) = body else { throw Self.invalid("body", "must be a JSON object") }
         for key in members.keys where key != "personalizationToken" && key != "requiredPersonalizationInfo" {
             throw Self.invalid(Self.printable(key), "unknown member")

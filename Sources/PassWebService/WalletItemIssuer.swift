@@ -1,10 +1,13 @@
-import Foundation
-import NIOCore
-import PassStore
+public import Foundation
+public import NIOCore
+public import PassStore
+public import PassCrypto
 
-/// What the device routes and download links need of an issuer, for passes and orders alike: the store of its kind,
-/// the cache of signed bundles, and signing a record's current version.
-protocol WalletItemIssuer: Sendable {
+/// What Apple's device protocol and the download links need of an issuer, for passes and orders alike: the items of
+/// its kind, their registrations, and the signed bundle of an item's current version.
+///
+/// The HTTP layer talks to passes and orders through this protocol only; the store behind it stays the issuer's.
+public protocol WalletItemIssuer: Sendable {
     /// The store of this kind of item.
     var store: any PassStore { get }
     /// Signed bundles of current versions.
@@ -20,9 +23,75 @@ protocol WalletItemIssuer: Sendable {
 }
 
 extension WalletItemIssuer {
+    /// The item a device asks for, when `token` is its authentication token.
+    ///
+    /// The store reads a stand-in record when the item is missing and the comparison runs in constant time either
+    /// way, so a wrong token on an existing identifier and any token on a missing one take the same time and give the
+    /// same `nil`: identifiers cannot be probed. Inlinable, so the device routes run it without a call of their own.
+    /// - Parameters:
+    ///   - typeIdentifier: The pass or order type identifier.
+    ///   - identifier: The serial number or order identifier.
+    ///   - token: The credential the device sent, if any.
+    /// - Returns: The item, or `nil` when it does not exist or the token does not match.
+    @inlinable @inline(__always)
+    public func authenticatedItem(typeIdentifier: String, identifier: String, token: Substring?) async throws
+        -> PassRecord?
+    {
+        let lookup = try await store.passForAuthentication(passTypeIdentifier: typeIdentifier, serialNumber: identifier)
+        let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
+        guard let item = lookup.pass, token != nil, matches else { return nil }
+        return item
+    }
+
+    /// Registers a device for an item's pushes (or updates its push token).
+    /// - Returns: Whether the registration is new.
+    @inlinable @inline(__always)
+    public func register(device: String, pushToken: String, for item: PassRecord, now: Date) async throws
+        -> RegistrationOutcome
+    {
+        try await store.register(
+            deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: item.passTypeIdentifier,
+            serialNumber: item.serialNumber, now: now)
+    }
+
+    /// Ends a device's registration for an item.
+    @inlinable @inline(__always)
+    public func unregister(device: String, from item: PassRecord) async throws {
+        try await store.unregister(
+            deviceLibraryIdentifier: device, passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
+    }
+
+    /// The identifiers of a device's items of one type changed after a tag, and the tag to send next time; `nil`
+    /// when nothing changed.
+    /// - Parameter updatedSince: The tag the device sent; `nil` lists every item.
+    @inlinable @inline(__always)
+    public func changedItems(device: String, typeIdentifier: String, updatedSince: Int64?) async throws
+        -> SerialNumberList?
+    {
+        try await store.serialNumbers(
+            deviceLibraryIdentifier: device, passTypeIdentifier: typeIdentifier, updatedSince: updatedSince)
+    }
+
+    /// An item by its identifiers, without credentials (the issuer's own view).
+    public func item(typeIdentifier: String, identifier: String) async throws -> PassRecord? {
+        try await store.pass(passTypeIdentifier: typeIdentifier, serialNumber: identifier)
+    }
+
+    /// The item a holder's download link names: the link's token is 40 letters and digits; anything else names none.
+    public func item(downloadToken token: String) async throws -> PassRecord? {
+        guard token.utf8.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII) else { return nil }
+        return try await store.pass(downloadToken: token)
+    }
+
+    /// How many devices are registered for an item.
+    public func registrationCount(of item: PassRecord) async throws -> Int {
+        try await store.registrationCount(passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
+    }
+
     /// The bundle of an item's current version when the cache holds it, without waiting; `nil` when it must be built
     /// (``bundleBuffer(for:)``).
-    func cachedBundleBuffer(for item: PassRecord) -> ByteBuffer? {
+    @inlinable @inline(__always)
+    public func cachedBundleBuffer(for item: PassRecord) -> ByteBuffer? {
         cache.bundle(
             for: BundleCache.Key(passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber),
             updateTag: item.updateTag)
@@ -30,7 +99,7 @@ extension WalletItemIssuer {
 
     /// The bundle of an item's current version as a buffer that HTTP responses share without copying, from the cache
     /// or signed now (on NIO's blocking thread pool, never on an event loop).
-    func bundleBuffer(for item: PassRecord) async throws -> ByteBuffer {
+    public func bundleBuffer(for item: PassRecord) async throws -> ByteBuffer {
         if let cached = cachedBundleBuffer(for: item) { return cached }
         let bundle = ByteBuffer(bytes: try await signedBundle(for: item))
         remember(bundle, for: item)

@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 public import Logging
+import PassWebService
 
 /// The one error body of Tessera's JSON routes (`/v1`, `/api/v1`, `/download`, `/checkout/v1`):
 /// `{"error": {"code": "...", "message": "...", "field": "..."}}`, sent with the failure's HTTP status.
@@ -64,6 +65,8 @@ public struct ErrorEnvelope: Codable, Sendable, Equatable {
         switch error {
         case let error as HTTPError:
             return WebServiceError(httpError: error)
+        case let error as IssuerError:
+            return WebServiceError(error)
         case is any HTTPResponseError, is CancellationError:
             return error
         default:

@@ -24,7 +24,7 @@ public struct OrderPassIssuer: OrderPassIssuing {
     {
         let pass: PassRecord
         if let type = try issuer.passTypeIdentifier(ofTemplate: template),
-           let existing = try await issuer.store.pass(passTypeIdentifier: type, serialNumber: serialNumber) {
+           let existing = try await issuer.item(typeIdentifier: type, identifier: serialNumber) {
             pass = existing
         } else {
             pass = try await issuer.createPass(template: template, data: data)
@@ -38,8 +38,7 @@ public struct OrderPassIssuer: OrderPassIssuing {
             try issuer.checkPassesBundleCount(passes.count)
             var records: [PassRecord] = []
             for pass in passes {
-                guard let record = try await issuer.store.pass(passTypeIdentifier: pass.passTypeIdentifier,
-                                                               serialNumber: pass.serialNumber)
+                guard let record = try await issuer.item(typeIdentifier: pass.passTypeIdentifier, identifier: pass.serialNumber)
                 else { throw OrderPassesBundleError.missingPass(serialNumber: pass.serialNumber) }
                 records.append(record)
             }

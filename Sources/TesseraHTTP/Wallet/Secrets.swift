@@ -1,3 +1,4 @@
+import PassWebService
 import Foundation
 
 /// The credentials the service's secrets arrive in. Tokens are made and compared by `PassCrypto`'s `SecretToken`.

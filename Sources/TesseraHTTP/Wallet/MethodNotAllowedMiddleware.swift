@@ -1,4 +1,4 @@
-import TesseraHTTP
+import PassWebService
 import HTTPTypes
 import Hummingbird
 

@@ -1,3 +1,5 @@
+import PassWebService
+
 /// The words one kind of Wallet item uses in Apple's device protocol: the same endpoints, registrations, tags and
 /// credentials for passes and orders, named differently.
 struct DeviceProtocolKind: Sendable {

@@ -1,4 +1,4 @@
-import TesseraHTTP
+import PassWebService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -49,8 +49,7 @@ struct IssuerRoutes: Sendable {
             template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
             personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
             lastModified: HTTPDate.format(pass.lastModified),
-            registrations: try await issuer.store.registrationCount(
-                passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber),
+            registrations: try await issuer.registrationCount(of: pass),
             pushesQueued: pushesQueued, warnings: warnings)
     }
 
@@ -65,7 +64,7 @@ struct IssuerRoutes: Sendable {
     private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
-        guard let pass = try await issuer.store.pass(passTypeIdentifier: type, serialNumber: serial) else {
+        guard let pass = try await issuer.item(typeIdentifier: type, identifier: serial) else {
             throw IssuerError.notFound
         }
         return pass
@@ -122,11 +121,11 @@ struct IssuerRoutes: Sendable {
                 throw WebServiceError.invalid(
                     "passes[\(index)].serialNumber", "passes[\(index)].serialNumber: not a serial number")
             }
-            guard let pass = try await issuer.store.pass(
-                passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
+            guard let pass = try await issuer.item(typeIdentifier: item.passTypeIdentifier, identifier: item.serialNumber)
             else {
-                throw IssuerError(status: .notFound, description:
-                    "passes[\(index)]: no pass \(item.passTypeIdentifier) / \(item.serialNumber)")
+                throw WebServiceError(
+                    .notFound, status: .notFound,
+                    "passes[\(index)]: no pass \(item.passTypeIdentifier) / \(item.serialNumber)", field: "passes[\(index)]")
             }
             passes.append(pass)
         }
@@ -140,8 +139,7 @@ struct IssuerRoutes: Sendable {
 
     @Sendable func registrations(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let pass = try await existing(context)
-        let count = try await issuer.store.registrationCount(
-            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        let count = try await issuer.registrationCount(of: pass)
         return try JSONBody.response(RegistrationCount(count: count))
     }
 }
@@ -193,9 +191,7 @@ struct DownloadRoutes: Sendable {
     ) async throws -> Response {
         var token = file
         if token.hasSuffix(".\(Issuer.fileExtension)") { token.removeLast(Issuer.fileExtension.count + 1) }
-        guard token.count == 40, token.utf8.allSatisfy(\.isLetterOrDigitASCII),
-              let item = try await issuer.store.pass(downloadToken: token)
-        else { throw WebServiceError.noPassAtLink }
+        guard let item = try await issuer.item(downloadToken: token) else { throw WebServiceError.noPassAtLink }
         if let answer = PassResponse.withoutBuilding(
             for: item, issuer: issuer, request: request, attachmentName: item.serialNumber)
         {

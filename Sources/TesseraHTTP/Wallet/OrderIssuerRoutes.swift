@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import PassModel
 import PassStore
-import TesseraHTTP
+import PassWebService
 import Timestamps
 
 /// The issuer API of orders under `/api/v1/orders`: create, read, change and download. Bearer-token protected, with
@@ -48,8 +48,7 @@ struct OrderIssuerRoutes: Sendable {
             downloadURL: handOff.downloadURL, template: order.template,
             order: try await issuer.orderDocument(for: order), updateTag: String(order.updateTag),
             lastModified: HTTPDate.format(order.lastModified),
-            registrations: try await issuer.store.registrationCount(
-                passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber),
+            registrations: try await issuer.registrationCount(of: order),
             pushesQueued: pushesQueued, warnings: warnings)
     }
 
@@ -73,7 +72,7 @@ struct OrderIssuerRoutes: Sendable {
         return order
     }
 
-    private static let notFound = IssuerError(status: .notFound, description: "no such order")
+    private static let notFound = WebServiceError(.notFound, status: .notFound, "no such order")
 
     @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         try JSONBody.response(try await state(try await existing(context)))

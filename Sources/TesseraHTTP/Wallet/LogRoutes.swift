@@ -1,4 +1,4 @@
-import TesseraHTTP
+import PassWebService
 import Foundation
 import HTTPTypes
 import Hummingbird

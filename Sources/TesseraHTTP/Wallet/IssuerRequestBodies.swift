@@ -1,3 +1,4 @@
+import PassWebService
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import TesseraHTTP
+import PassWebService
 
 /// Mounts the device protocol of passes and, when the server issues orders, of orders. Both kinds share Apple's
 /// registration paths (`/v1/devices/{device}/registrations/{typeIdentifier}[/{identifier}]`): a type identifier

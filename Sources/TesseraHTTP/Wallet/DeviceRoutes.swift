@@ -1,4 +1,4 @@
-import TesseraHTTP
+import PassWebService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,8 +18,6 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
     let personalizationLimiter: RateLimiter?
     let now: @Sendable () -> Date
 
-    private var store: any PassStore { issuer.store }
-
     /// The registration paths, which passes and orders share (``DeviceRouter`` tells them apart).
     static var registrations: String { "devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier" }
 
@@ -29,19 +27,17 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
         group.head("\(kind.itemsPath)/:passTypeIdentifier/:serialNumber", use: latest)
     }
 
-    /// Finds the item and checks `Authorization: <scheme> <token>` in constant time. An unknown identifier and a
-    /// wrong token get the same 401, so identifiers cannot be probed. Inlined into the routes: a call of its own
-    /// costs two more trips through the event loop's task queue per request under `tessera serve`.
+    /// Reads the identifiers and the `Authorization: <scheme> <token>` credential and asks the issuer for the item
+    /// (a constant-time check, ``WalletItemIssuer/authenticatedItem(typeIdentifier:identifier:token:)``). An unknown
+    /// identifier and a wrong token get the same bare 401, so identifiers cannot be probed. Inlined into the routes: a
+    /// call of its own costs two more trips through the event loop's task queue per request under `tessera serve`.
     @inline(__always)
     func authenticatedItem(_ request: Request, _ context: WebServiceRequestContext) async throws -> PassRecord {
         let typeIdentifier = try PathSegments.typeIdentifier(of: kind, in: context)
         let identifier = try PathSegments.itemIdentifier(of: kind, in: context)
         let token = Secrets.credential(scheme: kind.authorizationScheme, in: request.headers[.authorization])
-        // The store reads a stand-in record when the item is missing, and the comparison runs either way, so a wrong
-        // token on an existing identifier and any token on a missing one take the same time.
-        let lookup = try await store.passForAuthentication(passTypeIdentifier: typeIdentifier, serialNumber: identifier)
-        let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
-        guard let item = lookup.pass, token != nil, matches else { throw WebServiceError.deviceUnauthorized }
+        guard let item = try await issuer.authenticatedItem(typeIdentifier: typeIdentifier, identifier: identifier, token: token)
+        else { throw WebServiceError.deviceUnauthorized }
         return item
     }
 
@@ -57,9 +53,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
             guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
                 throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string")
             }
-            let outcome = try await store.register(
-                deviceLibraryIdentifier: device, pushToken: body.pushToken, passTypeIdentifier: item.passTypeIdentifier,
-                serialNumber: item.serialNumber, now: now())
+            let outcome = try await issuer.register(device: device, pushToken: body.pushToken, for: item, now: now())
             return Response(status: outcome == .created ? .created : .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
@@ -70,9 +64,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
         do {
             let device = try PathSegments.device(of: kind, in: context)
             let item = try await authenticatedItem(request, context)
-            try await store.unregister(
-                deviceLibraryIdentifier: device, passTypeIdentifier: item.passTypeIdentifier,
-                serialNumber: item.serialNumber)
+            try await issuer.unregister(device: device, from: item)
             return Response(status: .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
@@ -106,8 +98,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
             let typeIdentifier = try PathSegments.typeIdentifier(of: kind, in: context)
             // An unparseable tag counts as none: the device gets every item, which is always safe.
             let since = request.uri.queryParameters.get(kind.updatedSinceQuery).flatMap { Int64($0) }
-            guard let list = try await store.serialNumbers(
-                deviceLibraryIdentifier: device, passTypeIdentifier: typeIdentifier, updatedSince: since)
+            guard let list = try await issuer.changedItems(device: device, typeIdentifier: typeIdentifier, updatedSince: since)
             else { return Response(status: .noContent) }
             return try JSONBody.response(
                 ChangedItems(
@@ -153,7 +144,7 @@ extension DeviceRoutes where Issuer == PassIssuer {
                 pass = try await authenticatedItem(request, context)
             } else {
                 // Wallet sends this request before the pass is in the library, without credentials.
-                guard let found = try await issuer.store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+                guard let found = try await issuer.item(typeIdentifier: passTypeIdentifier, identifier: serialNumber)
                 else { throw IssuerError.notAwaitingPersonalization }
                 pass = found
             }

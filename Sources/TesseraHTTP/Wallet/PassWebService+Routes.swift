@@ -1,0 +1,40 @@
+import Foundation
+public import Hummingbird
+public import PassWebService
+
+extension PassWebService {
+    /// Adds every route to a router.
+    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+        let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
+        let v1 = root.group("v1")
+        DeviceRouter(
+            passes: DeviceRoutes(
+                issuer: issuer, kind: .passes, maximumBodySize: configuration.maximumBodySize,
+                personalizationLimiter: RateLimiter(
+                    burst: configuration.personalizationBurst, perMinute: configuration.personalizationRequestsPerMinute),
+                now: now),
+            orders: orderIssuer.map {
+                DeviceRoutes(
+                    issuer: $0, kind: .orders, maximumBodySize: configuration.maximumBodySize,
+                    personalizationLimiter: nil, now: now)
+            }
+        ).add(to: v1)
+        LogRoutes(
+            maximumBodySize: configuration.maximumBodySize,
+            limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
+        ).add(to: v1)
+        DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
+        if let token = configuration.adminToken {
+            let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
+            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize).add(to: api)
+            if let orderIssuer {
+                OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
+                    .add(to: api)
+            }
+        }
+        // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
+        // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path
+        // has no route for with its not-found answer too, so TRACE on a pass's path still gets 405.
+        router.add(middleware: MethodNotAllowedMiddleware())
+    }
+}
