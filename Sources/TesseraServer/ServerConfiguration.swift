@@ -1,3 +1,4 @@
+public import APNs
 public import Checkout
 public import Foundation
 public import PassBundle
@@ -46,7 +47,11 @@ public struct ServerConfiguration: Sendable {
     public var orders: Orders?
     /// The web service's limits and issuer API token.
     public var webService: PassWebService.Configuration
-    /// Sends pushes; `nil` means pushes are off (they stay queued until a sender is configured).
+    /// Where and how pushes go to APNs; the server makes the client, starts and stops it, and sends both queues'
+    /// pushes through it. `nil` leaves pushes to ``pushSender``.
+    public var apns: APNsClient.Configuration?
+    /// Sends pushes when ``apns`` is not set (a test's stand-in); with neither, pushes are off (they stay queued
+    /// until a sender is configured).
     public var pushSender: (any PushSender)?
     /// How the push dispatcher paces itself.
     public var pushDispatch: PushDispatcher.Configuration
@@ -56,7 +61,7 @@ public struct ServerConfiguration: Sendable {
     public var checkout: CheckoutService.Configuration
     /// The merchant's API key when it does not come from `apiKeyFile` (`TESSERA_CHECKOUT_API_KEY`).
     public var checkoutAPIKey: String?
-    /// Long-lived clients to start and stop with the server (the APNs client).
+    /// Long-lived services of the caller's to start and stop with the server.
     public var additionalServices: [any Service]
     /// Idle, header-read and body-read timeouts and the connection cap.
     public var connectionLimits: ConnectionLimits
@@ -68,7 +73,8 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicURL: URL, database: Database, templatesDirectory: URL,
-        signer: PassSigner, orders: Orders? = nil, webService: PassWebService.Configuration = .init(), pushSender: (any PushSender)? = nil,
+        signer: PassSigner, orders: Orders? = nil, webService: PassWebService.Configuration = .init(), apns: APNsClient.Configuration? = nil,
+        pushSender: (any PushSender)? = nil,
         pushDispatch: PushDispatcher.Configuration = .init(), merchant: MerchantConfiguration? = nil,
         checkout: CheckoutService.Configuration = .init(), checkoutAPIKey: String? = nil,
         additionalServices: [any Service] = [], connectionLimits: ConnectionLimits = .init(),
@@ -84,6 +90,7 @@ public struct ServerConfiguration: Sendable {
         self.signer = signer
         self.webService = webService
         self.orders = orders
+        self.apns = apns
         self.pushSender = pushSender
         self.pushDispatch = pushDispatch
         self.merchant = merchant

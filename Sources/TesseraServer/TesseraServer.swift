@@ -1,3 +1,4 @@
+import APNs
 import TesseraHTTP
 public import Foundation
 public import Hummingbird
@@ -73,6 +74,8 @@ public enum TesseraServer {
         now: @escaping @Sendable () -> Date
     ) async throws -> Composition {
         var services: [any Service] = configuration.additionalServices
+        // Made before the store opens, so a key that does not load stops start-up with nothing created.
+        let pushSender = try pushSender(configuration, services: &services, logger: logger)
         let store: any PassStore
         let orderStore: any PassStore
         let checkoutStore: any CheckoutStore
@@ -97,11 +100,11 @@ public enum TesseraServer {
             checkoutStore = checkout
         }
 
-        let dispatcher = configuration.pushSender.map {
+        let dispatcher = pushSender.map {
             PushDispatcher(store: store, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
         }
         if let dispatcher { services.append(dispatcher) }
-        if configuration.pushSender == nil {
+        if pushSender == nil {
             logger.notice("APNs is not configured: pushes are off (changes are queued and sent once it is)")
         }
         let issuer = PassIssuer(
@@ -109,7 +112,7 @@ public enum TesseraServer {
             configuration: .init(templatesDirectory: configuration.templatesDirectory, publicURL: configuration.publicURL),
             now: now, onPushesQueued: { dispatcher?.notify() })
         // Orders have a push queue of their own, in their own tables, so a dispatcher of their own sends it.
-        let orderDispatcher = configuration.orders == nil ? nil : configuration.pushSender.map {
+        let orderDispatcher = configuration.orders == nil ? nil : pushSender.map {
             PushDispatcher(store: orderStore, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
         }
         if let orderDispatcher { services.append(orderDispatcher) }
@@ -149,5 +152,22 @@ public enum TesseraServer {
             services += checkout.services
         }
         return Composition(router: router, services: services, migrateAfterStart: migrateAfterStart)
+    }
+
+    /// The push sender: the APNs client made from ``ServerConfiguration/apns`` (added to the services so it starts and
+    /// stops with the server), else the configuration's own sender.
+    /// - Throws: ``ServerConfigurationError`` for `apns` when the client cannot be made (a key that does not load).
+    private static func pushSender(
+        _ configuration: ServerConfiguration, services: inout [any Service], logger: Logger
+    ) throws -> (any PushSender)? {
+        guard let apns = configuration.apns else { return configuration.pushSender }
+        let client: APNsClient
+        do {
+            client = try APNsClient(configuration: apns, logger: logger)
+        } catch {
+            throw ServerConfigurationError(setting: "apns", "\(error)")
+        }
+        services.append(client)
+        return APNsPushSender(client: client)
     }
 }

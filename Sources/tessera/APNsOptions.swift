@@ -1,10 +1,6 @@
 import APNs
 import ArgumentParser
 import Foundation
-import Logging
-import PassWebService
-import TesseraServer
-import ServiceLifecycle
 
 /// APNs settings of `tessera serve`; without `--apns-auth` pushes are off.
 struct APNsOptions: ParsableArguments {
@@ -33,10 +29,8 @@ struct APNsOptions: ParsableArguments {
         flag ?? ProcessInfo.processInfo.environment[variable]
     }
 
-    /// Builds the APNs client and its push sender, or `nil` when pushes are off.
-    func makeSender(signerCredentials: ServerCredentialOptions, logger: Logger) async throws
-        -> (sender: any PushSender, service: any Service)?
-    {
+    /// The APNs client's settings, or `nil` when pushes are off; the server makes the client.
+    func configuration(signerCredentials: ServerCredentialOptions) throws -> APNsClient.Configuration? {
         guard let mode = value(apnsAuth, "TESSERA_APNS_AUTH") else { return nil }
         let authentication: APNsClient.Configuration.Authentication
         switch mode {
@@ -64,15 +58,9 @@ struct APNsOptions: ParsableArguments {
             }
             return port
         } ?? 443
-        let configuration = APNsClient.Configuration(
+        return APNsClient.Configuration(
             host: value(apnsHost, "TESSERA_APNS_HOST") ?? APNsClient.Configuration.productionHost, port: port,
             authentication: authentication,
             trustRoots: value(apnsCAFile, "TESSERA_APNS_CA_FILE").map { .systemPlus(pemPath: $0) } ?? .system)
-        do {
-            let client = try APNsClient(configuration: configuration, logger: logger)
-            return (APNsPushSender(client: client), client)
-        } catch {
-            throw CommandFailure(message: "APNs: \(error.description)")
-        }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Checkout
 import Foundation
-import Hummingbird
 import Logging
 import Metrics
 import PassBundle
@@ -165,21 +164,27 @@ struct ServeCommand: AsyncParsableCommand {
             .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
         MetricsSystem.bootstrap(metricsFactory)
-        let pushSender = try await apns.makeSender(signerCredentials: credentials, logger: logger)
+        let apnsConfiguration = try apns.configuration(signerCredentials: credentials)
 
         let configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
-            webService: .init(adminToken: adminToken), pushSender: pushSender?.sender, merchant: merchant,
+            webService: .init(adminToken: adminToken), apns: apnsConfiguration, merchant: merchant,
             checkout: checkout, checkoutAPIKey: checkoutAPIKey,
-            additionalServices: pushSender.map { [$0.service] } ?? [], connectionLimits: connectionLimits,
+            connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
-        let app = try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
+        let app = try await { () async throws in
+            do {
+                return try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
+            } catch let error as ServerConfigurationError where error.setting == "apns" {
+                throw CommandFailure(message: "APNs: \(error.reason)")
+            }
+        }()
         logger.info(
             "tessera serve",
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
-                "templates": "\(templates)", "pushes": "\(pushSender == nil ? "off" : "on")",
+                "templates": "\(templates)", "pushes": "\(apnsConfiguration == nil ? "off" : "on")",
                 "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil ? "off" : "on")",
                 "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])

@@ -96,6 +96,23 @@ struct ServeCLITests {
         #expect(noCredentials.stderr.contains("signing credentials are needed"))
     }
 
+    @Test("an APNs key that cannot be loaded stops start-up with the reason, before the database is created")
+    func unreadableAPNsKey() throws {
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-apns")
+        let database = folder.appendingPathComponent("data/tessera.sqlite")
+        let result = try Subprocess.tessera([
+            "serve", "--port", "0", "--database", "sqlite:\(database.path)", "--cert", chain.path("pass.pem"),
+            "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"), "--apns-auth", "token",
+            "--apns-p8", folder.appendingPathComponent("missing.p8").path, "--apns-key-id", "ABC123DEFG",
+            "--apns-team-id", "TEAM123456",
+        ])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("APNs: "), "\(result.stderr)")
+        #expect(result.stderr.contains("missing.p8"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: database.path))
+    }
+
     /// Starts `tessera serve` on a random loopback port with the shipped templates and waits until `/health` answers.
     /// - Returns: The process and its base URL.
     private static func launch(chain: TestChain, database: String, tokenFile: URL, log: URL) async throws
