@@ -140,10 +140,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The HTTP layer's shared parts: the request context, the one error envelope and its codes, the .pkpasses answer
+        // The HTTP layer: the request context, the one error envelope and its codes, the .pkpasses answer, the checkout routes
         .target(
             name: "TesseraHTTP",
             dependencies: [
+                "Checkout", "PaymentRequest", "PassModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -170,8 +171,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "TesseraHTTP", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "PaymentRequest", "PaymentToken", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
