@@ -160,8 +160,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "TesseraHTTP", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "PaymentRequest", "PaymentToken", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -178,7 +177,7 @@ let package = Package(
         .target(
             name: "TesseraHTTP",
             dependencies: [
-                "PassWebService", "PassStore", "PassModel", "PassCrypto", "Timestamps",
+                "PassWebService", "Checkout", "PaymentRequest", "PassStore", "PassModel", "PassCrypto", "Timestamps",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,5 @@
-import Hummingbird
 public import PaymentRequest
-import HTTPTypes
+public import HTTPTypes
 
 /// The answer to an authorization, shaped like Apple Pay JS's `ApplePayPaymentAuthorizationResult` so the page can
 /// hand it to `completePayment`: `status` is the name of the `ApplePaySession` constant (`STATUS_SUCCESS`,
@@ -37,12 +36,16 @@ public struct AuthorizationResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A refused authorization: its HTTP status and the result body. The body's `reason` and `errors` are short
-/// sentences a buyer can read; ``detail`` (hashes, library messages) goes only to the server log, at debug level.
-struct AuthorizationFailure: Error, HTTPResponseError {
-    let status: HTTPResponse.Status
-    let result: AuthorizationResult
-    let detail: String?
+/// A refused authorization: its HTTP status and the result body, which the HTTP module answers as it is (Apple Pay
+/// JS's result, not the error envelope). The body's `reason` and `errors` are short sentences a buyer can read;
+/// ``detail`` (hashes, library messages) goes only to the server log, at debug level.
+public struct AuthorizationFailure: Error, Sendable {
+    /// The HTTP status the refusal is answered with.
+    public let status: HTTPResponse.Status
+    /// The result body (`STATUS_FAILURE`, the errors to show, a code and a reason).
+    public let result: AuthorizationResult
+    /// What went wrong in detail, for the server log only.
+    public let detail: String?
 
     init(_ status: HTTPResponse.Status, code: String, _ reason: String, detail: String? = nil,
          errors: [ApplePayError]? = nil) {
@@ -50,10 +53,6 @@ struct AuthorizationFailure: Error, HTTPResponseError {
         self.detail = detail
         let shown = errors ?? [ApplePayError(code: .unknown, message: reason)]
         result = AuthorizationResult(status: "STATUS_FAILURE", errors: shown, code: code, reason: reason)
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        try JSONResponse.make(result, status: status)
     }
 
     /// No Apple root certificate or payment-processing key is configured.

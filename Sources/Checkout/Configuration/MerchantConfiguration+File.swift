@@ -28,7 +28,7 @@ extension MerchantConfiguration {
         do {
             return try JSONDecodingFailure.decode(MerchantConfiguration.self, from: data)
         } catch let failure as JSONDecodingFailure {
-            let (path, reason) = JSONRequest.describe(failure)
+            let (path, reason) = CheckoutError.describe(failure)
             throw CheckoutError.configuration(path, reason)
         } catch {
             throw CheckoutError.configuration("(root)", "is not JSON")

@@ -1,57 +1,30 @@
-import Foundation
-import Hummingbird
+import HTTPTypes
+public import Foundation
 import PassModel
 import PassStore
-import TesseraHTTP
 import PaymentRequest
-import HTTPTypes
 import Logging
 
 /// `GET /checkout/v1/orders/{id}`, order passes, `POST /checkout/v1/merchant-validation` and the development-mode
 /// test authorization.
 extension CheckoutService {
-    /// An order as the confirmation shows it.
-    struct OrderView: Encodable {
-        struct Payment: Encodable {
-            /// `applePay` or `card` (the sheet's payment step).
-            var method: String
-            var displayName: String
-            var network: String
-            var lastFour: String
-            var type: String?
-        }
-
-        var id: String
-        var sessionId: String
-        var status: String
-        var createdAt: String
-        var currencyCode: String
-        var total: String
-        var lineItems: [ApplePayLineItem]
-        var items: [CartLineView]
-        var shippingMethod: String?
-        var couponCode: String?
-        var payment: Payment
-        var billingContact: ApplePayPaymentContact?
-        var shippingContact: ApplePayPaymentContact?
-        var passes: [CheckoutOrder.Pass]
-        var notes: [String]
-        /// The Wallet order, with its `.order` download link.
-        var walletOrder: WalletOrderDetails?
-    }
-
-    @Sendable func readOrder(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+    /// An order as its confirmation shows it; a Wallet order that could not be issued at authorization is issued now.
+    /// - Parameters:
+    ///   - id: The order identifier.
+    ///   - credentials: Its session's client secret or the merchant's API key.
+    /// - Returns: The order.
+    /// - Throws: ``CheckoutError`` `notFound` or `unauthorized`.
+    public func orderView(id: String, credentials: CheckoutCredentials) async throws -> OrderView {
         guard Identifiers.isPlausible(id), let stored = try await store.order(id: id) else {
             throw CheckoutError.notFound("order")
         }
         // The order is the buyer's: its session's client secret or the merchant's API key reads it.
         guard let session = try await store.session(id: stored.sessionId) else { throw CheckoutError.notFound("order") }
-        try checkAccess(to: session, request)
+        try checkAccess(to: session, credentials)
         // A Wallet order that could not be issued at authorization is issued now.
         let order = await withWalletOrder(stored)
         let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
-        return try JSONResponse.make(OrderView(
+        return OrderView(
             id: order.id, sessionId: order.sessionId, status: order.status, createdAt: ISO8601.string(order.createdAt),
             currencyCode: order.currencyCode, total: money(order.total), lineItems: order.lineItems,
             items: order.items.map(cartLineView),
@@ -59,7 +32,7 @@ extension CheckoutService {
             payment: .init(method: (order.payment.method ?? .applePay).rawValue, displayName: order.payment.displayName, network: order.payment.network,
                            lastFour: order.payment.lastFour, type: order.payment.type),
             billingContact: order.billingContact, shippingContact: order.shippingContact, passes: order.passes,
-            notes: order.notes, walletOrder: order.walletOrder))
+            notes: order.notes, walletOrder: order.walletOrder)
     }
 
     /// Whether any item of the order has a product with a pass template (then its passes are queued).
@@ -106,29 +79,31 @@ extension CheckoutService {
         }
     }
 
-    private struct MerchantValidationBody: Decodable {
-        var validationURL: String
-    }
-
-    @Sendable func validateMerchant(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let (body, _) = try await JSONRequest.decode(MerchantValidationBody.self, from: request,
-                                                     limit: configuration.maximumBodySize)
+    /// Validates the merchant with Apple for Apple Pay JS's `onvalidatemerchant`.
+    /// - Parameter body: Apple's validation URL, which must be one of Apple's hosts.
+    /// - Returns: Apple's merchant session, as Apple sent it.
+    /// - Throws: ``CheckoutError`` `merchantValidationRefused` (400), `merchantValidationFailed` (502, or 503 when no
+    ///   merchant identity is configured).
+    public func merchantSession(_ body: MerchantValidationRequest) async throws -> Data {
         guard let merchantValidator else {
             // Check the URL anyway so a refused host is reported as such.
             _ = try MerchantValidationHosts.check(body.validationURL, allowed: merchant.merchantValidationHosts)
             throw CheckoutError(.merchantValidationFailed, status: .serviceUnavailable,
                                 "merchant validation is not configured (merchantIdentity)")
         }
-        return JSONResponse.raw(try await merchantValidator.merchantSession(validationURL: body.validationURL))
+        return try await merchantValidator.merchantSession(validationURL: body.validationURL)
     }
 
     /// Development mode only: pays the session with a token made by the development hierarchy, through exactly the
     /// same path as a real payment. The body may carry `billingContact` and `shippingContact`.
-    @Sendable func testAuthorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+    /// - Parameters:
+    ///   - raw: The request body: empty, or a JSON object.
+    ///   - session: The session paid (``session(id:credentials:)``).
+    /// - Returns: The authorization result, as ``authorizePayment(_:session:)`` answers it.
+    /// - Throws: ``CheckoutError`` (`notFound` outside development mode, `invalidRequest` for a body that is not a
+    ///   JSON object) or ``AuthorizationFailure``.
+    public func authorizeTestPayment(_ raw: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         guard let development else { throw CheckoutError.notFound("endpoint") }
-        let session = try await existingSession(request, context)
-        var request = request
-        let raw = Data((try await request.collectBody(upTo: configuration.maximumBodySize)).readableBytesView)
         let object = raw.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any]
         guard let object else { throw CheckoutError.invalid(nil, "request body is not a JSON object") }
         let builder = try pricing.builder(for: session)
@@ -138,6 +113,6 @@ extension CheckoutService {
             currencyNumeric: pricing.currency.numericCode,
             applicationData: session.applicationData, at: now(),
             billingContact: object["billingContact"], shippingContact: object["shippingContact"])
-        return try JSONResponse.make(try await authorizePayment(payment, session: session))
+        return try await authorizePayment(payment, session: session)
     }
 }

@@ -1,41 +1,20 @@
-import Foundation
-import Hummingbird
-import TesseraHTTP
-import PaymentRequest
 import HTTPTypes
+import Foundation
+public import PaymentRequest
 
 /// The sheet's events: `POST /checkout/v1/sessions/{id}/shipping-method`, `/shipping-contact`, `/coupon-code` and
 /// `/payment-method`, each answered with the matching Apple Pay update object.
 extension CheckoutService {
-    /// `{"identifier": "express"}` or the event's `{"shippingMethod": {"identifier": "express", ...}}`.
-    struct ShippingMethodBody: Decodable {
-        struct Method: Decodable { var identifier: String }
-        var identifier: String?
-        var shippingMethod: Method?
-    }
-
-    /// The event's `{"shippingContact": {...}}`, or the contact itself.
-    struct ShippingContactBody: Decodable {
-        var shippingContact: ApplePayPaymentContact?
-    }
-
-    /// `{"couponCode": "SAVE10"}`; an empty code removes the coupon.
-    struct CouponCodeBody: Decodable {
-        var couponCode: String
-    }
-
-    /// The event's `{"paymentMethod": {"network": "Visa", "type": "debit", ...}}`.
-    struct PaymentMethodBody: Decodable {
-        struct Method: Decodable {
-            var network: String?
-            var type: String?
-        }
-        var paymentMethod: Method?
-    }
-
-    @Sendable func shippingMethod(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(request, context)
-        let (body, _) = try await JSONRequest.decode(ShippingMethodBody.self, from: request, limit: configuration.maximumBodySize)
+    /// Selects a shipping method on a pending session and reprices it.
+    /// - Parameters:
+    ///   - body: The method chosen.
+    ///   - session: The pending session (``pendingSession(id:credentials:)``).
+    /// - Returns: Apple Pay's update for the sheet.
+    /// - Throws: ``CheckoutError`` naming `identifier` (400, 422) or `sessionNotPending` (409).
+    public func selectShippingMethod(_ body: ShippingMethodRequest, in session: CheckoutSession) async throws
+        -> ApplePayShippingMethodUpdate
+    {
+        var session = session
         guard let identifier = body.identifier ?? body.shippingMethod?.identifier else {
             throw CheckoutError.invalid("identifier", "is required")
         }
@@ -51,14 +30,20 @@ extension CheckoutService {
         let items = try builder.lineItems()
         try reprice(&session)
         try await save(session)
-        return try JSONResponse.make(ApplePayShippingMethodUpdate(newTotal: builder.total(for: items), newLineItems: items))
+        return ApplePayShippingMethodUpdate(newTotal: builder.total(for: items), newLineItems: items)
     }
 
-    @Sendable func shippingContact(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(request, context)
-        let (body, raw) = try await JSONRequest.decode(ShippingContactBody.self, from: request,
-                                                       limit: configuration.maximumBodySize)
-        let contact = try body.shippingContact ?? JSONRequest.decode(ApplePayPaymentContact.self, from: raw)
+    /// Takes the sheet's (redacted) shipping contact on a pending session: an address not served clears the shipping
+    /// method and answers the sheet's error; otherwise the session is repriced for it.
+    /// - Parameters:
+    ///   - contact: The contact Apple Pay gave.
+    ///   - session: The pending session (``pendingSession(id:credentials:)``).
+    /// - Returns: Apple Pay's update for the sheet.
+    /// - Throws: ``CheckoutError`` `sessionNotPending` (409).
+    public func changeShippingContact(_ contact: ApplePayPaymentContact, in session: CheckoutSession) async throws
+        -> ApplePayShippingContactUpdate
+    {
+        var session = session
         // Only the redacted fields are kept; names, street lines, phone and email are dropped here.
         let redacted = RedactedContact(contact)
         var errors: [ApplePayError]?
@@ -80,13 +65,20 @@ extension CheckoutService {
         try reprice(&session)
         try await save(session)
         let methods = try pricing.requiresShipping(session) ? (errors == nil ? builder.shippingMethods() : []) : nil
-        return try JSONResponse.make(ApplePayShippingContactUpdate(newTotal: builder.total(for: items), newLineItems: items,
-                                                                   newShippingMethods: methods, errors: errors))
+        return ApplePayShippingContactUpdate(newTotal: builder.total(for: items), newLineItems: items,
+                                             newShippingMethods: methods, errors: errors)
     }
 
-    @Sendable func couponCode(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        var session = try await pendingSession(request, context)
-        let (body, _) = try await JSONRequest.decode(CouponCodeBody.self, from: request, limit: configuration.maximumBodySize)
+    /// Applies (or, with an empty code, removes) a coupon on a pending session and reprices it.
+    /// - Parameters:
+    ///   - body: The code entered.
+    ///   - session: The pending session (``pendingSession(id:credentials:)``).
+    /// - Returns: Apple Pay's update for the sheet, with an error for an expired or unknown code.
+    /// - Throws: ``CheckoutError`` naming `couponCode` (400) or `sessionNotPending` (409).
+    public func applyCouponCode(_ body: CouponCodeRequest, in session: CheckoutSession) async throws
+        -> ApplePayCouponCodeUpdate
+    {
+        var session = session
         let code = body.couponCode.trimmingCharacters(in: .whitespaces)
         guard code.count <= 100 else { throw CheckoutError.invalid("couponCode", "must be at most 100 characters") }
         var errors: [ApplePayError]?
@@ -114,13 +106,19 @@ extension CheckoutService {
         try reprice(&session)
         try await save(session)
         let methods = try pricing.requiresShipping(session) ? builder.shippingMethods() : nil
-        return try JSONResponse.make(ApplePayCouponCodeUpdate(newTotal: builder.total(for: items), newLineItems: items,
-                                                              newShippingMethods: methods, errors: errors))
+        return ApplePayCouponCodeUpdate(newTotal: builder.total(for: items), newLineItems: items,
+                                        newShippingMethods: methods, errors: errors)
     }
 
-    @Sendable func paymentMethod(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await pendingSession(request, context)
-        let (body, _) = try await JSONRequest.decode(PaymentMethodBody.self, from: request, limit: configuration.maximumBodySize)
+    /// Answers the sheet's card choice on a pending session: the total, and an error for a network not accepted.
+    /// - Parameters:
+    ///   - body: The card picked.
+    ///   - session: The pending session (``pendingSession(id:credentials:)``).
+    /// - Returns: Apple Pay's update for the sheet.
+    /// - Throws: A `PaymentRequestError` when the session cannot be priced.
+    public func selectPaymentMethod(_ body: PaymentMethodRequest, in session: CheckoutSession) throws
+        -> ApplePayPaymentMethodUpdate
+    {
         let builder = try pricing.builder(for: session)
         let items = try builder.lineItems()
         var errors: [ApplePayError]?
@@ -128,7 +126,6 @@ extension CheckoutService {
            !merchant.supportedNetworks.contains(where: { $0.rawValue.lowercased() == network.lowercased() }) {
             errors = [ApplePayError(code: .unknown, message: "\(network) cards are not accepted.")]
         }
-        return try JSONResponse.make(ApplePayPaymentMethodUpdate(newTotal: builder.total(for: items), newLineItems: items,
-                                                                 errors: errors))
+        return ApplePayPaymentMethodUpdate(newTotal: builder.total(for: items), newLineItems: items, errors: errors)
     }
 }

@@ -1,14 +1,13 @@
 import Foundation
-import Hummingbird
-import NIOCore
-import TesseraHTTP
-import HTTPTypes
 import PaymentRequest
 
 /// `GET /checkout/sheet/{sessionId}`: the browser payment sheet.
 extension CheckoutService {
-    @Sendable func sheet(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await existingSession(request, context)
+    /// The browser payment sheet of a session, with the Content-Security-Policy it needs.
+    /// - Parameter session: The session (``session(id:credentials:)``).
+    /// - Returns: The page.
+    /// - Throws: A `PaymentRequestError` when the session cannot be offered on Apple Pay.
+    public func sheetPage(for session: CheckoutSession) throws -> CheckoutPage {
         let page = SheetPage(bootstrap: .init(
             sessionId: session.id, state: session.state.rawValue, orderId: session.orderId,
             merchantLine: merchant.merchantName.totalLabel, currencyCode: pricing.currency.code,
@@ -18,11 +17,6 @@ extension CheckoutService {
             clientSecret: session.clientSecret ?? "",
             shippingAddressProblem: pricing.requiresShipping(session) ? session.shippingAddressProblem : nil,
             paymentStep: merchant.paymentStep))
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                      .contentSecurityPolicy: page.contentSecurityPolicy, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-                      HTTPField.Name("Referrer-Policy")!: "no-referrer"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: try page.html())))
+        return CheckoutPage(html: try page.html(), contentSecurityPolicy: page.contentSecurityPolicy, found: true)
     }
 }

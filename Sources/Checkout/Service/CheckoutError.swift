@@ -1,13 +1,12 @@
-public import Hummingbird
 import Foundation
 public import HTTPTypes
-import TesseraHTTP
+package import PassModel
 
 /// Why a checkout request, a configuration or a payment was refused: a code, the HTTP status it is answered with, a
 /// sentence for people and, when one field is at fault, the field's JSON path.
 ///
-/// Over HTTP it is written as the shared ``ErrorEnvelope``: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
-public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPResponseError {
+/// The HTTP module writes it as the shared error envelope: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+public struct CheckoutError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure happened.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -82,8 +81,23 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
     public var description: String { field.map { "\($0): \(reason)" } ?? reason }
 
     /// A 400 (or `status`) naming the field at fault.
-    static func invalid(_ field: String?, _ reason: String, status: HTTPResponse.Status = .badRequest) -> CheckoutError {
+    /// - Parameters:
+    ///   - field: The JSON path (or header) at fault, if one is.
+    ///   - reason: A sentence naming what is wrong.
+    ///   - status: The HTTP status (400 unless given).
+    /// - Returns: An `invalidRequest` error.
+    public static func invalid(_ field: String?, _ reason: String, status: HTTPResponse.Status = .badRequest)
+        -> CheckoutError
+    {
         CheckoutError(.invalidRequest, status: status, reason, field: field)
+    }
+
+    /// A 400 naming the member a JSON body could not be decoded at, such as `items[0].quantity: must be a number`.
+    /// - Parameter failure: Why decoding failed.
+    /// - Returns: An `invalidRequest` error.
+    package static func invalid(_ failure: JSONDecodingFailure) -> CheckoutError {
+        let (path, reason) = describe(failure)
+        return invalid(path, reason)
     }
 
     /// A configuration problem naming the configuration key.
@@ -92,37 +106,27 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible, HTTPRespo
     }
 
     /// A body over the limit (413).
-    static func payloadTooLarge(_ limit: Int) -> CheckoutError {
+    /// - Parameter limit: The largest accepted body, in bytes.
+    /// - Returns: A `payloadTooLarge` error.
+    public static func payloadTooLarge(_ limit: Int) -> CheckoutError {
         CheckoutError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
     }
 
-    /// Hummingbird's own error (a missing path parameter, the router's not-found) with the code its status stands
-    /// for, in the shared names.
-    init(httpError: HTTPError) {
-        let shared = WebServiceError(httpError: httpError)
-        let code: Code = switch shared.code {
-        case .unauthorized: .unauthorized
-        case .notFound: .notFound
-        case .payloadTooLarge: .payloadTooLarge
-        case .methodNotAllowed: .methodNotAllowed
-        case .rateLimited: .rateLimited
-        case .internalError: .internalError
-        default: .invalidRequest
-        }
-        self.init(code, status: shared.status, shared.message)
-    }
-
     /// A 404.
-    static func notFound(_ what: String) -> CheckoutError {
+    /// - Parameter what: What was not found (`session`, `order`).
+    /// - Returns: A `notFound` error.
+    public static func notFound(_ what: String) -> CheckoutError {
         CheckoutError(.notFound, status: .notFound, "no such \(what)")
     }
 
-    /// The JSON error response.
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - context: Its context.
-    /// - Returns: `{"error": {...}}` with ``status``.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        ErrorEnvelope(code: code.description, message: description, field: field).response(status: status)
+    /// The JSON path (`lineItems[0].amount`, or `body`) and a sentence for a decoding failure.
+    static func describe(_ failure: JSONDecodingFailure) -> (String, String) {
+        switch failure.kind {
+        case .missing: (failure.jsonPath, "is required")
+        case .wrongType(let expected): (failure.jsonPath, "must be \(expected)")
+        case .null(let expected): (failure.jsonPath, "must be \(expected), found null")
+        case .malformed(let detail):
+            failure.codingPath.isEmpty ? ("body", "is not valid JSON") : (failure.jsonPath, detail)
+        }
     }
 }

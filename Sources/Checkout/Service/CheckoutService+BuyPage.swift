@@ -1,22 +1,22 @@
 import Foundation
-import Hummingbird
-import NIOCore
-import TesseraHTTP
-import HTTPTypes
 import PaymentRequest
 
 /// `GET /checkout/buy/{sku}`: a catalogue product's page with a button that opens the payment sheet.
 extension CheckoutService {
-    @Sendable func buyPage(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let sku = context.parameters.get("sku") ?? ""
+    /// A catalogue product's page, or the page saying there is no such product (``CheckoutPage/found`` `false`).
+    /// - Parameter sku: The product's SKU.
+    /// - Returns: The page.
+    /// - Throws: When the page's bootstrap data cannot be encoded.
+    public func buyPage(sku: String) throws -> CheckoutPage {
         guard let product = merchant.products[sku] else {
-            return Self.html(BuyPage.notFound(sku: sku), status: .notFound)
+            return CheckoutPage(html: BuyPage.notFound(sku: sku), contentSecurityPolicy: BuyPage.contentSecurityPolicy,
+                                found: false)
         }
         let page = BuyPage(bootstrap: .init(
             sku: sku, name: product.name, unitPrice: Money(product.unitPrice, pricing.currency).string,
             currencyCode: pricing.currency.code, merchantLine: merchant.merchantName.totalLabel, apiBase: "/checkout/v1",
             paymentRequest: buyPaymentRequest(sku: sku, product: product)))
-        return Self.html(try page.html(), status: .ok)
+        return CheckoutPage(html: try page.html(), contentSecurityPolicy: BuyPage.contentSecurityPolicy, found: true)
     }
 
     /// The payment request a catalogue session for one of the product would have, priced by the same code, for the
@@ -33,14 +33,5 @@ extension CheckoutService {
               var request = try? pricing.paymentRequest(for: session) else { return nil }
         request.applicationData = nil
         return request
-    }
-
-    private static func html(_ text: String, status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                      .contentSecurityPolicy: BuyPage.contentSecurityPolicy,
-                      HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

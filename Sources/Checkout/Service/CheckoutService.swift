@@ -1,22 +1,21 @@
+import HTTPTypes
 public import Foundation
-public import Hummingbird
 public import Logging
-public import TesseraHTTP
 import PassCrypto
 import PaymentRequest
 import PaymentToken
 public import ServiceLifecycle
-import HTTPTypes
 
 /// The merchant checkout: sessions, Apple Pay sheet updates, merchant validation, token authorization, orders,
-/// order passes and the browser payment sheet, as Hummingbird routes under `/checkout`.
+/// order passes and the browser payment sheet. It takes and returns domain values and throws ``CheckoutError`` (or
+/// ``AuthorizationFailure`` for a payment); the HTTP module (`TesseraHTTP`) serves it under `/checkout`.
 ///
 /// ```swift
 /// let merchant = try MerchantConfiguration.load(contentsOf: URL(fileURLWithPath: "merchant.json"))
 /// let checkout = try CheckoutService(merchant: merchant, passIssuer: OrderPassIssuer(issuer: issuer),
 ///                                    merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),
 ///                                    logger: logger)
-/// checkout.addRoutes(to: router)
+/// checkout.addRoutes(to: router)   // TesseraHTTP
 /// app.addServices(checkout.services)
 /// ```
 public final class CheckoutService: Sendable {
@@ -64,7 +63,8 @@ public final class CheckoutService: Sendable {
     let apiKey: String?
     let tokens: TokenTrust?
     let development: DevelopmentPayments?
-    let logger: Logger
+    /// The logger the service and its routes write to.
+    public let logger: Logger
     let now: @Sendable () -> Date
 
     /// Creates the checkout service, reading the payment-processing keys and Apple root named in `merchant`.
@@ -136,40 +136,31 @@ public final class CheckoutService: Sendable {
         return services
     }
 
-    /// Adds the checkout routes: `/checkout/v1/...` (JSON API) and `/checkout/sheet/{sessionId}` (payment page);
-    /// `/checkout/v1/sessions/{id}/test-authorize` only in development mode.
-    /// - Parameter router: The server's router.
-    public func addRoutes(to router: Router<WebServiceRequestContext>) {
-        let v1 = router.group("checkout/v1").add(middleware: CheckoutErrorMiddleware(logger: logger))
-        v1.post("sessions", use: createSession)
-        v1.get("sessions/:id", use: readSession)
-        v1.post("sessions/:id/shipping-method", use: shippingMethod)
-        v1.post("sessions/:id/shipping-contact", use: shippingContact)
-        v1.post("sessions/:id/coupon-code", use: couponCode)
-        v1.post("sessions/:id/payment-method", use: paymentMethod)
-        v1.post("sessions/:id/authorize", use: authorize)
-        v1.post("merchant-validation", use: validateMerchant)
-        v1.get("orders/:id", use: readOrder)
-        v1.get("orders/:id/pkpasses", use: orderPasses)
-        if development != nil { v1.post("sessions/:id/test-authorize", use: testAuthorize) }
-        router.group("checkout/sheet").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":id", use: sheet)
-        router.group("checkout/buy").add(middleware: CheckoutErrorMiddleware(logger: logger)).get(":sku", use: buyPage)
-    }
+    /// Whether development mode's test payments are taken (`POST /checkout/v1/sessions/{id}/test-authorize`).
+    public var acceptsTestPayments: Bool { development != nil }
 
-    /// The session named by the `:id` path parameter, when the request may see it (its client secret or the
-    /// merchant's API key).
-    func existingSession(_ request: Request, _ context: WebServiceRequestContext) async throws -> CheckoutSession {
-        let id = try context.parameters.require("id")
+    /// A session the credentials may see (its client secret or the merchant's API key).
+    /// - Parameters:
+    ///   - id: The session identifier.
+    ///   - credentials: What the request gave.
+    /// - Returns: The session.
+    /// - Throws: ``CheckoutError`` `notFound` (404) or `unauthorized` (401).
+    public func session(id: String, credentials: CheckoutCredentials) async throws -> CheckoutSession {
         guard Identifiers.isPlausible(id), let session = try await store.session(id: id) else {
             throw CheckoutError.notFound("session")
         }
-        try checkAccess(to: session, request)
+        try checkAccess(to: session, credentials)
         return session
     }
 
-    /// The session, which must still be pending.
-    func pendingSession(_ request: Request, _ context: WebServiceRequestContext) async throws -> CheckoutSession {
-        let session = try await existingSession(request, context)
+    /// A session the credentials may see, which must still be pending (the sheet's updates change it).
+    /// - Parameters:
+    ///   - id: The session identifier.
+    ///   - credentials: What the request gave.
+    /// - Returns: The pending session.
+    /// - Throws: ``CheckoutError`` `notFound` (404), `unauthorized` (401) or `sessionNotPending` (409).
+    public func pendingSession(id: String, credentials: CheckoutCredentials) async throws -> CheckoutSession {
+        let session = try await self.session(id: id, credentials: credentials)
         guard session.state == .pending else {
             throw CheckoutError(.sessionNotPending, status: .conflict, session.state == .authorized
                                 ? "the session is already authorized" : "the session is already being paid")

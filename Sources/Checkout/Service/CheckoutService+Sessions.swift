@@ -1,61 +1,12 @@
-import Crypto
-import Foundation
-import Hummingbird
-import TesseraHTTP
-import PaymentRequest
 import HTTPTypes
+import Crypto
+public import Foundation
+import PaymentRequest
 import Logging
 import PassCrypto
 
 /// `POST /checkout/v1/sessions` and `GET /checkout/v1/sessions/{id}`.
 extension CheckoutService {
-    struct CreateSessionBody: Decodable {
-        struct Item: Decodable {
-            var sku: String?
-            var name: String?
-            var quantity: Int
-            var unitPrice: String?
-        }
-
-        struct Summary: Decodable {
-            var subtotal: String
-            var tax: String?
-            var requiresShipping: Bool?
-        }
-
-        var items: [Item]?
-        var summary: Summary?
-        var shippingMethod: String?
-        var couponCode: String?
-    }
-
-    /// A session as the API shows it.
-    struct SessionView: Encodable {
-        var id: String
-        var state: String
-        var createdAt: String
-        var currencyCode: String
-        var items: [CartLineView]
-        var selectedShippingMethod: String?
-        var shippingContact: RedactedContact?
-        var couponCode: String?
-        var orderId: String?
-        var paymentRequest: ApplePayPaymentRequest
-        var sheetURL: String
-        /// Reads and updates the session and its order (header `Checkout-Client-Secret`); shown to its creator and
-        /// the merchant only.
-        var clientSecret: String?
-    }
-
-    /// A cart line as sessions and orders show it: amounts as currency strings.
-    struct CartLineView: Encodable {
-        var sku: String?
-        var name: String
-        var quantity: Int
-        var unitPrice: String
-        var amount: String
-    }
-
     func cartLineView(_ line: CartLine) -> CartLineView {
         let money = { (value: Decimal) in Money(value, self.pricing.currency).string }
         return CartLineView(sku: line.sku, name: line.name, quantity: line.quantity, unitPrice: money(line.unitPrice),
@@ -80,16 +31,17 @@ extension CheckoutService {
             sheetURL: "/checkout/sheet/\(session.id)\(query)", clientSecret: secret)
     }
 
-    @Sendable func createSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!], !key.isEmpty else {
-            throw CheckoutError.invalid("Idempotency-Key", "header is required (a unique key per checkout, such as a UUID)")
-        }
-        guard key.count <= 255, key.allSatisfy({ $0.isASCII && !$0.isWhitespace || $0 == " " }) else {
-            throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
-        }
-        let fromMerchant = try isMerchant(request)
-        let (body, raw) = try await JSONRequest.decode(CreateSessionBody.self, from: request,
-                                                       limit: configuration.maximumBodySize)
+    /// Creates a session from a cart, or answers the one the same `Idempotency-Key` created with the same body.
+    /// - Parameters:
+    ///   - body: The decoded request.
+    ///   - raw: Its bytes, whose canonical form (keys sorted) is hashed to tell a replay from a reuse of the key.
+    ///   - idempotencyKey: The caller's key for this checkout (1-255 printable ASCII characters).
+    ///   - fromMerchant: What ``isMerchant(_:)`` answered for the request: free-form prices need the merchant.
+    /// - Returns: The session shown; a replay shows the buyer's details and the secret only to the merchant.
+    /// - Throws: ``CheckoutError`` naming the field at fault (400, 401 `apiKeyRequired`, 409 `idempotencyConflict`,
+    ///   422).
+    public func createSession(_ body: CreateSessionRequest, raw: Data, idempotencyKey key: String,
+                              fromMerchant: Bool) async throws -> CreatedSession {
         // The body's canonical form (keys sorted) is hashed, so the same JSON sent again matches whatever its key order.
         let canonical = (try? JSONSerialization.jsonObject(with: raw))
             .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]) } ?? raw
@@ -144,14 +96,17 @@ extension CheckoutService {
         if !replayed { logger.info("checkout session created", metadata: ["session": "\(stored.id)"]) }
         // A replay shows the buyer's details and the secret only to the merchant: an Idempotency-Key is no credential.
         let shown = try view(stored, paymentRequest: replayed ? nil : paymentRequest, private: !replayed || fromMerchant)
-        var response = try JSONResponse.make(shown, status: .created)
-        response.headers[.location] = "/checkout/v1/sessions/\(stored.id)"
-        if replayed { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
-        return response
+        return CreatedSession(view: shown, replayed: replayed)
     }
 
-    @Sendable func readSession(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONResponse.make(try view(try await existingSession(request, context)))
+    /// A session as the API shows it, to its buyer (the client secret) or the merchant.
+    /// - Parameters:
+    ///   - id: The session identifier.
+    ///   - credentials: What the request gave.
+    /// - Returns: The session, with its payment request as it stands.
+    /// - Throws: ``CheckoutError`` `notFound` or `unauthorized`.
+    public func sessionView(id: String, credentials: CheckoutCredentials) async throws -> SessionView {
+        try view(try await session(id: id, credentials: credentials))
     }
 
     /// Recomputes the session's total from its state.
@@ -169,7 +124,7 @@ extension CheckoutService {
                           + "without it, give catalogue items as {\"sku\", \"quantity\"}", field: field)
     }
 
-    private func cartLines(_ body: CreateSessionBody, fromMerchant: Bool) throws -> [CartLine] {
+    private func cartLines(_ body: CreateSessionRequest, fromMerchant: Bool) throws -> [CartLine] {
         guard let items = body.items else {
             guard body.summary != nil else { throw CheckoutError.invalid("items", "give items or an already-priced summary") }
             return []

@@ -1,6 +1,4 @@
-import Foundation
-import Hummingbird
-import TesseraHTTP
+public import Foundation
 import PaymentRequest
 import PaymentToken
 import HTTPTypes
@@ -15,19 +13,6 @@ extension CheckoutService {
         var shippingContact: ApplePayPaymentContact?
     }
 
-    @Sendable func authorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let session = try await existingSession(request, context)
-        var request = request
-        let body: Data
-        do {
-            body = Data((try await request.collectBody(upTo: configuration.maximumBodySize)).readableBytesView)
-        } catch {
-            throw CheckoutError.payloadTooLarge(configuration.maximumBodySize)
-        }
-        let result = try await authorizePayment(body, session: session)
-        return try JSONResponse.make(result)
-    }
-
     /// Runs a whole Apple Pay payment (`{"token": ..., "billingContact": ..., "shippingContact": ...}`) through every
     /// check, claims the session, charges it and records the order.
     ///
@@ -35,9 +20,12 @@ extension CheckoutService {
     /// decryption, currency and amount), so a wrong token leaves the session pending and records nothing. The claim
     /// then moves the session to authorizing and records the transaction identifier in one step; only the claimant
     /// reaches the processor.
+    /// - Parameters:
+    ///   - body: The posted payment, as sent (it is kept with the attempt for recovery).
+    ///   - session: The session paid (``session(id:credentials:)``).
     /// - Returns: A success with the order; failures are thrown as ``AuthorizationFailure`` and their details logged
     ///   at debug level.
-    func authorizePayment(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
+    public func authorizePayment(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         do {
             return try await checkAndClaim(body, session: session)
         } catch let failure as AuthorizationFailure {

@@ -1,0 +1,71 @@
+import Checkout
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PassModel
+
+/// Size-limited checkout request bodies, JSON ones decoded with errors naming the field.
+enum CheckoutRequestBody {
+    /// Collects a body of at most `limit` bytes.
+    /// - Throws: ``CheckoutError`` `payloadTooLarge` (413) past the limit.
+    static func collect(_ request: Request, limit: Int) async throws -> Data {
+        var request = request
+        do {
+            return Data((try await request.collectBody(upTo: limit)).readableBytesView)
+        } catch {
+            throw CheckoutError.payloadTooLarge(limit)
+        }
+    }
+
+    /// Collects and decodes a body.
+    /// - Returns: The value and the raw bytes (hashed for idempotency).
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> (T, Data) {
+        let data = try await collect(request, limit: limit)
+        return (try decode(type, from: data), data)
+    }
+
+    /// Decodes JSON bytes.
+    /// - Throws: ``CheckoutError`` `invalidRequest` naming the member at fault, or the body.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            return try JSONDecodingFailure.decode(T.self, from: data)
+        } catch let failure as JSONDecodingFailure {
+            throw CheckoutError.invalid(failure)
+        } catch let error as CheckoutError {
+            throw error
+        } catch {
+            throw CheckoutError.invalid(nil, "request body is not valid JSON")
+        }
+    }
+}
+
+/// Checkout's answers: JSON with sorted keys and unescaped slashes, and HTML pages; never cached.
+enum CheckoutResponse {
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A value as JSON.
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        raw(try encoder.encode(value), status: status)
+    }
+
+    /// JSON bytes as they are (Apple's merchant session).
+    static func raw(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A checkout page: 200, or 404 for a page that says what was not found.
+    static func html(_ page: CheckoutPage) -> Response {
+        Response(
+            status: page.found ? .ok : .notFound,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                      .contentSecurityPolicy: page.contentSecurityPolicy,
+                      HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+    }
+}

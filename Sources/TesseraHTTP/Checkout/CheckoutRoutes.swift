@@ -1,0 +1,54 @@
+public import Checkout
+import HTTPTypes
+public import Hummingbird
+
+extension CheckoutService {
+    /// Adds the checkout routes: `/checkout/v1/...` (JSON API), `/checkout/sheet/{sessionId}` (payment page) and
+    /// `/checkout/buy/{sku}` (a product's page); `/checkout/v1/sessions/{id}/test-authorize` only in development mode.
+    /// Every failure is answered with the ``ErrorEnvelope``, except an authorization's, which is Apple Pay's result.
+    /// - Parameter router: The server's router.
+    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+        let routes = CheckoutRoutes(checkout: self)
+        let v1 = router.group("checkout/v1").add(middleware: CheckoutErrorMiddleware(logger: logger))
+        v1.post("sessions", use: routes.createSession)
+        v1.get("sessions/:id", use: routes.readSession)
+        v1.post("sessions/:id/shipping-method", use: routes.shippingMethod)
+        v1.post("sessions/:id/shipping-contact", use: routes.shippingContact)
+        v1.post("sessions/:id/coupon-code", use: routes.couponCode)
+        v1.post("sessions/:id/payment-method", use: routes.paymentMethod)
+        v1.post("sessions/:id/authorize", use: routes.authorize)
+        v1.post("merchant-validation", use: routes.validateMerchant)
+        v1.get("orders/:id", use: routes.readOrder)
+        v1.get("orders/:id/pkpasses", use: routes.orderPasses)
+        if acceptsTestPayments { v1.post("sessions/:id/test-authorize", use: routes.testAuthorize) }
+        router.group("checkout/sheet").add(middleware: CheckoutErrorMiddleware(logger: logger))
+            .get(":id", use: routes.sheet)
+        router.group("checkout/buy").add(middleware: CheckoutErrorMiddleware(logger: logger))
+            .get(":sku", use: routes.buyPage)
+    }
+}
+
+/// The checkout's HTTP handlers: each reads the path, headers and body, calls ``CheckoutService`` with domain values
+/// and writes its answer. The groups of handlers are in `CheckoutRoutes+*.swift`.
+struct CheckoutRoutes: Sendable {
+    /// The client secret's header.
+    static let secretHeader = HTTPField.Name("Checkout-Client-Secret")!
+
+    let checkout: CheckoutService
+
+    /// The largest body a checkout request may have.
+    var bodyLimit: Int { checkout.configuration.maximumBodySize }
+
+    /// What the request gives to be allowed: `Authorization`, and the client secret from its header or, for a plain
+    /// link, the `clientSecret` query parameter.
+    static func credentials(_ request: Request) -> CheckoutCredentials {
+        CheckoutCredentials(
+            authorization: request.headers[.authorization],
+            clientSecret: request.headers[secretHeader] ?? request.uri.queryParameters.get("clientSecret"))
+    }
+
+    /// The `:id` path parameter.
+    static func id(_ context: WebServiceRequestContext) throws -> String {
+        try context.parameters.require("id")
+    }
+}
