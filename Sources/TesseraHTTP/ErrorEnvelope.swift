@@ -43,15 +43,9 @@ public struct ErrorEnvelope: Codable, Sendable, Equatable {
         var fields: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         fields.append(contentsOf: headers)
         // Three strings always encode; the fallback only keeps this function total.
-        let data = (try? Self.encoder.encode(self)) ?? Data(#"{"error":{"code":"internalError","message":""}}"#.utf8)
+        let data = (try? JSONBody.encoder.encode(self)) ?? Data(#"{"error":{"code":"internalError","message":""}}"#.utf8)
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// Any error as one that answers with the envelope: errors that already answer with it (or that a protocol
     /// fixes) pass through; Hummingbird's own ``HTTPError`` (the router's not-found, a missing path parameter) gets the

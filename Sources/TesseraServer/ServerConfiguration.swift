@@ -1,3 +1,4 @@
+public import TesseraHTTP
 public import APNs
 public import Checkout
 public import Foundation

@@ -1,6 +1,7 @@
 public import Hummingbird
 public import Logging
 import ServiceLifecycle
+import TesseraHTTP
 import UnixSignals
 
 extension TesseraServer {

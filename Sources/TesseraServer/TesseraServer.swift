@@ -9,7 +9,6 @@ import PassStore
 import PassWebService
 import PostgresStore
 public import Prometheus
-import HummingbirdCore
 import SQLiteStore
 import ServiceLifecycle
 
@@ -29,20 +28,9 @@ public enum TesseraServer {
         now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> some ApplicationProtocol {
         let composition = try await compose(configuration: configuration, metrics: metrics, logger: logger, now: now)
-        let limits = configuration.connectionLimits
-        let activity = configuration.activity
-        let server = HTTPServerBuilder.http1(
-            configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(limits: limits, activity: activity, logger: logger),
-            ]))
-        var app = Application(
-            router: composition.router, server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tessera"),
-            onServerRunning: { channel in
-                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
-            },
-            logger: logger
-        )
+        var app = HTTPServer.application(
+            router: composition.router, host: configuration.host, port: configuration.port,
+            limits: configuration.connectionLimits, activity: configuration.activity, logger: logger)
         for migration in composition.migrateAfterStart {
             app.beforeServerStarts(perform: migration)
         }
@@ -128,16 +116,9 @@ public enum TesseraServer {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")
         }
 
-        let router = Router(context: WebServiceRequestContext.self)
-        router.add(middleware: MetricsMiddleware())
-        router.get("health") { _, _ in "ok" }
-        if let metrics {
-            router.get("metrics") { _, _ in
-                Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
-            }
-        }
+        var exposition: (@Sendable () -> [UInt8])?
+        if let metrics { exposition = { metrics.emitToBuffer() } }
+        let router = HTTPServer.router(metrics: exposition)
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
             // Checked before the payment processor exists: its HTTP client must be shut down once made.

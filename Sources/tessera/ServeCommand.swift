@@ -6,6 +6,7 @@ import Metrics
 import PassBundle
 import PassWebService
 import Prometheus
+import TesseraHTTP
 import TesseraServer
 
 /// `tessera serve`: the pass web service (and, with `--order-templates`, the orders web service), issuer API and

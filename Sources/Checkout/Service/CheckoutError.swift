@@ -105,13 +105,6 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible {
         CheckoutError(.invalidConfiguration, status: .internalServerError, reason, field: field)
     }
 
-    /// A body over the limit (413).
-    /// - Parameter limit: The largest accepted body, in bytes.
-    /// - Returns: A `payloadTooLarge` error.
-    public static func payloadTooLarge(_ limit: Int) -> CheckoutError {
-        CheckoutError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
-    }
-
     /// A 404.
     /// - Parameter what: What was not found (`session`, `order`).
     /// - Returns: A `notFound` error.

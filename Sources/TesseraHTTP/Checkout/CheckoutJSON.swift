@@ -8,14 +8,9 @@ import PassModel
 /// Size-limited checkout request bodies, JSON ones decoded with errors naming the field.
 enum CheckoutRequestBody {
     /// Collects a body of at most `limit` bytes.
-    /// - Throws: ``CheckoutError`` `payloadTooLarge` (413) past the limit.
+    /// - Throws: 413 `payloadTooLarge` past the limit (``JSONBody/collect(_:limit:)``).
     static func collect(_ request: Request, limit: Int) async throws -> Data {
-        var request = request
-        do {
-            return Data((try await request.collectBody(upTo: limit)).readableBytesView)
-        } catch {
-            throw CheckoutError.payloadTooLarge(limit)
-        }
+        Data(try await JSONBody.collect(request, limit: limit).readableBytesView)
     }
 
     /// Collects and decodes a body.
@@ -40,23 +35,16 @@ enum CheckoutRequestBody {
     }
 }
 
-/// Checkout's answers: JSON with sorted keys and unescaped slashes, and HTML pages; never cached.
+/// Checkout's answers: JSON (``JSONBody``'s encoder) and HTML pages; never cached.
 enum CheckoutResponse {
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// A value as JSON.
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        raw(try encoder.encode(value), status: status)
+        try JSONBody.response(value, status: status, noStore: true)
     }
 
     /// JSON bytes as they are (Apple's merchant session).
     static func raw(_ data: Data, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        JSONBody.response(data: data, status: status, noStore: true)
     }
 
     /// A checkout page: 200, or 404 for a page that says what was not found.

@@ -1,3 +1,4 @@
+import TesseraHTTP
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -4,14 +4,18 @@ import HTTPTypes
 import Hummingbird
 import PassModel
 
-/// Size-limited JSON request bodies with errors that name the field, and JSON responses.
+/// The HTTP layer's one way of reading and writing bodies, for every service: bodies collected up to a limit (413
+/// `payloadTooLarge` past it), JSON decoded by `PassModel`'s one decoding step (`JSONDecodingFailure`, which each API
+/// words in its own messages: `path: must be a string` here, `is required` with a `field` in checkout's
+/// `CheckoutRequestBody`), and one encoder configuration (sorted keys, unescaped slashes) for every JSON answer, the
+/// error envelope's included.
 ///
 /// The readers are inlined into their routes: under `tessera serve` each awaited call costs a trip through the event
 /// loop's task queue, and a body read through two helper frames cost four.
 enum JSONBody {
     @inline(__always)
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer = try await body(of: request, limit: limit)
+        let buffer = try await collect(request, limit: limit)
         do {
             return try JSONDecodingFailure.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let failure as JSONDecodingFailure {
@@ -24,7 +28,7 @@ enum JSONBody {
     /// The body as a JSON value, for bodies checked member by member.
     @inline(__always)
     static func value(from request: Request, limit: Int) async throws -> JSONValue {
-        let buffer = try await body(of: request, limit: limit)
+        let buffer = try await collect(request, limit: limit)
         do {
             return try JSONValue(jsonData: Data(buffer.readableBytesView))
         } catch {
@@ -34,7 +38,7 @@ enum JSONBody {
 
     /// The whole body, or 413 when it is longer than `limit` bytes.
     @inline(__always)
-    private static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         var request = request
         do {
             return try await request.collectBody(upTo: limit)
@@ -56,15 +60,26 @@ enum JSONBody {
         }
     }
 
-    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    /// A value as a JSON answer.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - status: The status.
+    ///   - noStore: Whether the answer says `Cache-Control: no-store` (checkout's answers and the error envelope).
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws
+        -> Response
+    {
+        response(data: try encoder.encode(value), status: status, noStore: noStore)
     }
 
-    /// One encoder for every response: encoding is thread-safe and its options never change after this.
-    private static let encoder: JSONEncoder = {
+    /// JSON bytes as they are, as an answer.
+    static func response(data: Data, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if noStore { headers[.cacheControl] = "no-store" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// One encoder for every answer: encoding is thread-safe and its options never change after this.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

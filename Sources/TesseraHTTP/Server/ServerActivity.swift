@@ -21,7 +21,9 @@ public final class ServerActivity: Sendable {
     /// Requests still in flight when the shutdown grace period ended (cancelled, not answered).
     public var abandonedAtShutdown: Int { abandoned.load(ordering: .relaxed) }
 
-    func recordAbandoned(_ count: Int) {
+    /// Records how many requests the shutdown cancelled (the shutdown watchdog's count at the end of the grace period).
+    /// - Parameter count: The requests still in flight.
+    public func recordAbandoned(_ count: Int) {
         abandoned.store(count, ordering: .relaxed)
     }
 

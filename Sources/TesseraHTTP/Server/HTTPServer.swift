@@ -1,0 +1,55 @@
+import Foundation
+public import Hummingbird
+import HummingbirdCore
+public import Logging
+import NIOCore
+
+/// The HTTP server around the routes: the router with request metrics and the operational endpoints, and the
+/// Hummingbird application with the connection guard on every connection.
+public enum HTTPServer {
+    /// A router with Hummingbird's metrics middleware (requests by route and status), `GET /health` and, when
+    /// `metrics` is given, `GET /metrics` in Prometheus's text format. The services' routes are added to it.
+    /// - Parameter metrics: Writes the metrics exposition (a Prometheus registry's `emitToBuffer`), or `nil` for none.
+    /// - Returns: The router.
+    public static func router(metrics: (@Sendable () -> [UInt8])?) -> Router<WebServiceRequestContext> {
+        let router = Router(context: WebServiceRequestContext.self)
+        router.add(middleware: MetricsMiddleware())
+        router.get("health") { _, _ in "ok" }
+        if let metrics {
+            router.get("metrics") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics())))
+            }
+        }
+        return router
+    }
+
+    /// The application serving a router over HTTP/1.1, each connection under ``ConnectionGuard`` (timeouts, the
+    /// connection cap, requests in flight for shutdown).
+    /// - Parameters:
+    ///   - router: The router with every route.
+    ///   - host: The address to listen on.
+    ///   - port: The port (0: any free one).
+    ///   - limits: Timeouts and the connection cap.
+    ///   - activity: Where connections and requests in flight are counted.
+    ///   - logger: The server's logger.
+    /// - Returns: The application, to which the caller adds its services.
+    public static func application(
+        router: Router<WebServiceRequestContext>, host: String, port: Int, limits: ConnectionLimits,
+        activity: ServerActivity, logger: Logger
+    ) -> Application<RouterResponder<WebServiceRequestContext>> {
+        let server = HTTPServerBuilder.http1(
+            configuration: .init(additionalChannelHandlers: [
+                ConnectionGuard(limits: limits, activity: activity, logger: logger),
+            ]))
+        return Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: "tessera"),
+            onServerRunning: { channel in
+                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            },
+            logger: logger
+        )
+    }
+}
