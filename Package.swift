@@ -97,11 +97,12 @@ let package = Package(
         // Apple Pay payment requests: model, builder, validation, sheet preview (pure Swift, no C)
         .target(name: "PaymentRequest", dependencies: ["Validation", "Markup"], swiftSettings: swiftSettings),
 
-        // Apple Pay payment tokens: signature verification (CMS over OpenSSL) and EC_v1 / RSA_v1 decryption (swift-crypto)
+        // Apple Pay payment tokens: signature verification (CMS over OpenSSL) and EC_v1 / RSA_v1 decryption (swift-crypto);
+        // JSON through PassModel's JSONValue, the one JSON value type
         .target(
             name: "PaymentToken",
             dependencies: [
-                "PassCrypto", "COpenSSL",
+                "PassCrypto", "COpenSSL", "PassModel",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -287,7 +288,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PaymentTokenTests",
-            dependencies: ["PaymentToken", "PassCrypto", "tessera", "TesseraTestSupport"],
+            dependencies: ["PaymentToken", "PassModel", "PassCrypto", "tessera", "TesseraTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 public import Foundation
 import PassCrypto
+import PassModel
 
 extension ApplePayPaymentToken {
     /// Decodes a token from JSON: the `paymentData` object, a `PKPaymentToken` wrapper holding it, or a whole
@@ -8,23 +9,23 @@ extension ApplePayPaymentToken {
     /// - Throws: ``PaymentTokenError`` with ``PaymentTokenError/Code/malformedToken`` naming the field at fault, or
     ///   ``PaymentTokenError/Code/unsupportedVersion``.
     public init(jsonData: Data) throws {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: jsonData)
+            root = try JSONValue(jsonData: jsonData)
         } catch {
             throw PaymentTokenError(.malformedToken, "the token is not valid JSON")
         }
-        guard var object = root as? [String: Any] else {
+        guard var object = root.objectValue else {
             throw PaymentTokenError(.malformedToken, "the token is not a JSON object")
         }
         var path = ""
-        if let token = object["token"] as? [String: Any], object["version"] == nil {
+        if let token = object["token"]?.objectValue, object["version"] == nil {
             object = token
             path = "token."
         }
-        var wrapper: [String: Any]?
+        var wrapper: [String: JSONValue]?
         if let paymentData = object["paymentData"] {
-            guard let inner = paymentData as? [String: Any] else {
+            guard let inner = paymentData.objectValue else {
                 throw PaymentTokenError.malformedToken(field: path + "paymentData", "is not an object")
             }
             wrapper = object
@@ -49,10 +50,10 @@ extension ApplePayPaymentToken {
                   header: Header(ephemeralPublicKey: ephemeralPublicKey, wrappedKey: wrappedKey, publicKeyHash: publicKeyHash,
                                  transactionId: transactionId, applicationData: applicationData))
         if let wrapper {
-            transactionIdentifier = wrapper["transactionIdentifier"] as? String
-            if let method = wrapper["paymentMethod"] as? [String: Any] {
-                paymentMethod = PaymentMethod(displayName: method["displayName"] as? String,
-                                              network: method["network"] as? String, type: method["type"] as? String)
+            transactionIdentifier = wrapper["transactionIdentifier"]?.stringValue
+            if let method = wrapper["paymentMethod"]?.objectValue {
+                paymentMethod = PaymentMethod(displayName: method["displayName"]?.stringValue,
+                                              network: method["network"]?.stringValue, type: method["type"]?.stringValue)
             }
         }
     }
@@ -60,31 +61,31 @@ extension ApplePayPaymentToken {
     /// The `paymentData` object as JSON (Base64 and hexadecimal fields as Apple writes them), sorted keys.
     /// - Returns: The JSON bytes.
     public func jsonData() throws -> Data {
-        var header: [String: Any] = [
-            "publicKeyHash": self.header.publicKeyHash.base64EncodedString(),
-            "transactionId": self.header.transactionIdHex,
+        var header: [String: JSONValue] = [
+            "publicKeyHash": .string(self.header.publicKeyHash.base64EncodedString()),
+            "transactionId": .string(self.header.transactionIdHex),
         ]
-        header["ephemeralPublicKey"] = self.header.ephemeralPublicKey?.base64EncodedString()
-        header["wrappedKey"] = self.header.wrappedKey?.base64EncodedString()
-        header["applicationData"] = self.header.applicationData.map { Hex.encode($0) }
-        let object: [String: Any] = [
-            "version": version.rawValue, "data": data.base64EncodedString(),
-            "signature": signature.base64EncodedString(), "header": header,
+        header["ephemeralPublicKey"] = self.header.ephemeralPublicKey.map { .string($0.base64EncodedString()) }
+        header["wrappedKey"] = self.header.wrappedKey.map { .string($0.base64EncodedString()) }
+        header["applicationData"] = self.header.applicationData.map { .string(Hex.encode($0)) }
+        let object: JSONValue = [
+            "version": .string(version.rawValue), "data": .string(data.base64EncodedString()),
+            "signature": .string(signature.base64EncodedString()), "header": .object(header),
         ]
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return try object.jsonData(sortedKeys: true, prettyPrinted: false)
     }
 }
 
 /// Reads typed fields from a JSON object, naming the full path of any field that is missing or malformed.
 private struct FieldReader {
-    let object: [String: Any]
+    let object: [String: JSONValue]
     let path: String
 
     func string(_ key: String) throws -> String {
-        guard let value = object[key], !(value is NSNull) else {
+        guard let value = object[key], !value.isNull else {
             throw PaymentTokenError.malformedToken(field: path + key, "is missing")
         }
-        guard let text = value as? String else {
+        guard let text = value.stringValue else {
             throw PaymentTokenError.malformedToken(field: path + key, "is not a string")
         }
         return text
@@ -92,7 +93,7 @@ private struct FieldReader {
 
     func nested(_ key: String) throws -> FieldReader {
         guard let value = object[key] else { throw PaymentTokenError.malformedToken(field: path + key, "is missing") }
-        guard let inner = value as? [String: Any] else {
+        guard let inner = value.objectValue else {
             throw PaymentTokenError.malformedToken(field: path + key, "is not an object")
         }
         return FieldReader(object: inner, path: path + key + ".")
@@ -115,8 +116,8 @@ private struct FieldReader {
     }
 
     func optionalHex(_ key: String) throws -> Data? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
-        if let text = value as? String, text.isEmpty { return nil }
+        guard let value = object[key], !value.isNull else { return nil }
+        if let text = value.stringValue, text.isEmpty { return nil }
         return try hex(key)
     }
 }

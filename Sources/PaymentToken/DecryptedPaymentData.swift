@@ -1,4 +1,5 @@
 public import Foundation
+public import PassModel
 
 /// The decrypted payment data of an Apple Pay token, as Apple defines it, with every key kept.
 ///
@@ -17,7 +18,7 @@ public struct DecryptedPaymentData: Sendable, Equatable {
         /// `encryptedPINData` (EMV), hexadecimal.
         public var encryptedPINData: String?
         /// Every member, including those not named above.
-        public var fields: [String: PaymentDataValue]
+        public var fields: [String: JSONValue]
     }
 
     /// `applicationPrimaryAccountNumber`: the device (or merchant) account number.
@@ -37,11 +38,11 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     /// `paymentData`.
     public var paymentData: Details
     /// `authenticationResponses` (merchant tokens), when present.
-    public var authenticationResponses: [PaymentDataValue]?
+    public var authenticationResponses: [JSONValue]?
     /// `merchantTokenIdentifier` (merchant tokens), when present.
     public var merchantTokenIdentifier: String?
     /// Every top-level member, including those not named above.
-    public var fields: [String: PaymentDataValue]
+    public var fields: [String: JSONValue]
     /// The plaintext exactly as decrypted.
     public var rawJSON: Data
 
@@ -56,7 +57,7 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     /// - Parameter jsonData: The plaintext JSON.
     /// - Throws: ``PaymentTokenError`` with ``PaymentTokenError/Code/malformedPaymentData`` naming the field.
     public init(jsonData: Data) throws {
-        guard let value = try? JSONDecoder().decode(PaymentDataValue.self, from: jsonData), let fields = value.objectValue else {
+        guard let value = try? JSONValue(jsonData: jsonData), let fields = value.objectValue else {
             throw PaymentTokenError(.malformedPaymentData, "the decrypted payment data is not a JSON object")
         }
         func required(_ key: String) throws -> String {
@@ -75,7 +76,7 @@ public struct DecryptedPaymentData: Sendable, Equatable {
                               eciIndicator: details["eciIndicator"]?.stringValue, emvData: details["emvData"]?.stringValue,
                               encryptedPINData: details["encryptedPINData"]?.stringValue, fields: details)
         currencyCode = fields["currencyCode"]?.stringValue
-        transactionAmount = fields["transactionAmount"]?.decimalValue
+        transactionAmount = fields["transactionAmount"].flatMap(Self.decimal)
         cardholderName = fields["cardholderName"]?.stringValue
         deviceManufacturerIdentifier = fields["deviceManufacturerIdentifier"]?.stringValue
         authenticationResponses = fields["authenticationResponses"]?.arrayValue
@@ -94,9 +95,16 @@ public struct DecryptedPaymentData: Sendable, Equatable {
     /// It contains the account number and cryptogram: never log it.
     /// - Returns: The JSON bytes.
     public func prettyJSON() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(PaymentDataValue.object(fields))
+        try JSONValue.object(fields).jsonData(sortedKeys: true, prettyPrinted: true)
+    }
+
+    /// A JSON number as a decimal: integers exactly (amounts are minor units), others as the nearest decimal.
+    private static func decimal(_ value: JSONValue) -> Decimal? {
+        switch value {
+        case .integer(let integer): Decimal(integer)
+        case .number(let number): Decimal(number)
+        default: nil
+        }
     }
 }
 

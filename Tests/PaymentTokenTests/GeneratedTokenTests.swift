@@ -1,3 +1,4 @@
+import PassModel
 import Foundation
 import PassCrypto
 import PaymentToken
@@ -192,7 +193,7 @@ struct GeneratedTokenTests {
         #expect(payment.merchantTokenIdentifier == "DNITHE000000000000000000001")
         #expect(payment.authenticationResponses?.count == 1)
         #expect(payment.unknownKeys == ["futureKey"])
-        #expect(payment.fields["futureKey"] == .object(["nested": .array([.number(1), .bool(true), .null])]))
+        #expect(payment.fields["futureKey"] == .object(["nested": .array([.integer(1), .bool(true), .null])]))
         #expect(payment.rawJSON == plaintext)
         let pretty = String(decoding: try payment.prettyJSON(), as: UTF8.self)
         #expect(pretty.contains("\"futureKey\""))

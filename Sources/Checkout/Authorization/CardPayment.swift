@@ -1,3 +1,4 @@
+import PassModel
 import Crypto
 import PassCrypto
 public import Foundation
@@ -82,7 +83,7 @@ enum PostedPayment: Sendable {
     /// Reads a posted body: a card payment when it has `cardPayment`, an Apple Pay payment otherwise.
     static func parse(_ body: Data) throws -> (PostedPayment, CheckoutService.PaymentContacts) {
         struct CardBody: Decodable { var cardPayment: CardPayment? }
-        let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let object = (try? JSONValue(jsonData: body))?.objectValue
         guard object?["cardPayment"] != nil else {
             let (token, contacts) = try CheckoutService.parsePayment(body)
             return (.applePay(token), contacts)

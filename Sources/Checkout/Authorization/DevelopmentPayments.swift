@@ -1,4 +1,5 @@
 import Foundation
+import PassModel
 import PassCrypto
 import PaymentToken
 
@@ -48,26 +49,27 @@ struct DevelopmentPayments: Sendable {
     /// A whole Apple Pay payment (`{"token": ..., "billingContact": ..., "shippingContact": ...}`) paying
     /// `minorUnits` of the currency with the test card 4111 1111 1111 1111.
     func payment(minorUnits: Decimal, currencyNumeric: String, applicationData: Data, at now: Date,
-                 billingContact: Any?, shippingContact: Any?) throws -> Data {
-        let plaintext: [String: Any] = [
+                 billingContact: JSONValue?, shippingContact: JSONValue?) throws -> Data {
+        let plaintext: JSONValue = [
             "applicationPrimaryAccountNumber": "4111111111111111", "applicationExpirationDate": "301231",
-            "currencyCode": currencyNumeric, "transactionAmount": NSDecimalNumber(decimal: minorUnits),
+            "currencyCode": .string(currencyNumeric),
+            "transactionAmount": .integer(NSDecimalNumber(decimal: minorUnits).intValue),
             "deviceManufacturerIdentifier": "040010030273", "paymentDataType": "3DSecure",
-            "paymentData": ["onlinePaymentCryptogram": Data("tessera-development".utf8).base64EncodedString(),
+            "paymentData": ["onlinePaymentCryptogram": .string(Data("tessera-development".utf8).base64EncodedString()),
                             "eciIndicator": "7"],
         ]
-        var token = try encryptor.seal(try JSONSerialization.data(withJSONObject: plaintext),
+        var token = try encryptor.seal(try plaintext.jsonData(sortedKeys: true, prettyPrinted: false),
                                        applicationData: applicationData)
         token.signature = try signer.signDetached(token.signedContent, at: now)
-        let paymentData = try JSONSerialization.jsonObject(with: try token.jsonData())
-        var payment: [String: Any] = [
+        var payment: [String: JSONValue] = [
             "token": [
-                "paymentData": paymentData, "transactionIdentifier": token.header.transactionIdHex.uppercased(),
+                "paymentData": try JSONValue(jsonData: try token.jsonData()),
+                "transactionIdentifier": .string(token.header.transactionIdHex.uppercased()),
                 "paymentMethod": ["displayName": "Visa 1111", "network": "Visa", "type": "debit"],
-            ] as [String: Any],
+            ],
         ]
         payment["billingContact"] = billingContact
         payment["shippingContact"] = shippingContact
-        return try JSONSerialization.data(withJSONObject: payment)
+        return try JSONValue.object(payment).jsonData(sortedKeys: true, prettyPrinted: false)
     }
 }

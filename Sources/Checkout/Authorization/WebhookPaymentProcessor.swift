@@ -1,3 +1,4 @@
+import PassModel
 import AsyncHTTPClient
 import Crypto
 public import Foundation
@@ -154,27 +155,28 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
     /// identifier, `paymentSource` (`applePay` or `card`), and `paymentData` (decrypted), `token` (encrypted) or
     /// `cardPayment` (the gateway's token for a card paid on the sheet's payment step).
     static func body(for request: PaymentProcessingRequest, forwardToken: Bool) throws -> Data {
-        var object: [String: Any] = [
-            "orderId": request.orderId, "sessionId": request.sessionId, "idempotencyKey": request.idempotencyKey,
-            "amount": Currency(code: request.currencyCode).map { Money(request.amount, $0).string } ?? "\(request.amount)",
-            "currencyCode": request.currencyCode,
-            "transactionIdentifier": request.transactionIdentifier,
+        let amount = Currency(code: request.currencyCode).map { Money(request.amount, $0).string } ?? "\(request.amount)"
+        var object: [String: JSONValue] = [
+            "orderId": .string(request.orderId), "sessionId": .string(request.sessionId),
+            "idempotencyKey": .string(request.idempotencyKey), "amount": .string(amount),
+            "currencyCode": .string(request.currencyCode),
+            "transactionIdentifier": .string(request.transactionIdentifier),
         ]
-        if let network = request.paymentMethod?.network { object["network"] = network }
-        if let type = request.paymentMethod?.type { object["type"] = type }
+        object["network"] = request.paymentMethod?.network.map { JSONValue.string($0) }
+        object["type"] = request.paymentMethod?.type.map { JSONValue.string($0) }
         object["paymentSource"] = request.cardPayment == nil ? "applePay" : "card"
         if let card = request.cardPayment {
-            var fields: [String: Any] = ["token": card.token]
-            fields["network"] = card.network
-            fields["lastFour"] = card.lastFour
-            fields["type"] = card.type
-            object["cardPayment"] = fields
+            var fields: [String: JSONValue] = ["token": .string(card.token)]
+            fields["network"] = card.network.map { JSONValue.string($0) }
+            fields["lastFour"] = card.lastFour.map { JSONValue.string($0) }
+            fields["type"] = card.type.map { JSONValue.string($0) }
+            object["cardPayment"] = .object(fields)
         } else if forwardToken, let token = request.token {
-            object["token"] = try JSONSerialization.jsonObject(with: try token.jsonData())
+            object["token"] = try JSONValue(jsonData: try token.jsonData())
         } else if let payment = request.paymentData {
-            object["paymentData"] = try JSONSerialization.jsonObject(with: payment.rawJSON)
+            object["paymentData"] = try JSONValue(jsonData: payment.rawJSON)
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return try JSONValue.object(object).jsonData(sortedKeys: true, prettyPrinted: false)
     }
 
     /// Shuts the HTTP client down (when the processor is not run as a service).

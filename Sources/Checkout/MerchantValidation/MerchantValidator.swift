@@ -1,3 +1,4 @@
+import PassModel
 import AsyncHTTPClient
 public import Foundation
 public import Logging
@@ -139,7 +140,7 @@ public final class MerchantValidator: Service, Sendable {
         }
         let data = Data(bytes.readableBytesView)
         guard (200..<300).contains(response.status.code) else {
-            let message = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["statusMessage"] as? String
+            let message = (try? JSONValue(jsonData: data))?["statusMessage"]?.stringValue
             logger.warning("merchant validation refused", metadata: ["host": "\(host)", "status": "\(response.status.code)"])
             throw fail("Apple Pay gateway \(host) answered \(response.status.code)" + (message.map { ": \($0)" } ?? ""))
         }

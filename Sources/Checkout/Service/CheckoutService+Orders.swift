@@ -104,7 +104,7 @@ extension CheckoutService {
     ///   JSON object) or ``AuthorizationFailure``.
     public func authorizeTestPayment(_ raw: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         guard let development else { throw CheckoutError.notFound("endpoint") }
-        let object = raw.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: raw)) as? [String: Any]
+        let object = raw.isEmpty ? [:] : (try? JSONValue(jsonData: raw))?.objectValue
         guard let object else { throw CheckoutError.invalid(nil, "request body is not a JSON object") }
         let builder = try pricing.builder(for: session)
         let total = builder.total(for: try builder.lineItems())

@@ -28,8 +28,13 @@ extension ApplePayPaymentRequest {
     /// - Parameter jsonData: A JSON object.
     /// - Returns: The unknown keys, sorted; empty when the data is not an object.
     public static func unknownKeys(inJSON jsonData: Data) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: jsonData) as? [String: Any] else { return [] }
+        guard let object = try? JSONDecoder().decode([String: AnyMember].self, from: jsonData) else { return [] }
         return object.keys.filter { !knownKeys.contains($0) }.sorted()
+    }
+
+    /// A member's value, skipped: only the keys are wanted.
+    private struct AnyMember: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 }
 
