@@ -32,6 +32,7 @@ let package = Package(
             name: "DeviceAPI",
             dependencies: [
                 .product(name: "PassWebService", package: "tessera"),
+                .product(name: "TesseraHTTP", package: "tessera"),
                 .product(name: "PassStore", package: "tessera"),
                 .product(name: "SQLiteStore", package: "tessera"),
                 .product(name: "PassBundle", package: "tessera"),

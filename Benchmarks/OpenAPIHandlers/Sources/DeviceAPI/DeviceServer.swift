@@ -5,6 +5,7 @@ import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 public import PassWebService
+import TesseraHTTP
 
 /// The device endpoints behind one Hummingbird application, answered either by handlers generated from the OpenAPI
 /// document or by the project's own routes; everything else (server, request context, store, issuer) is the same.
@@ -30,13 +31,13 @@ public enum DeviceServer {
         variant: Variant, issuer: PassIssuer, host: String = "127.0.0.1", port: Int, logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        // The device routes take `PassWebService`'s request context; its module is not a product of the main
-        // package, so the type is taken from `addRoutes(to:)` instead of being named, and both variants use it.
+        // The device routes take TesseraHTTP's request context; its type is taken from `addRoutes(to:)` (TesseraHTTP's
+        // extension of PassWebService) instead of being named, and both variants use it.
         let webService = PassWebService(issuer: issuer, configuration: .init())
         let router = try makeRouter(like: webService.addRoutes(to:)) { router in
             switch variant {
             case .handWritten:
-                // As TesseraServer.makeApplication does: the one call mounts every PassWebService route.
+                // As TesseraServer.makeApplication does: the one call mounts every wallet route.
                 webService.addRoutes(to: router)
             case .generated:
                 try DeviceAPIHandlers(issuer: issuer).registerHandlers(
