@@ -1,7 +1,7 @@
 import PassModel
 import Crypto
 import PassCrypto
-public import Foundation
+import Foundation
 import HTTPTypes
 import PaymentToken
 

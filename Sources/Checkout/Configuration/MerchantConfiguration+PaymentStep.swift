@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension MerchantConfiguration {
     /// How buyers without Apple Pay pay on the sheet: `paymentStep` in the merchant configuration.
