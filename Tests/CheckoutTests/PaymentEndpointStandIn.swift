@@ -7,6 +7,8 @@ import Synchronization
 
 /// A merchant's payment endpoint on loopback: checks each request's `Tessera-Signature` with its own HMAC, counts
 /// calls per idempotency key, and answers approved (or 503 or slowly for the first calls, or declined, when told to).
+/// Like a real processor, it answers a repeated idempotency key with the decision it gave the key before, so a retry
+/// of a declined charge (a slow answer the server timed out on) is declined again, never charged.
 final class PaymentEndpointStandIn: Sendable {
     struct Call: Sendable {
         var idempotencyKey: String
@@ -24,6 +26,8 @@ final class PaymentEndpointStandIn: Sendable {
         var unavailableLeft: Int
         var slowLeft: Int
         var declinesLeft = 0
+        /// The answer given to each idempotency key, once approved or declined.
+        var decisions: [String: String] = [:]
     }
 
     let secret: Data
@@ -81,12 +85,15 @@ final class PaymentEndpointStandIn: Sendable {
             try await Task.sleep(for: slow ? self.slowDelay : self.delay)
             if unavailable { return Response(status: .serviceUnavailable) }
             guard valid else { return Response(status: .unauthorized) }
-            let declineThis = self.state.withLock { state in
-                if state.declinesLeft > 0 { state.declinesLeft -= 1; return true }
-                return false
+            let answer = self.state.withLock { state in
+                if let decided = state.decisions[key] { return decided }
+                let declineThis = state.declinesLeft > 0
+                if declineThis { state.declinesLeft -= 1 }
+                let answer = self.decline || declineThis ? #"{"status":"declined","reason":"Insufficient funds."}"#
+                    : #"{"status":"approved","reference":"gw-\#(key)"}"#
+                state.decisions[key] = answer
+                return answer
             }
-            let answer = self.decline || declineThis ? #"{"status":"declined","reason":"Insufficient funds."}"#
-                : #"{"status":"approved","reference":"gw-\#(key)"}"#
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
         }
