@@ -44,6 +44,26 @@ struct AccessTests {
         }
     }
 
+    @Test("The API key is read as the issuer API reads its token: the scheme in any case; another scheme is refused")
+    func authorizationScheme() async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let body = #"{"summary":{"subtotal":"10.00","tax":"0.00"}}"#
+            func create(_ authorization: String) async throws -> HTTPResponse.Status {
+                var headers = Self.idempotent(UUID().uuidString)
+                headers[.authorization] = authorization
+                return try await client.execute(uri: "/checkout/v1/sessions", method: .post, headers: headers,
+                                                body: ByteBuffer(string: body)).status
+            }
+            let statuses = [
+                try await create("bearer \(CheckoutFixture.apiKey)"), try await create("BEARER  \(CheckoutFixture.apiKey)"),
+                try await create("Basic \(CheckoutFixture.apiKey)"), try await create("Bearer"),
+                try await create("Bearer sk_not_the_key_0000000000000000"),
+            ]
+            #expect(statuses == [.created, .created, .unauthorized, .unauthorized, .unauthorized])
+        }
+    }
+
     @Test("A session, its sheet, its updates and its order need the client secret or the API key")
     func clientSecret() async throws {
         let fixture = try CheckoutFixture()

@@ -37,16 +37,18 @@ struct CheckoutServiceTests {
 
         let id = created.view.id
         #expect(try await service.sessionView(id: id, credentials: .init(clientSecret: secret)).id == id)
-        #expect(try await service.sessionView(id: id, credentials: .init(authorization: "Bearer \(CheckoutFixture.apiKey)"))
+        #expect(try await service.sessionView(id: id, credentials: .init(apiKey: .given(CheckoutFixture.apiKey)))
             .clientSecret == secret)
-        #expect(try service.isMerchant(.init(authorization: "Bearer \(CheckoutFixture.apiKey)")))
+        #expect(try service.isMerchant(.init(apiKey: .given(CheckoutFixture.apiKey))))
         #expect(try !service.isMerchant(.init(clientSecret: secret)))
         let anonymous = await #expect(throws: CheckoutError.self) {
             try await service.sessionView(id: id, credentials: .init(clientSecret: "cs_secret_wrong"))
         }
         #expect(anonymous?.code == .unauthorized && anonymous?.field == "Checkout-Client-Secret")
-        let wrongKey = #expect(throws: CheckoutError.self) { try service.isMerchant(.init(authorization: "Bearer nope")) }
+        let wrongKey = #expect(throws: CheckoutError.self) { try service.isMerchant(.init(apiKey: .given("nope"))) }
         #expect(wrongKey?.status == .unauthorized && wrongKey?.field == "Authorization")
+        let unusable = #expect(throws: CheckoutError.self) { try service.isMerchant(.init(apiKey: .unusable)) }
+        #expect(unusable?.status == .unauthorized && unusable?.field == "Authorization")
         let missing = await #expect(throws: CheckoutError.self) {
             try await service.sessionView(id: "cs_missing", credentials: .init(clientSecret: secret))
         }

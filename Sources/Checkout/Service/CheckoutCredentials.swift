@@ -8,17 +8,27 @@ import PassCrypto
 ///
 /// The HTTP module only reads the values; ``CheckoutService`` decides what they allow.
 public struct CheckoutCredentials: Sendable, Equatable {
-    /// The `Authorization` header as sent (`Bearer <key>`), or `nil` when there was none.
-    public var authorization: String?
+    /// What the request offers in place of the merchant's API key.
+    public enum APIKey: Sendable, Equatable {
+        /// No credential.
+        case none
+        /// A key (from `Authorization: Bearer <key>`).
+        case given(String)
+        /// A credential the checkout does not take (another scheme, an empty key): refused, never taken as anonymous.
+        case unusable
+    }
+
+    /// What the request offers in place of the merchant's API key.
+    public var apiKey: APIKey
     /// The session's client secret as sent (header or query), or `nil` when there was none.
     public var clientSecret: String?
 
     /// Creates the credentials of one request.
     /// - Parameters:
-    ///   - authorization: The `Authorization` header value, if any.
+    ///   - apiKey: The API key offered, if any.
     ///   - clientSecret: The client secret given, if any.
-    public init(authorization: String? = nil, clientSecret: String? = nil) {
-        self.authorization = authorization
+    public init(apiKey: APIKey = .none, clientSecret: String? = nil) {
+        self.apiKey = apiKey
         self.clientSecret = clientSecret
     }
 }
@@ -37,12 +47,15 @@ extension CheckoutService {
     /// - Returns: `true` for the merchant's key, `false` when no `Authorization` was given.
     /// - Throws: ``CheckoutError`` `unauthorized` (401) for a wrong key or scheme.
     public func isMerchant(_ credentials: CheckoutCredentials) throws -> Bool {
-        guard let header = credentials.authorization else { return false }
-        guard let apiKey, header.hasPrefix("Bearer "),
-              SecretToken.constantTimeEqual(header.dropFirst("Bearer ".count), apiKey) else {
-            throw CheckoutError(.unauthorized, status: .unauthorized, "the API key is not valid", field: "Authorization")
+        switch credentials.apiKey {
+        case .none:
+            return false
+        case .given(let key):
+            if let apiKey, SecretToken.constantTimeEqual(key, apiKey) { return true }
+        case .unusable:
+            break
         }
-        return true
+        throw CheckoutError(.unauthorized, status: .unauthorized, "the API key is not valid", field: "Authorization")
     }
 
     /// Refuses access to a session (or its order) for credentials that have neither the merchant's API key nor the

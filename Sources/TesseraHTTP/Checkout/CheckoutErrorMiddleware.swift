@@ -24,7 +24,7 @@ struct CheckoutErrorMiddleware: RouterMiddleware {
         } catch let failure as AuthorizationFailure {
             throw CheckoutFailureResponse(failure)
         } catch let error as HTTPError {
-            throw CheckoutFailureResponse(CheckoutError(httpError: error))
+            throw WebServiceError(httpError: error)
         } catch let error as any HTTPResponseError {
             throw error
         } catch let error as PaymentRequestError {
@@ -65,23 +65,5 @@ struct CheckoutFailureResponse: HTTPResponseError {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         try makeResponse()
-    }
-}
-
-extension CheckoutError {
-    /// Hummingbird's own error (a missing path parameter, the router's not-found) with the code its status stands
-    /// for, in the shared names.
-    init(httpError: HTTPError) {
-        let shared = WebServiceError(httpError: httpError)
-        let code: Code = switch shared.code {
-        case .unauthorized: .unauthorized
-        case .notFound: .notFound
-        case .payloadTooLarge: .payloadTooLarge
-        case .methodNotAllowed: .methodNotAllowed
-        case .rateLimited: .rateLimited
-        case .internalError: .internalError
-        default: .invalidRequest
-        }
-        self.init(code, status: shared.status, shared.message)
     }
 }

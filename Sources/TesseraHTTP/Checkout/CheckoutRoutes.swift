@@ -39,12 +39,18 @@ struct CheckoutRoutes: Sendable {
     /// The largest body a checkout request may have.
     var bodyLimit: Int { checkout.configuration.maximumBodySize }
 
-    /// What the request gives to be allowed: `Authorization`, and the client secret from its header or, for a plain
+    /// What the request gives to be allowed: the API key of `Authorization: Bearer <key>` (read as the issuer API
+    /// reads its token, ``Secrets/credential(scheme:in:)``), and the client secret from its header or, for a plain
     /// link, the `clientSecret` query parameter.
     static func credentials(_ request: Request) -> CheckoutCredentials {
-        CheckoutCredentials(
-            authorization: request.headers[.authorization],
-            clientSecret: request.headers[secretHeader] ?? request.uri.queryParameters.get("clientSecret"))
+        let header = request.headers[.authorization]
+        let apiKey: CheckoutCredentials.APIKey = if let key = Secrets.credential(scheme: "Bearer", in: header) {
+            .given(String(key))
+        } else {
+            header == nil ? .none : .unusable
+        }
+        return CheckoutCredentials(
+            apiKey: apiKey, clientSecret: request.headers[secretHeader] ?? request.uri.queryParameters.get("clientSecret"))
     }
 
     /// The `:id` path parameter.
