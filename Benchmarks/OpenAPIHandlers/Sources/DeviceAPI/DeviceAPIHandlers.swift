@@ -5,13 +5,12 @@ import PassStore
 import PassWebService
 import Timestamps
 
-/// The three measured device operations as the generated `APIProtocol`: the same store calls, checks and answers
-/// as `PassWebService`'s routes, with the request parsing and response writing the generator made from openapi.json.
+/// The three measured device operations as the generated `APIProtocol`: the same issuer calls
+/// (`WalletItemIssuer`), checks and answers as the hand-written routes, with the request parsing and response
+/// writing the generator made from openapi.json.
 struct DeviceAPIHandlers: APIProtocol {
     let issuer: PassIssuer
     var now: @Sendable () -> Date = Date.init
-
-    private var store: any PassStore { issuer.store }
 
     /// JSON as the hand-written routes write it: sorted keys, slashes unescaped, not pretty-printed.
     static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
@@ -21,14 +20,11 @@ struct DeviceAPIHandlers: APIProtocol {
         .init(error: .init(code: .invalidRequest, message: "malformed \(name) in the path", field: name))
     }
 
-    /// The pass a request names when its `ApplePass` token matches, compared in constant time; a missing pass and
-    /// a wrong token both give `nil`.
+    /// The pass a request names when its `ApplePass` token matches (the issuer's constant-time check); a missing
+    /// pass and a wrong token both give `nil`.
     private func authenticatedPass(passTypeIdentifier: String, serialNumber: String) async throws -> PassRecord? {
-        let token = ApplePassCredential.token
-        let lookup = try await store.passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
-        guard let pass = lookup.pass, token != nil, matches else { return nil }
-        return pass
+        try await issuer.authenticatedItem(
+            typeIdentifier: passTypeIdentifier, identifier: serialNumber, token: ApplePassCredential.token)
     }
 
     func listUpdatedSerialNumbers(_ input: Operations.ListUpdatedSerialNumbers.Input) async throws
@@ -44,8 +40,7 @@ struct DeviceAPIHandlers: APIProtocol {
         }
         // An unparseable tag counts as none, as on the hand-written route.
         let since = input.query.passesUpdatedSince.flatMap { Int64($0) }
-        guard let list = try await store.serialNumbers(
-            deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
+        guard let list = try await issuer.changedItems(device: device, typeIdentifier: passTypeIdentifier, updatedSince: since)
         else { return .noContent(.init()) }
         return .ok(.init(body: .json(.init(serialNumbers: list.serialNumbers, lastUpdated: String(list.lastUpdated)))))
     }
@@ -96,9 +91,7 @@ struct DeviceAPIHandlers: APIProtocol {
             return .badRequest(.init(body: .json(.init(error: .init(
                 code: .invalidRequest, message: "pushToken: must be a non-empty string", field: "pushToken")))))
         }
-        let outcome = try await store.register(
-            deviceLibraryIdentifier: device, pushToken: body.pushToken, passTypeIdentifier: pass.passTypeIdentifier,
-            serialNumber: pass.serialNumber, now: now())
+        let outcome = try await issuer.register(device: device, pushToken: body.pushToken, for: pass, now: now())
         return outcome == .created ? .created(.init()) : .ok(.init())
     }
 }
