@@ -81,10 +81,10 @@ let package = Package(
         .target(name: "OrderModel", dependencies: ["PassModel", "PaymentRequest"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
         .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
-        // .pkpass building, signing, reading and verification
+        // .pkpass building, signing, reading and verification; ZIPFoundation reads archives, CLibz gives the writer zlib's CRC-32
         .target(
             name: "PassBundle",
-            dependencies: ["PassModel", "OrderModel", "PassCrypto", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["PassModel", "OrderModel", "PassCrypto", "CLibz", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         // Barcodes (PDF417, Aztec, Code 128 over zint; QR over libqrencode) as module matrices, PNG (zlib) and SVG

@@ -1,6 +1,5 @@
 public import Foundation
 import PassCrypto
-import ZIPFoundation
 
 /// The files of a pass other than `pass.json` (images, `xx.lproj/…`), prepared once for signing many passes:
 /// `manifest.json` with their hashes and a ZIP archive holding them, to which each pass adds its own
@@ -10,8 +9,8 @@ public struct PassContents: Sendable {
     public let files: [String: Data]
     /// The kind of bundle: which JSON file each bundle adds and which hash the manifest lists.
     public let format: BundleFormat
-    /// A ZIP archive of ``files``.
-    let archive: Data
+    /// ``files`` as the first entries of a ZIP archive, written once.
+    let archive: ZipWriter.Prepared
     /// `manifest.json` of these files plus `pass.json`, encoded once with a placeholder for `pass.json`'s hash.
     private let manifestTemplate: Data
     /// Where the hex digits of the main JSON file's hash go in ``manifestTemplate``.
@@ -27,7 +26,7 @@ public struct PassContents: Sendable {
         self.format = format
         let hashes = Manifest(files: kept, digest: format.digest).hashes
         let length = format.digest.hexLength
-        self.archive = try ZipWriter.archive(kept.sorted { $0.key < $1.key })
+        self.archive = try ZipWriter.prepare(kept.sorted { $0.key < $1.key }.map { (path: $0.key, data: $0.value) })
         // Every hash has the same number of hex digits, so the manifest of any pass differs from this one only in those
         // bytes. Two encodings with different placeholders locate them without assuming anything about the encoder's layout.
         func manifest(passJSONHash: String) -> Data {
@@ -61,38 +60,6 @@ public struct PassContents: Sendable {
     /// - Parameter entries: Paths and contents to add, in order.
     /// - Returns: The archive's bytes.
     public func archive(adding entries: [(path: String, data: Data)]) throws -> Data {
-        try ZipWriter.append(entries.map { (key: $0.path, value: $0.data) }, to: archive)
-    }
-}
-
-/// Writes ZIP archives through ZIPFoundation. Entries are stored, not deflated: PNGs are already compressed and the
-/// JSON files are a few kilobytes, while a deflate stream per entry would cost more than the rest of the archive.
-enum ZipWriter {
-    /// A new archive of `entries`, in order.
-    static func archive(_ entries: [(key: String, value: Data)]) throws -> Data {
-        try append(entries, to: nil)
-    }
-
-    /// Adds `entries` to an existing in-memory archive (or a new one when `base` is `nil`) and returns the bytes.
-    static func append(_ entries: [(key: String, value: Data)], to base: Data?) throws -> Data {
-        let archive: Archive
-        do {
-            archive = try base.map { try Archive(data: $0, accessMode: .update) } ?? Archive(data: Data(), accessMode: .create)
-        } catch {
-            throw PassBundleError(.io, "could not open the archive for writing: \(error)")
-        }
-        let date = Date()
-        for (path, data) in entries {
-            do {
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
-                                     compressionMethod: .none, bufferSize: max(data.count, 1)) { position, size in
-                    data.subdata(in: Data.Index(position)..<Data.Index(position) + size)
-                }
-            } catch {
-                throw PassBundleError(.io, "could not add \(path) to the archive: \(error)")
-            }
-        }
-        guard let bytes = archive.data else { throw PassBundleError(.io, "the archive produced no data") }
-        return bytes
+        try ZipWriter.archive(archive, adding: entries)
     }
 }
