@@ -81,6 +81,9 @@ extension OrderIssuer {
 
     func serverDocument(_ order: PassRecord) throws -> Data {
         var document = try PassIssuer.document(order.data)
+        // The record's identifiers, whatever the stored document says: the Order Type ID is the signing certificate's
+        // (a template written for another one works with any certificate, on every version, not only the first).
+        document["orderTypeIdentifier"] = .string(order.passTypeIdentifier)
         document["orderIdentifier"] = .string(order.serialNumber)
         document["authenticationToken"] = .string(order.authenticationToken)
         document["webServiceURL"] = .string(webServiceURL)
@@ -128,7 +131,7 @@ extension OrderIssuer {
         if case .array(let changes)? = patch["fulfillments"], case .array(let existing)? = current["fulfillments"] {
             document["fulfillments"] = .array(mergeFulfillments(changes, into: existing))
         }
-        for key in serverKeys { document[key] = nil }
+        for key in serverKeys + ["orderTypeIdentifier"] { document[key] = nil }
         return try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
     }
 
@@ -168,6 +171,14 @@ extension OrderIssuer {
     /// - Throws: ``IssuerError`` when its template cannot be loaded.
     public func orderDocument(for order: PassRecord) async throws -> JSONValue {
         let builder = try await templateBuilder(named: order.template)
-        return try JSONValue(jsonData: try builder.template.orderJSON(applying: try serverDocument(order), source: "data"))
+        let document = try serverDocument(order)
+        let orderJSON = try await NIOThreadPool.singleton.runIfActive {
+            do {
+                return try builder.document(data: document, source: "data").orderJSON
+            } catch let error as PassBundleError {
+                throw IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
+            }
+        }
+        return try JSONValue(jsonData: orderJSON)
     }
 }

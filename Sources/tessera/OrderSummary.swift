@@ -13,7 +13,7 @@ struct OrderSummary {
             lines.append("  \(item.quantity.map { "\($0)" } ?? "1") × \(item.title ?? "?")\(item.subtitle.map { " (\($0))" } ?? "")\(price)")
         }
         if let payment = order.payment {
-            let methods = (payment.paymentMethods ?? []).compactMap(\.displayName).joined(separator: ", ")
+            let methods = (payment.paymentMethods ?? []).joined(separator: ", ")
             lines.append("Total: \(payment.total.map(Self.money) ?? "?")  \(payment.status ?? "?")\(methods.isEmpty ? "" : "  \(methods)")")
         }
         for fulfillment in order.fulfillments ?? [] {

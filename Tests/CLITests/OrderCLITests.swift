@@ -66,6 +66,33 @@ struct OrderCLITests {
         #expect(text.stdout.contains("Shipping TS-2002-1: onTheWay (UPS 1Z999AA10123456784)"))
     }
 
+    @Test func applesFormsAreSignedAsApplesTypesAndWhatItsSchemaForbidsIsNot() async throws {
+        let output = work.appendingPathComponent("apple.order")
+        let data = work.appendingPathComponent("apple.json")
+        let pickup = #"{"fulfillmentType": "pickup", "fulfillmentIdentifier": "P-1", "status": "readyForPickup"}"#
+        try Data(#"{"payment": {"total": {"amount": 31, "currency": "USD"}, "paymentMethods": ["Visa 5678"]}, "fulfillments": [\#(pickup)]}"#.utf8)
+            .write(to: data)
+        let refused = try await tessera(["order", "create", "--template", template.path, "--data", data.path,
+                                         "--output", output.path] + credentials())
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error: fulfillments[0].displayName: required key is missing"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        try Data(#"{"payment": {"total": {"amount": 31, "currency": "USD"}, "paymentMethods": ["Visa 5678"]}, "fulfillments": [{"fulfillmentType": "pickup", "fulfillmentIdentifier": "P-1", "status": "readyForPickup", "displayName": "Market Street"}]}"#.utf8)
+            .write(to: data)
+        let create = try await tessera(["order", "create", "--template", template.path, "--data", data.path,
+                                        "--output", output.path] + credentials())
+        #expect(create.status == 0, "\(create.stderr)")
+        let inspect = try await tessera(["order", "inspect", output.path, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
+        let payment = (object?["order"] as? [String: Any])?["payment"] as? [String: Any]
+        #expect((payment?["total"] as? [String: Any])?["amount"] as? String == "31.00", "\(String(describing: payment))")
+        #expect(payment?["paymentMethods"] as? [String] == ["Visa 5678"])
+        let prices = ((object?["order"] as? [String: Any])?["lineItems"] as? [[String: Any]])?
+            .compactMap { ($0["price"] as? [String: Any])?["amount"] as? String }
+        #expect(prices == ["12.50", "18.00"])
+    }
+
     @Test func malformedOrderJSONNamesTheFileAndWritesNothing() async throws {
         let broken = try copyOfTemplate("malformed")
         try Data(#"{"schemaVersion": 1, "merchant": {"#.utf8).write(to: broken.appendingPathComponent("order.json"))

@@ -5,7 +5,9 @@ import TesseraTestSupport
 /// A `tessera serve` issuing Wallet orders (the shipped `OrderTemplates`, a development Order Type ID certificate from
 /// `tessera certs dev`) with pushes going to a local APNs stand-in, on SQLite or PostgreSQL.
 struct OrdersServer {
-    static let orderType = "order.com.example.shop"
+    /// The certificate's Order Type ID: a merchant's own, not the one the shipped template names
+    /// (`order.com.example.shop`), so every version must carry the certificate's identity.
+    static let orderType = "order.com.example.hidden"
     static let passType = "pass.dev.tessera.demo"
     static let pushToken = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
 

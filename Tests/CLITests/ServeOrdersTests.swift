@@ -79,6 +79,37 @@ struct ServeOrdersTests {
             #expect(download.body == second.body)
         }
     }
+
+    @Test("orders are served in Apple's types; what Apple's schema forbids is a 422 naming the field, never signed")
+    func applesSchema() async throws {
+        try await Server.with(.sqlite) { server in
+            let pickup = #"{"fulfillmentType":"pickup","fulfillmentIdentifier":"P-1","status":"readyForPickup"}"#
+            let refused = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3001","fulfillments":[\#(pickup)]}}"#)
+            #expect(refused.status == 422)
+            let error = try #require(try Server.json(refused.body)["error"] as? [String: Any])
+            #expect((error["message"] as? String)?.contains("data.fulfillments[0].displayName: required key is missing") == true, "\(error)")
+            #expect(try server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3001").status == 404)
+
+            let created = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3002","payment":{"total":{"amount":47.99,"currency":"USD"},"paymentMethods":["Visa 5678"],"status":"voided"}}}"#)
+            #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            let order = try #require(try Server.json(created.body)["order"] as? [String: Any])
+            #expect(order["orderTypeIdentifier"] as? String == Server.orderType)
+            let payment = try #require(order["payment"] as? [String: Any])
+            #expect((payment["total"] as? [String: Any])?["amount"] as? String == "47.99")
+            #expect(payment["paymentMethods"] as? [String] == ["Visa 5678"])
+
+            let bundle = try server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3002/order")
+            #expect(bundle.status == 200)
+            let verified = try await server.verify(bundle.body, name: "apple.order")
+            #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+            let inspected = try await offCooperativePool {
+                try Subprocess.tessera(["order", "inspect", server.work.appendingPathComponent("apple.order").path, "--json"])
+            }
+            #expect(inspected.stdout.contains(#""amount" : "47.99""#) || inspected.stdout.contains(#""amount":"47.99""#),
+                    "\(inspected.stdout)")
+            #expect(!inspected.stdout.contains(#""amount" : 12.5"#) && !inspected.stdout.contains(#""amount":12.5"#))
+        }
+    }
 }
 
 /// Two `tessera serve` processes on one PostgreSQL database serve orders as one service: an order made through one is

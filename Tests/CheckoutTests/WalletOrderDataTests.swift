@@ -108,7 +108,16 @@ struct WalletOrderDataTests {
         #expect(payment.total?.amount == "83.20")
         #expect(payment.total?.currency == "USD")
         #expect(payment.status == "authorized")
-        #expect(payment.paymentMethods?.map(\.displayName) == ["Visa ••••1234"])
+        #expect(payment.paymentMethods == ["Visa ••••1234"])
+        // The charge as Apple's PaymentTransaction: amount, card, status, time and the Apple Pay transaction.
+        let transaction = try #require(payment.transactions?.first)
+        #expect(payment.transactions?.count == 1)
+        #expect(transaction.amount == OrderCurrencyAmount(amount: "83.20", currency: "USD"))
+        #expect(transaction.createdAt == "2026-05-06T10:00:00Z")
+        #expect(transaction.paymentMethod?.displayName == "Visa ••••1234")
+        #expect(transaction.status == "approved")
+        #expect(transaction.transactionType == "purchase")
+        #expect(transaction.applePayTransactionIdentifier == "ab")
         // The discount is not an amount paid: Apple's summary items leave it out.
         #expect(payment.summaryItems?.map(\.label) == ["Subtotal", "Express", "Sales Tax"])
         #expect(payment.summaryItems?.map { $0.value?.amount } == ["70.00", "15.00", "5.20"])
@@ -129,6 +138,8 @@ struct WalletOrderDataTests {
         #expect(shipping.recipient?.address?.locality == "Cupertino")
         #expect(shipping.recipient?.address?.countryCode == "US")
         #expect(shipping.recipient?.address?.addressLines == ["1 Infinite Loop"])
+        // Apple's recipient has no contact details: those are the customer's.
+        #expect(shipping.recipient?.unknownKeys.isEmpty == true)
     }
 
     @Test("A pickup method becomes a pickup fulfillment with its place and window")
@@ -152,7 +163,7 @@ struct WalletOrderDataTests {
         let order = try Self.merged(Self.checkoutOrder(shippingMethod: nil, contacts: false))
         #expect(order.customer == nil)
         #expect(order.fulfillments == nil)
-        #expect(order.payment?.paymentMethods?.first?.displayName == "Visa ••••1234")
+        #expect(order.payment?.paymentMethods == ["Visa ••••1234"])
     }
 
     @Test("A processor's status maps to Apple's payment status")
@@ -160,6 +171,9 @@ struct WalletOrderDataTests {
         var order = Self.checkoutOrder()
         order.status = "captured"
         #expect(try Self.merged(order).payment?.status == "paid")
+        #expect(try Self.merged(order).payment?.transactions?.first?.status == "completed")
+        order.status = "declined"
+        #expect(try Self.merged(order).payment?.transactions?.first?.status == "failed")
         order.status = "pending-review"
         #expect(try Self.merged(order).payment?.status == "authorized")
     }

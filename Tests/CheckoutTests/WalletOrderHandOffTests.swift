@@ -7,6 +7,7 @@ import Logging
 import OrderModel
 import PassBundle
 import PassCrypto
+import PassModel
 import Synchronization
 import Testing
 import TesseraTestSupport
@@ -58,8 +59,25 @@ struct WalletOrderHandOffTests {
             let report = OrderVerifier(root: issuer.chain.chain.root).verify(data: issued.built.bundle)
             #expect(report.wouldOpen, "\(report.issues)")
             let order = try Order(jsonData: issued.built.orderJSON)
-            #expect(order.payment?.paymentMethods?.first?.displayName == "Visa ••••1234")
+            #expect(order.payment?.paymentMethods == ["Visa ••••1234"])
             #expect(order.payment?.total?.amount == "83.20")
+            // Apple's types in the signed order.json itself: every amount a string, the method a string, the charge a
+            // PaymentTransaction.
+            let signed = try JSONValue(jsonData: issued.built.orderJSON)
+            #expect(signed["payment"]?["paymentMethods"] == ["Visa ••••1234"])
+            #expect(signed["payment"]?["transactions"]?[0]?["paymentMethod"] == ["displayName": "Visa ••••1234"])
+            #expect(signed["payment"]?["transactions"]?[0]?["transactionType"] == "purchase")
+            func amounts(_ value: JSONValue) -> [JSONValue] {
+                switch value {
+                case .object(let members):
+                    // A CurrencyAmount's `amount` (a transaction's `amount` is itself a CurrencyAmount object).
+                    members.flatMap { $0.key == "amount" && $0.value.objectValue == nil ? [$0.value] : amounts($0.value) }
+                case .array(let elements): elements.flatMap(amounts)
+                default: []
+                }
+            }
+            let written = amounts(signed)
+            #expect(written.count >= 5 && written.allSatisfy { $0.stringValue != nil }, "\(written)")
             #expect(order.lineItems?.map(\.title) == ["The Midnight Echo - General Admission", "Tour T-shirt"])
             guard case .shipping(let shipping)? = order.fulfillments?.first else {
                 Issue.record("no shipping fulfillment: \(String(describing: order.fulfillments))")
@@ -93,7 +111,7 @@ struct WalletOrderHandOffTests {
             let issued = try #require(issuer.issued[orderId])
             Self.expect(try Self.orderDetails(result), equal: issued.details)
             let order = try Order(jsonData: issued.built.orderJSON)
-            #expect(order.payment?.paymentMethods?.first?.displayName == "Visa ••••4242")
+            #expect(order.payment?.paymentMethods == ["Visa ••••4242"])
             #expect(order.payment?.total?.amount == "48.71")
             #expect(order.fulfillments == nil, "a ticket ships nothing")
         }

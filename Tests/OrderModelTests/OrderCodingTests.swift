@@ -9,9 +9,13 @@ struct OrderCodingTests {
         let order = try Order(jsonData: OrderFixtures.data)
         #expect(order.orderTypeIdentifier == "order.com.example.shop")
         #expect(order.merchant?.logo == "logo.png")
-        #expect(order.lineItems?.first?.price == OrderCurrencyAmount(amount: "12.5", currency: "USD"))
+        #expect(order.lineItems?.first?.price == OrderCurrencyAmount(amount: "12.50", currency: "USD"))
         #expect(order.payment?.total?.amount == "19.99")
-        #expect(order.payment?.paymentMethods?.first?.displayName == "Visa ••••1234")
+        #expect(order.payment?.paymentMethods == ["Visa ••••1234"])
+        let transaction = try #require(order.payment?.transactions?.first)
+        #expect(transaction.paymentMethod?.displayName == "Visa ••••1234")
+        #expect(transaction.status == "completed" && transaction.transactionType == "purchase")
+        #expect(transaction.amount?.amount == "19.99")
         guard case .shipping(let shipping)? = order.fulfillments?.first, case .pickup(let pickup)? = order.fulfillments?.last
         else {
             Issue.record("expected a shipment then a pickup")
@@ -36,16 +40,38 @@ struct OrderCodingTests {
         #expect(written == tree)
     }
 
-    @Test func amountsKeepTheirExactDecimalsAndForm() throws {
+    @Test func amountsAreWrittenAsStringsWithTheirCurrencysDigits() throws {
         let tree = OrderFixtures.tree.setting(["payment", "total", "amount"], to: "1234567.89")
             .setting(["lineItems", 0, "price", "amount"], to: .number(0.1))
+            .setting(["payment", "summaryItems", 0, "value", "amount"], to: .number(5))
         let order = try Order(jsonData: tree.jsonData())
         #expect(order.payment?.total?.amount == "1234567.89")
-        #expect(order.payment?.total?.amountIsString == true)
         #expect(order.lineItems?[0].price?.decimal == Decimal(string: "0.1"))
-        let text = String(decoding: try order.jsonData(), as: UTF8.self)
-        #expect(text.contains("\"amount\" : \"1234567.89\""))
-        #expect(text.contains("\"amount\" : 0.1"))
+        let written = try JSONValue(jsonData: order.jsonData())
+        #expect(written["payment"]?["total"]?["amount"] == "1234567.89")
+        #expect(written["lineItems"]?[0]?["price"]?["amount"] == "0.10")
+        #expect(written["payment"]?["summaryItems"]?[0]?["value"]?["amount"] == "5.00")
+        // Each currency's own minor units; an amount with more digits than its currency is kept for the validator.
+        for (amount, currency, expected): (JSONValue, String, String) in [
+            (.number(4800), "JPY", "4800"), (.number(4.5), "KWD", "4.500"), ("3", "EUR", "3.00"),
+            (.number(47.999), "USD", "47.999"), ("12.5", "XYZ", "12.5"),
+        ] {
+            let one = try Order(jsonData: OrderFixtures.tree.setting(["payment", "total"], to: ["amount": amount, "currency": .string(currency)]).jsonData())
+            let text = try JSONValue(jsonData: one.jsonData())["payment"]?["total"]?["amount"]
+            #expect(text == .string(expected), "\(amount) \(currency)")
+        }
+    }
+
+    @Test func paymentMethodsAreApplesStringsAndTheEarlierObjectFormIsReadAsOne() throws {
+        let legacy = OrderFixtures.tree.setting(["payment", "paymentMethods"], to: [["displayName": "Amex ••••0005"], "Visa 5678"])
+        let order = try Order(jsonData: legacy.jsonData())
+        #expect(order.payment?.paymentMethods == ["Amex ••••0005", "Visa 5678"])
+        let written = try JSONValue(jsonData: order.jsonData())
+        #expect(written["payment"]?["paymentMethods"] == ["Amex ••••0005", "Visa 5678"])
+        let wrong = OrderFixtures.tree.setting(["payment", "paymentMethods"], to: [["label": "Visa"]])
+        let report = OrderFixtures.validate(wrong)
+        #expect(report.issues(at: "payment.paymentMethods[0]").first?.message.hasPrefix("expected a string") == true,
+                "\(report.issues)")
     }
 
     @Test func unknownFulfillmentTypeNamesItsPath() {

@@ -25,13 +25,15 @@ enum OrderFixtures {
       },
       "customer": {"givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.com"},
       "lineItems": [
-        {"title": "Mug", "quantity": 2, "price": {"amount": 12.5, "currency": "USD"}, "image": "mug.png", "sku": "MUG-1"}
+        {"title": "Mug", "quantity": 2, "price": {"amount": "12.50", "currency": "USD"}, "image": "mug.png", "sku": "MUG-1"}
       ],
       "payment": {
-        "total": {"amount": 19.99, "currency": "USD"},
+        "total": {"amount": "19.99", "currency": "USD"},
         "status": "paid",
-        "paymentMethods": [{"displayName": "Visa ••••1234"}],
-        "summaryItems": [{"label": "Shipping", "value": {"amount": 4.99, "currency": "USD"}}]
+        "paymentMethods": ["Visa ••••1234"],
+        "summaryItems": [{"label": "Shipping", "value": {"amount": "4.99", "currency": "USD"}}],
+        "transactions": [{"amount": {"amount": "19.99", "currency": "USD"}, "createdAt": "2026-05-07T10:30:05Z",
+                          "paymentMethod": {"displayName": "Visa ••••1234"}, "status": "completed", "transactionType": "purchase"}]
       },
       "fulfillments": [
         {
@@ -43,7 +45,7 @@ enum OrderFixtures {
         {
           "fulfillmentType": "pickup", "fulfillmentIdentifier": "pick-1", "status": "readyForPickup",
           "displayName": "Downtown store", "pickupAt": "2026-05-08T09:00:00Z", "pickupWindowDuration": "PT8H",
-          "notes": "Bring your order number.", "barcode": {"message": "PICK-1", "format": "qr"}
+          "notes": "Bring your order number.", "barcode": {"message": "PICK-1", "format": "qr", "messageEncoding": "iso-8859-1"}
         }
       ]
     }

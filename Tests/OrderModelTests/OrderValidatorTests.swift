@@ -89,10 +89,15 @@ struct OrderValidatorTests {
     @Test func unknownKeysAreWarningsWithTheirPaths() {
         let tree = OrderFixtures.tree.setting(["colour"], to: "red")
             .setting(["fulfillments", 0, "signature"], to: true)
-            .setting(["associatedStoreIdentifiers"], to: [123])
+            .setting(["associatedApplicationIdentifiers"], to: ["A1B2C3D4E5.com.example.shop"])
+            .setting(["fulfillments", 0, "recipient", "emailAddress"], to: "ada@example.com")
+            .setting(["lineItems", 0, "productIdentifier"], to: "P-1")
         let report = OrderFixtures.validate(tree)
         #expect(report.isValid)
-        #expect(report.warnings.map(\.path).sorted() == ["colour", "fulfillments[0].signature"])
+        // Apple's ShippingFulfillment.Recipient has names and an address only; LineItem has no productIdentifier.
+        #expect(report.warnings.map(\.path).sorted() == [
+            "colour", "fulfillments[0].recipient.emailAddress", "fulfillments[0].signature", "lineItems[0].productIdentifier",
+        ])
     }
 
     @Test func imagesMustBeInTheBundleReadableAndSmall() {
@@ -127,5 +132,61 @@ struct OrderValidatorTests {
         #expect(OrderValidator.transitionProblem(from: "delivered", to: "issue", fulfillmentType: "shipping") != nil)
         #expect(OrderValidator.transitionProblem(from: "issue", to: "outForDelivery", fulfillmentType: "shipping") == nil)
         #expect(OrderValidator.transitionProblem(from: "onTheWay", to: "cancelled", fulfillmentType: "shipping") == nil)
+    }
+
+    @Test func enumerationsAreExactlyApples() {
+        let valid = OrderFixtures.tree.setting(["changeNotifications"], to: "disabledIfAppInstalled")
+            .setting(["payment", "status"], to: "declined")
+            .setting(["returns"], to: [["returnIdentifier": "R-1", "status": "onTheWay"], ["returnIdentifier": "R-2", "status": "completed"]])
+        #expect(OrderFixtures.validate(valid).isValid, "\(OrderFixtures.validate(valid).issues)")
+        #expect(OrderFixtures.validate(OrderFixtures.tree.setting(["payment", "status"], to: "voided")).isValid)
+        let invalid = OrderFixtures.tree.setting(["changeNotifications"], to: "disabled")
+            .setting(["payment", "status"], to: "cancelled")
+            .setting(["returns"], to: [["returnIdentifier": "R-1", "status": "outForDelivery"], ["returnIdentifier": "R-2", "status": "delivered"]])
+            .setting(["payment", "transactions", 0, "status"], to: "paid")
+            .setting(["payment", "transactions", 0, "transactionType"], to: "sale")
+            .setting(["fulfillments", 1, "status"], to: "onTheWay")
+        let report = OrderFixtures.validate(invalid)
+        for path in ["changeNotifications", "payment.status", "returns[0].status", "returns[1].status",
+                     "payment.transactions[0].status", "payment.transactions[0].transactionType", "fulfillments[1].status"] {
+            #expect(report.issues(at: path).contains { $0.severity == .error && $0.message.hasPrefix("unknown value") },
+                    "\(path): \(report.issues)")
+        }
+        #expect(report.errors.count == 7, "\(report.errors)")
+    }
+
+    @Test func requiredKeysAreApples() {
+        let tree = OrderFixtures.tree.setting(["fulfillments", 1, "displayName"], to: nil)
+            .setting(["fulfillments", 1, "barcode", "messageEncoding"], to: nil)
+            .setting(["payment", "transactions", 0, "paymentMethod"], to: nil)
+            .setting(["payment", "transactions", 0, "createdAt"], to: nil)
+            .setting(["returnInfo"], to: ["displayCountdown": true])
+            .setting(["orderProvider"], to: ["displayName": "Tracker"])
+            .setting(["associatedApplications"], to: [["launchURL": "shop://orders"]])
+            .setting(["fulfillments", 1, "location"], to: ["latitude": 91])
+            .setting(["returns"], to: [["status": "open"]])
+        let report = OrderFixtures.validate(tree)
+        for path in ["fulfillments[1].displayName", "fulfillments[1].barcode.messageEncoding",
+                     "payment.transactions[0].paymentMethod", "payment.transactions[0].createdAt",
+                     "returnInfo.returnPolicyURL", "returnInfo.returnDeadline", "orderProvider.url",
+                     "orderProvider.trackingLogoNameDarkColorScheme", "orderProvider.trackingLogoNameLightColorScheme",
+                     "associatedApplications[0].storeIdentifier", "fulfillments[1].location.longitude",
+                     "fulfillments[1].location.latitude", "returns[0].returnIdentifier"] {
+            #expect(report.issues(at: path).contains { $0.severity == .error }, "\(path): \(report.issues)")
+        }
+        #expect(report.errors.count == 13, "\(report.errors)")
+    }
+
+    @Test func theLogoIsOptionalAndImagesMayBeNamedWithoutScaleOrExtension() {
+        let withoutLogo = OrderFixtures.validate(OrderFixtures.tree.setting(["merchant", "logo"], to: nil))
+        #expect(withoutLogo.isValid)
+        #expect(withoutLogo.issues(at: "merchant.logo").first?.severity == .warning)
+        var files = OrderFixtures.files
+        files["logo.png"] = nil
+        files["logo@2x.png"] = OrderFixtures.png(width: 200, height: 200)
+        let named = OrderFixtures.validate(OrderFixtures.tree.setting(["merchant", "logo"], to: "logo"), files: files)
+        #expect(named.isValid, "\(named.issues)")
+        let receipt = OrderFixtures.validate(OrderFixtures.tree.setting(["payment", "transactions", 0, "receipt"], to: "receipt.pdf"))
+        #expect(receipt.issues(at: "payment.transactions[0].receipt").first?.message == "\"receipt.pdf\" is not in the bundle")
     }
 }

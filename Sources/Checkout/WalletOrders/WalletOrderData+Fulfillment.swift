@@ -39,8 +39,6 @@ extension WalletOrderData {
         var recipient = OrderRecipient()
         recipient.givenName = contact.givenName
         recipient.familyName = contact.familyName
-        recipient.emailAddress = contact.emailAddress
-        recipient.phoneNumber = contact.phoneNumber
         var address = OrderAddress()
         address.addressLines = contact.addressLines
         address.subLocality = contact.subLocality

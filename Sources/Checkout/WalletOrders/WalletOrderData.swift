@@ -87,7 +87,7 @@ public struct WalletOrderData: Sendable {
 
     /// An amount as a decimal string with the currency's digits.
     func amount(_ value: Decimal) -> OrderCurrencyAmount {
-        OrderCurrencyAmount(amount: Money(value, currency).string, currency: currency.code, amountIsString: true)
+        OrderCurrencyAmount(amount: Money(value, currency).string, currency: currency.code)
     }
 
     private func customer(_ order: CheckoutOrder) -> OrderCustomer? {
@@ -107,10 +107,22 @@ public struct WalletOrderData: Sendable {
         var payment = OrderPayment()
         payment.total = amount(order.total)
         payment.status = Self.paymentStatus(order.status)
-        var method = OrderPaymentMethod()
         let card = order.payment
-        method.displayName = card.lastFour.isEmpty ? card.network : "\(card.network) ••••\(card.lastFour)"
-        payment.paymentMethods = [method]
+        let displayName = card.lastFour.isEmpty ? card.network : "\(card.network) ••••\(card.lastFour)"
+        payment.paymentMethods = [displayName]
+        // The one charge of the checkout, as Apple's PaymentTransaction: its amount, card, status and time.
+        var transaction = OrderPaymentTransaction()
+        transaction.amount = amount(order.total)
+        transaction.createdAt = ISO8601.string(order.createdAt)
+        var method = OrderPaymentMethod()
+        method.displayName = displayName
+        transaction.paymentMethod = method
+        transaction.status = Self.transactionStatus(payment.status ?? "authorized")
+        transaction.transactionType = "purchase"
+        if card.method != .card, !card.transactionIdentifier.isEmpty {
+            transaction.applePayTransactionIdentifier = card.transactionIdentifier
+        }
+        payment.transactions = [transaction]
         // Apple's summary items are amounts paid: a discount (a negative line) and a pending line are left out.
         payment.summaryItems = order.lineItems.compactMap { line in
             guard !line.isPending, let value = line.amountValue, value >= 0 else { return nil }
@@ -120,6 +132,19 @@ public struct WalletOrderData: Sendable {
             return item
         }
         return payment
+    }
+
+    /// The purchase transaction's status (Apple's `PaymentTransaction.status`) for the payment's status: a paid
+    /// (or later refunded) purchase is `completed`, an authorized one `approved`, a declined one `failed`, a voided
+    /// one `cancelled`.
+    static func transactionStatus(_ paymentStatus: String) -> String {
+        switch paymentStatus {
+        case "paid", "refunded": "completed"
+        case "pending": "pending"
+        case "declined": "failed"
+        case "voided": "cancelled"
+        default: "approved"
+        }
     }
 
     /// Apple's payment status for a processor's order status: `captured` and the like are `paid`, an unknown one

@@ -2,9 +2,10 @@ import PassModel
 
 /// `order.json`: an order as Wallet shows it, with its merchant, items, payment, fulfillments and returns.
 ///
-/// Every key Apple documents for the `Order` object is typed here or, for the few this model does not read
-/// (``OrderDocumentFields/documentedUntypedKeys``), kept in ``OrderObject/unknownKeys`` as is. Keys nobody documents are kept there too, written back
-/// unchanged and reported as warnings by ``OrderValidator``, as ``Pass`` does for `pass.json`.
+/// Every key Apple's Wallet Orders reference documents for the `Order` object and the objects it holds is typed here,
+/// with Apple's types (amounts are decimal strings, `payment.paymentMethods` strings). Keys Apple does not document
+/// are kept in ``OrderObject/unknownKeys``, written back unchanged and reported as warnings by ``OrderValidator``, as
+/// ``Pass`` does for `pass.json`.
 public typealias Order = OrderObject<OrderDocumentFields>
 
 /// The typed keys of ``Order``.
@@ -35,7 +36,7 @@ public struct OrderDocumentFields: OrderKeyedFields {
     public var webServiceURL: String?
     /// The token devices send to the web service (`Authorization: AppleOrder <token>`).
     public var authenticationToken: String?
-    /// Whether Wallet notifies the customer of changes: `enabled` or `disabled`.
+    /// Whether Wallet notifies the customer of changes: `enabled` (the default) or `disabledIfAppInstalled`.
     public var changeNotifications: String?
     /// The customer.
     public var customer: OrderCustomer?
@@ -49,22 +50,24 @@ public struct OrderDocumentFields: OrderKeyedFields {
     public var returns: [OrderReturn]?
     /// A barcode for the order.
     public var barcode: OrderBarcode?
+    /// The return policy and deadline.
+    public var returnInfo: OrderReturnInfo?
+    /// Who provides the order's data when it is not the merchant (an order-tracking service).
+    public var orderProvider: OrderProvider?
+    /// The merchant's apps, which Wallet offers to open or install.
+    public var associatedApplications: [OrderApplication]?
+    /// The App IDs of the merchant's apps (`A1B2C3D4E5.com.example.shop`).
+    public var associatedApplicationIdentifiers: [String]?
 
     /// No keys set.
     public init() {}
-
-    /// Top-level keys Apple documents that this model keeps in ``unknownKeys`` without typing them; the validator
-    /// does not warn about them.
-    public static let documentedUntypedKeys: Set<String> = [
-        "associatedApplications", "associatedApplicationIdentifiers", "associatedStoreIdentifiers", "orderProvider",
-        "returnInfo",
-    ]
 
     /// The keys of `order.json` this type reads and writes.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case schemaVersion, orderTypeIdentifier, orderIdentifier, orderType, orderNumber, createdAt, updatedAt
         case status, statusDescription, merchant, orderManagementURL, webServiceURL, authenticationToken
-        case changeNotifications, customer, lineItems, payment, fulfillments, returns, barcode
+        case changeNotifications, customer, lineItems, payment, fulfillments, returns, barcode, returnInfo
+        case orderProvider, associatedApplications, associatedApplicationIdentifiers
     }
 }
 
@@ -79,10 +82,16 @@ public struct OrderMerchantFields: OrderKeyedFields {
     public var merchantIdentifier: String?
     /// The merchant's website (https).
     public var url: String?
-    /// The logo image's path in the bundle.
+    /// The logo image's path in the bundle (optional: Wallet shows the merchant's name without it).
     public var logo: String?
     /// A Messages for Business URL.
     public var businessChatURL: String?
+    /// Where the customer contacts the merchant (https).
+    public var contactURL: String?
+    /// The merchant's email address.
+    public var emailAddress: String?
+    /// The merchant's phone number.
+    public var phoneNumber: String?
     /// The merchant's address.
     public var address: OrderAddress?
 
@@ -91,7 +100,7 @@ public struct OrderMerchantFields: OrderKeyedFields {
 
     /// The keys of `order.json` this type reads and writes.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case displayName, merchantIdentifier, url, logo, businessChatURL, address
+        case displayName, merchantIdentifier, url, logo, businessChatURL, contactURL, emailAddress, phoneNumber, address
     }
 }
 
@@ -137,7 +146,7 @@ public struct OrderAddressFields: OrderKeyedFields {
     public var administrativeArea: String?
     /// The postal code.
     public var postalCode: String?
-    /// The ISO 3166 country code.
+    /// The two-letter ISO 3166 country code.
     public var countryCode: String?
 
     /// No keys set.

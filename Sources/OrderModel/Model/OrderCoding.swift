@@ -6,7 +6,7 @@ extension OrderCurrencyAmount: Codable {
     /// The keys this type reads and writes itself.
     public static let typedKeys: Set<String> = ["amount", "currency"]
 
-    /// Decodes the amount from a JSON number or a decimal string, keeping its exact text.
+    /// Decodes the amount from a decimal string or a JSON number, keeping its exact text.
     /// - Parameter decoder: The decoder.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -14,20 +14,17 @@ extension OrderCurrencyAmount: Codable {
         let key = AnyCodingKey("amount")
         if let text = try? c.decodeIfPresent(String.self, forKey: key) {
             amount = text
-            amountIsString = true
         } else if let number = try c.decodeIfPresent(Decimal.self, forKey: key) {
             amount = "\(number)"
         }
         unknownKeys = try c.unknownKeys(excluding: Self.typedKeys)
     }
 
-    /// Encodes the amount as it was read: a JSON number, or a string when it was one.
+    /// Encodes the amount as Apple types it: a string with the currency's digits (``normalizedAmount``).
     /// - Parameter encoder: The encoder.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: AnyCodingKey.self)
-        if let amount {
-            if !amountIsString, let decimal { try c.encode(decimal, "amount") } else { try c.encode(amount, "amount") }
-        }
+        if let amount = normalizedAmount { try c.encode(amount, "amount") }
         try c.encode(currency, "currency")
         try c.encode(unknownKeys: unknownKeys, excluding: Self.typedKeys)
     }

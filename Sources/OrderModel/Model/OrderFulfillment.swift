@@ -63,6 +63,8 @@ public struct OrderShippingFulfillmentFields: OrderKeyedFields {
     public var recipient: OrderRecipient?
     /// Notes for the customer.
     public var notes: String?
+    /// The items of the order in this shipment.
+    public var lineItems: [OrderLineItem]?
 
     /// No keys set.
     public init() {}
@@ -70,7 +72,7 @@ public struct OrderShippingFulfillmentFields: OrderKeyedFields {
     /// The keys of `order.json` this type reads and writes.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case fulfillmentIdentifier, status, statusDescription, carrier, trackingNumber, trackingURL, shippingType
-        case shippedAt, estimatedDeliveryAt, estimatedDeliveryWindowDuration, deliveredAt, recipient, notes
+        case shippedAt, estimatedDeliveryAt, estimatedDeliveryWindowDuration, deliveredAt, recipient, notes, lineItems
     }
 }
 
@@ -85,10 +87,12 @@ public struct OrderPickupFulfillmentFields: OrderKeyedFields {
     public var status: String?
     /// A short text about the status.
     public var statusDescription: String?
-    /// The pickup place's name.
+    /// The pickup place's name (required).
     public var displayName: String?
     /// The pickup place's address.
     public var address: OrderAddress?
+    /// The pickup place's coordinates, when the address is not precise enough.
+    public var location: OrderLocation?
     /// When the pickup window opens (RFC 3339).
     public var pickupAt: String?
     /// How long the pickup window stays open (ISO 8601 duration, `PT2H`).
@@ -99,18 +103,42 @@ public struct OrderPickupFulfillmentFields: OrderKeyedFields {
     public var barcode: OrderBarcode?
     /// Instructions for the customer.
     public var notes: String?
+    /// The items of the order in this pickup.
+    public var lineItems: [OrderLineItem]?
 
     /// No keys set.
     public init() {}
 
     /// The keys of `order.json` this type reads and writes.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case fulfillmentIdentifier, status, statusDescription, displayName, address, pickupAt, pickupWindowDuration
-        case pickedUpAt, barcode, notes
+        case fulfillmentIdentifier, status, statusDescription, displayName, address, location, pickupAt
+        case pickupWindowDuration, pickedUpAt, barcode, notes, lineItems
     }
 }
 
-/// The person a shipment is for.
+/// A place's coordinates (Apple's `Location`).
+public typealias OrderLocation = OrderObject<OrderLocationFields>
+
+/// The typed keys of ``OrderLocation``.
+public struct OrderLocationFields: OrderKeyedFields {
+    /// Degrees north, -90 to 90 (required).
+    public var latitude: Double?
+    /// Degrees east, -180 to 180 (required).
+    public var longitude: Double?
+    /// Metres above sea level.
+    public var altitude: Double?
+
+    /// No keys set.
+    public init() {}
+
+    /// The keys of `order.json` this type reads and writes.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case latitude, longitude, altitude
+    }
+}
+
+/// The person a shipment is for (Apple's `ShippingFulfillment.Recipient`: names and an address; contact details
+/// belong to the order's ``OrderCustomer``).
 public typealias OrderRecipient = OrderObject<OrderRecipientFields>
 
 /// The typed keys of ``OrderRecipient``.
@@ -123,48 +151,12 @@ public struct OrderRecipientFields: OrderKeyedFields {
     public var organizationName: String?
     /// The shipping address.
     public var address: OrderAddress?
-    /// The email address.
-    public var emailAddress: String?
-    /// The phone number.
-    public var phoneNumber: String?
 
     /// No keys set.
     public init() {}
 
     /// The keys of `order.json` this type reads and writes.
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case givenName, familyName, organizationName, address, emailAddress, phoneNumber
-    }
-}
-
-/// Items of the order sent back by the customer.
-public typealias OrderReturn = OrderObject<OrderReturnFields>
-
-/// The typed keys of ``OrderReturn``.
-public struct OrderReturnFields: OrderKeyedFields {
-    /// The identifier, unique within the order.
-    public var returnIdentifier: String?
-    /// The return's status (`open`, `processing`, `onTheWay`, `delivered`, `issue`, `cancelled`, ...).
-    public var status: String?
-    /// A short text about the status.
-    public var statusDescription: String?
-    /// When the return was started (RFC 3339).
-    public var initiatedAt: String?
-    /// The carrier's name.
-    public var carrier: String?
-    /// The carrier's tracking number.
-    public var trackingNumber: String?
-    /// The carrier's tracking page (https).
-    public var trackingURL: String?
-    /// Where the customer manages the return (https).
-    public var returnManagementURL: String?
-
-    /// No keys set.
-    public init() {}
-
-    /// The keys of `order.json` this type reads and writes.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case returnIdentifier, status, statusDescription, initiatedAt, carrier, trackingNumber, trackingURL
-        case returnManagementURL
+        case givenName, familyName, organizationName, address
     }
 }

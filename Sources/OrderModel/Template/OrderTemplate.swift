@@ -1,5 +1,5 @@
 public import Foundation
-import PassModel
+public import PassModel
 
 /// An order template: a folder with `order.json`, its images and optional `xx.lproj/order.strings`, into which a data
 /// document may be merged to make one order.
@@ -72,6 +72,26 @@ public struct OrderTemplate: Sendable {
     /// - Throws: `PassModelError` `.invalidData` naming `source` when the document is not a JSON object.
     public func orderJSON(applying data: Data?, source: String = "data") throws -> Data {
         guard let data else { return orderJSON }
+        return try orderJSON(applying: try Self.members(of: data, source: source), prettyPrinted: true)
+    }
+
+    /// The template's `order.json` with a data document's members merged in, as ``orderJSON(applying:source:)`` merges
+    /// them.
+    /// - Parameters:
+    ///   - members: The data document's members.
+    ///   - prettyPrinted: Whether to indent the JSON.
+    /// - Returns: The `order.json` bytes, keys sorted.
+    public func orderJSON(applying members: [String: JSONValue], prettyPrinted: Bool = false) throws -> Data {
+        try JSONValue.object(Self.merge(members, into: root)).jsonData(sortedKeys: true, prettyPrinted: prettyPrinted)
+    }
+
+    /// The members of a data document.
+    /// - Parameters:
+    ///   - data: The document's bytes.
+    ///   - source: The document's name for messages, such as its path.
+    /// - Returns: Its members.
+    /// - Throws: `PassModelError` `.invalidData` naming `source` when the document is not a JSON object.
+    public static func members(of data: Data, source: String = "data") throws -> [String: JSONValue] {
         let document: JSONValue
         do {
             document = try JSONValue(jsonData: data)
@@ -81,7 +101,7 @@ public struct OrderTemplate: Sendable {
         guard case .object(let members) = document else {
             throw PassModelError(.invalidData, "\(source): must be a JSON object of order.json keys, found \(document.kindName)")
         }
-        return try JSONValue.object(Self.merge(members, into: root)).jsonData(sortedKeys: true, prettyPrinted: true)
+        return members
     }
 
     private static func merge(_ overrides: [String: JSONValue], into base: [String: JSONValue]) -> [String: JSONValue] {

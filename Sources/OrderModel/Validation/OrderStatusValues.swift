@@ -1,13 +1,18 @@
-/// The values Apple documents for the enumerated keys of `order.json`, in the order a status moves forward.
+/// The values Apple's Wallet Orders reference documents for the enumerated keys of `order.json`, exactly (statuses in
+/// the order they move forward).
 public enum OrderStatusValues {
     /// `Order.orderType`.
     public static let orderTypes = ["ecommerce"]
     /// `Order.status`: an open order is completed or cancelled.
     public static let order = ["open", "completed", "cancelled"]
     /// `Order.changeNotifications`.
-    public static let changeNotifications = ["enabled", "disabled"]
+    public static let changeNotifications = ["enabled", "disabledIfAppInstalled"]
     /// `Payment.status`.
-    public static let payment = ["pending", "authorized", "paid", "refunded", "cancelled"]
+    public static let payment = ["pending", "authorized", "paid", "refunded", "declined", "voided"]
+    /// `PaymentTransaction.status` (not the payment's own list).
+    public static let transaction = ["pending", "approved", "completed", "cancelled", "failed"]
+    /// `PaymentTransaction.transactionType`.
+    public static let transactionTypes = ["purchase", "refund"]
     /// `ShippingFulfillment.status`, from placed to delivered, then the two that may happen at any time.
     public static let shipping = ["open", "processing", "onTheWay", "shipped", "outForDelivery", "delivered", "issue",
                                   "cancelled"]
@@ -15,9 +20,8 @@ public enum OrderStatusValues {
     public static let shippingTypes = ["shipping", "delivery"]
     /// `PickupFulfillment.status`, from placed to picked up, then the two that may happen at any time.
     public static let pickup = ["open", "processing", "readyForPickup", "pickedUp", "issue", "cancelled"]
-    /// `Return.status`, as far as this validator knows them (an unknown one is a warning).
-    public static let returns = ["open", "processing", "onTheWay", "outForDelivery", "delivered", "completed", "issue",
-                                 "cancelled"]
+    /// `Return.status`.
+    public static let returns = ["open", "onTheWay", "processing", "issue", "completed", "cancelled"]
     /// `Barcode.format`.
     public static let barcodeFormats = ["qr", "aztec", "pdf417", "code128"]
 

@@ -2,9 +2,9 @@ import Foundation
 import PassModel
 
 extension OrderValidator {
-    func checkLineItems(_ items: [OrderLineItem], context: inout ValidationContext) {
+    func checkLineItems(_ items: [OrderLineItem], at prefix: String = "", context: inout ValidationContext) {
         for (index, item) in items.enumerated() {
-            let path = "lineItems[\(index)]"
+            let path = "\(prefix)lineItems[\(index)]"
             Self.required(item.title, at: "\(path).title", context: &context)
             if let quantity = item.quantity {
                 if quantity <= 0 { context.error("\(path).quantity", "must be more than 0, found \(quantity)") }
@@ -21,8 +21,7 @@ extension OrderValidator {
         let currency = Self.money(payment.total, at: "payment.total", required: true, context: &context)
         Self.known(payment.status, OrderStatusValues.payment, at: "payment.status", required: true, context: &context)
         for (index, method) in (payment.paymentMethods ?? []).enumerated() {
-            Self.required(method.displayName, at: "payment.paymentMethods[\(index)].displayName", context: &context)
-            PassValidator.warnUnknownKeys(method.unknownKeys, at: "payment.paymentMethods[\(index)]", context: &context)
+            Self.required(method, at: "payment.paymentMethods[\(index)]", context: &context)
         }
         for (index, item) in (payment.summaryItems ?? []).enumerated() {
             let path = "payment.summaryItems[\(index)]"
@@ -33,9 +32,30 @@ extension OrderValidator {
             }
             PassValidator.warnUnknownKeys(item.unknownKeys, at: path, context: &context)
         }
-        for key in payment.unknownKeys.keys.sorted() where !OrderPaymentFields.documentedUntypedKeys.contains(key) {
-            context.warning("payment.\(key)", "unknown key, kept as is")
+        for (index, transaction) in (payment.transactions ?? []).enumerated() {
+            checkTransaction(transaction, at: "payment.transactions[\(index)]", context: &context)
         }
+        for (index, identifier) in (payment.applePayTransactionIdentifiers ?? []).enumerated() {
+            Self.required(identifier, at: "payment.applePayTransactionIdentifiers[\(index)]", context: &context)
+        }
+        PassValidator.warnUnknownKeys(payment.unknownKeys, at: "payment", context: &context)
+    }
+
+    private func checkTransaction(_ transaction: OrderPaymentTransaction, at path: String,
+                                  context: inout ValidationContext) {
+        Self.money(transaction.amount, at: "\(path).amount", required: true, context: &context)
+        Self.date(transaction.createdAt, at: "\(path).createdAt", required: true, context: &context)
+        if let method = transaction.paymentMethod {
+            Self.required(method.displayName, at: "\(path).paymentMethod.displayName", context: &context)
+            PassValidator.warnUnknownKeys(method.unknownKeys, at: "\(path).paymentMethod", context: &context)
+        } else {
+            context.error("\(path).paymentMethod", "required key is missing")
+        }
+        Self.known(transaction.status, OrderStatusValues.transaction, at: "\(path).status", required: true,
+                   context: &context)
+        Self.known(transaction.transactionType, OrderStatusValues.transactionTypes, at: "\(path).transactionType",
+                   required: true, context: &context)
+        PassValidator.warnUnknownKeys(transaction.unknownKeys, at: path, context: &context)
     }
 
     func checkFulfillments(_ fulfillments: [OrderFulfillment], context: inout ValidationContext) {
@@ -79,11 +99,13 @@ extension OrderValidator {
             if let address = recipient.address { checkAddress(address, at: "\(path).recipient.address", context: &context) }
             PassValidator.warnUnknownKeys(recipient.unknownKeys, at: "\(path).recipient", context: &context)
         }
-        warnUnknown(shipping.unknownKeys, at: path, documented: ["lineItems"], context: &context)
+        checkLineItems(shipping.lineItems ?? [], at: "\(path).", context: &context)
+        PassValidator.warnUnknownKeys(shipping.unknownKeys, at: path, context: &context)
     }
 
     private func checkPickup(_ pickup: OrderPickupFulfillment, at path: String, context: inout ValidationContext) {
         Self.known(pickup.status, OrderStatusValues.pickup, at: "\(path).status", required: true, context: &context)
+        Self.required(pickup.displayName, at: "\(path).displayName", context: &context)
         Self.date(pickup.pickupAt, at: "\(path).pickupAt", context: &context)
         Self.duration(pickup.pickupWindowDuration, at: "\(path).pickupWindowDuration", context: &context)
         Self.date(pickup.pickedUpAt, at: "\(path).pickedUpAt", context: &context)
@@ -91,13 +113,23 @@ extension OrderValidator {
             context.error("\(path).pickupAt", "required when pickupWindowDuration is given (the window starts there)")
         }
         if let address = pickup.address { checkAddress(address, at: "\(path).address", context: &context) }
-        if let barcode = pickup.barcode {
-            Self.required(barcode.message, at: "\(path).barcode.message", context: &context)
-            Self.known(barcode.format, OrderStatusValues.barcodeFormats, at: "\(path).barcode.format", required: true,
-                       context: &context)
-            PassValidator.warnUnknownKeys(barcode.unknownKeys, at: "\(path).barcode", context: &context)
+        if let location = pickup.location { checkLocation(location, at: "\(path).location", context: &context) }
+        if let barcode = pickup.barcode { checkBarcode(barcode, at: "\(path).barcode", context: &context) }
+        checkLineItems(pickup.lineItems ?? [], at: "\(path).", context: &context)
+        PassValidator.warnUnknownKeys(pickup.unknownKeys, at: path, context: &context)
+    }
+
+    private func checkLocation(_ location: OrderLocation, at path: String, context: inout ValidationContext) {
+        for (key, value, limit) in [("latitude", location.latitude, 90.0), ("longitude", location.longitude, 180.0)] {
+            guard let value else {
+                context.error("\(path).\(key)", "required key is missing")
+                continue
+            }
+            if !(-limit...limit).contains(value) {
+                context.error("\(path).\(key)", "must be between -\(Int(limit)) and \(Int(limit)), found \(value)")
+            }
         }
-        warnUnknown(pickup.unknownKeys, at: path, documented: ["lineItems", "location"], context: &context)
+        PassValidator.warnUnknownKeys(location.unknownKeys, at: path, context: &context)
     }
 
     func checkReturns(_ returns: [OrderReturn], context: inout ValidationContext) {
@@ -108,17 +140,13 @@ extension OrderValidator {
             if let identifier = item.returnIdentifier, !seen.insert(identifier).inserted {
                 context.error("\(path).returnIdentifier", "\"\(identifier)\" appears twice")
             }
-            Self.known(item.status, OrderStatusValues.returns, at: "\(path).status", required: true, severity: .warning,
-                       context: &context)
+            Self.known(item.status, OrderStatusValues.returns, at: "\(path).status", required: true, context: &context)
             Self.date(item.initiatedAt, at: "\(path).initiatedAt", context: &context)
-            Self.httpsURL(item.trackingURL, at: "\(path).trackingURL", context: &context)
+            Self.date(item.dropOffBy, at: "\(path).dropOffBy", context: &context)
+            Self.date(item.returnedAt, at: "\(path).returnedAt", context: &context)
             Self.httpsURL(item.returnManagementURL, at: "\(path).returnManagementURL", context: &context)
-            warnUnknown(item.unknownKeys, at: path, documented: ["lineItems", "returnLabel"], context: &context)
+            checkLineItems(item.lineItems ?? [], at: "\(path).", context: &context)
+            PassValidator.warnUnknownKeys(item.unknownKeys, at: path, context: &context)
         }
-    }
-
-    private func warnUnknown(_ keys: [String: PassModel.JSONValue], at path: String, documented: Set<String>,
-                             context: inout ValidationContext) {
-        PassValidator.warnUnknownKeys(keys.filter { !documented.contains($0.key) }, at: path, context: &context)
     }
 }

@@ -1,39 +1,101 @@
-import Foundation
-import PassModel
+public import Foundation
+public import PassModel
 
 extension OrderValidator {
-    /// Every image `order.json` names, with its JSON path: the merchant's logo and each line item's image.
+    /// Every image `order.json` names, with its JSON path: the merchant's logo, each line item's image (of the order,
+    /// its fulfillments and its returns) and the order provider's logos.
     /// - Parameter order: The order.
     /// - Returns: `(path, file)` pairs in the order they appear.
     public static func imageReferences(in order: Order) -> [(path: String, file: String)] {
         var references: [(path: String, file: String)] = []
         if let logo = order.merchant?.logo, !logo.isEmpty { references.append(("merchant.logo", logo)) }
-        for (index, item) in (order.lineItems ?? []).enumerated() {
-            if let image = item.image, !image.isEmpty { references.append(("lineItems[\(index)].image", image)) }
+        func items(_ lineItems: [OrderLineItem]?, at prefix: String) {
+            for (index, item) in (lineItems ?? []).enumerated() {
+                if let image = item.image, !image.isEmpty { references.append(("\(prefix)lineItems[\(index)].image", image)) }
+            }
+        }
+        items(order.lineItems, at: "")
+        for (index, fulfillment) in (order.fulfillments ?? []).enumerated() {
+            switch fulfillment {
+            case .shipping(let shipping): items(shipping.lineItems, at: "fulfillments[\(index)].")
+            case .pickup(let pickup): items(pickup.lineItems, at: "fulfillments[\(index)].")
+            }
+        }
+        for (index, item) in (order.returns ?? []).enumerated() { items(item.lineItems, at: "returns[\(index)].") }
+        if let provider = order.orderProvider {
+            for (key, name) in [("trackingLogoNameDarkColorScheme", provider.trackingLogoNameDarkColorScheme),
+                                ("trackingLogoNameLightColorScheme", provider.trackingLogoNameLightColorScheme)] {
+                if let name, !name.isEmpty { references.append(("orderProvider.\(key)", name)) }
+            }
         }
         return references
+    }
+
+    /// Every document `order.json` names, with its JSON path: transactions' receipts and returns' labels.
+    /// - Parameter order: The order.
+    /// - Returns: `(path, file)` pairs in the order they appear.
+    static func documentReferences(in order: Order) -> [(path: String, file: String)] {
+        var references: [(path: String, file: String)] = []
+        for (index, transaction) in (order.payment?.transactions ?? []).enumerated() {
+            if let receipt = transaction.receipt { references.append(("payment.transactions[\(index)].receipt", receipt)) }
+        }
+        for (index, item) in (order.returns ?? []).enumerated() {
+            if let label = item.returnLabel { references.append(("returns[\(index)].returnLabel", label)) }
+        }
+        return references
+    }
+
+    /// The bundle file a reference names: the name itself, or (as Apple's examples write images, without scale or
+    /// extension) `name.png`, `name@2x.png`, `name@3x.png`, `name.jpg` or `name.jpeg`, at the root or in a
+    /// localization folder.
+    /// - Parameters:
+    ///   - name: The name in `order.json`.
+    ///   - files: The bundle's files by path.
+    /// - Returns: The file's path and bytes, or `nil`.
+    public static func resolve(_ name: String, in files: [String: Data]) -> (path: String, data: Data)? {
+        for candidate in [name] + [".png", "@2x.png", "@3x.png", ".jpg", ".jpeg"].map({ name + $0 }) {
+            if let data = files[candidate] { return (candidate, data) }
+            if let localized = files.first(where: { $0.key.hasSuffix(".lproj/\(candidate)") }) {
+                return (localized.key, localized.value)
+            }
+        }
+        return nil
     }
 
     func checkFiles(_ order: Order, files: [String: Data], context: inout ValidationContext) {
         var checked: Set<String> = []
         for (path, file) in Self.imageReferences(in: order) {
-            guard let data = files[file] ?? Self.localized(file, in: files) else {
+            guard let (found, data) = Self.resolve(file, in: files) else {
                 context.error(path, "\"\(file)\" is not in the bundle")
                 continue
             }
-            guard checked.insert(file).inserted else { continue }
+            guard checked.insert(found).inserted else { continue }
             if data.count > Self.maximumImageSize {
-                context.error(file, "\(data.count) bytes; an order image may have at most \(Self.maximumImageSize >> 20) MiB")
+                context.error(found, "\(data.count) bytes; an order image may have at most \(Self.maximumImageSize >> 20) MiB")
             }
-            if file.lowercased().hasSuffix(".png") {
+            let lowered = found.lowercased()
+            if lowered.hasSuffix(".png") {
                 do {
                     _ = try PNGInfo(data: data)
                 } catch {
-                    context.error(file, "not a readable PNG: \(error)")
+                    context.error(found, "not a readable PNG: \(error)")
                 }
-            } else if !file.lowercased().hasSuffix(".jpg") && !file.lowercased().hasSuffix(".jpeg") {
+            } else if !lowered.hasSuffix(".jpg") && !lowered.hasSuffix(".jpeg") {
                 context.error(path, "\"\(file)\" must be a PNG or JPEG image")
             }
+        }
+        for (path, file) in Self.documentReferences(in: order) {
+            guard let found = Self.resolve(file, in: files)?.path else {
+                context.error(path, "\"\(file)\" is not in the bundle")
+                continue
+            }
+            if !["pdf", "png", "jpg", "jpeg"].contains(found.split(separator: ".").last.map { $0.lowercased() } ?? "") {
+                context.error(path, "\"\(file)\" must be a PDF, PNG or JPEG file")
+            }
+        }
+        let total = files.values.reduce(0) { $0 + $1.count }
+        if total > Self.maximumBundleSize {
+            context.error("order", "the files add up to \(total) bytes; Wallet takes orders below \(Self.maximumBundleSize >> 20) MB")
         }
         for name in files.keys.sorted() where name.hasSuffix(".lproj/order.strings") {
             do {
@@ -50,10 +112,5 @@ extension OrderValidator {
                 context.error(name, "file inside a folder that is not an xx.lproj localization")
             }
         }
-    }
-
-    /// A localized copy of `file` (`en.lproj/logo.png`), for an image only present in localization folders.
-    private static func localized(_ file: String, in files: [String: Data]) -> Data? {
-        files.first { $0.key.hasSuffix(".lproj/\(file)") }?.value
     }
 }

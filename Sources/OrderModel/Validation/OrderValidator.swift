@@ -12,6 +12,8 @@ public struct OrderValidator: Sendable {
     /// The largest image file an order may carry, in bytes: 2 MiB. Wallet shows order images as small thumbnails and
     /// logos, so anything larger only slows the download.
     public static let maximumImageSize = 2 << 20
+    /// The most bytes an order's files may add up to: Apple's reference asks for bundles below 5 MB.
+    public static let maximumBundleSize = 5 << 20
 
     /// Creates a validator.
     public init() {}
@@ -25,12 +27,24 @@ public struct OrderValidator: Sendable {
     ///     `order.json`, `manifest.json` and `signature`.
     /// - Returns: The report.
     public func validate(orderJSON: Data, files: [String: Data]) -> ValidationReport {
+        decode(orderJSON: orderJSON, files: files).report
+    }
+
+    /// Decodes and validates `order.json` bytes with the other files of the bundle, reading them once.
+    ///
+    /// Values of the wrong type are reported with their path and left out of the order, so the rest of it is still
+    /// checked and returned.
+    /// - Parameters:
+    ///   - orderJSON: The `order.json` bytes.
+    ///   - files: Every other bundle file by relative path.
+    /// - Returns: The order as far as it decodes (`nil` when it is not a JSON object), and the report.
+    public func decode(orderJSON: Data, files: [String: Data]) -> (order: Order?, report: ValidationReport) {
         var context = ValidationContext()
         guard let order = JSONCoding.decodeReportingTypeErrors(Order.self, from: orderJSON, file: "order.json",
                                                                context: &context)
-        else { return ValidationReport(issues: context.issues) }
+        else { return (nil, ValidationReport(issues: context.issues)) }
         check(order, files: files, context: &context)
-        return ValidationReport(issues: context.issues)
+        return (order, ValidationReport(issues: context.issues))
     }
 
     /// Validates a decoded order and the other files of the bundle.
@@ -90,9 +104,40 @@ public struct OrderValidator: Sendable {
             context.error("authenticationToken", "must be at least 16 characters, found \(token.count)")
         default: break
         }
-        for key in order.unknownKeys.keys.sorted() where !OrderDocumentFields.documentedUntypedKeys.contains(key) {
-            context.warning(key, "unknown key, kept as is")
+        if let info = order.returnInfo {
+            Self.httpsURL(info.returnPolicyURL, at: "returnInfo.returnPolicyURL", required: true, context: &context)
+            Self.httpsURL(info.returnManagementURL, at: "returnInfo.returnManagementURL", context: &context)
+            Self.date(info.returnDeadline, at: "returnInfo.returnDeadline", context: &context)
+            if info.displayCountdown == true, info.returnDeadline == nil {
+                context.error("returnInfo.returnDeadline", "required when displayCountdown is true (the countdown ends there)")
+            }
+            PassValidator.warnUnknownKeys(info.unknownKeys, at: "returnInfo", context: &context)
         }
+        if let provider = order.orderProvider {
+            Self.required(provider.displayName, at: "orderProvider.displayName", context: &context)
+            Self.httpsURL(provider.url, at: "orderProvider.url", required: true, context: &context)
+            Self.required(provider.trackingLogoNameDarkColorScheme, at: "orderProvider.trackingLogoNameDarkColorScheme",
+                          context: &context)
+            Self.required(provider.trackingLogoNameLightColorScheme, at: "orderProvider.trackingLogoNameLightColorScheme",
+                          context: &context)
+            PassValidator.warnUnknownKeys(provider.unknownKeys, at: "orderProvider", context: &context)
+        }
+        for (index, application) in (order.associatedApplications ?? []).enumerated() {
+            let path = "associatedApplications[\(index)]"
+            switch application.storeIdentifier {
+            case nil: context.error("\(path).storeIdentifier", "required key is missing")
+            case let identifier? where identifier <= 0:
+                context.error("\(path).storeIdentifier", "must be an App Store identifier (a positive number), found \(identifier)")
+            default: break
+            }
+            PassValidator.warnUnknownKeys(application.unknownKeys, at: path, context: &context)
+        }
+        for key in order.unknownKeys.keys.sorted() { context.warning(key, "unknown key, kept as is") }
+    }
+
+    /// Reports an email address without an `@`.
+    static func emailAddress(_ value: String?, at path: String, context: inout ValidationContext) {
+        if let value, !value.contains("@") { context.error(path, "\"\(value)\" is not an email address") }
     }
 
     private func checkMerchant(_ merchant: OrderMerchant?, context: inout ValidationContext) {
@@ -102,32 +147,42 @@ public struct OrderValidator: Sendable {
         }
         Self.required(merchant.displayName, at: "merchant.displayName", context: &context)
         Self.required(merchant.merchantIdentifier, at: "merchant.merchantIdentifier", context: &context)
-        Self.required(merchant.logo, at: "merchant.logo", context: &context)
+        if merchant.logo == nil {
+            context.warning("merchant.logo", "missing: Wallet shows the merchant's name without a logo")
+        }
         Self.httpsURL(merchant.url, at: "merchant.url", required: true, context: &context)
         Self.httpsURL(merchant.businessChatURL, at: "merchant.businessChatURL", context: &context)
+        Self.httpsURL(merchant.contactURL, at: "merchant.contactURL", context: &context)
+        Self.emailAddress(merchant.emailAddress, at: "merchant.emailAddress", context: &context)
         if let address = merchant.address { checkAddress(address, at: "merchant.address", context: &context) }
         PassValidator.warnUnknownKeys(merchant.unknownKeys, at: "merchant", context: &context)
     }
 
     private func checkCustomer(_ customer: OrderCustomer?, context: inout ValidationContext) {
         guard let customer else { return }
-        if let email = customer.emailAddress, !email.contains("@") {
-            context.error("customer.emailAddress", "\"\(email)\" is not an email address")
-        }
+        Self.emailAddress(customer.emailAddress, at: "customer.emailAddress", context: &context)
         PassValidator.warnUnknownKeys(customer.unknownKeys, at: "customer", context: &context)
     }
 
     func checkAddress(_ address: OrderAddress, at path: String, context: inout ValidationContext) {
-        if let country = address.countryCode, !CountryCode.isValid(country) {
+        if let country = address.countryCode, country.count != 2 || !CountryCode.isValid(country) {
             context.error("\(path).countryCode", "\"\(country)\" is not an ISO 3166 country code")
         }
         PassValidator.warnUnknownKeys(address.unknownKeys, at: path, context: &context)
     }
 
-    private func checkBarcode(_ barcode: OrderBarcode, at path: String, context: inout ValidationContext) {
+    func checkBarcode(_ barcode: OrderBarcode, at path: String, context: inout ValidationContext) {
         Self.required(barcode.message, at: "\(path).message", context: &context)
         Self.known(barcode.format, OrderStatusValues.barcodeFormats, at: "\(path).format", required: true,
                    context: &context)
+        if let encoding = barcode.messageEncoding {
+            if !PassValidator.knownEncodings.contains(encoding.lowercased()) {
+                context.error("\(path).messageEncoding",
+                              "unknown value \"\(encoding)\", expected an IANA character set name such as iso-8859-1 or utf-8")
+            }
+        } else {
+            context.error("\(path).messageEncoding", "required key is missing (usually iso-8859-1)")
+        }
         PassValidator.warnUnknownKeys(barcode.unknownKeys, at: path, context: &context)
     }
 }

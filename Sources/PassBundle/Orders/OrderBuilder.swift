@@ -35,6 +35,10 @@ public struct OrderBuilder: Sendable {
     }
 
     /// Builds one signed order.
+    ///
+    /// The signed `order.json` is the order as the model writes it, in Apple's types: every amount a decimal string
+    /// with its currency's digits (`12.5` in a template becomes `"12.50"`), `payment.paymentMethods` strings, the
+    /// certificate's `orderTypeIdentifier`, and every other key kept as it was.
     /// - Parameters:
     ///   - data: A data document merged into the template's `order.json`, or `nil` for the template as is.
     ///   - source: The data document's name for messages, such as its path.
@@ -43,31 +47,45 @@ public struct OrderBuilder: Sendable {
     ///   ``PassBundleError/issues``), `.identityMismatch` when the data names another Order Type ID than the
     ///   certificate's.
     public func build(data: Data?, source: String = "data") throws -> BuiltOrder {
-        var merged: Data
-        do {
-            merged = try template.orderJSON(applying: data, source: source)
-        } catch let error as PassModelError {
-            throw PassBundleError(.invalidOrder, error.reason)
-        }
-        if let certified = signer.identity.orderTypeIdentifier {
-            let named = data.flatMap { try? JSONValue(jsonData: $0) }?["orderTypeIdentifier"]
-            if let named, named != .string(certified) {
-                let text = named.stringValue.map { "\"\($0)\"" } ?? named.kindName
-                throw PassBundleError(.identityMismatch, "\(source) \"orderTypeIdentifier\": \(text) would need an Order "
-                    + "Type ID certificate for it; the signing certificate's is \"\(certified)\" (leave the key out to use it)")
-            }
-            if case .object(var root) = try JSONValue(jsonData: merged), root["orderTypeIdentifier"] != .string(certified) {
-                root["orderTypeIdentifier"] = .string(certified)
-                merged = try JSONValue.object(root).jsonData(sortedKeys: true, prettyPrinted: true)
-            }
-        }
-        let report = OrderValidator().validate(orderJSON: merged, files: template.files)
+        let (order, orderJSON, report) = try document(data: data, source: source)
         guard report.isValid else {
             throw PassBundleError(.invalidOrder, "the order is not valid:\n" + report.errors.map { "  \($0)" }
                 .joined(separator: "\n"), issues: report.issues)
         }
-        let bundle = try signer.signedBundle(orderJSON: merged, files: template.files)
-        let identifier = (try? JSONValue(jsonData: merged))?["orderIdentifier"]?.stringValue ?? ""
-        return BuiltOrder(orderIdentifier: identifier, orderJSON: merged, bundle: bundle, warnings: report.warnings)
+        let bundle = try signer.signedBundle(orderJSON: orderJSON, files: template.files)
+        return BuiltOrder(orderIdentifier: order?.orderIdentifier ?? "", orderJSON: orderJSON, bundle: bundle,
+                          warnings: report.warnings)
+    }
+
+    /// The order a data document makes, as ``build(data:source:)`` would sign it, without signing: the template with
+    /// the data merged in and the certificate's Order Type ID, decoded and validated once.
+    /// - Parameters:
+    ///   - data: A data document merged into the template's `order.json`, or `nil` for the template as is.
+    ///   - source: The data document's name for messages, such as its path.
+    /// - Returns: The order as far as it decodes, its `order.json` bytes in Apple's types (when it decodes; otherwise
+    ///   the merged bytes), and the validator's report.
+    /// - Throws: ``PassBundleError`` `.invalidOrder` when the data is not a JSON object, `.identityMismatch` when it
+    ///   names another Order Type ID than the certificate's.
+    public func document(data: Data?, source: String = "data") throws
+        -> (order: Order?, orderJSON: Data, report: ValidationReport)
+    {
+        var members: [String: JSONValue] = [:]
+        do {
+            if let data { members = try OrderTemplate.members(of: data, source: source) }
+        } catch let error as PassModelError {
+            throw PassBundleError(.invalidOrder, error.reason)
+        }
+        if let certified = signer.identity.orderTypeIdentifier {
+            if let named = members["orderTypeIdentifier"], named != .string(certified) {
+                let text = named.stringValue.map { "\"\($0)\"" } ?? named.kindName
+                throw PassBundleError(.identityMismatch, "\(source) \"orderTypeIdentifier\": \(text) would need an Order "
+                    + "Type ID certificate for it; the signing certificate's is \"\(certified)\" (leave the key out to use it)")
+            }
+            members["orderTypeIdentifier"] = .string(certified)
+        }
+        let merged = try template.orderJSON(applying: members)
+        let (order, report) = OrderValidator().decode(orderJSON: merged, files: template.files)
+        guard let order, report.isValid else { return (order, merged, report) }
+        return (order, try order.jsonData(), report)
     }
 }

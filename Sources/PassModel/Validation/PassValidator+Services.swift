@@ -4,7 +4,7 @@ extension PassValidator {
     private static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
 
     /// IANA character-set names Wallet can use for barcode messages (compared case-insensitively).
-    static let knownEncodings: Set<String> = [
+    package static let knownEncodings: Set<String> = [
         "iso-8859-1", "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7",
         "iso-8859-8", "iso-8859-9", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15", "iso-8859-16",
         "utf-8", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-32be", "utf-32le", "us-ascii",

@@ -130,7 +130,7 @@ struct OrderCard {
         canvas.text(payment.total.map(OrderText.money) ?? "", x: right, y: y, size: 15, fill: Self.ink, bold: true,
                     anchor: "end")
         canvas.raw("</g>\n")
-        let methods = (payment.paymentMethods ?? []).compactMap(\.displayName)
+        let methods = payment.paymentMethods ?? []
         let line = ([payment.status.map(OrderText.status)].compactMap { $0 } + methods).joined(separator: " · ")
         if !line.isEmpty {
             y += 18
