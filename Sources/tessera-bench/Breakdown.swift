@@ -1,4 +1,5 @@
 import Foundation
+import OrderModel
 import PassBundle
 import PassCrypto
 import PassModel
@@ -36,7 +37,7 @@ enum Breakdown {
         }
         try time("CMS detached signature (CMSSigner.signDetached)") { _ = try cms.signDetached(manifest) }
         let signature = try cms.signDetached(manifest)
-        try time("ZIP: template archive + pass.json, manifest.json, signature") {
+        try time("ZIP: template entries + pass.json, manifest.json, signature (ZipWriter, zlib CRC-32)") {
             _ = try contents.archive(adding: [("pass.json", passJSON), ("manifest.json", manifest), ("signature", signature)])
         }
         let builder = try PassBuilder(template: template, signer: signer)
@@ -68,5 +69,29 @@ enum Breakdown {
             print("| in sequence: \(name) | \(String(format: "%.1f", total / Double(count) * 1e6)) µs |")
         }
         print("| in sequence: all six stages (including the timer calls) | \(String(format: "%.1f", sequenceTotal)) µs |")
+    }
+
+    /// CPU time per stage of signing one order, outside the order model (merge, decode, validate).
+    static func run(orders builder: OrderBuilder, data: Data, count: Int) throws {
+        let built = try builder.build(data: data)
+        let files = builder.template.files
+        func time(_ name: String, _ body: () throws -> Void) rethrows {
+            let start = SignBenchmark.threadCPUTime()
+            for _ in 0..<count { try body() }
+            let perCall = (SignBenchmark.threadCPUTime() - start) / Double(count) * 1e6
+            print("| \(name) | \(String(format: "%.1f", perCall)) µs |")
+        }
+        print("")
+        print("| order stage (\(count) calls each, thread CPU time) | per call |")
+        print("| --- | ---: |")
+        try time("prepare the template's files (PassContents(files:format: .order): SHA-256, manifest, ZIP entries)") {
+            _ = try PassContents(files: files, format: .order)
+        }
+        let contents = try PassContents(files: files, format: .order)
+        time("manifest.json (PassContents.manifestJSON: SHA-256 of order.json)") { _ = contents.manifestJSON(passJSON: built.orderJSON) }
+        try time("sign and zip (OrderSigner.signedBundle: identifier check, manifest, CMS, ZIP)") {
+            _ = try builder.signer.signedBundle(orderJSON: built.orderJSON, files: files)
+        }
+        try time("whole order (OrderBuilder.build)") { _ = try builder.build(data: data) }
     }
 }

@@ -64,6 +64,7 @@ struct SignBenchmark: ParsableCommand {
         _ = try orders.map { try $0.build(data: Self.orderData(0)) }
         if breakdown {
             try Breakdown.run(template: passTemplate, credentials: credentials, data: Self.data(7), count: 2000)
+            if let orders { try Breakdown.run(orders: orders, data: Self.orderData(7), count: 2000) }
             return
         }
         if let profileCount {
@@ -77,6 +78,7 @@ struct SignBenchmark: ParsableCommand {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("machine: \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
         var ratios: [Double] = []
+        var orderRatios: [Double] = []
         var scalings: [Double] = []
         for round in 1...max(rounds, 1) {
             let openSSLOne = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: 1, seconds: Int(seconds.rounded(.up)))
@@ -104,6 +106,10 @@ struct SignBenchmark: ParsableCommand {
             }
             print("")
             print("per-core pass rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", ratios.last! * 100))%")
+            if let (one, _) = orderRates {
+                orderRatios.append(one.cpu / openSSLOne)
+                print("per-core order rate vs raw RSA-2048 sign rate: \(String(format: "%.1f", orderRatios.last! * 100))%")
+            }
             print("scaling 1 -> \(jobs) threads (wall clock): \(String(format: "%.2f", scalings.last!))x"
                   + " (openssl: \(String(format: "%.2f", openSSLAll / openSSLOne))x)")
             print("")
@@ -113,6 +119,10 @@ struct SignBenchmark: ParsableCommand {
             print("median of \(rounds) rounds: per-core rate \(String(format: "%.1f", median(ratios) * 100))% of RSA-2048 sign/s"
                   + " (range \(String(format: "%.1f", ratios.min()! * 100))-\(String(format: "%.1f", ratios.max()! * 100))%),"
                   + " scaling \(String(format: "%.2f", median(scalings)))x")
+            if !orderRatios.isEmpty {
+                print("median of \(rounds) rounds: per-core order rate \(String(format: "%.1f", median(orderRatios) * 100))% of RSA-2048"
+                      + " sign/s (range \(String(format: "%.1f", orderRatios.min()! * 100))-\(String(format: "%.1f", orderRatios.max()! * 100))%)")
+            }
         }
         print("mean bundle size: \(try builder.build(data: Self.data(1)).bundle.count) bytes")
     }
