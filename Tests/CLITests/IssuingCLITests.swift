@@ -215,6 +215,34 @@ struct IssuingCLITests {
         #expect(template2.stderr.contains("3 values of the wrong type"), "\(template2.stderr)")
     }
 
+    @Test func aPosterTicketWithAnotherEventTypeIsNotSigned() throws {
+        let template = work.appendingPathComponent("poster-concert")
+        try FileManager.default.copyItem(at: templates.appendingPathComponent("poster-event-ticket"), to: template)
+        let passURL = template.appendingPathComponent("pass.json")
+        var pass = try JSONSerialization.jsonObject(with: Data(contentsOf: passURL)) as? [String: Any] ?? [:]
+        var semantics = pass["semantics"] as? [String: Any] ?? [:]
+        semantics["eventType"] = "PKEventTypeConcert"
+        pass["semantics"] = semantics
+        try JSONSerialization.data(withJSONObject: pass).write(to: passURL)
+        let output = work.appendingPathComponent("concert.pkpass").path
+        let create = try Subprocess.tessera(["pass", "create", "--template", template.path, "--output", output] + credentials)
+        #expect(create.status == 1)
+        let expected: String = "error: semantics.eventType: unknown value \"PKEventTypeConcert\" on a poster event ticket "
+            + "(preferredStyleSchemes lists posterEventTicket), expected one of PKEventTypeGeneric, "
+            + "PKEventTypeLivePerformance, PKEventTypeMovie, PKEventTypeSports, PKEventTypeConference, "
+            + "PKEventTypeConvention, PKEventTypeWorkshop, PKEventTypeSocialGathering"
+        #expect(create.stderr.contains(expected), "\(create.stderr)")
+        #expect(create.stderr.contains("\(output) not written: 1 error(s)"), "\(create.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        // The classic layout takes any value with a warning: without posterEventTicket the pass is signed.
+        pass["preferredStyleSchemes"] = ["eventTicket"]
+        try JSONSerialization.data(withJSONObject: pass).write(to: passURL)
+        let classic = try Subprocess.tessera(["pass", "create", "--template", template.path, "--output", output] + credentials)
+        #expect(classic.status == 0, "\(classic.stderr)")
+        #expect(classic.stderr.contains("warning: semantics.eventType: unknown value \"PKEventTypeConcert\", expected one of"))
+    }
+
     @Test func duplicateKeysAndAMissingIconAreNamed() throws {
         let template = work.appendingPathComponent("dup-ticket")
         try FileManager.default.copyItem(at: templates.appendingPathComponent("event-ticket"), to: template)

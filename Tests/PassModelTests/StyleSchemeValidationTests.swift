@@ -92,6 +92,34 @@ struct StyleSchemeValidationTests {
         #expect(report.errors.count == 2, "\(report.errors)")
     }
 
+    @Test func posterTicketEventTypeMustBeOneOfApples() {
+        // Apple's constants (SemanticTags.eventType), each accepted on a poster event ticket.
+        let apples = [
+            "PKEventTypeGeneric", "PKEventTypeLivePerformance", "PKEventTypeMovie", "PKEventTypeSports",
+            "PKEventTypeConference", "PKEventTypeConvention", "PKEventTypeWorkshop", "PKEventTypeSocialGathering",
+        ]
+        for eventType in apples {
+            let json = Self.posterTicket.setting(["semantics", "eventType"], to: .string(eventType))
+            #expect(Fixtures.validate(json, files: Self.posterFiles).issues(at: "semantics.eventType").isEmpty, "\(eventType)")
+        }
+
+        // Another value is an error naming the allowed ones, as in Apple's Pass Builder validator; one issue, not a
+        // warning beside it.
+        let concert = Self.posterTicket.setting(["semantics", "eventType"], to: "PKEventTypeConcert")
+        let report = Fixtures.validate(concert, files: Self.posterFiles)
+        let message: String = "unknown value \"PKEventTypeConcert\" on a poster event ticket (preferredStyleSchemes "
+            + "lists posterEventTicket), expected one of " + apples.joined(separator: ", ")
+        #expect(report.exactly(.error, "semantics.eventType", message))
+        #expect(report.issues(at: "semantics.eventType").count == 1, "\(report.issues)")
+        #expect(!report.isValid)
+
+        // Without the poster layout it stays a warning.
+        let classic = concert.setting(["preferredStyleSchemes"], to: nil)
+        let classicReport = Fixtures.validate(classic, files: Self.posterFiles)
+        #expect(classicReport.has(.warning, "semantics.eventType", "unknown value \"PKEventTypeConcert\", expected one of"))
+        #expect(classicReport.isValid, "\(classicReport.errors)")
+    }
+
     @Test func backgroundImageServesAsPosterArt() {
         let files = Fixtures.iconFiles.merging(["background@2x.png": Fixtures.png(width: 360, height: 440)]) { $1 }
         let report = Fixtures.validate(Self.posterTicket, files: files)

@@ -4,12 +4,23 @@ extension PassValidator {
     /// Checks every tag of `semantics` against the kind Apple documents for it, reporting every mismatch
     /// at once: a value of the wrong type is an error (Wallet drops the semantics it cannot read), an
     /// unknown constant or tag a warning, another library's spelling a warning naming Apple's.
+    ///
+    /// On a pass that asks for the poster event ticket layout, an `eventType` other than Apple's constants is an
+    /// error, as in Apple's own validator (Pass Builder); elsewhere it is a warning like other unknown constants.
     func checkSemantics(_ pass: Pass, context: inout ValidationContext) {
-        if let semantics = pass.semantics { checkSemantics(semantics, path: "semantics", context: &context) }
+        guard let semantics = pass.semantics else { return }
+        checkSemantics(
+            semantics, path: "semantics", posterEventTicket: Self.asksForPosterEventTicket(pass), context: &context)
     }
 
-    /// Checks one `semantics` dictionary (the pass's or an upcoming event's) found at `root`.
-    func checkSemantics(_ semantics: JSONValue, path root: @autoclosure () -> String, context: inout ValidationContext) {
+    /// Checks one `semantics` dictionary (the pass's or an upcoming event's) found at `root`; `posterEventTicket`
+    /// makes an unknown `eventType` an error.
+    func checkSemantics(
+        _ semantics: JSONValue,
+        path root: @autoclosure () -> String,
+        posterEventTicket: Bool = false,
+        context: inout ValidationContext
+    ) {
         guard case .object(let members) = semantics else {
             context.error(root(), "expected an object, found \(semantics.kindName)")
             return
@@ -33,6 +44,15 @@ extension PassValidator {
             }
             guard let kind = PassSemanticTags.kinds[key] else {
                 context.warning("\(root).\(key)", "unknown semantic tag, kept as is")
+                continue
+            }
+            if posterEventTicket, key == "eventType", let text = value.stringValue,
+                !PassSemanticTags.eventTypes.contains(text)
+            {
+                context.error(
+                    "\(root).\(key)",
+                    "unknown value \"\(text)\" on a poster event ticket (preferredStyleSchemes lists posterEventTicket), "
+                        + "expected one of \(PassSemanticTags.eventTypes.joined(separator: ", "))")
                 continue
             }
             check(value, as: kind, path: "\(root).\(key)", context: &context)

@@ -54,6 +54,13 @@ extension PassValidator {
         }
     }
 
+    /// Whether the pass asks for the poster event ticket layout: an `eventTicket` whose `preferredStyleSchemes`
+    /// lists `posterEventTicket` (the one scheme with requirements for that style), so Apple's poster rules apply.
+    static func asksForPosterEventTicket(_ pass: Pass) -> Bool {
+        pass.style == .eventTicket
+            && pass.preferredStyleSchemes?.contains(PassStyleScheme.posterEventTicket.rawValue) == true
+    }
+
     private func checkPosterEventTicket(
         _ pass: Pass,
         semantics: SemanticsView,
