@@ -1,3 +1,5 @@
+public import Validation
+
 /// An error thrown by PassModel: invalid JSON, an unusable template or data document,
 /// a malformed `.strings` file, PNG header or PDF image.
 ///
@@ -40,14 +42,20 @@ public struct PassModelError: Error, CustomStringConvertible, Sendable, Equatabl
     public let code: Code
     /// A human-readable explanation naming what is at fault.
     public let reason: String
+    /// Every problem the validator found, each with its path, when the failure is a `pass.json` that does not decode
+    /// (`invalidPass` from loading a template): the values of the wrong type and every other error
+    /// and warning of the rest of the pass. Empty for other failures.
+    public let issues: [ValidationIssue]
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: What kind of failure happened.
     ///   - reason: A human-readable explanation.
-    public init(_ code: Code, _ reason: String) {
+    ///   - issues: The validator's problems behind the failure, if any.
+    public init(_ code: Code, _ reason: String, issues: [ValidationIssue] = []) {
         self.code = code
         self.reason = reason
+        self.issues = issues
     }
 
     /// The reason.

@@ -35,7 +35,7 @@ struct PassCreateCommand: ParsableCommand {
 
     func run() throws {
         try Loading.checkOutputFile(output)
-        let template = try Loading.template(at: self.template)
+        let template = try Loading.template(at: self.template, output: output)
         let passData = try data.map { try Loading.passData(at: $0) }
         let builder = try PassBuilder(template: template, signer: try Loading.signer(credentials))
         do {
@@ -66,9 +66,18 @@ enum Loading {
         }
     }
 
-    static func template(at path: String) throws -> PassTemplate {
+    /// Loads a template. A `pass.json` that does not decode is reported like an invalid pass: every value of the
+    /// wrong type and every other error and warning of the rest of the pass, one `error|warning: <path>: <reason>`
+    /// line each, then the count (saying `output` is not written, when there is one).
+    static func template(at path: String, output: String? = nil) throws -> PassTemplate {
         do {
             return try PassTemplate(directory: URL(fileURLWithPath: path))
+        } catch let error as PassModelError where !error.issues.isEmpty {
+            let errors = error.issues.filter { $0.severity == .error }
+            let warnings = error.issues.filter { $0.severity == .warning }
+            for issue in errors + warnings { Terminal.standardError(issue.description) }
+            let counts = "\(errors.count) error(s), \(warnings.count) warning(s) in the template"
+            throw CommandFailure(message: output.map { "\($0) not written: \(counts)" } ?? "\(path): \(counts)")
         } catch let error as PassModelError {
             throw CommandFailure(message: error.description)
         }

@@ -204,15 +204,25 @@ struct IssuingCLITests {
             #expect(create.stderr.contains(expected), "\(expected) in \(create.stderr)")
         }
 
-        // The same type errors in the template itself are all named too.
+        // The same values in the template itself: the type errors and every other problem of the rest of the pass
+        // (the colour, the unknown key), one line each, and nothing written.
         pass["formatVersion"] = "1"
         pass["voided"] = "yes"
         pass["maxDistance"] = "far"
+        pass["backgroundColor"] = "blue"
         try JSONSerialization.data(withJSONObject: pass).write(to: passURL)
-        let template2 = try Subprocess.tessera(["pass", "create", "--template", template.path,
-                                                "--output", work.appendingPathComponent("t.pkpass").path] + credentials)
+        let output = work.appendingPathComponent("t.pkpass").path
+        let template2 = try Subprocess.tessera(["pass", "create", "--template", template.path, "--output", output]
+                                               + credentials)
         #expect(template2.status == 1)
-        #expect(template2.stderr.contains("3 values of the wrong type"), "\(template2.stderr)")
+        let lines = template2.stderr.split(separator: "\n").map(String.init)
+        for expected in ["error: formatVersion: expected", "error: voided: expected", "error: maxDistance: expected",
+                         "error: backgroundColor: must be a colour written rgb(r, g, b), found \"blue\"",
+                         "warning: someUndocumentedKey: unknown key"] {
+            #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected) in \(template2.stderr)")
+        }
+        #expect(lines.last == "error: \(output) not written: 4 error(s), 1 warning(s) in the template", "\(template2.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 
     @Test func aPosterTicketWithAnotherEventTypeIsNotSigned() throws {

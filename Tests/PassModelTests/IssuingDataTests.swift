@@ -129,6 +129,40 @@ struct IssuingDataTests {
     }
 }
 
+extension IssuingDataTests {
+    @Test func aTemplateWithValuesOfTheWrongTypeReportsEveryOtherProblemToo() throws {
+        var json = Fixtures.eventTicket
+        json["formatVersion"] = "1"
+        json["voided"] = "yes"
+        json["maxDistance"] = "far"
+        json["backgroundColor"] = "blue"
+        json["someUndocumentedKey"] = "x"
+        // Without an icon: the files are checked with the rest of the pass.
+        var thrown: PassModelError?
+        do {
+            _ = try PassTemplate(name: "t", passJSON: Fixtures.data(json), files: [:])
+        } catch let error as PassModelError {
+            thrown = error
+        }
+        let error = try #require(thrown)
+        #expect(error.code == .invalidPass)
+        let report = ValidationReport(issues: error.issues)
+        #expect(report.has(.error, "formatVersion", "expected an integer, found string"), "\(error.issues)")
+        #expect(report.has(.error, "voided", "expected a boolean, found string"))
+        #expect(report.has(.error, "maxDistance", "found string"))
+        #expect(report.has(.error, "backgroundColor", "must be a colour written rgb(r, g, b), found \"blue\""))
+        #expect(report.has(.error, "icon.png", "required image is missing"))
+        #expect(report.has(.warning, "someUndocumentedKey", "unknown key"))
+        #expect(report.errors.count == 5, "\(report.errors)")
+        for line in [
+            "t/pass.json: 3 values of the wrong type; 5 errors and 1 warning in all:",
+            "  error: backgroundColor: must be a colour", "  error: icon.png:", "  warning: someUndocumentedKey:",
+        ] {
+            #expect(error.reason.contains(line), "\(line) in \(error.reason)")
+        }
+    }
+}
+
 extension Result where Failure == PassModelError {
     var failureReason: String? {
         if case .failure(let error) = self { return error.reason }

@@ -87,12 +87,7 @@ public struct PassTemplate: Sendable {
         do {
             pass = try Pass(jsonData: passJSON)
         } catch let error as PassModelError {
-            // Report every value of the wrong type at once, not just the first the decoder met.
-            let typeErrors = PassValidator().validate(passJSON: passJSON, files: [:]).errors
-                .filter { $0.message.hasPrefix("expected ") || $0.message.contains("wrong type") }
-            guard typeErrors.count > 1 else { throw PassModelError(.invalidPass, "\(origin): \(error.reason)") }
-            throw PassModelError(.invalidPass, "\(origin): \(typeErrors.count) values of the wrong type:\n"
-                + typeErrors.map { "  \($0.path): \($0.message)" }.joined(separator: "\n"))
+            throw Self.undecodable(passJSON, files: files, origin: origin, reason: error.reason)
         }
         self.name = name
         self.passJSON = passJSON
@@ -100,6 +95,29 @@ public struct PassTemplate: Sendable {
         self.root = root
         fieldIndex = FieldIndex(root: root)
         jsonCache = try? PassJSONCache(template: pass)
+    }
+
+    /// The error for a `pass.json` that does not decode: every value of the wrong type with its path, and every other
+    /// error and warning the validator finds in the rest of the pass (the mistyped values left out) and its files, at
+    /// once, in the reason and in ``PassModelError/issues``.
+    private static func undecodable(_ passJSON: Data, files: [String: Data], origin: String, reason: String)
+        -> PassModelError
+    {
+        let report = PassValidator().validate(passJSON: passJSON, files: files)
+        let errors = report.errors
+        guard !errors.isEmpty else { return PassModelError(.invalidPass, "\(origin): \(reason)") }
+        // The values of the wrong type are what stopped decoding; the validator reported each where it found it.
+        let mistyped = errors.filter { $0.message.hasPrefix("expected ") || $0.message.contains("wrong type") }
+        let headline = mistyped.count == 1 ? "\(mistyped[0].path): \(mistyped[0].message)"
+            : mistyped.isEmpty ? reason : "\(mistyped.count) values of the wrong type"
+        let warnings = report.warnings
+        let issues = errors + warnings
+        let summary = "\(errors.count) error\(errors.count == 1 ? "" : "s") and \(warnings.count) "
+            + "warning\(warnings.count == 1 ? "" : "s") in all"
+        return PassModelError(
+            .invalidPass,
+            "\(origin): \(headline); \(summary):\n" + issues.map { "  \($0)" }.joined(separator: "\n"),
+            issues: issues)
     }
 
     package static func read(_ url: URL) throws -> Data {
