@@ -68,12 +68,15 @@ public enum TesseraServer {
         let orderStore: any PassStore
         let checkoutStore: any CheckoutStore
         var migrateAfterStart: [@Sendable () async throws -> Void] = []
+        var checkoutConfiguration = configuration.checkout
         switch configuration.database {
         case .sqlite(let path):
             let sqlite = try SQLiteStore(path: path)
             try await sqlite.migrate()
             let checkout = SQLiteCheckoutStore(store: sqlite, now: now)
             try await checkout.migrate()
+            // One process per SQLite file: what is held at start-up was held by a process that is gone.
+            checkoutConfiguration.exclusiveStore = true
             store = sqlite
             orderStore = sqlite.orderStore()
             checkoutStore = checkout
@@ -124,7 +127,7 @@ public enum TesseraServer {
             // Checked before the payment processor exists: its HTTP client must be shut down once made.
             let walletOrderIssuer = try WalletOrderIssuer.forMerchant(merchant, issuer: orderIssuer, now: now)
             let checkout = try CheckoutService(
-                merchant: merchant, configuration: configuration.checkout, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
+                merchant: merchant, configuration: checkoutConfiguration, store: checkoutStore, processor: try merchant.makePaymentProcessor(logger: logger),
                 passIssuer: OrderPassIssuer(issuer: issuer),
                 walletOrderIssuer: walletOrderIssuer,
                 merchantValidator: try MerchantValidator.ifConfigured(merchant: merchant, logger: logger),

@@ -203,7 +203,7 @@ struct AuthorizationStateTests {
                 couponCode: nil,
                 payment: try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
                                              shippingContact: nil))
-            #expect(await fixture.store.claimAuthorization(claimed, transactionIdentifier: "00ff", at: fixture.clock.now)
+            #expect(try await fixture.store.claimAuthorization(claimed, transactionIdentifier: "00ff", at: fixture.clock.now)
                     == .claimed)
             #expect(await fixture.service.recoverAuthorizations() == 0)  // within its lease: left alone
             #expect(processor.calls.isEmpty)

@@ -85,7 +85,8 @@ extension CheckoutService {
             transactionIdentifier: transaction, startedAt: now(), total: amount, lineItems: lineItems,
             shippingMethod: try pricing.requiresShipping(session) ? builder.selectedShippingOption()?.identifier : nil,
             couponCode: hasDiscount ? session.couponCode : nil, payment: body)
-        switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, at: now()) {
+        switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, holder: instance,
+                                                  at: now()) {
         case .claimed: break
         case .notPending(let state): throw AuthorizationFailure.notPending(state)
         case .transactionReplayed:

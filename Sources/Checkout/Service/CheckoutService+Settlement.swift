@@ -110,21 +110,41 @@ extension CheckoutService {
         _ = try await store.completePasses(order: issued)
     }
 
-    /// Retries every authorization held longer than ``Configuration/authorizationLease`` (a crash, or a processor
-    /// that did not answer) with its own idempotency key, and issues the passes of committed orders still on the
-    /// pass queue. ``services`` runs it every ``Configuration/recoveryInterval``; it is safe to run in several
-    /// processes at once.
+    /// Records this process's heartbeat, so that other processes leave the authorizations it holds alone.
+    /// ``services`` does it every ``Configuration/heartbeatInterval``.
+    public func recordHeartbeat() async {
+        do {
+            try await store.recordHeartbeat(holder: instance, at: now())
+        } catch {
+            logger.warning("checkout heartbeat not recorded", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Retries, with its own idempotency key, every authorization whose holder is gone: held by a process whose
+    /// heartbeat has been silent for ``Configuration/holderSilence`` (killed or stopped in the middle of it), held
+    /// by a process before this one on an ``Configuration/exclusiveStore`` when `startingUp`, or held by anyone for
+    /// longer than ``Configuration/authorizationLease`` (the last resort: a processor that did not answer); and issues
+    /// the passes of committed orders still on the pass queue. ``services`` runs it at start-up and every
+    /// ``Configuration/recoveryInterval``; it is safe to run in several processes at once, and never takes an
+    /// authorization a live process is still working on before its lease runs out.
+    /// - Parameter startingUp: Whether this is the run at the process's start.
     /// - Returns: How many authorizations and orders it finished.
     @discardableResult
-    public func recoverAuthorizations() async -> Int {
+    public func recoverAuthorizations(startingUp: Bool = false) async -> Int {
         var finished = 0
         do {
-            let stale = try await store.leaseStaleAuthorizations(
-                olderThan: now().addingTimeInterval(-configuration.authorizationLease), now: now(), limit: 50)
+            let date = now()
+            let otherHolders: RecoverableAuthorizations.OtherHolders = startingUp && configuration.exclusiveStore
+                ? .all : .silentSince(date.addingTimeInterval(-configuration.holderSilence))
+            let stale = try await store.leaseRecoverableAuthorizations(
+                .init(leaseExpiredBefore: date.addingTimeInterval(-configuration.authorizationLease),
+                      otherHolders: otherHolders),
+                holder: instance, now: date, limit: 50)
             for var session in stale {
                 guard let attempt = session.authorization else { continue }
                 do {
-                    // Held past its lease (a crash or a stuck call): whether the processor charged is not known.
+                    // Its holder is gone, or it was held past its lease (a stuck call): whether the processor
+                    // charged is not known.
                     if session.state == .authorizing {
                         session.state = .processorUnknown
                         guard try await store.updateAuthorizingSession(session) else { continue }

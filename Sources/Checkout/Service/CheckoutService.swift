@@ -29,17 +29,33 @@ public final class CheckoutService: Sendable {
         public var authorizationLease: TimeInterval
         /// How often recovery looks for held authorizations and owed passes.
         public var recoveryInterval: Duration
+        /// How often the process records its heartbeat in the store, which keeps the authorizations it holds its own.
+        public var heartbeatInterval: Duration
+        /// Seconds without a heartbeat after which another process takes a process for dead and recovers the
+        /// authorizations it held, without waiting for their lease (several heartbeats, so a busy process is not
+        /// taken for dead).
+        public var holderSilence: TimeInterval
+        /// Whether no other process uses the store (SQLite): then at start-up every authorization held by an earlier
+        /// process is recovered at once.
+        public var exclusiveStore: Bool
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - maximumBodySize: Largest accepted request body.
-        ///   - authorizationLease: Seconds before a held authorization is retried.
+        ///   - authorizationLease: Seconds before a held authorization is retried, whoever holds it.
         ///   - recoveryInterval: How often recovery runs.
+        ///   - heartbeatInterval: How often the process's heartbeat is recorded.
+        ///   - holderSilence: Seconds of silence after which a holder is taken for dead.
+        ///   - exclusiveStore: Whether no other process uses the store.
         public init(maximumBodySize: Int = 64 << 10, authorizationLease: TimeInterval = 120,
-                    recoveryInterval: Duration = .seconds(5)) {
+                    recoveryInterval: Duration = .seconds(2), heartbeatInterval: Duration = .seconds(2),
+                    holderSilence: TimeInterval = 8, exclusiveStore: Bool = false) {
             self.maximumBodySize = maximumBodySize
             self.authorizationLease = authorizationLease
             self.recoveryInterval = recoveryInterval
+            self.heartbeatInterval = heartbeatInterval
+            self.holderSilence = holderSilence
+            self.exclusiveStore = exclusiveStore
         }
     }
 
@@ -65,6 +81,9 @@ public final class CheckoutService: Sendable {
     let development: DevelopmentPayments?
     /// The logger the service and its routes write to.
     public let logger: Logger
+    /// This process among those sharing the store: the holder recorded with each authorization it claims or
+    /// recovers, and the name its heartbeat is recorded under. New for every service (every start of the server).
+    public let instance: String
     let now: @Sendable () -> Date
 
     /// Creates the checkout service, reading the payment-processing keys and Apple root named in `merchant`.
@@ -102,6 +121,7 @@ public final class CheckoutService: Sendable {
         self.walletOrderIssuer = walletOrderIssuer
         self.logger = logger
         self.now = now
+        instance = Identifiers.make(prefix: "srv_")
         pricing = try PricingEngine(configuration: merchant, calendar: BusinessDayCalendar(now: now))
         development = try merchant.developmentMode
             ? DevelopmentPayments(merchantIdentifier: merchant.merchantIdentifier, now: now()) : nil
@@ -127,10 +147,10 @@ public final class CheckoutService: Sendable {
         }
     }
 
-    /// Long-lived parts to run with the application: recovery of held authorizations and owed passes, and the
-    /// merchant validator's HTTP client.
+    /// Long-lived parts to run with the application: the heartbeat and recovery of held authorizations and owed
+    /// passes, and the merchant validator's HTTP client.
     public var services: [any Service] {
-        var services: [any Service] = [CheckoutRecovery(service: self, interval: configuration.recoveryInterval)]
+        var services: [any Service] = [CheckoutRecovery(service: self)]
         if let merchantValidator { services.append(merchantValidator) }
         if let processor = processor as? any Service { services.append(processor) }
         return services

@@ -34,9 +34,12 @@ public protocol CheckoutStore: Sendable {
     ///   - session: The session with `state` authorizing and its ``CheckoutSession/authorization`` set.
     ///   - transactionIdentifier: The token's `header.transactionId` (hex).
     ///   - date: When.
+    ///   - holder: The server process that claims it (its ``CheckoutService/instance``), recorded with the claim so
+    ///     that recovery in another process leaves it alone while that process's heartbeat is recent; `nil` records
+    ///     none (then only the lease frees it).
     /// - Returns: Claimed; or why not (nothing changed then).
-    func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date) async throws
-        -> AuthorizationClaim
+    func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?, at date: Date)
+        async throws -> AuthorizationClaim
 
     /// Replaces a session an authorization holds (authorizing or processor-unknown): to record that the processor's
     /// answer is unknown, or to return a declined session to pending.
@@ -52,14 +55,25 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: `false` when no authorization holds the session any more (nothing was stored).
     func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws -> Bool
 
-    /// Takes the sessions whose authorization has been held since before `olderThan` (a crashed or timed-out
-    /// attempt), renewing each one's lease to `date` so that another process does not take it at the same time.
+    /// Records that a server process is alive: its heartbeat, which keeps the authorizations it holds its own.
+    /// Heartbeats silent for an hour are forgotten.
     /// - Parameters:
-    ///   - olderThan: Leases last renewed before this are stale.
+    ///   - holder: The process (its ``CheckoutService/instance``).
+    ///   - date: Now.
+    func recordHeartbeat(holder: String, at date: Date) async throws
+
+    /// Takes the held authorizations recovery should finish: those whose lease was last renewed before
+    /// `criteria.leaseExpiredBefore` (the last resort: a crash, or a call that never ended), and those another
+    /// process holds that `criteria.otherHolders` gives up for dead. Each one taken gets `holder` as its holder and
+    /// `date` as its lease, so that another process does not take it at the same time.
+    /// - Parameters:
+    ///   - criteria: Which authorizations are recoverable.
+    ///   - holder: The process taking them (`nil`: none is recorded).
     ///   - date: Now, the new lease.
     ///   - limit: At most this many.
     /// - Returns: The sessions taken.
-    func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession]
+    func leaseRecoverableAuthorizations(_ criteria: RecoverableAuthorizations, holder: String?, now date: Date,
+                                        limit: Int) async throws -> [CheckoutSession]
 
     /// Orders whose passes are owed (the durable pass queue), oldest first.
     /// - Parameter limit: At most this many.
@@ -87,6 +101,29 @@ public protocol CheckoutStore: Sendable {
 }
 
 extension CheckoutStore {
+    /// Claims a pending session for one authorization with no holder recorded (only its lease frees it).
+    /// - Parameters:
+    ///   - session: The session with `state` authorizing and its ``CheckoutSession/authorization`` set.
+    ///   - transactionIdentifier: The token's `header.transactionId` (hex).
+    ///   - date: When.
+    /// - Returns: Claimed; or why not (nothing changed then).
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
+        async throws -> AuthorizationClaim
+    {
+        try await claimAuthorization(session, transactionIdentifier: transactionIdentifier, holder: nil, at: date)
+    }
+
+    /// Takes the sessions whose authorization has been held since before `olderThan`, whoever holds them.
+    /// - Parameters:
+    ///   - olderThan: Leases last renewed before this are stale.
+    ///   - date: Now, the new lease.
+    ///   - limit: At most this many.
+    /// - Returns: The sessions taken (recorded with no holder).
+    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession] {
+        try await leaseRecoverableAuthorizations(.init(leaseExpiredBefore: olderThan), holder: nil, now: date,
+                                                 limit: limit)
+    }
+
     /// Stores an order and marks its session authorized, together, with no passes owed.
     /// - Parameters:
     ///   - order: The new order.
@@ -97,7 +134,55 @@ extension CheckoutStore {
     }
 }
 
-/// What ``CheckoutStore/claimAuthorization(_:transactionIdentifier:at:)`` did.
+/// Which held authorizations ``CheckoutStore/leaseRecoverableAuthorizations(_:holder:now:limit:)`` takes.
+public struct RecoverableAuthorizations: Sendable, Equatable {
+    /// Which authorizations held by other processes are recoverable before their lease runs out.
+    public enum OtherHolders: Sendable, Equatable {
+        /// None: only expired leases.
+        case none
+        /// Those whose holder has shown no sign of life since this date: its last heartbeat is older (or it has
+        /// none) and so is the authorization's lease (the claim, or the last time it was taken) — the process died.
+        case silentSince(Date)
+        /// Every one not held by the taker, with or without a holder: at start-up on a store no other process uses,
+        /// whatever is held was held by an earlier process, which is gone.
+        case all
+    }
+
+    /// Held since before this (by anyone, the taker included): the lease ran out.
+    public var leaseExpiredBefore: Date
+    /// Which authorizations of other processes are taken as well.
+    public var otherHolders: OtherHolders
+
+    /// Creates the criteria.
+    /// - Parameters:
+    ///   - leaseExpiredBefore: Leases renewed before this are stale.
+    ///   - otherHolders: Which other processes' authorizations are taken before their lease runs out.
+    public init(leaseExpiredBefore: Date, otherHolders: OtherHolders = .none) {
+        self.leaseExpiredBefore = leaseExpiredBefore
+        self.otherHolders = otherHolders
+    }
+
+    /// Whether an authorization is recoverable.
+    /// - Parameters:
+    ///   - lease: When its lease was last renewed.
+    ///   - heldBy: Its holder, if one was recorded.
+    ///   - taker: The process asking.
+    ///   - heartbeat: The holder's last heartbeat, if any.
+    /// - Returns: Whether the taker may take it.
+    public func recoverable(lease: Date, heldBy: String?, taker: String?, heartbeat: Date?) -> Bool {
+        if lease < leaseExpiredBefore { return true }
+        if let heldBy, heldBy == taker { return false }
+        switch otherHolders {
+        case .none: return false
+        case .all: return true
+        case .silentSince(let date):
+            guard heldBy != nil else { return false }
+            return lease < date && (heartbeat ?? .distantPast) < date
+        }
+    }
+}
+
+/// What ``CheckoutStore/claimAuthorization(_:transactionIdentifier:holder:at:)`` did.
 public enum AuthorizationClaim: Sendable, Equatable {
     /// The session is now authorizing and the transaction identifier recorded.
     case claimed
@@ -122,6 +207,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
     private var transactions: [String: String] = [:]
     private var orders: [String: CheckoutOrder] = [:]
     private var leases: [String: Date] = [:]
+    private var holders: [String: String] = [:]
+    private var heartbeats: [String: Date] = [:]
     private var passQueue: [String] = []
 
     /// Creates an empty store.
@@ -167,10 +254,11 @@ public actor MemoryCheckoutStore: CheckoutStore {
     /// - Parameters:
     ///   - session: The authorizing session.
     ///   - transactionIdentifier: The identifier.
+    ///   - holder: The claiming process.
     ///   - date: When.
     /// - Returns: What happened.
-    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
-        -> AuthorizationClaim
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?,
+                                   at date: Date) -> AuthorizationClaim
     {
         guard let current = sessions[session.id], current.state == .pending else {
             return .notPending(sessions[session.id]?.state)
@@ -179,6 +267,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
         transactions[transactionIdentifier] = session.id
         sessions[session.id] = session
         leases[session.id] = date
+        holders[session.id] = holder
         return .claimed
     }
 
@@ -207,17 +296,35 @@ public actor MemoryCheckoutStore: CheckoutStore {
         return true
     }
 
-    /// Takes stale authorizations.
+    /// Records a heartbeat.
     /// - Parameters:
-    ///   - olderThan: Stale before this.
+    ///   - holder: The process.
+    ///   - date: Now.
+    public func recordHeartbeat(holder: String, at date: Date) {
+        heartbeats[holder] = date
+        heartbeats = heartbeats.filter { $0.value >= date.addingTimeInterval(-3600) }
+    }
+
+    /// Takes recoverable authorizations.
+    /// - Parameters:
+    ///   - criteria: Which are recoverable.
+    ///   - holder: The taker.
     ///   - date: The new lease.
     ///   - limit: At most this many.
     /// - Returns: The sessions.
-    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) -> [CheckoutSession] {
-        let stale = sessions.values.filter { $0.state.isBeingPaid && (leases[$0.id] ?? .distantPast) < olderThan }
-            .prefix(limit)
-        for session in stale { leases[session.id] = date }
-        return Array(stale)
+    public func leaseRecoverableAuthorizations(_ criteria: RecoverableAuthorizations, holder: String?, now date: Date,
+                                               limit: Int) -> [CheckoutSession] {
+        let taken = sessions.values.filter { session in
+            guard session.state.isBeingPaid else { return false }
+            let heldBy = holders[session.id]
+            return criteria.recoverable(lease: leases[session.id] ?? .distantPast, heldBy: heldBy, taker: holder,
+                                        heartbeat: heldBy.flatMap { heartbeats[$0] })
+        }.prefix(limit)
+        for session in taken {
+            leases[session.id] = date
+            holders[session.id] = holder
+        }
+        return Array(taken)
     }
 
     /// Orders owing passes.

@@ -29,17 +29,19 @@ extension PostgresCheckoutStore {
     /// - Parameters:
     ///   - session: The session, authorizing, with its attempt.
     ///   - transactionIdentifier: The token's transaction identifier.
+    ///   - holder: The claiming process, recorded in `held_by`.
     ///   - date: When.
     /// - Returns: Claimed, not pending, or a replayed transaction (then nothing changed).
-    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
-        async throws -> AuthorizationClaim
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?,
+                                   at date: Date) async throws -> AuthorizationClaim
     {
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         do {
             return try await transaction { connection in
                 let updated = try await connection.query("""
                     UPDATE checkout_sessions
-                    SET state = \(session.state.rawValue), document = \(document)::jsonb, updated_at = \(date)
+                    SET state = \(session.state.rawValue), document = \(document)::jsonb, updated_at = \(date),
+                    held_by = \(holder)
                     WHERE id = \(session.id) AND state = 'pending'
                     RETURNING id
                     """, logger: logger).collect()
@@ -121,21 +123,52 @@ extension PostgresCheckoutStore {
         }
     }
 
-    /// Takes stale authorizations, renewing their leases, in one statement (`FOR UPDATE SKIP LOCKED`, so two
-    /// processes never take the same session at once).
+    /// Records a server process's heartbeat, then forgets those silent for an hour.
     /// - Parameters:
-    ///   - olderThan: Leases before this are stale.
+    ///   - holder: The process.
+    ///   - date: Now.
+    public func recordHeartbeat(holder: String, at date: Date) async throws {
+        _ = try await rows("""
+            INSERT INTO checkout_heartbeats (holder, beat_at) VALUES (\(holder), \(date))
+            ON CONFLICT (holder) DO UPDATE SET beat_at = EXCLUDED.beat_at
+            """)
+        _ = try await rows("DELETE FROM checkout_heartbeats WHERE beat_at < \(date.addingTimeInterval(-3600))")
+    }
+
+    /// Takes recoverable authorizations, recording the taker and renewing their leases, in one statement
+    /// (`FOR UPDATE SKIP LOCKED`, so two processes never take the same session at once).
+    /// - Parameters:
+    ///   - criteria: Expired leases, and which other holders are given up for dead.
+    ///   - holder: The taker.
     ///   - date: The new lease.
     ///   - limit: At most this many.
     /// - Returns: The sessions taken.
-    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession] {
+    public func leaseRecoverableAuthorizations(_ criteria: RecoverableAuthorizations, holder: String?, now date: Date,
+                                               limit: Int) async throws -> [CheckoutSession] {
+        var everyOther = false
+        var bySilence = false
+        var silentSince = criteria.leaseExpiredBefore
+        switch criteria.otherHolders {
+        case .none: break
+        case .all: everyOther = true
+        case .silentSince(let since):
+            bySilence = true
+            silentSince = since
+        }
         let rows = try await rows("""
-            UPDATE checkout_sessions SET updated_at = \(date)
+            UPDATE checkout_sessions SET updated_at = \(date), held_by = \(holder)
             WHERE id IN (
-                SELECT id FROM checkout_sessions
-                WHERE state IN ('authorizing', 'processorUnknown') AND updated_at < \(olderThan)
-                ORDER BY updated_at LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED
+                SELECT s.id FROM checkout_sessions s
+                WHERE s.state IN ('authorizing', 'processorUnknown') AND (
+                    s.updated_at < \(criteria.leaseExpiredBefore)
+                    OR ((s.held_by IS NULL OR s.held_by IS DISTINCT FROM \(holder)) AND (
+                        \(everyOther)
+                        OR (\(bySilence) AND s.held_by IS NOT NULL AND s.updated_at < \(silentSince)
+                            AND NOT EXISTS (
+                            SELECT 1 FROM checkout_heartbeats h
+                            WHERE h.holder = s.held_by AND h.beat_at >= \(silentSince))))))
+                ORDER BY s.updated_at LIMIT \(limit)
+                FOR UPDATE OF s SKIP LOCKED
             )
             RETURNING id, document::text
             """)

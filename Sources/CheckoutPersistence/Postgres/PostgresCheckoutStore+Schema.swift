@@ -83,5 +83,16 @@ extension PostgresCheckoutStore {
             )
             """,
         ],
+        [
+            // Who holds an authorization (null for sessions held before the column existed) and each server
+            // process's last heartbeat: added, nothing changed.
+            "ALTER TABLE checkout_sessions ADD COLUMN held_by text",
+            """
+            CREATE TABLE checkout_heartbeats (
+                holder text PRIMARY KEY,
+                beat_at timestamptz NOT NULL
+            )
+            """,
+        ],
     ]
 }

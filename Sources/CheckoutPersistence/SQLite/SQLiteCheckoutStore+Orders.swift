@@ -28,19 +28,22 @@ extension SQLiteCheckoutStore {
     /// - Parameters:
     ///   - session: The session, authorizing, with its attempt.
     ///   - transactionIdentifier: The token's transaction identifier.
+    ///   - holder: The claiming process, recorded in `held_by`.
     ///   - date: When.
     /// - Returns: Claimed, not pending, or a replayed transaction (then nothing changed).
-    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, at date: Date)
-        async throws -> AuthorizationClaim
+    public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?,
+                                   at date: Date) async throws -> AuthorizationClaim
     {
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         do {
             return try await write { db in
                 let update = try db.cachedStatement(sql: """
-                    UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
+                    UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?, held_by = ?
                     WHERE id = ? AND state = 'pending'
                     """)
-                try update.execute(arguments: [session.state.rawValue, document, date.timeIntervalSince1970, session.id])
+                try update.execute(arguments: [
+                    session.state.rawValue, document, date.timeIntervalSince1970, holder, session.id,
+                ])
                 guard db.changesCount > 0 else {
                     let select = try db.cachedStatement(sql: "SELECT state FROM checkout_sessions WHERE id = ?")
                     let state = try String.fetchOne(select, arguments: [session.id])
@@ -120,24 +123,59 @@ extension SQLiteCheckoutStore {
         }
     }
 
-    /// Takes stale authorizations, renewing their leases, in one write transaction.
+    /// Records a server process's heartbeat and forgets those silent for an hour, in one write transaction.
     /// - Parameters:
-    ///   - olderThan: Leases before this are stale.
+    ///   - holder: The process.
+    ///   - date: Now.
+    public func recordHeartbeat(holder: String, at date: Date) async throws {
+        try await write { db in
+            let beat = try db.cachedStatement(sql: """
+                INSERT INTO checkout_heartbeats (holder, beat_at) VALUES (?, ?)
+                ON CONFLICT (holder) DO UPDATE SET beat_at = excluded.beat_at
+                """)
+            try beat.execute(arguments: [holder, date.timeIntervalSince1970])
+            let forget = try db.cachedStatement(sql: "DELETE FROM checkout_heartbeats WHERE beat_at < ?")
+            try forget.execute(arguments: [date.timeIntervalSince1970 - 3600])
+        }
+    }
+
+    /// Takes recoverable authorizations, recording the taker and renewing their leases, in one write transaction.
+    /// - Parameters:
+    ///   - criteria: Expired leases, and which other holders are given up for dead.
+    ///   - holder: The taker.
     ///   - date: The new lease.
     ///   - limit: At most this many.
     /// - Returns: The sessions taken.
-    public func leaseStaleAuthorizations(olderThan: Date, now date: Date, limit: Int) async throws -> [CheckoutSession] {
-        try await write { db in
+    public func leaseRecoverableAuthorizations(_ criteria: RecoverableAuthorizations, holder: String?, now date: Date,
+                                               limit: Int) async throws -> [CheckoutSession] {
+        var everyOther = false
+        var silentSince: Double?
+        switch criteria.otherHolders {
+        case .none: break
+        case .all: everyOther = true
+        case .silentSince(let since): silentSince = since.timeIntervalSince1970
+        }
+        let arguments: StatementArguments = [
+            "lease": criteria.leaseExpiredBefore.timeIntervalSince1970, "taker": holder, "everyOther": everyOther,
+            "silentSince": silentSince, "limit": limit,
+        ]
+        return try await write { db in
             let select = try db.cachedStatement(sql: """
-                SELECT id, document FROM checkout_sessions
-                WHERE state IN ('authorizing', 'processorUnknown') AND updated_at < ?
-                ORDER BY updated_at LIMIT ?
+                SELECT s.id, s.document FROM checkout_sessions s
+                WHERE s.state IN ('authorizing', 'processorUnknown') AND (
+                    s.updated_at < :lease
+                    OR ((s.held_by IS NULL OR s.held_by IS NOT :taker) AND (
+                        :everyOther
+                        OR (:silentSince IS NOT NULL AND s.held_by IS NOT NULL AND s.updated_at < :silentSince
+                            AND NOT EXISTS (
+                            SELECT 1 FROM checkout_heartbeats h WHERE h.holder = s.held_by AND h.beat_at >= :silentSince)))))
+                ORDER BY s.updated_at LIMIT :limit
                 """)
-            let rows = try Row.fetchAll(select, arguments: [olderThan.timeIntervalSince1970, limit])
-            let renew = try db.cachedStatement(sql: "UPDATE checkout_sessions SET updated_at = ? WHERE id = ?")
+            let rows = try Row.fetchAll(select, arguments: arguments)
+            let renew = try db.cachedStatement(sql: "UPDATE checkout_sessions SET updated_at = ?, held_by = ? WHERE id = ?")
             return try rows.map { row in
                 let id: String = row[0]
-                try renew.execute(arguments: [date.timeIntervalSince1970, id])
+                try renew.execute(arguments: [date.timeIntervalSince1970, holder, id])
                 return try CheckoutDocument.session(row[1], id: id)
             }
         }

@@ -43,8 +43,22 @@ public final class SQLiteCheckoutStore: CheckoutStore {
         migrator.registerMigration("checkout-v2: authorization states, pass queue") { db in
             try db.execute(sql: version2)
         }
+        migrator.registerMigration("checkout-v3: authorization holders, heartbeats") { db in
+            try db.execute(sql: version3)
+        }
         return migrator
     }()
+
+    /// Who holds an authorization (a column, empty for sessions held before it existed) and each server process's
+    /// last heartbeat: added, nothing changed.
+    private static let version3 = """
+        ALTER TABLE checkout_sessions ADD COLUMN held_by TEXT;
+
+        CREATE TABLE checkout_heartbeats (
+            holder TEXT NOT NULL PRIMARY KEY,
+            beat_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        """
 
     private static let version2 = """
         CREATE INDEX checkout_sessions_held ON checkout_sessions (updated_at)
