@@ -117,12 +117,17 @@ struct CheckoutFixture: Sendable {
         return router
     }
 
-    /// Runs `test` against the routes on a real loopback socket.
+    /// Runs `test` against the routes on a real loopback socket. The server, its handlers and `test` run on a
+    /// thread of their own (``EventLoopExecutor/run(_:)``), so neither waits behind the suite's synchronous tests
+    /// for one of Swift's few cooperative threads.
     func withClient<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
         async throws -> Value
     {
-        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        return try await app.test(.live) { client in try await test(client) }
+        try await EventLoopExecutor.run { executor in
+            let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                  eventLoopGroupProvider: .shared(executor.eventLoopGroup))
+            return try await app.test(.live) { client in try await test(client) }
+        }
     }
 
     /// A signed, encrypted Apple Pay payment (`{"token": ..., "shippingContact": ...}`) as a device would send it.

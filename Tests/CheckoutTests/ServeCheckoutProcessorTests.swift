@@ -22,11 +22,9 @@ struct ServeCheckoutProcessorTests {
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "serve-processor")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await endpointApp.test(.live) { endpointClient in
-            let merchant = try Serve.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
+        try await Serve.withEndpoint(endpoint) { endpointPort, http in
+            let merchant = try Serve.writeMerchant(fixture, endpoint: endpoint, endpointPort: endpointPort,
                                                    folder: folder, configure: configure)
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let server = try Serve.Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
                                           port: ServeProcess.unusedPort(), chain: chain, name: "serve",
                                           environment: environment, arguments: arguments)
@@ -35,11 +33,9 @@ struct ServeCheckoutProcessorTests {
                 try await test(server, http)
             } catch {
                 server.stop()
-                try await http.shutdown()
                 throw error
             }
             server.stop()
-            try await http.shutdown()
         }
     }
 
@@ -54,14 +50,16 @@ struct ServeCheckoutProcessorTests {
     @Test("webhook: signed calls; a timed-out try and a 5xx are retried with the same key; a decline, then another card with a new key")
     func webhookRetriesAndKeys() async throws {
         let fixture = try CheckoutFixture()
-        // The first call takes 12 s against a 4 s timeout (a busy machine can slow an ordinary answer past 1 s), the
-        // second answers 503, the third approves.
-        let endpoint = PaymentEndpointStandIn(unavailableFirst: 2, slowFirst: 1)
+        // The first call answers after three timeouts (a timeout of 4 s on a quiet machine, scaled like the answer: a
+        // busy machine can slow an ordinary answer past 1 s), the second answers 503, the third approves.
+        let timeout = TestTime.wholeSeconds(4, limit: 30)
+        let endpoint = PaymentEndpointStandIn(unavailableFirst: 2, slowFirst: 1, slowDelay: .seconds(3 * timeout))
         // A lease longer than the three tries, so the recovery worker does not take the held authorization over.
-        try await Self.withServe(fixture, endpoint: endpoint, environment: ["TESSERA_CHECKOUT_AUTHORIZATION_LEASE": "60"],
+        try await Self.withServe(fixture, endpoint: endpoint,
+                                 environment: ["TESSERA_CHECKOUT_AUTHORIZATION_LEASE": "\(4 * timeout)"],
                                  configure: { merchant in
             var processor = merchant["paymentProcessor"] as? [String: Any] ?? [:]
-            processor["timeoutSeconds"] = 4
+            processor["timeoutSeconds"] = timeout
             merchant["paymentProcessor"] = processor
         }) { server, http in
             let retried = try await Serve.createTicketSession(http, server.base)
@@ -69,7 +67,8 @@ struct ServeCheckoutProcessorTests {
             #expect(status == 200, "\(result) \(server.output)")
             #expect(!server.output.contains("the authorization lease is not longer"), "\(server.output)")
             let orderId = try #require(result["orderId"] as? String)
-            #expect(endpoint.calls.map(\.idempotencyKey) == Array(repeating: "\(retried)-1", count: 3))
+            #expect(endpoint.calls.count == 3)
+            #expect(endpoint.keys == ["\(retried)-1"])
             #expect(endpoint.calls.allSatisfy { $0.signatureValid && $0.hasPaymentData && !$0.hasToken })
             #expect(endpoint.calls.allSatisfy { $0.body["orderId"] == orderId && $0.body["amount"] == "48.71" })
             let (_, order) = try await Serve.json(http, Serve.request(.GET, "\(server.base)/checkout/v1/orders/\(orderId)"))
@@ -86,33 +85,35 @@ struct ServeCheckoutProcessorTests {
             let (paid, _) = try await Self.authorize(fixture, http, server, session: declined)
             #expect(paid == 200)
             // One key per card; a slow answer retried by the server keeps its card's key (and its decision).
-            var keys: [String] = []
-            for call in endpoint.calls where call.idempotencyKey.hasPrefix(declined) && keys.last != call.idempotencyKey {
-                keys.append(call.idempotencyKey)
-            }
-            #expect(keys == ["\(declined)-1", "\(declined)-2"], "\(endpoint.calls.map(\.idempotencyKey))")
+            #expect(endpoint.keys(ofSession: declined) == ["\(declined)-1", "\(declined)-2"],
+                    "\(endpoint.calls.map(\.idempotencyKey))")
         }
     }
 
     @Test("webhook: a second authorize while the first is with the processor never reaches it and is told so")
     func secondAuthorize() async throws {
         let fixture = try CheckoutFixture()
-        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(500))
-        try await Self.withServe(fixture, endpoint: endpoint) { server, http in
+        let endpoint = PaymentEndpointStandIn()
+        // A lease shorter than three tries of the endpoint's timeout (5 s, scaled): the server warns at start-up.
+        try await Self.withServe(fixture, endpoint: endpoint, environment: ["TESSERA_CHECKOUT_AUTHORIZATION_LEASE": "10"]) {
+            server, http in
             let id = try await Serve.createTicketSession(http, server.base)
-            async let first = Self.authorize(fixture, http, server, session: id)
-            async let second = Self.authorize(fixture, http, server, session: id)
-            let answers = try await [first, second]
-            #expect(answers.map(\.0).sorted() == [200, 409], "\(answers)")
-            #expect(answers.contains { $0.1["code"] as? String == "authorizationInProgress" }, "\(answers)")
-            #expect(endpoint.calls.count == 1)
-            // The suite's 2 s lease is shorter than three tries of the endpoint's timeout: the server says so.
+            // The first authorization is with the processor, which holds its answer until the second was refused.
+            endpoint.holdAnswers()
+            let first = Task { try await Self.authorize(fixture, http, server, session: id).0 }
+            #expect(try await endpoint.waitForCalls(1), "\(server.output)")
+            let second = try await Self.authorize(fixture, http, server, session: id)
+            #expect(second.0 == 409, "\(second)")
+            #expect(second.1["code"] as? String == "authorizationInProgress", "\(second)")
+            endpoint.releaseAnswers()
+            #expect(try await first.value == 200)
+            #expect(endpoint.keys == ["\(id)-1"])
             #expect(server.output.contains("the authorization lease is not longer than the payment processor's tries"),
                     "\(server.output)")
             let (again, after) = try await Self.authorize(fixture, http, server, session: id)
             #expect(again == 409)
             #expect(after["code"] as? String == "sessionNotPending")
-            #expect(endpoint.calls.count == 1)
+            #expect(endpoint.keys == ["\(id)-1"])
         }
     }
 
@@ -130,10 +131,9 @@ struct ServeCheckoutProcessorTests {
             let (status, result) = try await Self.authorize(fixture, http, server, session: id)
             #expect(status == 200, "\(result) \(server.output)")
             let call = try #require(endpoint.calls.first)
-            #expect(endpoint.calls.count == 1)
             #expect(call.signatureValid)
             #expect(call.hasToken && !call.hasPaymentData)
-            #expect(call.idempotencyKey == "\(id)-1")
+            #expect(endpoint.keys == ["\(id)-1"])
             let orderId = try #require(result["orderId"] as? String)
             let (_, order) = try await Serve.json(http, Serve.request(.GET, "\(server.base)/checkout/v1/orders/\(orderId)"))
             #expect((order["payment"] as? [String: Any])?["displayName"] as? String == "Visa ••••1234 (Apple Pay)", "\(order)")
@@ -218,7 +218,8 @@ struct ServeCheckoutProcessorTests {
             #expect(call.cardPayment?["token"] == "tok_serve_1")
             #expect(call.body["paymentSource"] == "card")
             #expect(!server.output.contains("tok_serve_1"), "the gateway token was logged")
-            let sheet = try await http.execute(Serve.request(.GET, "\(server.base)/checkout/sheet/\(id)"), timeout: .seconds(30))
+            let sheet = try await http.execute(Serve.request(.GET, "\(server.base)/checkout/sheet/\(id)"),
+                                               timeout: .seconds(Int64(TestTime.seconds(10))))
             let policy = sheet.headers.first(name: "Content-Security-Policy") ?? ""
             #expect(policy.contains("frame-src https://shop.example.test https://js.gateway.example;"), "\(policy)")
         }

@@ -31,7 +31,6 @@ struct ServeCheckoutTests {
                 "--merchant-config", merchant.path, "--log-level", "info",
             ] + arguments  // later flags win: a test may give other credentials
             var environment = ProcessInfo.processInfo.environment
-            environment["TESSERA_CHECKOUT_AUTHORIZATION_LEASE"] = "2"
             environment.merge(extra) { $1 }
             process.environment = environment
             log = folder.appendingPathComponent("\(name).log")
@@ -55,14 +54,43 @@ struct ServeCheckoutTests {
             if !started { throw CheckoutTestError("server did not start: \(output)") }
         }
 
+        /// Sends SIGKILL and returns at once (safe inside the endpoint's handler); ``exited()`` waits for the end.
         func kill9() {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
         }
 
+        /// Waits, on a thread of its own, until the process has exited.
+        func exited() async throws {
+            let process = process
+            try await offCooperativePool { process.waitUntilExit() }
+        }
+
+        /// Sends SIGTERM and waits for the exit (blocking the caller's thread: the tests run on threads of their own).
         func stop() {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
+        }
+    }
+
+    /// Serves `endpoint` on a thread of its own and runs `test` on another, with an HTTP client on the test's loop:
+    /// the endpoint answers `tessera serve` and the test sees its answers without either waiting behind the suite's
+    /// other work.
+    /// - Parameters:
+    ///   - endpoint: The payment endpoint stand-in.
+    ///   - test: The test, given the endpoint's port and the client.
+    static func withEndpoint(_ endpoint: PaymentEndpointStandIn,
+                             _ test: @escaping @Sendable (_ port: Int, HTTPClient) async throws -> Void) async throws {
+        try await endpoint.serve { port in
+            try await EventLoopExecutor.run { executor in
+                let http = HTTPClient(eventLoopGroupProvider: .shared(executor.eventLoopGroup))
+                do {
+                    try await test(port, http)
+                } catch {
+                    try? await http.shutdown()
+                    throw error
+                }
+                try await http.shutdown()
+            }
         }
     }
 
@@ -83,7 +111,7 @@ struct ServeCheckoutTests {
             "paymentProcessingKeyPaths": fixture.merchant.paymentProcessingKeyPaths,
             "apiKeyFile": fixture.merchant.apiKeyFile ?? "",
             "paymentProcessor": ["kind": "webhook", "url": "http://127.0.0.1:\(endpointPort)/pay",
-                                 "secretFile": secret.path, "timeoutSeconds": 5],
+                                 "secretFile": secret.path, "timeoutSeconds": TestTime.wholeSeconds(5, limit: 120)],
         ]
         if !apiKeyFile { merchant["apiKeyFile"] = nil }
         configure(&merchant)
@@ -107,7 +135,7 @@ struct ServeCheckoutTests {
     }
 
     static func json(_ http: HTTPClient, _ request: HTTPClientRequest) async throws -> (Int, [String: Any]) {
-        let response = try await http.execute(request, timeout: .seconds(60))
+        let response = try await http.execute(request, timeout: .seconds(Int64(TestTime.seconds(20))))
         let body = try await response.body.collect(upTo: 1 << 20)
         let object = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any]
         return (Int(response.status.code), object ?? [:])
@@ -129,13 +157,10 @@ struct ServeCheckoutTests {
         let endpoint = PaymentEndpointStandIn()
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "serve-crash")
-        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await endpointApp.test(.live) { endpointClient in
-            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
-                                                  folder: folder)
+        try await Self.withEndpoint(endpoint) { endpointPort, http in
+            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: endpointPort, folder: folder)
             let database = "sqlite:\(folder.path)/tessera.sqlite"
             let port = ServeProcess.unusedPort()
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let first = try Server(folder: folder, database: database, merchant: merchant, port: port, chain: chain,
                                    name: "first")
             do {
@@ -148,8 +173,9 @@ struct ServeCheckoutTests {
                 _ = try? await Self.json(http, Self.request(.POST, "\(first.base)/checkout/v1/sessions/\(id)/authorize",
                                                             body: payment))
                 first.kill9()
+                try await first.exited()
                 endpoint.onCall.withLock { $0 = nil }
-                #expect(endpoint.calls.count == 1)
+                #expect(endpoint.keys == ["\(id)-1"])
 
                 let second = try Server(folder: folder, database: database, merchant: merchant, port: port, chain: chain,
                                         name: "second")
@@ -157,42 +183,58 @@ struct ServeCheckoutTests {
                 try await second.waitUntilHealthy(http)
                 let (_, held) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/sessions/\(id)"))
                 #expect(["authorizing", "processorUnknown", "authorized"].contains(held["state"] as? String ?? ""))
-                // Another payment for the held session never reaches the processor.
+                // Another payment for the held (or by now paid) session never reaches the processor.
                 let another = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
                                                   shippingContact: nil)
                 let (busy, _) = try await Self.json(http, Self.request(
                     .POST, "\(second.base)/checkout/v1/sessions/\(id)/authorize", body: another))
                 #expect(busy == 409)
 
-                var session: [String: Any] = [:]
-                for _ in 0..<100 {
-                    (_, session) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/sessions/\(id)"))
-                    if session["state"] as? String == "authorized" { break }
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+                let session = try await Self.waitForState("authorized", session: id, on: second, http)
                 #expect(session["state"] as? String == "authorized", "\(second.output)")
                 let orderId = try #require(session["orderId"] as? String)
-                var order: [String: Any] = [:]
-                for _ in 0..<50 {
-                    (_, order) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/orders/\(orderId)"))
-                    if (order["passes"] as? [Any])?.count == 1 { break }
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+                let order = try await Self.waitForPasses(1, order: orderId, on: second, http)
                 #expect((order["passes"] as? [Any])?.count == 1, "\(order)")
                 #expect(order["status"] as? String == "authorized")
-                // Every call for the session carried the same idempotency key and order.
-                #expect(Set(endpoint.calls.map(\.idempotencyKey)) == ["\(id)-1"])
+                // One charge: every call for the session carried the same idempotency key and order.
+                #expect(endpoint.keys == ["\(id)-1"])
                 #expect(Set(endpoint.calls.compactMap { $0.body["orderId"] }) == [orderId])
-                // The killed process's call and at least one retry after the restart; a slow machine may time out a
-                // retry and send it again, always with the same key, and the order above is still committed once.
+                // The killed process's call and at least one retry after the restart.
                 #expect(endpoint.calls.count >= 2)
             } catch {
                 first.kill9()
-                try await http.shutdown()
                 throw error
             }
-            try await http.shutdown()
         }
+    }
+
+    /// Reads a session until it is in `state` (every 100 ms, for at most `seconds` on a quiet machine, scaled).
+    /// - Returns: The session as last read.
+    static func waitForState(_ state: String, session id: String, on server: Server, _ http: HTTPClient,
+                             seconds: Double = 30) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(seconds))
+        var session: [String: Any] = [:]
+        while ContinuousClock.now < deadline {
+            (_, session) = try await json(http, request(.GET, "\(server.base)/checkout/v1/sessions/\(id)"))
+            if session["state"] as? String == state { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return session
+    }
+
+    /// Reads an order until it has `count` passes (for at most 10 s on a quiet machine, scaled).
+    /// - Returns: The order as last read.
+    static func waitForPasses(_ count: Int, order id: String, on server: Server, _ http: HTTPClient) async throws
+        -> [String: Any]
+    {
+        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(10))
+        var order: [String: Any] = [:]
+        while ContinuousClock.now < deadline {
+            (_, order) = try await json(http, request(.GET, "\(server.base)/checkout/v1/orders/\(id)"))
+            if (order["passes"] as? [Any])?.count == count { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return order
     }
 
     @Test("two server processes on one PostgreSQL database: 50 concurrent authorize pairs, one processor call and one order each",
@@ -203,14 +245,11 @@ struct ServeCheckoutTests {
         let endpoint = PaymentEndpointStandIn(delay: .milliseconds(30))
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "serve-pg")
-        let endpointApp = Application(router: endpoint.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await endpointApp.test(.live) { endpointClient in
-            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: try #require(endpointClient.port),
-                                                  folder: folder)
+        try await Self.withEndpoint(endpoint) { endpointPort, http in
+            let merchant = try Self.writeMerchant(fixture, endpoint: endpoint, endpointPort: endpointPort, folder: folder)
             let schema = "checkout_serve_\(UUID().uuidString.prefix(8).lowercased())"
             let database = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
             let port = ServeProcess.unusedPort()
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
             let servers = try (0..<2).map {
                 try Server(folder: folder, database: database, merchant: merchant, port: port + $0, chain: chain,
                            name: "server\($0)")
@@ -223,15 +262,14 @@ struct ServeCheckoutTests {
             for id in sessions {
                 let mine = answers.filter { $0.session == id }
                 #expect(mine.map(\.status).sorted() == [200, 409], "\(mine)")
-                #expect(endpoint.calls.filter { $0.idempotencyKey == "\(id)-1" }.count == 1)
+                #expect(endpoint.keys(ofSession: id) == ["\(id)-1"])
                 let orderId = try #require(mine.first { $0.status == 200 }?.orderId)
                 let (status, order) = try await Self.json(http, Self.request(.GET, "\(servers[0].base)/checkout/v1/orders/\(orderId)"))
                 #expect(status == 200)
                 #expect(order["sessionId"] as? String == id)
             }
-            #expect(endpoint.calls.count == 50)
+            #expect(endpoint.keys.count == 50)
             #expect(answers.contains { $0.code == "authorizationInProgress" })
-            try await http.shutdown()
         }
     }
 
@@ -242,7 +280,14 @@ struct ServeCheckoutTests {
         let folder = try TemporaryDirectory.make(prefix: "serve-access")
         let merchant = try Self.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder,
                                               apiKeyFile: false)
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await EventLoopExecutor.run { executor in
+            let http = HTTPClient(eventLoopGroupProvider: .shared(executor.eventLoopGroup))
+            try await Self.serveAccessAndLimits(fixture, chain: chain, folder: folder, merchant: merchant, http: http)
+        }
+    }
+
+    static func serveAccessAndLimits(_ fixture: CheckoutFixture, chain: TestChain, folder: URL, merchant: URL,
+                                     http: HTTPClient) async throws {
         let server = try Server(folder: folder, database: "sqlite:\(folder.path)/tessera.sqlite", merchant: merchant,
                                 port: ServeProcess.unusedPort(), chain: chain, name: "access",
                                 environment: ["TESSERA_CHECKOUT_API_KEY": CheckoutFixture.apiKey])
@@ -275,10 +320,10 @@ struct ServeCheckoutTests {
             #expect(try await Self.json(http, Self.request(.GET, "\(sessions)/\(id)",
                                                            headers: [("Checkout-Client-Secret", secret)])).0 == 200)
             let sheet = try await http.execute(Self.request(.GET, "\(server.base)/checkout/sheet/\(id)", headers: []),
-                                               timeout: .seconds(10))
+                                               timeout: .seconds(Int64(TestTime.seconds(10))))
             #expect(sheet.status.code == 401)
             let page = try await http.execute(Self.request(
-                .GET, "\(server.base)\(try #require(session["sheetURL"] as? String))", headers: []), timeout: .seconds(10))
+                .GET, "\(server.base)\(try #require(session["sheetURL"] as? String))", headers: []), timeout: .seconds(Int64(TestTime.seconds(10))))
             #expect(page.status.code == 200)
             // A payment with no processor reachable is never a 5xx for the buyer's mistake: a bad token is 400.
             let (bad, _) = try await Self.json(http, Self.request(

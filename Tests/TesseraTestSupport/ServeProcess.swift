@@ -62,7 +62,7 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardError = handle
         try process.run()
         // Start-up migrates a fresh database (a new PostgreSQL schema, too) on a machine that may be busy with other
-        // tests: the bound is two and a half minutes, for a server that never starts. The wait runs on a thread of its
+        // tests: the bound (two and a half minutes by default) is for a server that never starts. The wait runs on a thread of its
         // own, so tests that block Swift's cooperative threads meanwhile cannot use the bound up.
         let started = try await Self.waitForHealth(port: port, process: process)
         if started { return }
@@ -75,9 +75,12 @@ public final class ServeProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - port: The server's loopback port.
     ///   - process: The server process (the wait ends early when it exits).
-    ///   - seconds: The bound: start-up migrates a fresh database on a machine that may be busy with other tests.
+    ///   - seconds: The bound: start-up migrates a fresh database on a machine that may be busy with other tests
+    ///     (by default 50 s for a quiet machine, scaled by ``TestTime``).
     /// - Returns: Whether it answered in time.
-    public static func waitForHealth(port: Int, process: Process, seconds: Double = 150) async throws -> Bool {
+    public static func waitForHealth(port: Int, process: Process, seconds: Double = TestTime.seconds(50))
+        async throws -> Bool
+    {
         try await offCooperativePool { () -> Bool in
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
