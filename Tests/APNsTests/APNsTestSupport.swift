@@ -63,7 +63,8 @@ struct StandInFixture {
                                                   options: options(certificates))
         var configuration = APNsClient.Configuration(
             host: standIn.host, port: standIn.port, authentication: try authentication(certificates),
-            trustRoots: .only(pemPath: certificates.authorityPEMPath), connectTimeout: 5, requestTimeout: 10
+            trustRoots: .only(pemPath: certificates.authorityPEMPath),
+            connectTimeout: TestTime.seconds(5), requestTimeout: TestTime.seconds(10)
         )
         configure(&configuration)
         let client: APNsClient

@@ -91,7 +91,8 @@ struct ServeCheckoutAccessTests {
     @Test("A coupon that expires while the sheet is open is honoured for the session; the order keeps its discount line; a new session is told couponCodeExpired")
     func couponExpiringMidSheet() async throws {
         let fixture = try CheckoutFixture()
-        let expires = Date().addingTimeInterval(10)
+        // Long enough for the server to start and the coupon to be applied first, on a busy machine too.
+        let expires = Date().addingTimeInterval(TestTime.seconds(10))
         let stamp = ISO8601DateFormatter().string(from: expires)
         try await Processors.withServe(fixture, endpoint: PaymentEndpointStandIn(), configure: { merchant in
             merchant["coupons"] = [["code": "SOON", "percentOff": "20", "expires": stamp]]
@@ -102,7 +103,7 @@ struct ServeCheckoutAccessTests {
             let (_, applied) = try await Serve.json(http, Serve.request(
                 .POST, "\(sessions)/\(id)/coupon-code", body: Data(#"{"couponCode":"soon"}"#.utf8)))
             #expect((applied["newTotal"] as? [String: Any])?["amount"] as? String == "38.97",
-                    "applied after the coupon expired (the server took over 10 s to start?): \(applied)")
+                    "applied after the coupon expired (the server took over \(TestTime.seconds(10)) s to start?): \(applied)")
 
             try await Task.sleep(for: .seconds(max(0, expires.timeIntervalSinceNow) + 1.5))
             let (_, read) = try await Serve.json(http, Serve.request(.GET, "\(sessions)/\(id)"))
