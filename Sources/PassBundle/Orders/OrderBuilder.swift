@@ -52,7 +52,8 @@ public struct OrderBuilder: Sendable {
             throw PassBundleError(.invalidOrder, "the order is not valid:\n" + report.errors.map { "  \($0)" }
                 .joined(separator: "\n"), issues: report.issues)
         }
-        let bundle = try signer.signedBundle(orderJSON: orderJSON, files: template.files)
+        let bundle = try signer.signedBundle(orderJSON: orderJSON, files: template.files,
+                                             orderTypeIdentifier: order?.orderTypeIdentifier)
         return BuiltOrder(orderIdentifier: order?.orderIdentifier ?? "", orderJSON: orderJSON, bundle: bundle,
                           warnings: report.warnings)
     }
