@@ -22,29 +22,45 @@ public enum TestPostgres {
         """
     }
 
+    /// The connections the test process's own pools (``withStores(url:count:schemaPrefix:maximumConnections:logger:_:)``)
+    /// hold at most, together. A store's pool opens all its connections when it starts, and the suite starts its
+    /// PostgreSQL tests at the same time: unbounded, they asked for about as many connections as the test server
+    /// accepts (`max_connections=500` in scripts/postgres.sh), and with the `tessera serve` processes of other tests
+    /// on top (each with its own pool of up to 32) the server refused connections until a pool, after 60 s without
+    /// one, failed its queries with `connectionCreationCircuitBreakerTripped`. Within the budget, a test waits for
+    /// connections that others give back instead; the rest of `max_connections` is for the `tessera serve` processes.
+    public static let connectionBudget = ConnectionBudget(total: 100)
+
     /// Runs `body` with `count` running `PostgresStore`s on one fresh schema `<schemaPrefix>_<random>`, each with its
     /// own connection pool (like separate server processes), none migrated yet; drops the schema afterwards, also
-    /// when `body` throws.
+    /// when `body` throws. The pools' connections are taken from ``connectionBudget`` (waiting for them when other
+    /// tests hold it) and are closed before this returns.
+    /// - Parameters:
+    ///   - maximumConnections: Each pool's size: a test's statements run a few at a time, and every connection a pool
+    ///     opens is one the other tests running meanwhile wait for.
     public static func withStores(
-        url: String, count: Int, schemaPrefix: String, maximumConnections: Int = 8, logger: Logger,
+        url: String, count: Int, schemaPrefix: String, maximumConnections: Int = 2, logger: Logger,
         _ body: ([PostgresStore]) async throws -> Void
     ) async throws {
         var configuration = try PostgresStore.Configuration(url: url)
         configuration.schema = "\(schemaPrefix)_\(UUID().uuidString.prefix(8).lowercased())"
         configuration.maximumConnections = maximumConnections
-        let stores = (0..<count).map { _ in PostgresStore(configuration: configuration, logger: logger) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for store in stores {
-                group.addTask { try await store.run() }
+        try await connectionBudget.withConnections(count * maximumConnections) {
+            let stores = (0..<count).map { _ in PostgresStore(configuration: configuration, logger: logger) }
+            // The group ends once every pool's run() has returned, which is after its connections are closed.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for store in stores {
+                    group.addTask { try await store.run() }
+                }
+                defer { group.cancelAll() }
+                do {
+                    try await body(stores)
+                } catch {
+                    try? await stores[0].dropSchema()
+                    throw error
+                }
+                try await stores[0].dropSchema()
             }
-            defer { group.cancelAll() }
-            do {
-                try await body(stores)
-            } catch {
-                try? await stores[0].dropSchema()
-                throw error
-            }
-            try await stores[0].dropSchema()
         }
     }
 
