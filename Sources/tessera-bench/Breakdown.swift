@@ -92,6 +92,16 @@ enum Breakdown {
         try time("sign and zip (OrderSigner.signedBundle: identifier check, manifest, CMS, ZIP)") {
             _ = try builder.signer.signedBundle(orderJSON: built.orderJSON, files: files)
         }
+        let members = try OrderTemplate.members(of: data)
+        time("merge, decode and encode the data's members (OrderTemplate.order(applying:))") {
+            _ = builder.template.order(applying: members)
+        }
+        if let order = builder.template.order(applying: members)?.order {
+            time("validate (OrderValidator.validate(order:files:))") { _ = OrderValidator().validate(order: order, files: files) }
+        }
+        try time("order.json (OrderBuilder.document: the above, the identity check and the validator)") {
+            _ = try builder.document(data: data)
+        }
         try time("whole order (OrderBuilder.build)") { _ = try builder.build(data: data) }
     }
 }

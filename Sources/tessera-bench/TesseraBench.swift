@@ -41,7 +41,7 @@ struct SignBenchmark: ParsableCommand {
     @Option(help: "Rounds of (openssl speed, then passes) back to back; the report gives each round and the median, so a drifting machine speed hits both sides alike.")
     var rounds = 1
 
-    @Option(help: "Only build this many passes on one thread and print the time (for profilers such as callgrind).")
+    @Option(help: "Only build this many passes (orders, with --order-template) on one thread and print the time (for profilers such as callgrind).")
     var profileCount: Int?
 
     @Flag(help: "Print the CPU time of each stage of building a pass (apply, validate, encode, sign, zip).")
@@ -69,9 +69,13 @@ struct SignBenchmark: ParsableCommand {
         }
         if let profileCount {
             let start = DispatchTime.now().uptimeNanoseconds
-            for index in 0..<profileCount { _ = try builder.build(data: Self.data(index)) }
+            if let orders {
+                for index in 0..<profileCount { _ = try orders.build(data: Self.orderData(index)) }
+            } else {
+                for index in 0..<profileCount { _ = try builder.build(data: Self.data(index)) }
+            }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            print("\(profileCount) passes in \(String(format: "%.3f", elapsed)) s")
+            print("\(profileCount) \(orders == nil ? "passes" : "orders") in \(String(format: "%.3f", elapsed)) s")
             return
         }
 

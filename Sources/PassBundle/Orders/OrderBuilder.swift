@@ -36,7 +36,7 @@ public struct OrderBuilder: Sendable {
 
     /// Builds one signed order.
     ///
-    /// The signed `order.json` is the order as the model writes it, in Apple's types: every amount a decimal string
+    /// The signed `order.json` is the order as the model writes it (compact, keys sorted), in Apple's types: every amount a decimal string
     /// with its currency's digits (`12.5` in a template becomes `"12.50"`), `payment.paymentMethods` strings, the
     /// certificate's `orderTypeIdentifier`, and every other key kept as it was.
     /// - Parameters:
@@ -84,9 +84,15 @@ public struct OrderBuilder: Sendable {
             }
             members["orderTypeIdentifier"] = .string(certified)
         }
+        if let (order, orderJSON) = template.order(applying: members) {
+            let report = OrderValidator().validate(order: order, files: template.files)
+            if report.isValid { return (order, orderJSON, report) }
+        }
+        // Something does not decode or is not valid: the whole merged document is decoded so that every problem is
+        // reported at its path, as a document given whole would be.
         let merged = try template.orderJSON(applying: members)
         let (order, report) = OrderValidator().decode(orderJSON: merged, files: template.files)
         guard let order, report.isValid else { return (order, merged, report) }
-        return (order, try order.jsonData(), report)
+        return (order, try JSONCoding.encode(order, sortedKeys: true, prettyPrinted: false), report)
     }
 }
