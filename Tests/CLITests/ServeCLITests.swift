@@ -115,6 +115,7 @@ struct ServeCLITests {
 
     /// Starts `tessera serve` on a random loopback port with the shipped templates and waits until `/health` answers.
     /// - Returns: The process and its base URL.
+    /// - Throws: ``ServeStartFailure`` (the process stopped) when it does not answer.
     private static func launch(chain: TestChain, database: String, tokenFile: URL, log: URL) async throws
         -> (Process, String)
     {
@@ -135,8 +136,14 @@ struct ServeCLITests {
         let base = "http://127.0.0.1:\(port)"
         // Bounded by time on a thread of its own, as for every test server: start-up on a loaded machine can take
         // longer than a fixed number of tries.
-        let healthy = try await ServeProcess.waitForHealth(port: port, process: process)
-        #expect(healthy, "server did not answer: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
+        do {
+            try await ServeProcess.waitUntilHealthy(port: port, process: process) {
+                String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+            }
+        } catch {
+            if process.isRunning { process.terminate() }
+            throw error
+        }
         return (process, base)
     }
 

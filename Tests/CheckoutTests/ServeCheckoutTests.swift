@@ -48,10 +48,11 @@ struct ServeCheckoutTests {
 
         func waitUntilHealthy(_ http: HTTPClient) async throws {
             // Bounded by time, not tries: a refused connection fails at once, and start-up on a busy machine (a new
-            // PostgreSQL schema to migrate) can take well over 15 s. The wait runs on a thread of its own, so tests
-            // that block Swift's cooperative threads meanwhile cannot use the bound up.
-            let started = try await ServeProcess.waitForHealth(port: port, process: process)
-            if !started { throw CheckoutTestError("server did not start: \(output)") }
+            // PostgreSQL schema to migrate) can take well over 15 s. The failure says whether the process exited.
+            let log = log
+            try await ServeProcess.waitUntilHealthy(port: port, process: process) {
+                String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+            }
         }
 
         /// Sends SIGKILL and returns at once (safe inside the endpoint's handler); ``exited()`` waits for the end.

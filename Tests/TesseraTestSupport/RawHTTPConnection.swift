@@ -36,7 +36,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
             // close() marks the descriptor closed: deinit runs for an initializer that throws here, and a second
             // close could hit a descriptor number the process has reused meanwhile (another test's socket).
             close()
-            throw RawHTTPError("connect: errno \(code)")
+            throw RawHTTPError("connect: \(String(cString: strerror(code))) (errno \(code))")
         }
         setTimeout(timeout)
     }

@@ -62,36 +62,14 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardError = handle
         try process.run()
         // Start-up migrates a fresh database (a new PostgreSQL schema, too) on a machine that may be busy with other
-        // tests: the bound (two and a half minutes by default) is for a server that never starts. The wait runs on a thread of its
-        // own, so tests that block Swift's cooperative threads meanwhile cannot use the bound up.
-        let started = try await Self.waitForHealth(port: port, process: process)
-        if started { return }
-        if process.isRunning { process.terminate() }
-        throw RawHTTPError("tessera serve did not start: \(log)")
-    }
-
-    /// Waits until `GET /health` on `port` answers 200, on a thread of its own so that tests blocking Swift's
-    /// cooperative threads meanwhile cannot use the bound up.
-    /// - Parameters:
-    ///   - port: The server's loopback port.
-    ///   - process: The server process (the wait ends early when it exits).
-    ///   - seconds: The bound: start-up migrates a fresh database on a machine that may be busy with other tests
-    ///     (by default 50 s for a quiet machine, scaled by ``TestTime``).
-    /// - Returns: Whether it answered in time.
-    public static func waitForHealth(port: Int, process: Process, seconds: Double = TestTime.seconds(50))
-        async throws -> Bool
-    {
-        try await offCooperativePool { () -> Bool in
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if let connection = try? RawHTTPConnection(port: port, timeout: 2) {
-                    try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                    if connection.readResponse(deadline: Date().addingTimeInterval(2))?.status == 200 { return true }
-                }
-                guard process.isRunning else { return false }
-                usleep(100_000)
+        // tests: the bound (two and a half minutes by default) is for a server that never starts.
+        do {
+            try await Self.waitUntilHealthy(port: port, process: process) { [logFile] in
+                String(decoding: (try? Data(contentsOf: logFile)) ?? Data(), as: UTF8.self)
             }
-            return false
+        } catch {
+            if process.isRunning { process.terminate() }
+            throw error
         }
     }
 
