@@ -3,17 +3,30 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 import Synchronization
+import TesseraTestSupport
 
 /// A card gateway on its own loopback origin, the way hosted card fields work: the merchant's payment-step script
 /// (`/card-step.js`) mounts the gateway's card element (`/element.html`) in a frame; the card number is typed into
 /// that frame, which exchanges it with the gateway (`POST /tokens`) for a single-use token and hands the sheet only
-/// the token, the network and the last four digits.
+/// the token, the network and the last four digits. ``serve(_:)`` runs it on a thread and event loop of its own, so
+/// the browser's requests to it never wait behind the suite's other work.
 final class CardGatewayStandIn: Sendable {
     /// Card numbers by the token issued for them.
     private let issued = Mutex<[String: String]>([:])
 
     /// The card number a token was issued for.
     func cardNumber(forToken token: String) -> String? { issued.withLock { $0[token] } }
+
+    /// Runs the gateway on `127.0.0.1` (a free port) on a thread of its own for as long as `body` runs.
+    /// - Parameter body: The test, given the gateway's port.
+    /// - Returns: What `body` returns.
+    func serve<T: Sendable>(_ body: (_ port: Int) async throws -> T) async throws -> T {
+        try await EventLoopExecutor.serve({ executor, onServerRunning in
+            Application(
+                router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning, eventLoopGroupProvider: .shared(executor.eventLoopGroup))
+        }, body)
+    }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()

@@ -123,6 +123,19 @@ struct CheckoutFixture: Sendable {
     func withClient<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
         async throws -> Value
     {
+        try await Self.withClient(router: { router() }, test)
+    }
+
+    /// Runs `test` against the routes `router` builds, on a real loopback socket, the server and `test` on a thread
+    /// of their own, as ``withClient(_:)`` does for the fixture's routes.
+    /// - Parameters:
+    ///   - router: Builds the routes (a checkout service of the test's own, say).
+    ///   - test: The test, given the live client.
+    /// - Returns: What `test` returns.
+    static func withClient<Value: Sendable>(
+        router: @escaping @Sendable () -> Router<WebServiceRequestContext>,
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
         try await EventLoopExecutor.run { executor in
             let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                   eventLoopGroupProvider: .shared(executor.eventLoopGroup))

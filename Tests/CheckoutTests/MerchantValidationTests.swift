@@ -16,7 +16,8 @@ import Testing
 import TesseraTestSupport
 
 /// A local stand-in for Apple's payment-session endpoint: TLS with a test server certificate, requiring a client
-/// certificate and recording it, the requests and their bodies.
+/// certificate and recording it, the requests and their bodies. ``serve(_:)`` runs it on a thread and event loop of
+/// its own, so the merchant validator calling it never waits for it behind the suite's other work.
 final class AppleGatewayStandIn: Sendable {
     struct Seen: Sendable {
         var handshakes = 0
@@ -30,7 +31,18 @@ final class AppleGatewayStandIn: Sendable {
 
     init() throws { certificates = try TestServerCertificates() }
 
-    func application() throws -> some ApplicationProtocol {
+    /// Runs the stand-in on `127.0.0.1` (a free port) on a thread of its own for as long as `body` runs.
+    /// - Parameter body: The test, given the stand-in's port.
+    /// - Returns: What `body` returns.
+    func serve<T: Sendable>(_ body: (_ port: Int) async throws -> T) async throws -> T {
+        try await EventLoopExecutor.serve({ executor, onServerRunning in
+            try application(eventLoopGroup: executor.eventLoopGroup, onServerRunning: onServerRunning)
+        }, body)
+    }
+
+    private func application(
+        eventLoopGroup: any EventLoopGroup, onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) throws -> some ApplicationProtocol {
         let router = Router()
         router.post("paymentservices/paymentSession") { request, _ -> Response in
             var request = request
@@ -55,12 +67,20 @@ final class AppleGatewayStandIn: Sendable {
                 self.seen.withLock { $0.handshakes += 1; $0.clientCertificates.append(der) }
                 promise.succeed(peer.isEmpty ? .failed : .certificateVerified)
             }))
-        return Application(router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return Application(router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                           onServerRunning: onServerRunning, eventLoopGroupProvider: .shared(eventLoopGroup))
     }
 }
 
 @Suite("Merchant validation over mutual TLS")
 struct MerchantValidationTests {
+    /// The checkout routes of `service`.
+    static func router(_ service: CheckoutService) -> Router<WebServiceRequestContext> {
+        let router = Router(context: WebServiceRequestContext.self)
+        service.addRoutes(to: router)
+        return router
+    }
+
     /// A merchant identity certificate and key written as PEM.
     static func identity() throws -> (certificate: Certificate, certificatePath: String, keyPath: String) {
         let key = try PrivateKey.generateP256()
@@ -82,8 +102,7 @@ struct MerchantValidationTests {
     func validates() async throws {
         let standIn = try AppleGatewayStandIn()
         let identity = try Self.identity()
-        try await standIn.application().test(.live) { gateway in
-            let port = try #require(gateway.port)
+        try await standIn.serve { port in
             let fixture = try CheckoutFixture { merchant in
                 merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
                 merchant.merchantValidationHosts = ["localhost"]
@@ -94,23 +113,20 @@ struct MerchantValidationTests {
                 endpointOverrides: ["localhost": "localhost:\(port)"], logger: Logger(label: "test.validation"))
             let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"))
-            let router = Router(context: WebServiceRequestContext.self)
-            service.addRoutes(to: router)
-            try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-                .test(.live) { client in
-                    try await client.execute(
-                        uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
-                        body: try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
-                    ) { response in
-                        #expect(response.status == .ok)
-                        #expect(String(buffer: response.body) == AppleGatewayStandIn.session)
-                    }
-                    let (failed, error) = try await client.post("/checkout/v1/merchant-validation",
-                                                                ["validationURL": "https://localhost/paymentservices/refuse"])
-                    #expect(failed == .badGateway)
-                    let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
-                    #expect(message.contains("400") && message.contains("unauthorized"))
+            try await CheckoutFixture.withClient(router: { Self.router(service) }) { client in
+                try await client.execute(
+                    uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
+                    body: try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
+                ) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body) == AppleGatewayStandIn.session)
                 }
+                let (failed, error) = try await client.post("/checkout/v1/merchant-validation",
+                                                            ["validationURL": "https://localhost/paymentservices/refuse"])
+                #expect(failed == .badGateway)
+                let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("400") && message.contains("unauthorized"))
+            }
             try await validator.shutdown()
             let seen = standIn.seen.withLock { $0 }
             #expect(seen.bodies.first == ["merchantIdentifier": CheckoutFixture.merchantID, "displayName": "Tessera Arena",
@@ -123,8 +139,7 @@ struct MerchantValidationTests {
     func refusesWithoutConnecting() async throws {
         let standIn = try AppleGatewayStandIn()
         let identity = try Self.identity()
-        try await standIn.application().test(.live) { gateway in
-            let port = try #require(gateway.port)
+        try await standIn.serve { port in
             let fixture = try CheckoutFixture { merchant in
                 merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
             }
@@ -136,21 +151,18 @@ struct MerchantValidationTests {
                 logger: Logger(label: "test.validation"))
             let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"))
-            let router = Router(context: WebServiceRequestContext.self)
-            service.addRoutes(to: router)
-            try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-                .test(.live) { client in
-                    for url in ["https://localhost/paymentservices/paymentSession",
-                                "https://127.0.0.1:\(port)/paymentservices/paymentSession",
-                                "https://localhost:\(port)/paymentservices/paymentSession",
-                                "http://apple-pay-gateway.apple.com/paymentservices/paymentSession",
-                                "https://x@apple-pay-gateway.apple.com/paymentservices/paymentSession",
-                                "https://apple-pay-gateway.apple.com.localhost/paymentservices/paymentSession"] {
-                        let (status, body) = try await client.post("/checkout/v1/merchant-validation", ["validationURL": url])
-                        #expect(status == .badRequest, "\(url)")
-                        #expect((body["error"] as? [String: Any])?["code"] as? String == "merchantValidationRefused")
-                    }
+            try await CheckoutFixture.withClient(router: { Self.router(service) }) { client in
+                for url in ["https://localhost/paymentservices/paymentSession",
+                            "https://127.0.0.1:\(port)/paymentservices/paymentSession",
+                            "https://localhost:\(port)/paymentservices/paymentSession",
+                            "http://apple-pay-gateway.apple.com/paymentservices/paymentSession",
+                            "https://x@apple-pay-gateway.apple.com/paymentservices/paymentSession",
+                            "https://apple-pay-gateway.apple.com.localhost/paymentservices/paymentSession"] {
+                    let (status, body) = try await client.post("/checkout/v1/merchant-validation", ["validationURL": url])
+                    #expect(status == .badRequest, "\(url)")
+                    #expect((body["error"] as? [String: Any])?["code"] as? String == "merchantValidationRefused")
                 }
+            }
             try await validator.shutdown()
             let seen = standIn.seen.withLock { $0 }
             #expect(seen.handshakes == 0)

@@ -128,34 +128,17 @@ final class PaymentEndpointStandIn: Sendable {
     /// - Parameter body: The test, given the endpoint's port.
     /// - Returns: What `body` returns.
     func serve<T: Sendable>(_ body: @escaping @Sendable (_ port: Int) async throws -> T) async throws -> T {
-        let executor = EventLoopExecutor()
-        self.executor.withLock { $0 = executor }
-        let bound = executor.loop.makePromise(of: Int.self)
-        let app = Application(
-            router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in bound.succeed(channel.localAddress?.port ?? 0) },
-            eventLoopGroupProvider: .shared(executor.eventLoopGroup))
-        let result: Result<T, any Error> = await withTaskGroup(of: Result<T, any Error>?.self) { group in
-            group.addTask(executorPreference: executor) {
-                do { try await app.runService(gracefulShutdownSignals: []) } catch { bound.fail(error) }
-                return nil
-            }
-            let result: Result<T, any Error>
-            do {
-                let port = try await bound.futureResult.get()
-                result = .success(try await body(port))
-            } catch {
-                result = .failure(error)
-            }
+        defer { executor.withLock { $0 = nil } }
+        return try await EventLoopExecutor.serve({ executor, onServerRunning in
+            self.executor.withLock { $0 = executor }
+            return Application(
+                router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning, eventLoopGroupProvider: .shared(executor.eventLoopGroup))
+        }) { port in
             // Calls still held (a server killed while it waited) are answered into closed connections.
-            releaseAnswers()
-            group.cancelAll()
-            for await _ in group {}
-            return result
+            defer { releaseAnswers() }
+            return try await body(port)
         }
-        self.executor.withLock { $0 = nil }
-        try await executor.shutdown()
-        return try result.get()
     }
 
     private func pause(_ duration: Duration) async throws {

@@ -55,8 +55,7 @@ struct SheetApplePayTests {
         }
         let gateway = try AppleGatewayStandIn()
         let identity = try MerchantValidationTests.identity()
-        try await gateway.application().test(.live) { gatewayClient in
-            let gatewayPort = try #require(gatewayClient.port)
+        try await gateway.serve { gatewayPort in
             let fixture = try CheckoutFixture { merchant in
                 merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
                 merchant.merchantValidationHosts = ["localhost"]
@@ -72,11 +71,13 @@ struct SheetApplePayTests {
                                               passIssuer: OrderPassIssuer(issuer: fixture.issuer),
                                               walletOrderIssuer: walletOrders, merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"), now: { clock.now })
-            let router = Router(context: WebServiceRequestContext.self)
-            fixture.passService.addRoutes(to: router)
-            service.addRoutes(to: router)
-            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            try await app.test(.live) { client in
+            // The server, its handlers and the test on a thread of their own; the stand-in on another.
+            try await CheckoutFixture.withClient(router: {
+                let router = Router(context: WebServiceRequestContext.self)
+                fixture.passService.addRoutes(to: router)
+                service.addRoutes(to: router)
+                return router
+            }) { client in
                 let port = try #require(client.port)
                 let session = try await client.createSession(SheetBrowser.shirtsAndTicket)
                 let id = try #require(session["id"] as? String)

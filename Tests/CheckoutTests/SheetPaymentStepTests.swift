@@ -11,9 +11,8 @@ struct SheetPaymentStepTests {
     @Test("The card is typed into the gateway's frame; the sheet pays with the gateway's token and never sees the number")
     func paysWithGatewayToken() async throws {
         let gateway = CardGatewayStandIn()
-        let app = Application(router: gateway.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { gatewayClient in
-            let origin = "http://127.0.0.1:\(try #require(gatewayClient.port))"
+        try await gateway.serve { gatewayPort in
+            let origin = "http://127.0.0.1:\(gatewayPort)"
             let processor = CountingProcessor()
             try await SheetBrowser.run(developmentMode: false, session: ["items": [["sku": "TICKET-GA", "quantity": 1]]],
                                        processor: processor, configure: { merchant in
