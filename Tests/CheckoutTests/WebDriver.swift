@@ -34,13 +34,17 @@ final class WebDriver: @unchecked Sendable {
         try process.run()
         let base = "http://127.0.0.1:\(port)"
         var ready = false
-        for _ in 0..<100 where !ready {
+        // 10 s on a quiet machine, scaled: a loaded one starts chromedriver later.
+        let deadline = ContinuousClock.now + TestTime.duration(.seconds(10))
+        while !ready, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
             ready = ((try? await call("GET", base + "/status"))?["ready"] as? Bool) == true
         }
         guard ready else {
+            let exited = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
             process.terminate()
-            throw CheckoutTestError("chromedriver did not start on port \(port)")
+            throw CheckoutTestError("chromedriver did not answer /status on port \(port) within "
+                + "\(Int(TestTime.seconds(10))) s (TESSERA_TEST_TIME_FACTOR \(TestTime.factor)); it had \(exited)")
         }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
