@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import TesseraTestSupport
 
 extension CheckoutFixture {
     /// What one authorization of ``authorizePairs(bases:sessions:)`` was answered.
@@ -32,7 +33,13 @@ extension CheckoutFixture {
                                  try payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)))
             }
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        // Every attempt on a connection of its own, all at once: the default pool (8 connections per host) would queue
+        // most of them, serialising the race this exercises, and time out the queued ones on a loaded machine
+        // (`getConnectionFromPoolTimeout`) while the server is still answering the first.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: payments.count)
+        configuration.timeout = .init(connect: .seconds(Int64(TestTime.wholeSeconds(10))), read: .seconds(60))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             let answers = try await withThrowingTaskGroup(of: PairAnswer.self) { group in
                 for (id, base, payment) in payments {

@@ -34,17 +34,22 @@ final class WebDriver: @unchecked Sendable {
         try process.run()
         let base = "http://127.0.0.1:\(port)"
         var ready = false
-        // 10 s on a quiet machine, scaled: a loaded one starts chromedriver later.
-        let deadline = ContinuousClock.now + TestTime.duration(.seconds(10))
-        while !ready, ContinuousClock.now < deadline {
+        // The browser suites start their drivers and browsers at the same time, beside the rest of the suite: on two
+        // cores a driver can take tens of seconds to answer. A minute on a quiet machine, scaled; and at least 100
+        // tries, however long each takes (this wait runs on the same few threads as the suite's other tests).
+        let deadline = ContinuousClock.now + TestTime.duration(.seconds(60))
+        var tries = 0
+        while !ready, tries < 100 || ContinuousClock.now < deadline {
+            tries += 1
             try await Task.sleep(for: .milliseconds(100))
             ready = ((try? await call("GET", base + "/status"))?["ready"] as? Bool) == true
         }
         guard ready else {
             let exited = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
-            process.terminate()
-            throw CheckoutTestError("chromedriver did not answer /status on port \(port) within "
-                + "\(Int(TestTime.seconds(10))) s (TESSERA_TEST_TIME_FACTOR \(TestTime.factor)); it had \(exited)")
+            // SIGKILL: a driver started from a worker thread may have SIGTERM blocked, and must not outlive the test.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            throw CheckoutTestError("chromedriver did not answer /status on port \(port) after \(tries) tries and "
+                + "\(Int(TestTime.seconds(60))) s (TESSERA_TEST_TIME_FACTOR \(TestTime.factor)); it had \(exited)")
         }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
@@ -58,7 +63,7 @@ final class WebDriver: @unchecked Sendable {
             TestProgress.say("chromedriver 127.0.0.1:\(port)", "session open")
             return WebDriver(base: base + "/session/" + sessionId, sessionId: sessionId, process: process)
         } catch {
-            process.terminate()
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw error
         }
     }
