@@ -44,13 +44,19 @@ public struct PassBuilder: Sendable {
     }
 
     /// Builds one signed pass.
+    ///
+    /// A data document may carry images of the pass's own under `images` (``PassImages``): they replace the
+    /// template's files of the same name in this pass only.
     /// - Parameter data: The data document applied to the template, or `nil` for the template as is.
     /// - Returns: The serial number, bundle bytes and warnings.
     /// - Throws: ``PassBundleError``: `.invalidPass` listing every error and warning at once (in
     ///   ``PassBundleError/issues``), `.identityMismatch` when the data names another Pass Type ID or team than
     ///   the certificate's.
     public func build(data: PassData?) throws -> BuiltPass {
-        let data = try identified(data)
+        var data = try identified(data)
+        let images = try PassImages(taking: &data)
+        let files = images.isEmpty ? template.files : template.files.merging(images.files) { $1 }
+        let preparedFiles = images.isEmpty ? self.preparedFiles : PassValidator.PreparedFiles(files: files)
         let pass: Pass
         do {
             pass = try template.pass(applying: data)
@@ -61,8 +67,11 @@ public struct PassBuilder: Sendable {
             ]) : Self.invalid(report.issues)
         }
         let report = validator.validate(pass: pass, prepared: preparedFiles)
-        let notes = placeholderNotes(data)
-        guard report.isValid else { throw Self.invalid(notes + report.issues) }
+        let notes = placeholderNotes(data) + images.issues(style: pass.style)
+        guard report.isValid, !notes.contains(where: { $0.severity == .error }) else {
+            throw Self.invalid(notes + report.issues)
+        }
+        let contents = images.isEmpty ? self.contents : try PassContents(files: files)
         let passJSON = try template.passJSON(for: pass)
         let bundle = try signer.signedBundle(passJSON: passJSON, contents: contents,
                                              passTypeIdentifier: pass.passTypeIdentifier, teamIdentifier: pass.teamIdentifier)

@@ -163,7 +163,7 @@ public final class PassIssuer: WalletItemIssuer {
     }
 
     /// Merges a partial data document into a pass's data as a new version: top-level keys replace (a `null` value
-    /// removes the key), `fields` values merge by field key. Pushes are queued for every registered device.
+    /// removes the key), `fields` values merge by field key and `images` by file name (`null` removes one). Pushes are queued for every registered device.
     /// - Returns: The new version, or `nil` when there is no such pass.
     public func changePass(passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue])
         async throws -> PassUpdate?
@@ -195,9 +195,13 @@ public final class PassIssuer: WalletItemIssuer {
             else { return nil }
             var document = try Self.document(current.data)
             for (key, value) in patch {
-                if key == "fields", case .object(let fields) = value, case .object(var merged)? = document["fields"] {
-                    for (field, fieldValue) in fields { merged[field] = fieldValue.isNull ? nil : fieldValue }
-                    document["fields"] = .object(merged)
+                if key == "fields" || key == "images", case .object(let given) = value {
+                    var merged = document[key]?.objectValue ?? [:]
+                    for (name, entry) in given {
+                        // An image's `null` removes it (the template's is used again); a field's is kept as given.
+                        if key == "images", entry.isNull { merged.removeValue(forKey: name) } else { merged[name] = entry }
+                    }
+                    document[key] = merged.isEmpty && key == "images" ? nil : .object(merged)
                 } else {
                     document[key] = value.isNull ? nil : value
                 }
@@ -323,8 +327,16 @@ public final class PassIssuer: WalletItemIssuer {
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {
-            throw IssuerError.invalidData(error.description)
+            throw IssuerError.invalidData(Self.reportingWarnings(error))
         }
+    }
+
+    /// A refused pass's errors and, after them, its warnings: every problem at once, as `tessera pass create` prints
+    /// them, so one answer says all that needs fixing.
+    static func reportingWarnings(_ error: PassBundleError) -> String {
+        let warnings = error.issues.filter { $0.severity == .warning }
+        guard !warnings.isEmpty else { return error.description }
+        return error.description + "\n" + warnings.map { "  \($0)" }.joined(separator: "\n")
     }
 
     static func fieldKeys(of pass: Pass) -> [String] {

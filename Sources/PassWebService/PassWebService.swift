@@ -13,6 +13,9 @@ public struct PassWebService: Sendable {
         public var adminToken: String?
         /// Largest accepted request body.
         public var maximumBodySize: Int
+        /// Largest accepted body of the issuer API's pass create and change requests, whose data documents may carry
+        /// a pass's own images in base64 (8 MiB by default; never below ``maximumBodySize``).
+        public var maximumPassDataBodySize: Int
         /// Log requests accepted at once per client address.
         public var logBurst: Int
         /// Log requests per minute per client address after the burst.
@@ -25,10 +28,12 @@ public struct PassWebService: Sendable {
         /// Creates a configuration.
         public init(
             adminToken: String? = nil, maximumBodySize: Int = 64 << 10, logBurst: Int = 20, logRequestsPerMinute: Int = 10,
-            personalizationBurst: Int = 20, personalizationRequestsPerMinute: Int = 10
+            personalizationBurst: Int = 20, personalizationRequestsPerMinute: Int = 10,
+            maximumPassDataBodySize: Int = 8 << 20
         ) {
             self.adminToken = adminToken
             self.maximumBodySize = maximumBodySize
+            self.maximumPassDataBodySize = max(maximumBodySize, maximumPassDataBodySize)
             self.logBurst = logBurst
             self.logRequestsPerMinute = logRequestsPerMinute
             self.personalizationBurst = personalizationBurst

@@ -15,8 +15,9 @@ struct BatchRows {
         var data: Result<PassData, BatchRowError>
     }
 
-    struct BatchRowError: Error {
+    struct BatchRowError: Error, CustomStringConvertible {
         var message: String
+        var description: String { message }
     }
 
     var rows: [Row]
@@ -27,7 +28,17 @@ struct BatchRows {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         if path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") {
-            rows = Self.jsonLines(text)
+            rows = Self.jsonLines(text).map { row in
+                guard case .success(var data) = row.data else { return row }
+                do {
+                    try Self.resolveImagePaths(&data, besides: path)
+                    return Row(line: row.line, data: .success(data))
+                } catch let error as BatchRowError {
+                    return Row(line: row.line, data: .failure(error))
+                } catch {
+                    return Row(line: row.line, data: .failure(BatchRowError(message: "\(error)")))
+                }
+            }
         } else if path.lowercased().hasSuffix(".csv") {
             rows = try Self.csv(text, path: path, template: template)
         } else {
@@ -91,12 +102,41 @@ struct BatchRows {
             line += 1
             defer { line += newlines(in: cells) }
             if cells.allSatisfy(\.isEmpty) && cells.count <= 1 { continue }
-            switch columns.data(cells: cells) {
+            switch columns.data(cells: cells, readImage: { try Self.readImage($0, besides: path) }) {
             case .success(let data): rows.append(Row(line: line, data: .success(data)))
             case .failure(let error): rows.append(Row(line: line, data: .failure(BatchRowError(message: error.reason))))
             }
         }
         return rows
+    }
+
+    /// An image file a row names: an absolute path, or one relative to the batch file's folder.
+    static func readImage(_ named: String, besides batchFile: String) throws -> Data {
+        let folder = URL(fileURLWithPath: batchFile).deletingLastPathComponent()
+        let url = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
+        guard let bytes = FileManager.default.contents(atPath: url.path) else {
+            throw BatchRowError(message: "not found or unreadable (\(url.path))")
+        }
+        return bytes
+    }
+
+    /// `images.<name>` members of a JSON Lines row naming files (relative to the batch file's folder) become the
+    /// row's `images`, in base64, as in a CSV.
+    private static func resolveImagePaths(_ data: inout PassData, besides batchFile: String) throws {
+        for (key, value) in data.overrides where key.hasPrefix("images.") {
+            guard case .string(let file) = value else {
+                throw BatchRowError(message: "\"\(key)\": expected the image file's path, found \(value.kindName)")
+            }
+            let name = String(key.dropFirst("images.".count))
+            var images = data.overrides["images"]?.objectValue ?? [:]
+            do {
+                images[name] = .string(try readImage(file, besides: batchFile).base64EncodedString())
+            } catch let failure as BatchRowError {
+                throw BatchRowError(message: "\"\(key)\": cannot read \(file): \(failure.message)")
+            }
+            data.overrides["images"] = .object(images)
+            data.overrides[key] = nil
+        }
     }
 
     /// Line breaks inside quoted cells: a row spans that many more lines.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The columns of a table of passes (a CSV file): which data-document key each column sets, and how a row's cells
 /// become a ``PassData``.
@@ -8,6 +8,8 @@ import Foundation
 /// - `barcodeMessage`: the message of every barcode (a cell must not be empty);
 /// - `barcodeAltText`: the text under every barcode (an empty cell means no text);
 /// - `fields.<key>`: the value of the template's field with that key (an empty cell is an empty value);
+/// - `images.<name>`: an image of the pass's own (`images.thumbnail.png`), the cell a file's path (relative paths are
+///   read by the caller's image reader, such as from the batch file's folder); an empty cell means the template's;
 /// - any other documented top-level `pass.json` key: text for string keys, `true`/`false` for Boolean keys, a
 ///   whole number for `formatVersion`, and JSON for arrays and objects (`locations`, `relevantDates`, ...); an
 ///   empty cell removes the key from the pass.
@@ -26,6 +28,8 @@ public struct PassDataColumns: Sendable {
         case field(String)
         /// A top-level `pass.json` key.
         case key(String)
+        /// `images.<name>`, with the image's file name.
+        case image(String)
     }
 
     /// A header that cannot be used, with why.
@@ -83,6 +87,14 @@ public struct PassDataColumns: Sendable {
                     problems.append("\(label) \"\(name)\": the template \"\(template.name)\" has no field \"\(key)\""
                         + Self.suggestion(for: name, among: known))
                 }
+            case _ where name.hasPrefix("images."):
+                let file = String(name.dropFirst("images.".count))
+                if PassValidator.imageBase(ofPNG: file) != nil {
+                    columns.append(.image(file))
+                } else {
+                    problems.append("\(label) \"\(name)\": not an image Wallet uses; expected images.<name>.png with <name> "
+                        + "one of \(PassValidator.imageNames.joined(separator: ", ")) and an optional @2x or @3x")
+                }
             case _ where topLevel.contains(name):
                 columns.append(.key(name))
             default:
@@ -95,10 +107,13 @@ public struct PassDataColumns: Sendable {
     }
 
     /// Turns one row's cells into a data document.
-    /// - Parameter cells: The row's cells, one per column.
-    /// - Returns: The document, or one message naming every problem of the row (missing or extra cells, empty
-    ///   required cells, cells that do not parse for their key).
-    public func data(cells: [String]) -> Result<PassData, PassModelError> {
+    /// - Parameters:
+    ///   - cells: The row's cells, one per column.
+    ///   - readImage: Reads the file an `images.<name>` cell names; without it such a cell is a problem of the row.
+    /// - Returns: The document (images in base64 under `images`), or one message naming every problem of the row
+    ///   (missing or extra cells, empty required cells, cells that do not parse for their key, image files that cannot
+    ///   be read).
+    public func data(cells: [String], readImage: ((String) throws -> Data)? = nil) -> Result<PassData, PassModelError> {
         if cells.count < columns.count {
             let missing = names[cells.count...].map { "\"\($0)\"" }.joined(separator: ", ")
             return .failure(PassModelError(.invalidData,
@@ -123,6 +138,19 @@ public struct PassDataColumns: Sendable {
                 data.overrides[PassData.barcodeAltTextKey] = cell.isEmpty ? .null : .string(cell)
             case .field(let key):
                 data.fields[key] = .string(cell)
+            case .image(let file):
+                if cell.isEmpty { continue }
+                guard let readImage else {
+                    problems.append("\"\(names[position])\": image files cannot be read here")
+                    continue
+                }
+                do {
+                    var images = data.overrides["images"]?.objectValue ?? [:]
+                    images[file] = .string(try readImage(cell).base64EncodedString())
+                    data.overrides["images"] = .object(images)
+                } catch {
+                    problems.append("\"\(names[position])\": cannot read \(cell): \((error as? any CustomStringConvertible)?.description ?? "\(error)")")
+                }
             case .key(let key):
                 if cell.isEmpty {
                     data.overrides[key] = .null
@@ -174,7 +202,7 @@ public struct PassDataColumns: Sendable {
             if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         guard let best, best.distance <= max(2, name.count / 3) else {
-            return "; columns are serialNumber, barcodeMessage, barcodeAltText, fields.<field key> or a pass.json key"
+            return "; columns are serialNumber, barcodeMessage, barcodeAltText, fields.<field key>, images.<image>.png or a pass.json key"
         }
         return " (did you mean \"\(best.name)\"?)"
     }

@@ -40,7 +40,7 @@ struct BundleFilePath {
 
 extension PassValidator {
     /// Image names Wallet uses (the poster names are for iOS 18+ poster event tickets and personalisation).
-    static let imageNames = [
+    package static let imageNames = [
         "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
         "personalizationLogo",
     ]
@@ -51,8 +51,18 @@ extension PassValidator {
         "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
     ]
 
+    /// The image a PNG file name is (`thumbnail` for `thumbnail@2x.png`), or `nil` when it is not a PNG name Wallet
+    /// uses.
+    /// - Parameter name: A bundle file name.
+    package static func imageBase(ofPNG name: String) -> String? {
+        guard name.hasSuffix(".png") else { return nil }
+        var stem = String(name.dropLast(4))
+        if stem.hasSuffix("@2x") || stem.hasSuffix("@3x") { stem = String(stem.dropLast(3)) }
+        return imageNames.contains(stem) ? stem : nil
+    }
+
     /// The images each style shows; others are ignored by Wallet.
-    static func images(for style: PassStyle) -> Set<String> {
+    package static func images(for style: PassStyle) -> Set<String> {
         imagesByStyle[style] ?? []
     }
 

@@ -12,6 +12,8 @@ struct IssuerRoutes: Sendable {
     let issuer: PassIssuer
     let adminToken: String
     let maximumBodySize: Int
+    /// The limit of create and change bodies, whose data may carry the pass's own images.
+    let maximumPassDataBodySize: Int
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         let passes = group.group("passes").add(middleware: BearerTokenMiddleware(token: adminToken))
@@ -54,7 +56,7 @@ struct IssuerRoutes: Sendable {
     }
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumPassDataBodySize)
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
         return try IssuerRequestBodies.created(
             try await state(pass, warnings: warnings),
@@ -77,7 +79,7 @@ struct IssuerRoutes: Sendable {
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
-        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumBodySize)
+        let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumPassDataBodySize)
         guard let (update, warnings) = try await issuer.changePassReportingWarnings(
             passTypeIdentifier: type, serialNumber: serial, data: body.data)
         else { throw IssuerError.notFound }

@@ -26,7 +26,8 @@ extension PassWebService {
         DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
-            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize).add(to: api)
+            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize,
+                         maximumPassDataBodySize: configuration.maximumPassDataBodySize).add(to: api)
             if let orderIssuer {
                 OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
                     .add(to: api)

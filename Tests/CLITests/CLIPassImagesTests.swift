@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// Images of a pass's own from the command line: `images` in `pass create --data`, and `pass batch`'s
+/// `images.<name>` columns (CSV) and keys (JSON Lines) naming files beside the rows file.
+@Suite("tessera CLI: images of a pass's own")
+struct CLIPassImagesTests {
+    let work: URL
+    let certs: URL
+
+    init() throws {
+        (work, certs) = try Subprocess.folderWithDevelopmentCertificates(prefix: "cli-images")
+    }
+
+    var template: String { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/generic").path }
+    var credentials: [String] {
+        ["--p12", certs.appendingPathComponent("pass.p12").path,
+         "--p12-password-file", certs.appendingPathComponent("pass.p12.password").path,
+         "--wwdr", certs.appendingPathComponent("wwdr.pem").path]
+    }
+
+    /// A 90×90 PNG header with a comment that makes each photo's bytes its own.
+    static func photo(_ note: String) -> Data {
+        func bigEndian(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            return crc ^ 0xFFFF_FFFF
+        }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+        }
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += chunk("IHDR", bigEndian(90) + bigEndian(90) + [8, 6, 0, 0, 0])
+        bytes += chunk("tEXt", Array("Comment".utf8) + [0] + Array(note.utf8))
+        bytes += chunk("IEND", [])
+        return Data(bytes)
+    }
+
+    /// An entry of a `.pkpass`, read by Python's `zipfile` (an independent ZIP reader), as hex.
+    static func entryHex(_ bundle: String, _ name: String) throws -> String {
+        let read = try Subprocess.run("python3", ["-c",
+            "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).hex())", bundle, name])
+        return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+
+    @Test func createTakesImagesInTheDataDocument() throws {
+        let photo = Self.photo("ana")
+        let data = work.appendingPathComponent("data.json")
+        try Data(#"{"serialNumber": "M-1", "images": {"thumbnail.png": "\#(photo.base64EncodedString())"}}"#.utf8).write(to: data)
+        let output = work.appendingPathComponent("m1.pkpass").path
+        let create = try Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
+                                             "--output", output] + credentials)
+        #expect(create.status == 0, "\(create.stderr)")
+        #expect(try Self.entryHex(output, "thumbnail.png") == Self.hex(photo))
+
+        try Data(#"{"serialNumber": "M-2", "images": {"strip.png": "\#(photo.base64EncodedString())"}}"#.utf8).write(to: data)
+        let refused = try Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
+                                              "--output", work.appendingPathComponent("m2.pkpass").path] + credentials)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("images.strip.png: generic passes do not show a strip image"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("m2.pkpass").path))
+    }
+
+    @Test func batchReadsImageFilesBesideTheRowsFile() throws {
+        let photos = work.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Self.photo("ana").write(to: photos.appendingPathComponent("ana.png"))
+        try Self.photo("bo").write(to: photos.appendingPathComponent("bo.png"))
+        let csv = work.appendingPathComponent("members.csv")
+        try Data("""
+            serialNumber,images.thumbnail.png
+            C-1,photos/ana.png
+            C-2,photos/missing.png
+            C-3,
+
+            """.utf8).write(to: csv)
+        let out = work.appendingPathComponent("out")
+        let batch = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", csv.path,
+                                            "--out-dir", out.path] + credentials)
+        #expect(batch.status == 1, "\(batch.stdout)\(batch.stderr)")
+        #expect(batch.stderr.contains("line 3"), "\(batch.stderr)")
+        #expect(batch.stderr.contains("images.thumbnail.png"), "\(batch.stderr)")
+        #expect(batch.stderr.contains("missing.png"), "\(batch.stderr)")
+        #expect(try Self.entryHex(out.appendingPathComponent("C-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("ana")))
+        let templateThumbnail = try Data(contentsOf: URL(fileURLWithPath: template).appendingPathComponent("thumbnail.png"))
+        #expect(try Self.entryHex(out.appendingPathComponent("C-3.pkpass").path, "thumbnail.png") == Self.hex(templateThumbnail))
+
+        let jsonl = work.appendingPathComponent("members.jsonl")
+        try Data("""
+            {"serialNumber": "J-1", "images.thumbnail.png": "photos/bo.png"}
+
+            """.utf8).write(to: jsonl)
+        let lines = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", jsonl.path,
+                                            "--out-dir", out.path] + credentials)
+        #expect(lines.status == 0, "\(lines.stderr)")
+        #expect(try Self.entryHex(out.appendingPathComponent("J-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("bo")))
+
+        let badHeader = work.appendingPathComponent("bad.csv")
+        try Data("serialNumber,images.photo.png\nX-1,photos/ana.png\n".utf8).write(to: badHeader)
+        let refused = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", badHeader.path,
+                                              "--out-dir", out.path] + credentials)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("images.photo.png"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("X-1.pkpass").path))
+    }
+}
