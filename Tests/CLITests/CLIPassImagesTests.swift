@@ -20,29 +20,8 @@ struct CLIPassImagesTests {
          "--wwdr", certs.appendingPathComponent("wwdr.pem").path]
     }
 
-    /// A 90×90 PNG header with a comment that makes each photo's bytes its own.
-    static func photo(_ note: String) -> Data {
-        func bigEndian(_ value: UInt32) -> [UInt8] {
-            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        }
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-            }
-            return crc ^ 0xFFFF_FFFF
-        }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + body
-            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
-        }
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        bytes += chunk("IHDR", bigEndian(90) + bigEndian(90) + [8, 6, 0, 0, 0])
-        bytes += chunk("tEXt", Array("Comment".utf8) + [0] + Array(note.utf8))
-        bytes += chunk("IEND", [])
-        return Data(bytes)
-    }
+    /// A 90×90 PNG whose comment makes each photo's bytes its own.
+    static func photo(_ note: String) -> Data { TestPNG.make(width: 90, height: 90, comment: note) }
 
     /// An entry of a `.pkpass`, read by Python's `zipfile` (an independent ZIP reader), as hex.
     static func entryHex(_ bundle: String, _ name: String) throws -> String {

@@ -11,29 +11,10 @@ import TesseraTestSupport
 /// refused with nothing stored.
 @Suite("Issuer API: images of a pass's own")
 struct PassImagesAPITests {
-    /// A PNG of the given size whose `tEXt` chunk pads it to at least `padding` bytes (the validator reads the header;
-    /// the padding makes a body larger than the API's general limit).
+    /// A PNG of the given size, padded to at least `padding` bytes (the validator reads the header; the padding makes
+    /// a body larger than the API's general limit).
     static func png(width: Int, height: Int, padding: Int = 0, note: String = "x") -> Data {
-        func bigEndian(_ value: UInt32) -> [UInt8] {
-            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-        }
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-            }
-            return crc ^ 0xFFFF_FFFF
-        }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + body
-            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
-        }
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        bytes += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0])
-        bytes += chunk("tEXt", Array("Comment".utf8) + [0] + Array((note + String(repeating: "-", count: padding)).utf8))
-        bytes += chunk("IEND", [])
-        return Data(bytes)
+        TestPNG.make(width: width, height: height, comment: note, padding: padding)
     }
 
     private static func create(_ client: any TestClientProtocol, template: String, images: [String: String],
