@@ -66,7 +66,8 @@ struct ServeEventLoopTests {
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(10))")
         #expect(answered.load(ordering: .relaxed) == 64 * 25)
-        #expect(Date().timeIntervalSince(start) < 60)
+        // A bound against a hang, not a speed target: scaled, as a loaded machine answers 1,600 requests later.
+        #expect(Date().timeIntervalSince(start) < TestTime.seconds(60))
         #expect(server.process.isRunning)
         try await server.terminate()
     }

@@ -143,6 +143,17 @@ struct CheckoutFixture: Sendable {
         }
     }
 
+    /// A payment like ``payment(minorUnits:currencyNumeric:applicationData:transactionId:signingTime:tamper:shippingContact:)``
+    /// signed at the wall-clock time, for a `tessera serve` process: it checks the signing time against its own clock,
+    /// not the fixture's (which stays where the fixture was made, and a loaded machine can take longer than the five
+    /// minutes Apple Pay's tolerance allows to reach the request).
+    func paymentSignedNow(minorUnits: Decimal, currencyNumeric: String = "840", applicationData: Data?,
+                          transactionId: Data? = nil, tamper: Bool = false,
+                          shippingContact: [String: Any]? = Self.fullContact) throws -> Data {
+        try payment(minorUnits: minorUnits, currencyNumeric: currencyNumeric, applicationData: applicationData,
+                    transactionId: transactionId, signingTime: Date(), tamper: tamper, shippingContact: shippingContact)
+    }
+
     /// A signed, encrypted Apple Pay payment (`{"token": ..., "shippingContact": ...}`) as a device would send it.
     func payment(minorUnits: Decimal, currencyNumeric: String = "840", applicationData: Data?,
                  transactionId: Data? = nil, signingTime: Date? = nil, tamper: Bool = false,

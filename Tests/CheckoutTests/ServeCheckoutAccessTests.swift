@@ -62,7 +62,7 @@ struct ServeCheckoutAccessTests {
             #expect(try await Serve.json(http, Serve.request(.POST, "\(path)/shipping-contact", body: contact,
                                                              headers: Self.secret(secret))).0 == 200)
 
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+            let payment = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
                                               shippingContact: nil)
             let (paid, result) = try await Serve.json(http, Serve.request(.POST, "\(path)/authorize", body: payment,
                                                                           headers: Self.secret(secret)))
@@ -140,16 +140,16 @@ struct ServeCheckoutAccessTests {
             let other = try await Serve.createTicketSession(http, server.base)
             let data = Data("tessera-checkout-session:\(mine)".utf8)
             let payments: [(String, Data)] = [
-                ("signatureInvalid", try fixture.payment(minorUnits: 4871, applicationData: data, tamper: true,
+                ("signatureInvalid", try fixture.paymentSignedNow(minorUnits: 4871, applicationData: data, tamper: true,
                                                          shippingContact: nil)),
-                ("amountMismatch", try fixture.payment(minorUnits: 4870, applicationData: data, shippingContact: nil)),
+                ("amountMismatch", try fixture.paymentSignedNow(minorUnits: 4870, applicationData: data, shippingContact: nil)),
             ]
             for (code, payment) in payments {
                 let (_, result) = try await Serve.json(http, Serve.request(.POST, "\(sessions)/\(mine)/authorize",
                                                                            body: payment))
                 Self.checkBuyerReadable(result, code: code)
             }
-            let good = try fixture.payment(minorUnits: 4871, applicationData: data, shippingContact: nil)
+            let good = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: data, shippingContact: nil)
             let (wrong, refused) = try await Serve.json(http, Serve.request(.POST, "\(sessions)/\(other)/authorize", body: good))
             #expect(wrong == 422)
             Self.checkBuyerReadable(refused, code: "applicationDataMismatch")

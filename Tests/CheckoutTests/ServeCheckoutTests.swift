@@ -169,7 +169,7 @@ struct ServeCheckoutTests {
                 let id = try await Self.createTicketSession(http, first.base)
                 // The endpoint approves, but the server is killed as the approval is on its way back.
                 endpoint.onCall.withLock { $0 = { first.kill9() } }
-                let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+                let payment = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
                                                   shippingContact: nil)
                 _ = try? await Self.json(http, Self.request(.POST, "\(first.base)/checkout/v1/sessions/\(id)/authorize",
                                                             body: payment))
@@ -185,7 +185,7 @@ struct ServeCheckoutTests {
                 let (_, held) = try await Self.json(http, Self.request(.GET, "\(second.base)/checkout/v1/sessions/\(id)"))
                 #expect(["authorizing", "processorUnknown", "authorized"].contains(held["state"] as? String ?? ""))
                 // Another payment for the held (or by now paid) session never reaches the processor.
-                let another = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
+                let another = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
                                                   shippingContact: nil)
                 let (busy, _) = try await Self.json(http, Self.request(
                     .POST, "\(second.base)/checkout/v1/sessions/\(id)/authorize", body: another))

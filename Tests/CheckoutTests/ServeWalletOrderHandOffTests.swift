@@ -68,7 +68,7 @@ struct ServeWalletOrderHandOffTests {
                                                         configure: Self.shippingMerchant) { server, http in
             let (id, total) = try await Self.shippedSession(http, server.base)
             let minorUnits = try #require(Decimal(string: total)) * 100
-            let payment = try fixture.payment(minorUnits: minorUnits, applicationData: Data("tessera-checkout-session:\(id)".utf8))
+            let payment = try fixture.paymentSignedNow(minorUnits: minorUnits, applicationData: Data("tessera-checkout-session:\(id)".utf8))
             let (status, result) = try await Serve.json(http, Serve.request(
                 .POST, "\(server.base)/checkout/v1/sessions/\(id)/authorize", body: payment))
             #expect(status == 200, "\(result) \(server.output)")
