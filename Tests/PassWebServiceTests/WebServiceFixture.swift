@@ -58,12 +58,18 @@ struct WebServiceFixture: Sendable {
     func withClient<Value: Sendable>(
         logger: Logger? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
-        let router = Router(context: WebServiceRequestContext.self)
-        service.addRoutes(to: router)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: logger ?? Logger(label: "tessera.tests.web"))
-        return try await app.test(.live) { client in try await test(client) }
+        let service = self.service
+        // The server and the test on a loop and thread of their own, as the checkout fixture's: on Swift's two shared
+        // threads they wait behind the suite's synchronous tests, and the client's fixed 20 s read timeout fires.
+        return try await EventLoopExecutor.run { executor in
+            let router = Router(context: WebServiceRequestContext.self)
+            service.addRoutes(to: router)
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                eventLoopGroupProvider: .shared(executor.eventLoopGroup),
+                logger: logger ?? Logger(label: "tessera.tests.web"))
+            return try await app.test(.live) { client in try await test(client) }
+        }
     }
 
     /// Creates a pass through the issuer and returns it.
