@@ -198,8 +198,12 @@ public final class PassIssuer: WalletItemIssuer {
                 if key == "fields" || key == "images", case .object(let given) = value {
                     var merged = document[key]?.objectValue ?? [:]
                     for (name, entry) in given {
-                        // An image's `null` removes it (the template's is used again); a field's is kept as given.
-                        if key == "images", entry.isNull { merged.removeValue(forKey: name) } else { merged[name] = entry }
+                        if key == "images", entry.isNull {
+                            // The pass's image is removed, so the template's is used again.
+                            merged.removeValue(forKey: name)
+                        } else {
+                            merged[name] = entry.isNull ? nil : entry
+                        }
                     }
                     document[key] = merged.isEmpty && key == "images" ? nil : .object(merged)
                 } else {
