@@ -18,19 +18,21 @@ struct ServeConnectionLimitTests {
         try stalled.send("POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"te")
         let kept = try RawHTTPConnection(port: server.port, timeout: 0.2)
         try kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(kept.readResponse()?.status == 200)
+        #expect(try await kept.response()?.status == 200)
 
         // A byte every 100 ms: busy, but the head is never complete.
-        var slowClosed = false
-        for byte in "GET /health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
-            if (try? slow.send(Data([byte]))) == nil { slowClosed = true; break }
-            if slow.read() == .closed { slowClosed = true; break }
-            // A thread sleep, not a task sleep: a busy test process must not stretch the gaps between bytes.
-            usleep(100_000)
+        // On a thread of its own, which sleeps between bytes: a busy test process must not stretch the gaps.
+        let slowClosed = try await offCooperativePool { () -> Bool in
+            for byte in "GET /health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
+                if (try? slow.send(Data([byte]))) == nil { return true }
+                if slow.read() == .closed { return true }
+                usleep(100_000)
+            }
+            return false
         }
         #expect(slowClosed, "the byte-a-second connection was still open after \(Date().timeIntervalSince(started)) s")
         for (name, connection) in [("idle", idle), ("stalled body", stalled), ("kept-alive", kept)] {
-            let result = connection.read(until: { _ in false }, deadline: Date().addingTimeInterval(4))
+            let result = try await connection.reading(until: { _ in false }, deadline: Date().addingTimeInterval(4))
             #expect(result.closed, "\(name) connection still open")
         }
         #expect(Date().timeIntervalSince(started) < 20)
@@ -52,13 +54,13 @@ struct ServeConnectionLimitTests {
         // The first connections were accepted under the cap: the server still answers on them.
         for connection in held.prefix(3) {
             try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(connection.readResponse()?.status == 200, "\(server.log.suffix(2000))")
+            #expect(try await connection.response()?.status == 200, "\(server.log.suffix(2000))")
         }
         // The excess was refused: closed without an answer.
         var refused = 0
         for connection in held.suffix(10) {
             try? connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            if connection.readResponse(deadline: Date().addingTimeInterval(2)) == nil { refused += 1 }
+            if try await connection.response(deadline: Date().addingTimeInterval(2)) == nil { refused += 1 }
         }
         #expect(refused == 10)
         #expect(server.log.contains("connection refused: at the connection cap"))
@@ -66,7 +68,7 @@ struct ServeConnectionLimitTests {
         for connection in held { connection.close() }
         held.removeAll()
         try await Task.sleep(for: .milliseconds(300))
-        let fresh = try server.request("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let fresh = try await server.request("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(fresh?.status == 200)
         #expect(server.process.isRunning)
         #expect(try await server.terminate() == 0)

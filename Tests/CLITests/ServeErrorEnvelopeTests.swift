@@ -24,12 +24,12 @@ struct ServeErrorEnvelopeTests {
 
     private func send(
         _ server: ServeProcess, _ method: String, _ path: String, headers: [String] = [], body: String? = nil
-    ) throws -> Answer {
+    ) async throws -> Answer {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
         for header in headers { text += "\(header)\r\n" }
         if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
-        let answer = try #require(try server.request(text, timeout: 30), "\(method) \(path): no answer")
+        let answer = try #require(try await server.request(text, timeout: 30), "\(method) \(path): no answer")
         return Answer(status: answer.status, head: answer.head, body: answer.body)
     }
 
@@ -62,60 +62,60 @@ struct ServeErrorEnvelopeTests {
         let type = "pass.dev.tessera.demo"
 
         // Issuer API (/api/v1)
-        let created = try send(server, "POST", "/api/v1/passes", headers: [admin],
+        let created = try await send(server, "POST", "/api/v1/passes", headers: [admin],
                                body: #"{"template":"event-ticket","data":{"serialNumber":"E-1"}}"#)
         #expect(created.status == 201)
         let token = try #require(created.json["authenticationToken"] as? String)
-        expectEnvelope(try send(server, "POST", "/api/v1/passes", body: #"{"template":"coupon"}"#),
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", body: #"{"template":"coupon"}"#),
                        401, code: "unauthorized", field: nil, message: "a valid bearer token is required")
-        expectEnvelope(try send(server, "POST", "/api/v1/passes", headers: [admin],
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin],
                                 body: #"{"template":"event-ticket","data":{"serialNumber":"E-1"}}"#),
                        409, code: "conflict", field: "data.serialNumber")
-        expectEnvelope(try send(server, "POST", "/api/v1/passes", headers: [admin], body: #"{"template":"nope"}"#),
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin], body: #"{"template":"nope"}"#),
                        422, code: "invalidRequest", field: "template", message: #"template: no template named "nope""#)
-        expectEnvelope(try send(server, "POST", "/api/v1/passes", headers: [admin], body: #"{"data":{}}"#),
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin], body: #"{"data":{}}"#),
                        400, code: "invalidRequest", field: "template", message: "template: missing")
-        expectEnvelope(try send(server, "GET", "/api/v1/passes/\(type)/E-404", headers: [admin]),
+        expectEnvelope(try await send(server, "GET", "/api/v1/passes/\(type)/E-404", headers: [admin]),
                        404, code: "notFound", field: nil, message: "no such pass")
-        expectEnvelope(try send(server, "POST", "/api/v1/pkpasses", headers: [admin], body: #"{"passes":[]}"#),
+        expectEnvelope(try await send(server, "POST", "/api/v1/pkpasses", headers: [admin], body: #"{"passes":[]}"#),
                        422, code: "passesBundleLimit", field: "passes")
 
         // Apple's web service protocol (/v1)
         let registration = "/v1/devices/0011aabb/registrations/\(type)/E-1"
-        expectEnvelope(try send(server, "POST", registration, headers: ["Authorization: ApplePass \(token)"], body: "{}"),
+        expectEnvelope(try await send(server, "POST", registration, headers: ["Authorization: ApplePass \(token)"], body: "{}"),
                        400, code: "invalidRequest", field: "pushToken", message: "pushToken: missing")
-        expectEnvelope(try send(server, "GET", "/v1/devices/0011aabb/registrations/bad"),
+        expectEnvelope(try await send(server, "GET", "/v1/devices/0011aabb/registrations/bad"),
                        400, code: "invalidRequest", field: "passTypeIdentifier")
-        expectEnvelope(try send(server, "POST", "/v1/log", body: #"{"log":"x"}"#),
+        expectEnvelope(try await send(server, "POST", "/v1/log", body: #"{"log":"x"}"#),
                        400, code: "invalidRequest", field: "logs", message: "logs: missing")
-        expectEnvelope(try send(server, "POST", "/v1/passes/\(type)/E-1/personalize", body: #"{"personalizationToken":""}"#),
+        expectEnvelope(try await send(server, "POST", "/v1/passes/\(type)/E-1/personalize", body: #"{"personalizationToken":""}"#),
                        400, code: "invalidRequest", field: "personalizationToken")
         // Apple's protocol fixes these: a bare 401, and 204 for no changes.
-        let unauthorized = try send(server, "GET", "/v1/passes/\(type)/E-1", headers: ["Authorization: ApplePass wrong"])
+        let unauthorized = try await send(server, "GET", "/v1/passes/\(type)/E-1", headers: ["Authorization: ApplePass wrong"])
         #expect(unauthorized.status == 401)
         #expect(unauthorized.body.isEmpty, "\(String(decoding: unauthorized.body, as: UTF8.self))")
-        let unchanged = try send(server, "GET", "/v1/devices/0011aabb/registrations/\(type)")
+        let unchanged = try await send(server, "GET", "/v1/devices/0011aabb/registrations/\(type)")
         #expect(unchanged.status == 204)
         #expect(unchanged.body.isEmpty)
 
         // Download links, the router's not-found and a method never served
-        expectEnvelope(try send(server, "GET", "/download/\(String(repeating: "Z", count: 40)).pkpass"),
+        expectEnvelope(try await send(server, "GET", "/download/\(String(repeating: "Z", count: 40)).pkpass"),
                        404, code: "notFound", field: nil, message: "no pass at this link")
-        expectEnvelope(try send(server, "GET", "/no/such/route"), 404, code: "notFound", field: nil)
-        let trace = try send(server, "TRACE", "/api/v1/passes")
+        expectEnvelope(try await send(server, "GET", "/no/such/route"), 404, code: "notFound", field: nil)
+        let trace = try await send(server, "TRACE", "/api/v1/passes")
         expectEnvelope(trace, 405, code: "methodNotAllowed", field: nil, message: "TRACE is not served here")
         #expect(trace.head.lowercased().contains("\r\nallow: get, head, post, patch, delete"), "\(trace.head)")
 
         // Checkout (/checkout/v1)
-        expectEnvelope(try send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k0"], body: "{"), 400, code: "invalidRequest", field: "body")
-        expectEnvelope(try send(server, "GET", "/checkout/v1/sessions/cs_missing"), 404, code: "notFound", field: nil)
-        let session = try send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k1"],
+        expectEnvelope(try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k0"], body: "{"), 400, code: "invalidRequest", field: "body")
+        expectEnvelope(try await send(server, "GET", "/checkout/v1/sessions/cs_missing"), 404, code: "notFound", field: nil)
+        let session = try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k1"],
                                body: #"{"items":[{"sku":"TSHIRT","quantity":1}]}"#)
         #expect(session.status == 201, "\(String(decoding: session.body, as: UTF8.self))")
         let id = try #require(session.json["id"] as? String)
         let secret = try #require(session.json["clientSecret"] as? String)
         // Apple Pay's authorization result keeps its own shape.
-        let authorization = try send(server, "POST", "/checkout/v1/sessions/\(id)/authorize",
+        let authorization = try await send(server, "POST", "/checkout/v1/sessions/\(id)/authorize",
                                      headers: ["Checkout-Client-Secret: \(secret)"], body: #"{"token":{"paymentData":{}}}"#)
         #expect(authorization.status >= 400, "\(String(decoding: authorization.body, as: UTF8.self))")
         #expect(authorization.json["status"] as? String == "STATUS_FAILURE")

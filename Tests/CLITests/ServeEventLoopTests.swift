@@ -8,7 +8,7 @@ import TesseraTestSupport
 @Suite("tessera serve on its event loops", .serialized)
 struct ServeEventLoopTests {
     /// Creates passes over one kept-alive connection and returns their authentication tokens.
-    private func createPasses(_ server: ServeProcess, count: Int) throws -> [String: String] {
+    private func createPasses(_ server: ServeProcess, count: Int) async throws -> [String: String] {
         let connection = try RawHTTPConnection(port: server.port, timeout: 30)  // signing, on a busy machine
         var tokens: [String: String] = [:]
         for index in 0..<count {
@@ -16,7 +16,7 @@ struct ServeEventLoopTests {
             try connection.send(
                 "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                     + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            let answer = try #require(connection.readResponse(deadline: Date().addingTimeInterval(30)))
+            let answer = try #require(try await connection.response(deadline: Date().addingTimeInterval(30)))
             try #require(answer.status == 201, "\(answer.head)\n\(String(decoding: answer.body, as: UTF8.self))")
             let json = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
             tokens["EL-\(index)"] = json?["authenticationToken"] as? String
@@ -39,7 +39,7 @@ struct ServeEventLoopTests {
     @Test("16 event loops, 8 SQLite read connections, 64 concurrent readers: every request answered")
     func moreReadersThanConnections() async throws {
         let server = try await ServeProcess(environment: ["NIO_SINGLETON_GROUP_LOOP_COUNT": "16"])
-        let tokens = try createPasses(server, count: 8)
+        let tokens = try await createPasses(server, count: 8)
         let serials = Array(tokens.keys)
         let failures = Mutex([String]())
         let answered = Atomic<Int>(0)

@@ -82,19 +82,19 @@ struct OrdersServer {
     }
 
     /// One request: method, path, extra header lines, body.
-    func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil) throws
+    func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil) async throws
         -> (status: Int, head: String, body: Data)
     {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n"
         for header in headers { text += header + "\r\n" }
         if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
         text += "Connection: close\r\n\r\n" + (body ?? "")
-        return try #require(try serve.request(text, timeout: 30), "no answer to \(method) \(path)")
+        return try #require(try await serve.request(text, timeout: 30), "no answer to \(method) \(path)")
     }
 
     /// An issuer API request with the admin token.
-    func api(_ method: String, _ path: String, body: String? = nil) throws -> (status: Int, head: String, body: Data) {
-        try send(method, path, headers: ["Authorization: Bearer \(ServeProcess.adminToken)"], body: body)
+    func api(_ method: String, _ path: String, body: String? = nil) async throws -> (status: Int, head: String, body: Data) {
+        try await send(method, path, headers: ["Authorization: Bearer \(ServeProcess.adminToken)"], body: body)
     }
 
     /// A response body as a JSON object.

@@ -12,7 +12,7 @@ struct ServeOrdersTests {
     @Test("register, list, fetch with 304, PATCH → push → the new signed version", arguments: Server.Database.tested)
     func deviceProtocol(database: Server.Database) async throws {
         try await Server.with(database) { server in
-            let created = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-2001"}}"#)
+            let created = try await server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-2001"}}"#)
             #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
             let state = try Server.json(created.body)
             #expect(state["orderTypeIdentifier"] as? String == Server.orderType)
@@ -22,42 +22,42 @@ struct ServeOrdersTests {
             let registration = "/v1/devices/device-1/registrations/\(Server.orderType)/TS-2001"
             let pushBody = #"{"pushToken":"\#(Server.pushToken)"}"#
 
-            #expect(try server.send("POST", registration, headers: order, body: pushBody).status == 201)
-            #expect(try server.send("POST", registration, headers: order, body: pushBody).status == 200)
+            #expect(try await server.send("POST", registration, headers: order, body: pushBody).status == 201)
+            #expect(try await server.send("POST", registration, headers: order, body: pushBody).status == 200)
             // A wrong token gets the same bare 401 as an unknown order.
-            let wrong = try server.send("POST", registration, headers: ["Authorization: AppleOrder x\(token)"], body: pushBody)
-            let unknown = try server.send(
+            let wrong = try await server.send("POST", registration, headers: ["Authorization: AppleOrder x\(token)"], body: pushBody)
+            let unknown = try await server.send(
                 "POST", "/v1/devices/device-1/registrations/\(Server.orderType)/TS-9999", headers: order, body: pushBody)
             #expect(wrong.status == 401 && unknown.status == 401)
             #expect(wrong.body == unknown.body)
 
-            let list = try server.send("GET", "/v1/devices/device-1/registrations/\(Server.orderType)")
+            let list = try await server.send("GET", "/v1/devices/device-1/registrations/\(Server.orderType)")
             #expect(list.status == 200)
             let listed = try Server.json(list.body)
             #expect(listed["orderIdentifiers"] as? [String] == ["TS-2001"])
             let tag = try #require(listed["lastModified"] as? String)
             let since = "/v1/devices/device-1/registrations/\(Server.orderType)?ordersModifiedSince=\(tag)"
-            #expect(try server.send("GET", since).status == 204)
+            #expect(try await server.send("GET", since).status == 204)
 
             let fetch = "/v1/orders/\(Server.orderType)/TS-2001"
-            let first = try server.send("GET", fetch, headers: order)
+            let first = try await server.send("GET", fetch, headers: order)
             #expect(first.status == 200)
             #expect(Server.header("Content-Type", in: first.head) == "application/vnd.apple.finance.order")
             let seen = try #require(Server.header("Last-Modified", in: first.head))
             let verified = try await server.verify(first.body, name: "first.order")
             #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
-            #expect(try server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"]).status == 304)
+            #expect(try await server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"]).status == 304)
 
             // Shipped with a tracking number: a new version, pushed to the registered device (topic: the order type).
             let patch = #"{"data":{"fulfillments":[{"fulfillmentIdentifier":"TS-1001-1","status":"shipped","trackingNumber":"1Z999AA10123456784","carrier":"UPS"}]}}"#
-            let changed = try server.api("PATCH", "/api/v1/orders/\(Server.orderType)/TS-2001", body: patch)
+            let changed = try await server.api("PATCH", "/api/v1/orders/\(Server.orderType)/TS-2001", body: patch)
             #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
             #expect(try Server.json(changed.body)["pushesQueued"] as? Int == 1)
             let pushes = try await server.waitForOrderPush(count: 1)
             #expect(pushes.map(\.pushToken) == [Server.pushToken], "\(server.serve.log)")
 
             // The device asks with the Last-Modified it has: never 304 for the version it has not seen.
-            let second = try server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
+            let second = try await server.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
             #expect(second.status == 200)
             #expect(Server.header("Last-Modified", in: second.head) != seen)
             let reverified = try await server.verify(second.body, name: "second.order")
@@ -67,14 +67,14 @@ struct ServeOrdersTests {
             }
             #expect(inspected.stdout.contains("1Z999AA10123456784"))
             #expect(inspected.stdout.contains("shipped"))
-            let relisted = try server.send("GET", since)
+            let relisted = try await server.send("GET", since)
             #expect(relisted.status == 200)
             #expect(try Server.json(relisted.body)["orderIdentifiers"] as? [String] == ["TS-2001"])
 
             // The holder's download link serves the same current version.
             let downloadURL = try #require(try Server.json(changed.body)["downloadURL"] as? String)
             let link = try #require(URL(string: downloadURL))
-            let download = try server.send("GET", link.path)
+            let download = try await server.send("GET", link.path)
             #expect(download.status == 200)
             #expect(download.body == second.body)
         }
@@ -84,13 +84,13 @@ struct ServeOrdersTests {
     func applesSchema() async throws {
         try await Server.with(.sqlite) { server in
             let pickup = #"{"fulfillmentType":"pickup","fulfillmentIdentifier":"P-1","status":"readyForPickup"}"#
-            let refused = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3001","fulfillments":[\#(pickup)]}}"#)
+            let refused = try await server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3001","fulfillments":[\#(pickup)]}}"#)
             #expect(refused.status == 422)
             let error = try #require(try Server.json(refused.body)["error"] as? [String: Any])
             #expect((error["message"] as? String)?.contains("data.fulfillments[0].displayName: required key is missing") == true, "\(error)")
-            #expect(try server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3001").status == 404)
+            #expect(try await server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3001").status == 404)
 
-            let created = try server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3002","payment":{"total":{"amount":47.99,"currency":"USD"},"paymentMethods":["Visa 5678"],"status":"voided"}}}"#)
+            let created = try await server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TS-3002","payment":{"total":{"amount":47.99,"currency":"USD"},"paymentMethods":["Visa 5678"],"status":"voided"}}}"#)
             #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
             let order = try #require(try Server.json(created.body)["order"] as? [String: Any])
             #expect(order["orderTypeIdentifier"] as? String == Server.orderType)
@@ -98,7 +98,7 @@ struct ServeOrdersTests {
             #expect((payment["total"] as? [String: Any])?["amount"] as? String == "47.99")
             #expect(payment["paymentMethods"] as? [String] == ["Visa 5678"])
 
-            let bundle = try server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3002/order")
+            let bundle = try await server.api("GET", "/api/v1/orders/\(Server.orderType)/TS-3002/order")
             #expect(bundle.status == 200)
             let verified = try await server.verify(bundle.body, name: "apple.order")
             #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
@@ -124,31 +124,31 @@ struct ServeOrdersTwoProcessTests {
     func twoProcesses() async throws {
         try await Server.with(.postgres, processes: 2) { servers in
             let (first, second) = (servers[0], servers[1])
-            let created = try first.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TP-1"}}"#)
+            let created = try await first.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"TP-1"}}"#)
             #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
             let token = try #require(try Server.json(created.body)["authenticationToken"] as? String)
             let order = ["Authorization: AppleOrder \(token)"]
             let registration = "/v1/devices/device-tp/registrations/\(Server.orderType)/TP-1"
-            #expect(try second.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
+            #expect(try await second.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
                         .status == 201)
-            #expect(try first.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
+            #expect(try await first.send("POST", registration, headers: order, body: #"{"pushToken":"\#(Server.pushToken)"}"#)
                         .status == 200, "the registration made through the other process is seen")
 
             let fetch = "/v1/orders/\(Server.orderType)/TP-1"
-            let seen = try #require(Server.header("Last-Modified", in: try first.send("GET", fetch, headers: order).head))
-            let list = try first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)")
+            let seen = try #require(Server.header("Last-Modified", in: try await first.send("GET", fetch, headers: order).head))
+            let list = try await first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)")
             let tag = try #require(try Server.json(list.body)["lastModified"] as? String)
 
             let patch = #"{"data":{"status":"completed"}}"#
-            let changed = try second.api("PATCH", "/api/v1/orders/\(Server.orderType)/TP-1", body: patch)
+            let changed = try await second.api("PATCH", "/api/v1/orders/\(Server.orderType)/TP-1", body: patch)
             #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
             #expect(try Server.json(changed.body)["pushesQueued"] as? Int == 1)
             #expect(try await first.waitForOrderPush(count: 1).count >= 1)
 
-            let relisted = try first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)?ordersModifiedSince=\(tag)")
+            let relisted = try await first.send("GET", "/v1/devices/device-tp/registrations/\(Server.orderType)?ordersModifiedSince=\(tag)")
             #expect(relisted.status == 200)
             #expect(try Server.json(relisted.body)["orderIdentifiers"] as? [String] == ["TP-1"])
-            let again = try first.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
+            let again = try await first.send("GET", fetch, headers: order + ["If-Modified-Since: \(seen)"])
             #expect(again.status == 200, "the change made through the other process was answered 304")
             let verified = try await first.verify(again.body, name: "tp.order")
             #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")

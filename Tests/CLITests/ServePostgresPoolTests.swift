@@ -17,16 +17,16 @@ struct ServePostgresPoolTests {
             + "schema=tessera_pool_\(UInt32.random(in: 0...UInt32.max))&max_connections=3"
         let server = try await ServeProcess(arguments: ["--database", database, "--event-loop-threads", "1"])
         let body = #"{"template":"event-ticket","data":{"serialNumber":"POOL-1"}}"#
-        let created = try #require(try server.request(
+        let created = try #require(try await server.request(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"))
         #expect(created.status == 201)
         for _ in 0..<5 {
-            let list = try #require(try server.request(
+            let list = try #require(try await server.request(
                 "GET /v1/devices/pool-device/registrations/pass.dev.tessera.demo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
             #expect(list.status == 204)
         }
-        let metrics = try #require(try server.request("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+        let metrics = try #require(try await server.request("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
         let text = String(decoding: metrics.body, as: UTF8.self)
         #expect(Self.value(#"tessera_postgres_pool_connections{state="size"}"#, in: text) == 3)
         #expect(Self.value(#"tessera_postgres_pool_connections{state="in_use"}"#, in: text) == 0)

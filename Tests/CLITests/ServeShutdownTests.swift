@@ -12,7 +12,7 @@ struct ServeShutdownTests {
     func drainsInFlightRequests() async throws {
         let server = try await ServeProcess(arguments: ["--shutdown-grace-period", "10", "--shutdown-deadline", "15"])
         let body = #"{"template":"coupon","data":{"serialNumber":"SD-1"}}"#
-        let created = try #require(try server.request(
+        let created = try #require(try await server.request(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"))
         let token = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Any])?["authenticationToken"] as? String)

@@ -29,7 +29,7 @@ struct ServeTimingTests {
         let server = try await ServeProcess(arguments: arguments)
         TestProgress.say("timing \(store)", "server on port \(server.port); measuring")
         let body = #"{"template":"event-ticket","data":{"serialNumber":"TM-1"}}"#
-        let created = try #require(try server.request(
+        let created = try #require(try await server.request(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"))
         #expect(created.status == 201)

@@ -120,6 +120,18 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return nil
     }
 
+    /// ``readResponse(deadline:)`` on a thread of its own, so the wait holds none of Swift's cooperative threads.
+    public func response(deadline: Date = Date().addingTimeInterval(10)) async throws -> (status: Int, head: String, body: Data)? {
+        try await offCooperativePool { self.readResponse(deadline: deadline) }
+    }
+
+    /// ``read(until:deadline:)`` on a thread of its own, so the wait holds none of Swift's cooperative threads.
+    public func reading(until predicate: @escaping @Sendable (String) -> Bool, deadline: Date = Date().addingTimeInterval(10))
+        async throws -> (text: String, closed: Bool)
+    {
+        try await offCooperativePool { self.read(until: predicate, deadline: deadline) }
+    }
+
     private static func parse(_ bytes: inout Data) -> (status: Int, head: String, body: Data)? {
         let separator = Data("\r\n\r\n".utf8)
         guard let end = bytes.range(of: separator) else { return nil }

@@ -101,9 +101,21 @@ public final class ServeProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// One request on a new connection; the whole response.
+    /// One request on a new connection; the whole response. The socket is read on a thread of its own, so a test
+    /// waiting for the server never holds one of Swift's cooperative threads (as many as cores) that the server's
+    /// other clients in the same test process need.
     /// - Returns: Status, head and body, or `nil` when the connection closed without an answer.
-    public func request(_ text: String, timeout: TimeInterval = 10) throws -> (status: Int, head: String, body: Data)? {
+    public func request(_ text: String, timeout: TimeInterval = 10) async throws -> (status: Int, head: String, body: Data)? {
+        let port = port
+        return try await offCooperativePool { try Self.request(port: port, text, timeout: timeout) }
+    }
+
+    /// ``request(_:timeout:)`` for code already on a thread of its own.
+    public func requestBlocking(_ text: String, timeout: TimeInterval = 10) throws -> (status: Int, head: String, body: Data)? {
+        try Self.request(port: port, text, timeout: timeout)
+    }
+
+    private static func request(port: Int, _ text: String, timeout: TimeInterval) throws -> (status: Int, head: String, body: Data)? {
         let connection = try RawHTTPConnection(port: port, timeout: 1)
         try connection.send(text)
         return connection.readResponse(deadline: Date().addingTimeInterval(timeout))
