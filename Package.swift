@@ -230,6 +230,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -354,7 +356,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["tessera", "TesseraTestSupport"],
+            dependencies: ["tessera", "TesseraTestSupport", "PassStore", "SQLiteStore"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A ``PassStore`` in memory, for tests and trials: nothing survives the process.
-public actor MemoryPassStore: PassStore {
+public actor MemoryPassStore: PassStore, CampaignStore {
     private struct PassKey: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
@@ -25,6 +25,11 @@ public actor MemoryPassStore: PassStore {
     private var queue: [Int64: QueuedPush] = [:]
     private var lastTag: Int64 = 0
     private var lastPushID: Int64 = 0
+    private var campaignsByID: [String: CampaignRecord] = [:]
+    private var campaignKeys: [String: String] = [:]
+    /// (campaign, push token, pass type) already queued, and whether the push went out.
+    private var campaignPushes: [String: [String: Bool]] = [:]
+    private var lastCampaignSequence: Int64 = 0
 
     /// Creates an empty store.
     public init() {}
@@ -76,22 +81,27 @@ public actor MemoryPassStore: PassStore {
 
         let tokens = Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken))
         var queued = 0
-        for token in tokens.sorted() {
-            if let id = queue.first(where: {
-                $0.value.push.pushToken == token && $0.value.push.passTypeIdentifier == passTypeIdentifier
-            })?.key {
-                queue[id]?.push.generation += 1
-                continue
-            }
-            lastPushID += 1
-            let push = PendingPush(
-                id: lastPushID, pushToken: token, passTypeIdentifier: passTypeIdentifier, generation: 1, attempts: 0,
-                queuedAt: now
-            )
-            queue[lastPushID] = QueuedPush(push: push, notBefore: now, claimedUntil: nil)
+        for token in tokens.sorted() where queuePush(token: token, passTypeIdentifier: passTypeIdentifier, now: now) {
             queued += 1
         }
         return PassUpdate(pass: record, pushesQueued: queued)
+    }
+
+    /// Queues a push, or bumps the queued one's generation. - Returns: Whether a new entry was queued.
+    private func queuePush(token: String, passTypeIdentifier: String, now: Date) -> Bool {
+        if let id = queue.first(where: {
+            $0.value.push.pushToken == token && $0.value.push.passTypeIdentifier == passTypeIdentifier
+        })?.key {
+            queue[id]?.push.generation += 1
+            return false
+        }
+        lastPushID += 1
+        let push = PendingPush(
+            id: lastPushID, pushToken: token, passTypeIdentifier: passTypeIdentifier, generation: 1, attempts: 0,
+            queuedAt: now
+        )
+        queue[lastPushID] = QueuedPush(push: push, notBefore: now, claimedUntil: nil)
+        return true
     }
 
     public func register(
@@ -149,6 +159,10 @@ public actor MemoryPassStore: PassStore {
         guard let entry = queue[push.id] else { return }
         if entry.push.generation == push.generation {
             queue[push.id] = nil
+            // The push covers every campaign that owed this device one (not a released one: the change that bumped
+            // it is still to be pushed).
+            let pushKey = push.pushToken + "\u{0}" + push.passTypeIdentifier
+            for id in campaignPushes.keys where campaignPushes[id]?[pushKey] == false { campaignPushes[id]?[pushKey] = true }
         } else {
             queue[push.id]?.claimedUntil = nil
         }
@@ -173,5 +187,127 @@ public actor MemoryPassStore: PassStore {
             devices[identifier] = device.passes.isEmpty ? nil : device
         }
         return removed
+    }
+
+    // MARK: Campaigns
+
+    public func insertCampaign(_ campaign: NewCampaign, now: Date) async throws -> (campaign: CampaignRecord, inserted: Bool) {
+        if let key = campaign.idempotencyKey, let id = campaignKeys[key], let existing = campaignsByID[id] {
+            return (withSent(existing), false)
+        }
+        guard campaignsByID[campaign.id] == nil else { throw PassStoreError.invalidData("campaign \(campaign.id) exists") }
+        lastCampaignSequence += 1
+        let record = CampaignRecord(
+            id: campaign.id, sequence: lastCampaignSequence, specification: campaign.specification,
+            requestHash: campaign.requestHash, idempotencyKey: campaign.idempotencyKey, state: .scheduled,
+            createdAt: now, scheduledAt: campaign.scheduledAt)
+        campaignsByID[campaign.id] = record
+        if let key = campaign.idempotencyKey { campaignKeys[key] = campaign.id }
+        return (record, true)
+    }
+
+    public func campaign(id: String) async throws -> CampaignRecord? {
+        campaignsByID[id].map(withSent)
+    }
+
+    public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
+        Array(campaignsByID.values
+            .filter { record in
+                (state == nil || record.state == state) && (beforeSequence.map { record.sequence < $0 } ?? true)
+            }
+            .sorted { $0.sequence > $1.sequence }
+            .prefix(max(0, limit))
+            .map(withSent))
+    }
+
+    public func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? {
+        guard var record = campaignsByID[id] else { return nil }
+        if !record.state.isFinal {
+            record.state = .cancelled
+            record.finishedAt = now
+            campaignsByID[id] = record
+        }
+        return withSent(record)
+    }
+
+    public func startDueCampaigns(now: Date) async throws -> [CampaignRecord] {
+        for (id, record) in campaignsByID where record.state == .scheduled && (record.scheduledAt ?? now) <= now {
+            campaignsByID[id]?.state = .running
+            campaignsByID[id]?.startedAt = now
+        }
+        return campaignsByID.values.filter { $0.state == .running }.sorted { $0.sequence < $1.sequence }.map(withSent)
+    }
+
+    public func nextScheduledCampaign() async throws -> Date? {
+        // One without a time is due at once (as the SQL stores answer: the Unix epoch).
+        campaignsByID.values.filter { $0.state == .scheduled }
+            .map { $0.scheduledAt ?? Date(timeIntervalSince1970: 0) }.min()
+    }
+
+    public func failCampaign(id: String, reason: String, now: Date) async throws {
+        guard var record = campaignsByID[id], !record.state.isFinal else { return }
+        record.state = .failed
+        record.finishedAt = now
+        if record.errors.count < CampaignRecord.keptErrors { record.errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+        campaignsByID[id] = record
+    }
+
+    public func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws -> [PassRecord] {
+        let candidates: [PassRecord]
+        switch selection {
+        case .template(let name):
+            candidates = passes.values.filter { $0.template == name }
+        case .serialNumbers(let passTypeIdentifier, let serials):
+            candidates = Set(serials).compactMap { passes[PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: $0)] }
+        }
+        return Array(candidates.filter { cursor == nil || $0.serialNumber > cursor! }
+            .sorted { $0.serialNumber < $1.serialNumber }.prefix(max(0, limit)))
+    }
+
+    public func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome {
+        guard var record = campaignsByID[batch.campaignID], record.state == .running, record.cursor == batch.expectedCursor
+        else { return .cursorMoved }
+        for change in batch.changes {
+            let key = PassKey(passTypeIdentifier: batch.passTypeIdentifier, serialNumber: change.serialNumber)
+            guard passes[key]?.updateTag == change.updateTag else { return .passChanged }
+        }
+        var queued = 0
+        var owed = campaignPushes[batch.campaignID] ?? [:]
+        for change in batch.changes {
+            let key = PassKey(passTypeIdentifier: batch.passTypeIdentifier, serialNumber: change.serialNumber)
+            guard var pass = passes[key] else { continue }
+            lastTag += 1
+            if let data = change.data { pass.data = data }
+            if let voided = change.voided { pass.voided = voided }
+            pass.updateTag = lastTag
+            pass.lastModified = max(now.wholeSeconds, pass.lastModified.addingTimeInterval(1))
+            passes[key] = pass
+            for token in Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken)).sorted() {
+                let pushKey = token + "\u{0}" + batch.passTypeIdentifier
+                guard owed[pushKey] == nil else { continue }
+                owed[pushKey] = false
+                _ = queuePush(token: token, passTypeIdentifier: batch.passTypeIdentifier, now: now)
+                queued += 1
+            }
+        }
+        campaignPushes[batch.campaignID] = owed
+        record.cursor = batch.cursor
+        record.matched += batch.matched
+        record.changed += batch.changes.count
+        record.failed += batch.failures.count
+        record.errors += batch.failures.prefix(max(0, CampaignRecord.keptErrors - record.errors.count))
+        record.pushesQueued += queued
+        if batch.finishes {
+            record.state = .done
+            record.finishedAt = now
+        }
+        campaignsByID[batch.campaignID] = record
+        return .written(withSent(record))
+    }
+
+    private func withSent(_ record: CampaignRecord) -> CampaignRecord {
+        var record = record
+        record.pushesSent = campaignPushes[record.id]?.values.filter { $0 }.count ?? 0
+        return record
     }
 }

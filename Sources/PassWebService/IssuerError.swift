@@ -75,6 +75,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
     /// The top-level members of the issuer API's and personalization's request bodies.
     private static let requestMembers: Set<String> = [
         "body", "template", "data", "passes", "personalizationToken", "requiredPersonalizationInfo",
+        "select", "republishTemplate", "void", "unvoid", "message", "scheduledAt", "state", "limit", "cursor",
     ]
 
     static func unknownTemplate(_ name: String) -> IssuerError {
@@ -95,6 +96,10 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
 
     static func passesBundleLimit(_ description: String) -> IssuerError {
         IssuerError(.passesBundleLimit, status: .unprocessableContent, description: description)
+    }
+
+    static func invalid(_ reason: String, field: String? = nil) -> IssuerError {
+        IssuerError(status: .unprocessableContent, description: reason, field: field)
     }
 
     /// No pass with the identifiers asked for (404).

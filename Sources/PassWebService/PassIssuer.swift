@@ -50,7 +50,7 @@ public final class PassIssuer: WalletItemIssuer {
     public let cache: BundleCache
     private let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
-    private let onPushesQueued: @Sendable () -> Void
+    let onPushesQueued: @Sendable () -> Void
 
     /// Creates an issuer.
     /// - Parameters:
@@ -193,23 +193,7 @@ public final class PassIssuer: WalletItemIssuer {
         while true {
             guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
             else { return nil }
-            var document = try Self.document(current.data)
-            for (key, value) in patch {
-                if key == "fields" || key == "images", case .object(let given) = value {
-                    var merged = document[key]?.objectValue ?? [:]
-                    for (name, entry) in given {
-                        if key == "images", entry.isNull {
-                            // The pass's image is removed, so the template's is used again.
-                            merged.removeValue(forKey: name)
-                        } else {
-                            merged[name] = entry.isNull ? nil : entry
-                        }
-                    }
-                    document[key] = merged.isEmpty && key == "images" ? nil : .object(merged)
-                } else {
-                    document[key] = value.isNull ? nil : value
-                }
-            }
+            let document = Self.merging(patch, into: try Self.document(current.data))
             var next = current
             next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
             let built = try await build(next, entry: try await templateEntry(named: current.template))
@@ -218,6 +202,29 @@ public final class PassIssuer: WalletItemIssuer {
             remember(built.bundle, for: update.pass)
             return (update, built.warnings)
         }
+    }
+
+    /// A partial data document merged into a pass's data, as a change merges it: top-level keys replace (a `null`
+    /// value removes the key), `fields` values merge by field key and `images` by file name (`null` removes one).
+    static func merging(_ patch: [String: JSONValue], into document: [String: JSONValue]) -> [String: JSONValue] {
+        var document = document
+        for (key, value) in patch {
+            if key == "fields" || key == "images", case .object(let given) = value {
+                var merged = document[key]?.objectValue ?? [:]
+                for (name, entry) in given {
+                    if key == "images", entry.isNull {
+                        // The pass's image is removed, so the template's is used again.
+                        merged.removeValue(forKey: name)
+                    } else {
+                        merged[name] = entry.isNull ? nil : entry
+                    }
+                }
+                document[key] = merged.isEmpty && key == "images" ? nil : .object(merged)
+            } else {
+                document[key] = value.isNull ? nil : value
+            }
+        }
+        return document
     }
 
     /// Voids a pass (a new version with `voided: true`); devices are told.
@@ -305,7 +312,7 @@ public final class PassIssuer: WalletItemIssuer {
 
     /// Builds and signs one version. Personalized passes use the template without `personalization.json`, with
     /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
-    private func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
+    func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
         var overrides = try Self.document(pass.data)
         var fields: [String: JSONValue] = [:]
         if case .object(let given)? = overrides.removeValue(forKey: "fields") {
@@ -324,6 +331,9 @@ public final class PassIssuer: WalletItemIssuer {
             for (key, value) in try Self.document(personalization) where keys.contains(key) && fields[key] == nil {
                 fields[key] = value
             }
+        }
+        if let message = overrides.removeValue(forKey: Self.messageKey) {
+            try Self.applyMessage(message, to: &overrides, template: builder.template.pass)
         }
         do {
             let built = try builder.build(data: PassData(overrides: overrides, fields: fields))

@@ -45,6 +45,8 @@ public struct PassWebService: Sendable {
     public let issuer: PassIssuer
     /// Makes and changes the orders, when the server issues them (`nil`: the order endpoints are not mounted).
     public let orderIssuer: OrderIssuer?
+    /// Campaigns over many passes, when the store keeps them (`nil`: the campaign endpoints are not mounted).
+    public let campaigns: CampaignService?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).
@@ -54,14 +56,16 @@ public struct PassWebService: Sendable {
     /// - Parameters:
     ///   - issuer: The pass issuer (store, templates, signer).
     ///   - orderIssuer: The order issuer, or `nil` when the server issues no orders.
+    ///   - campaigns: The campaign service, or `nil` when the store keeps no campaigns.
     ///   - configuration: Limits and the issuer API token.
     ///   - now: The clock.
     public init(
-        issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, configuration: Configuration,
-        now: @escaping @Sendable () -> Date = Date.init
+        issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, campaigns: CampaignService? = nil,
+        configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.issuer = issuer
         self.orderIssuer = orderIssuer
+        self.campaigns = campaigns
         self.configuration = configuration
         self.now = now
     }

@@ -59,7 +59,10 @@ extension PostgresStore {
         .sorted { $0.id < $1.id }
     }
 
-    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
+    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile. A removed
+    /// pass push also counts as sent for every campaign that owed its device one (see
+    /// ``PassStore/CampaignRecord/pushesSent``); a released one does not, as the change that bumped it is still to be
+    /// pushed.
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
         try await transaction { connection in
@@ -71,6 +74,11 @@ extension PostgresStore {
                 try await connection.query(
                     "UPDATE \(unescaped: tables.pushQueue) SET claimed_until = NULL WHERE id = \(push.id)", logger: logger
                 )
+            } else if !holdsOrders {
+                try await connection.query("""
+                    UPDATE campaign_pushes SET sent = true
+                    WHERE push_token = \(push.pushToken) AND pass_type_identifier = \(push.passTypeIdentifier) AND NOT sent
+                    """, logger: logger)
             }
         }
     }

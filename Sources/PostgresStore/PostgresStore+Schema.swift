@@ -39,6 +39,49 @@ extension PostgresStore {
         // Wallet orders: new tables only, so the migration is instant on a store of any size and the pass tables
         // and their indexes are untouched.
         itemTables(.orders) + ["INSERT INTO counters (name, value) VALUES ('order_update_tag', 0)"],
+        campaignTables,
+    ]
+
+    /// Version 3, campaigns (see ``PassStore/CampaignStore``): the campaigns, the (push token, pass type) pairs each
+    /// one queued a push for (so a device gets one push per campaign however many of its passes change), and an index
+    /// of passes by template in serial-number order, the order a campaign walks them in. The serial numbers are
+    /// indexed in byte order (`COLLATE "C"`), the order the other stores and Swift compare them in, whatever the
+    /// database's collation. Times are `timestamptz` like the rest of the schema. The new tables are instant; the
+    /// index is built inside the migration's transaction (not `CONCURRENTLY`), so pass writes wait while it reads the
+    /// passes table once.
+    private static let campaignTables: [String] = [
+        """
+        CREATE TABLE campaigns (
+            sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            specification bytea NOT NULL,
+            request_hash text NOT NULL,
+            idempotency_key text UNIQUE,
+            state text NOT NULL,
+            matched bigint NOT NULL DEFAULT 0,
+            changed bigint NOT NULL DEFAULT 0,
+            failed bigint NOT NULL DEFAULT 0,
+            errors text NOT NULL DEFAULT '[]',
+            pushes_queued bigint NOT NULL DEFAULT 0,
+            created_at timestamptz NOT NULL,
+            scheduled_at timestamptz,
+            started_at timestamptz,
+            finished_at timestamptz,
+            cursor text
+        )
+        """,
+        "CREATE INDEX campaigns_state ON campaigns (state, scheduled_at)",
+        """
+        CREATE TABLE campaign_pushes (
+            campaign_id text NOT NULL,
+            push_token text NOT NULL,
+            pass_type_identifier text NOT NULL,
+            sent boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (campaign_id, push_token, pass_type_identifier)
+        )
+        """,
+        "CREATE INDEX campaign_pushes_unsent ON campaign_pushes (push_token, pass_type_identifier) WHERE NOT sent",
+        #"CREATE INDEX passes_template ON passes (template, serial_number COLLATE "C")"#,
     ]
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

@@ -71,6 +71,13 @@ extension SQLiteStore {
             if db.changesCount == 0 {
                 let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
                 try release.execute(arguments: [push.id])
+            } else if tables.names.kind == ItemTables.passes.kind {
+                // The push covers every campaign that owed this device one. (Not a released one: the change that
+                // bumped it is still to be pushed; nor a push completed before, whose entry is gone.)
+                let sent = try db.cachedStatement(sql: """
+                    UPDATE campaign_pushes SET sent = 1 WHERE push_token = ? AND pass_type_identifier = ? AND sent = 0
+                    """)
+                try sent.execute(arguments: [push.pushToken, push.passTypeIdentifier])
             }
         }
     }

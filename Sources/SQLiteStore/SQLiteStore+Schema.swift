@@ -11,6 +11,9 @@ extension SQLiteStore {
         migrator.registerMigration("v2: orders, their devices, registrations and push queue") { db in
             try db.execute(sql: version2)
         }
+        migrator.registerMigration("v3: campaigns and the pushes they queued") { db in
+            try db.execute(sql: version3)
+        }
         return migrator
     }()
 
@@ -28,6 +31,40 @@ extension SQLiteStore {
     /// migration is instant on a store of any size and the pass tables and their indexes are untouched.
     private static let version2 = itemTables(.orders, kind: "order") + """
         INSERT INTO counters (name, value) VALUES ('order_update_tag', 0);
+        """
+
+    /// Campaigns (see ``PassStore/CampaignStore``): the campaigns, the (push token, pass type) pairs each one
+    /// queued a push for (so a device gets one push per campaign however many of its passes change), and an index
+    /// of passes by template, the order a campaign walks them in.
+    private static let version3 = """
+        CREATE TABLE campaigns (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            specification BLOB NOT NULL,
+            request_hash TEXT NOT NULL,
+            idempotency_key TEXT UNIQUE,
+            state TEXT NOT NULL,
+            matched INTEGER NOT NULL DEFAULT 0,
+            changed INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            errors BLOB NOT NULL DEFAULT '[]',
+            pushes_queued INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            scheduled_at REAL,
+            started_at REAL,
+            finished_at REAL,
+            cursor TEXT
+        );
+        CREATE INDEX campaigns_state ON campaigns (state, scheduled_at);
+        CREATE TABLE campaign_pushes (
+            campaign_id TEXT NOT NULL,
+            push_token TEXT NOT NULL,
+            pass_type_identifier TEXT NOT NULL,
+            sent INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (campaign_id, push_token, pass_type_identifier)
+        ) WITHOUT ROWID;
+        CREATE INDEX campaign_pushes_unsent ON campaign_pushes (push_token, pass_type_identifier) WHERE sent = 0;
+        CREATE INDEX passes_template ON passes (template, serial_number);
         """
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     public var pushSender: (any PushSender)?
     /// How the push dispatcher paces itself.
     public var pushDispatch: PushDispatcher.Configuration
+    /// How the campaign runner paces itself (passes per batch).
+    public var campaigns: CampaignRunner.Configuration = .init()
     /// The merchant checkout (`/checkout/...`); `nil` leaves it off.
     public var merchant: MerchantConfiguration?
     /// The checkout's limits and recovery timing.

@@ -113,8 +113,17 @@ public enum TesseraServer {
                 configuration: .init(templatesDirectory: orders.templatesDirectory, publicURL: configuration.publicURL),
                 now: now, onPushesQueued: { orderDispatcher?.notify() })
         }
+        // Campaigns: accepted by the issuer API, applied by a runner in every process (progress is in the store).
+        var campaigns: CampaignService?
+        if let campaignStore = store as? any CampaignStore {
+            let runner = CampaignRunner(
+                issuer: issuer, store: campaignStore, configuration: configuration.campaigns, logger: logger, now: now)
+            services.append(runner)
+            campaigns = CampaignService(issuer: issuer, store: campaignStore, now: now, wake: { runner.notify() })
+        }
         let webService = PassWebService(
-            issuer: issuer, orderIssuer: orderIssuer, configuration: configuration.webService, now: now)
+            issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, configuration: configuration.webService,
+            now: now)
         if configuration.webService.adminToken == nil {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")
         }

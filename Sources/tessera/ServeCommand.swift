@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most connections open at once; more are refused (TESSERA_MAX_CONNECTIONS; default derived from the open-file limit).")
     var maxConnections: Int?
 
+    @Option(help: "Passes a campaign changes per transaction, 1-10000 (TESSERA_CAMPAIGN_BATCH_SIZE; default 500).")
+    var campaignBatchSize: Int?
+
     @Option(help: "Seconds in-flight requests may take to finish after SIGTERM/SIGINT (TESSERA_SHUTDOWN_GRACE; default 25).")
     var shutdownGracePeriod: Double?
 
@@ -167,13 +170,23 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metricsFactory)
         let apnsConfiguration = try apns.configuration(signerCredentials: credentials)
 
-        let configuration = ServerConfiguration(
+        let batchSize = try campaignBatchSize ?? environment["TESSERA_CAMPAIGN_BATCH_SIZE"].map { text in
+            guard let parsed = Int(text) else {
+                throw CommandFailure(message: "TESSERA_CAMPAIGN_BATCH_SIZE: \(text) is not a whole number", exitCode: 2)
+            }
+            return parsed
+        } ?? 500
+        guard (1...10_000).contains(batchSize) else {
+            throw CommandFailure(message: "--campaign-batch-size: must be from 1 to 10000", exitCode: 2)
+        }
+        var configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
             webService: .init(adminToken: adminToken), apns: apnsConfiguration, merchant: merchant,
             checkout: checkout, checkoutAPIKey: checkoutAPIKey,
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
+        configuration.campaigns.batchSize = batchSize
         let app = try await { () async throws in
             do {
                 return try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)

@@ -10,7 +10,10 @@ struct Tessera: AsyncParsableCommand {
         commandName: "tessera",
         abstract: "Build, sign, verify and serve Apple Wallet passes; check Apple Pay requests and tokens.",
         version: TesseraVersion.current,
-        subcommands: [CertsCommand.self, PassCommand.self, OrderCommand.self, BarcodeCommand.self, PayCommand.self, ServeCommand.self]
+        subcommands: [
+            CertsCommand.self, PassCommand.self, OrderCommand.self, BarcodeCommand.self, PayCommand.self, ServeCommand.self,
+            CampaignCommand.self,
+        ]
     )
 
     static func main() async {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -83,6 +84,7 @@ struct OpenAPIConformanceTests {
             try await call(.post, "/api/v1/pkpasses", .admin, bundle.replacingOccurrences(of: "O-1", with: "O-404"))
             try await call(.post, "/api/v1/pkpasses", .admin, #"{"passes":{}}"#)
             try await call(.post, "/api/v1/pkpasses", [:], bundle)
+            try await exerciseCampaigns(call)
             try await call(.delete, path, .admin)
             try await call(.delete, registration, .applePass(token))
             try await exerciseOrders(call)
@@ -94,6 +96,31 @@ struct OpenAPIConformanceTests {
         // The checkout operations are exercised by CheckoutTests' own conformance test.
         let missing = document.withLock { $0.operations.subtracting($0.exercised).filter { !$0.contains(" /checkout/") } }
         #expect(missing.isEmpty, "documented but not exercised: \(missing.sorted())")
+    }
+
+    /// The campaign API: accepted, repeated with its key, refused, listed, read, cancelled.
+    private func exerciseCampaigns(_ call: Call) async throws {
+        var keyed = HTTPFields.admin
+        keyed[HTTPField.Name("Idempotency-Key")!] = "openapi-1"
+        let body = #"{"select":{"template":"store-card-rewards"},"data":{"fields":{"balance":20}},"message":"Topped up"}"#
+        let created = try await call(.post, "/api/v1/campaigns", keyed, body)
+        try await call(.post, "/api/v1/campaigns", keyed, body)
+        try await call(.post, "/api/v1/campaigns", keyed, #"{"select":{"template":"store-card-rewards"},"void":true}"#)
+        try await call(.post, "/api/v1/campaigns", .admin, #"{"select":{"template":"nope"},"void":true}"#)
+        try await call(.post, "/api/v1/campaigns", .admin, "[1]")
+        try await call(.post, "/api/v1/campaigns", [:], body)
+        let later = Date().addingTimeInterval(3600).formatted(Date.ISO8601FormatStyle())
+        let scheduled = try await call(
+            .post, "/api/v1/campaigns", .admin, #"{"select":{"template":"coupon"},"void":true,"scheduledAt":"\#(later)"}"#)
+        try await call(.get, "/api/v1/campaigns", .admin, nil)
+        try await call(.get, "/api/v1/campaigns?state=done&limit=1", .admin, nil)
+        try await call(.get, "/api/v1/campaigns?state=bogus", .admin, nil)
+        try await call(.get, "/api/v1/campaigns/\(created.body.json["id"] as? String ?? "")", .admin, nil)
+        try await call(.get, "/api/v1/campaigns/nope", .admin, nil)
+        let pending = scheduled.body.json["id"] as? String ?? ""
+        try await call(.delete, "/api/v1/campaigns/\(pending)", .admin, nil)
+        try await call(.delete, "/api/v1/campaigns/\(pending)", .admin, nil)
+        try await call(.delete, "/api/v1/campaigns/nope", .admin, nil)
     }
 
     /// Every documented JSON failure answer references the one Error schema, except the authorization result Apple Pay

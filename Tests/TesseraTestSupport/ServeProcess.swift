@@ -19,6 +19,10 @@ public final class ServeProcess: @unchecked Sendable {
     public let process: Process
     /// Its signing certificates.
     public let chain: TestChain
+    /// The extra `serve` flags it was started with (to start it again the same way).
+    public let arguments: [String]
+    /// The extra environment variables it was started with.
+    public let environment: [String: String]
     private let logFile: URL
 
     /// Starts `tessera serve` and waits until `/health` answers.
@@ -35,6 +39,8 @@ public final class ServeProcess: @unchecked Sendable {
     ) async throws {
         let chain = try previous?.chain ?? TestChain()
         self.chain = chain
+        self.arguments = arguments
+        self.environment = environment
         folder = try previous?.folder ?? TemporaryDirectory.make(prefix: "serve")
         let tokenFile = folder.appendingPathComponent("admin.token")
         try Data((Self.adminToken + "\n").utf8).write(to: tokenFile)

@@ -28,6 +28,10 @@ extension PassWebService {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
             IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize,
                          maximumPassDataBodySize: configuration.maximumPassDataBodySize).add(to: api)
+            if let campaigns {
+                CampaignRoutes(campaigns: campaigns, adminToken: token,
+                               maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)
+            }
             if let orderIssuer {
                 OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
                     .add(to: api)

@@ -1,0 +1,240 @@
+public import Foundation
+public import Logging
+public import PassModel
+public import PassStore
+public import ServiceLifecycle
+import HTTPTypes
+import PassBundle
+
+/// Applies campaigns: starts scheduled ones when due and changes their passes in batches, each batch one
+/// transaction with its pushes and progress (see ``PassStore/CampaignStore/writeCampaignBatch(_:now:)``).
+///
+/// Progress lives in the store, so a restarted process continues where the campaign stopped and no pass changes
+/// twice; several processes on one database work on the same campaign, and of two that read the same batch one
+/// writes it. Passes are not signed here: a device's fetch signs the new version (and the bundle cache keeps it).
+public final class CampaignRunner: Service, Sendable {
+    /// How the runner paces itself.
+    public struct Configuration: Sendable {
+        /// Passes per batch (per transaction).
+        public var batchSize: Int
+        /// How often the store is read for due campaigns when nothing was announced.
+        public var pollInterval: Duration
+
+        /// Creates a configuration.
+        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500)) {
+            self.batchSize = batchSize
+            self.pollInterval = pollInterval
+        }
+    }
+
+    private let issuer: PassIssuer
+    private let store: any CampaignStore
+    private let configuration: Configuration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let wakeUp = WakeUpSignal()
+
+    /// Creates a runner.
+    public init(
+        issuer: PassIssuer, store: any CampaignStore, configuration: Configuration = .init(), logger: Logger,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.issuer = issuer
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Tells the runner a campaign was accepted, so it looks now rather than at the next poll.
+    public func notify() { wakeUp.signal() }
+
+    /// Runs campaigns until the service group shuts down.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await self.runDueCampaigns()
+                } catch is CancellationError {
+                    break
+                } catch {
+                    self.logger.error("campaign runner: cannot read the campaigns", metadata: ["error": "\(error)"])
+                }
+                await self.wakeUp.wait(timeout: self.configuration.pollInterval)
+            }
+        }
+    }
+
+    /// Starts the due campaigns and runs every running one to its end (or until another process finishes it).
+    public func runDueCampaigns() async throws {
+        for campaign in try await store.startDueCampaigns(now: now()) {
+            try Task.checkCancellation()
+            try await run(campaign)
+        }
+    }
+
+    /// Runs one campaign batch after batch.
+    func run(_ campaign: CampaignRecord) async throws {
+        let request: CampaignRequest
+        do {
+            request = try CampaignRequest(try PassIssuer.document(campaign.specification), now: campaign.createdAt)
+        } catch {
+            try await store.failCampaign(id: campaign.id, reason: "the stored campaign cannot be read: \(error)", now: now())
+            return
+        }
+        var current = campaign
+        while current.state == .running {
+            try Task.checkCancellation()
+            let batch: CampaignBatch
+            do {
+                batch = try await nextBatch(of: current, request: request)
+            } catch let error as IssuerError {
+                logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
+                try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
+                return
+            }
+            switch try await store.writeCampaignBatch(batch, now: now()) {
+            case .written(let record):
+                if record.pushesQueued > current.pushesQueued { issuer.onPushesQueued() }
+                logger.debug("campaign batch written", metadata: [
+                    "campaign": "\(record.id)", "changed": "\(batch.changes.count)", "cursor": "\(record.cursor ?? "")",
+                ])
+                if record.state == .done {
+                    logger.info("campaign done", metadata: [
+                        "campaign": "\(record.id)", "matched": "\(record.matched)", "changed": "\(record.changed)",
+                        "failed": "\(record.failed)", "pushesQueued": "\(record.pushesQueued)",
+                    ])
+                }
+                current = record
+            case .passChanged:
+                continue  // a pass changed since it was read: read the same batch again
+            case .cursorMoved:
+                // Another process wrote this batch, or the campaign was cancelled: read where it is now.
+                guard let record = try await store.campaign(id: campaign.id) else { return }
+                current = record
+            }
+        }
+    }
+
+    /// Reads the passes after the campaign's cursor and computes their changes.
+    private func nextBatch(of campaign: CampaignRecord, request: CampaignRequest) async throws -> CampaignBatch {
+        let limit = configuration.batchSize
+        var passes: [PassRecord]
+        var missing: [String] = []
+        let nextCursor: String?
+        let finishes: Bool
+        var passType: String
+        var templateFields: [String: JSONValue] = [:]
+        var wantedFields: [String: JSONValue] = [:]
+        switch request.selection {
+        case .template(let name, let fields):
+            passes = try await store.campaignPasses(.template(name), after: campaign.cursor, limit: limit)
+            finishes = passes.count < limit
+            nextCursor = passes.last?.serialNumber ?? campaign.cursor
+            let entry: TemplateLibrary.Entry
+            do {
+                entry = try await issuer.templateEntry(named: name)
+            } catch let error as IssuerError where error.status == .unprocessableContent {
+                throw IssuerError.invalid("select.template: the template \"\(name)\" is gone")
+            }
+            passType = entry.builder.passTypeIdentifier ?? ""
+            if !fields.isEmpty {
+                wantedFields = fields
+                for field in Self.fieldValues(of: entry.builder.template.pass) {
+                    templateFields[field.key] = field.value
+                }
+            }
+        case .serialNumbers(let type, let serials):
+            passType = type
+            let start = campaign.cursor.map { cursor in serials.partitioningIndex { $0 > cursor } } ?? 0
+            let chunk = Array(serials[start..<min(serials.count, start + limit)])
+            passes = chunk.isEmpty ? [] : try await store.campaignPasses(.serialNumbers(passTypeIdentifier: type, chunk), after: nil, limit: chunk.count)
+            let found = Set(passes.map(\.serialNumber))
+            missing = chunk.filter { !found.contains($0) }
+            finishes = start + chunk.count >= serials.count
+            nextCursor = chunk.last ?? campaign.cursor
+        }
+        passes = passes.filter { $0.passTypeIdentifier == passType }
+        var changes: [CampaignPassChange] = []
+        var failures = missing.map { CampaignFailure(serialNumber: $0, reason: "no such pass") }
+        var matched = missing.count
+        for pass in passes {
+            switch request.action {
+            case .unvoid: guard pass.voided else { continue }
+            default: guard request.includeVoided || !pass.voided else { continue }
+            }
+            if !wantedFields.isEmpty {
+                guard let document = try? PassIssuer.document(pass.data) else { continue }
+                let own = document["fields"]?.objectValue ?? [:]
+                let matches = wantedFields.allSatisfy { key, wanted in
+                    Self.sameValue(own[key] ?? templateFields[key], wanted)
+                }
+                guard matches else { continue }
+            }
+            matched += 1
+            do {
+                changes.append(try change(pass, request: request))
+            } catch {
+                failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: "\(error)"))
+            }
+        }
+        return CampaignBatch(
+            campaignID: campaign.id, expectedCursor: campaign.cursor, cursor: nextCursor, passTypeIdentifier: passType,
+            changes: changes, matched: matched, failures: failures, finishes: finishes)
+    }
+
+    /// One pass's new version.
+    private func change(_ pass: PassRecord, request: CampaignRequest) throws -> CampaignPassChange {
+        var document = try PassIssuer.document(pass.data)
+        var voided: Bool?
+        switch request.action {
+        case .data(let patch): document = PassIssuer.merging(patch, into: document)
+        case .republishTemplate: break
+        case .void: voided = true
+        case .unvoid: voided = false
+        }
+        if let message = request.message { document[PassIssuer.messageKey] = .string(message) }
+        let data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+        return CampaignPassChange(
+            serialNumber: pass.serialNumber, updateTag: pass.updateTag, data: data == pass.data ? nil : data, voided: voided)
+    }
+
+    private static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {
+        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
+            .compactMap { $0 }.flatMap(\.allFields).compactMap { field in
+                guard let key = field.key, let value = field.value else { return nil }
+                switch value {
+                case .string(let text): return (key, .string(text))
+                case .integer(let number): return (key, .integer(number))
+                case .number(let number): return (key, .number(number))
+                }
+            }
+    }
+
+    /// Field values compare as text, or as numbers when both are numbers.
+    private static func sameValue(_ value: JSONValue?, _ wanted: JSONValue) -> Bool {
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .integer(let whole)?: Double(whole)
+            case .number(let number)?: number
+            default: nil
+            }
+        }
+        if case .string(let text)? = value, case .string(let expected) = wanted { return text == expected }
+        guard let a = number(value), let b = number(wanted) else { return false }
+        return a == b
+    }
+}
+
+extension Array where Element: Comparable {
+    /// The first index whose element satisfies `predicate`, for a predicate false then true along the sorted array.
+    fileprivate func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,321 @@
+public import Foundation
+public import PassStore
+internal import PostgresNIO
+
+/// Campaigns live beside the passes (the pass tables, whichever store asks), so a batch's pass changes, pushes and
+/// progress commit in one transaction. Several instances on one database run the same campaign safely: a batch first
+/// moves the campaign's cursor from the one it was read after, which locks the campaign row; a second instance
+/// writing the same batch waits for that lock, then (READ COMMITTED re-checks the row) finds the cursor moved.
+extension PostgresStore: CampaignStore {
+    /// The columns a campaign is read from (the table aliased `c`), the last one its pushes sent.
+    private static let campaignColumns = """
+        c.id, c.sequence, c.specification, c.request_hash, c.idempotency_key, c.state, c.matched, c.changed, \
+        c.failed, c.errors, c.pushes_queued, c.created_at, c.scheduled_at, c.started_at, c.finished_at, c.cursor, \
+        (SELECT COUNT(*) FROM campaign_pushes p WHERE p.campaign_id = c.id AND p.sent)
+        """
+
+    private static func campaignRecord(_ row: PostgresRow) throws -> CampaignRecord {
+        let (
+            id, sequence, specification, requestHash, idempotencyKey, state, matched, changed, failed, errors,
+            pushesQueued, createdAt, scheduledAt, startedAt, finishedAt, cursor, pushesSent
+        ) = try row.decode((
+            String, Int64, Data, String, String?, String, Int64, Int64, Int64, String, Int64, Date, Date?, Date?,
+            Date?, String?, Int64
+        ).self)
+        guard let state = CampaignState(rawValue: state) else {
+            throw PassStoreError.invalidData("campaigns.state: unknown state \(state)")
+        }
+        return CampaignRecord(
+            id: id, sequence: sequence, specification: specification, requestHash: requestHash,
+            idempotencyKey: idempotencyKey, state: state, matched: Int(matched), changed: Int(changed),
+            failed: Int(failed), errors: try campaignErrors(errors), pushesQueued: Int(pushesQueued),
+            pushesSent: Int(pushesSent), createdAt: createdAt, scheduledAt: scheduledAt, startedAt: startedAt,
+            finishedAt: finishedAt, cursor: cursor)
+    }
+
+    /// A campaign's `errors` column: a JSON array of failures.
+    private static func campaignErrors(_ json: String) throws -> [CampaignFailure] {
+        do {
+            return try JSONDecoder().decode([CampaignFailure].self, from: Data(json.utf8))
+        } catch {
+            throw PassStoreError.invalidData("campaigns.errors: \(error)")
+        }
+    }
+
+    private static func campaignErrorsJSON(_ errors: [CampaignFailure]) throws -> String {
+        String(decoding: try JSONEncoder().encode(errors), as: UTF8.self)
+    }
+
+    /// Stores a campaign as `scheduled`, or returns the one stored earlier with the same idempotency key (also when
+    /// another process stores it at the same moment: the insert waits for that one's commit, then does nothing).
+    /// - Parameters:
+    ///   - campaign: The campaign.
+    ///   - now: When it was accepted.
+    /// - Throws: ``PassStore/PassStoreError/invalidData(_:)`` when a campaign with its identifier exists.
+    /// - Returns: The campaign, and whether it was stored now.
+    public func insertCampaign(_ campaign: NewCampaign, now: Date) async throws -> (campaign: CampaignRecord, inserted: Bool) {
+        try await transaction { connection in
+            let inserted: [PostgresRow]
+            do {
+                inserted = try await connection.query("""
+                    INSERT INTO campaigns AS c (id, specification, request_hash, idempotency_key, state, created_at, scheduled_at)
+                    VALUES (\(campaign.id), \(campaign.specification), \(campaign.requestHash), \(campaign.idempotencyKey)::text, \
+                    'scheduled', \(now), \(campaign.scheduledAt)::timestamptz)
+                    ON CONFLICT (idempotency_key) DO NOTHING
+                    RETURNING \(unescaped: Self.campaignColumns)
+                    """, logger: logger).collect()
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                throw PassStoreError.invalidData("campaign \(campaign.id) exists")
+            }
+            if let row = inserted.first { return (try Self.campaignRecord(row), true) }
+            let existing = try await connection.query("""
+                SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.idempotency_key = \(campaign.idempotencyKey)
+                """, logger: logger).collect()
+            guard let row = existing.first else {
+                throw PassStoreError.unavailable("the campaign with idempotency key \(campaign.idempotencyKey ?? "") vanished")
+            }
+            return (try Self.campaignRecord(row), false)
+        }
+    }
+
+    /// - Parameter id: The campaign's identifier.
+    /// - Returns: The campaign, or `nil`.
+    public func campaign(id: String) async throws -> CampaignRecord? {
+        let rows = try await rows("SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.id = \(id)")
+        return try rows.first.map(Self.campaignRecord)
+    }
+
+    /// Campaigns, newest first.
+    /// - Parameters:
+    ///   - state: Only campaigns in this state, when given.
+    ///   - limit: The most to return.
+    ///   - beforeSequence: Only campaigns stored before this one.
+    /// - Returns: The campaigns.
+    public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
+        let rows = try await rows("""
+            SELECT \(unescaped: Self.campaignColumns) FROM campaigns c
+            WHERE (\(state?.rawValue)::text IS NULL OR c.state = \(state?.rawValue))
+                AND (\(beforeSequence)::bigint IS NULL OR c.sequence < \(beforeSequence))
+            ORDER BY c.sequence DESC LIMIT \(max(0, limit))
+            """)
+        return try rows.map(Self.campaignRecord)
+    }
+
+    /// Cancels a scheduled or running campaign (a batch being written meanwhile commits first: the cancel waits for
+    /// the campaign row).
+    /// - Parameters:
+    ///   - id: The campaign's identifier.
+    ///   - now: When it was cancelled.
+    /// - Returns: The campaign as it is now (unchanged when it had already finished), or `nil` when there is none.
+    public func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? {
+        try await transaction { connection in
+            try await connection.query("""
+                UPDATE campaigns SET state = 'cancelled', finished_at = \(now)
+                WHERE id = \(id) AND state IN ('scheduled', 'running')
+                """, logger: logger)
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.id = \(id)", logger: logger
+            ).collect()
+            return try rows.first.map(Self.campaignRecord)
+        }
+    }
+
+    /// Makes the scheduled campaigns due at `now` running.
+    /// - Parameter now: The current time (their `startedAt`).
+    /// - Returns: Every running campaign, oldest first.
+    public func startDueCampaigns(now: Date) async throws -> [CampaignRecord] {
+        try await transaction { connection in
+            try await connection.query("""
+                UPDATE campaigns SET state = 'running', started_at = \(now)
+                WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= \(now))
+                """, logger: logger)
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.state = 'running' ORDER BY c.sequence
+                """, logger: logger).collect()
+            return try rows.map(Self.campaignRecord)
+        }
+    }
+
+    /// - Returns: When the next scheduled campaign is due (one without a time: at once, the Unix epoch), or `nil` when
+    ///   none is scheduled.
+    public func nextScheduledCampaign() async throws -> Date? {
+        let rows = try await rows("""
+            SELECT MIN(COALESCE(scheduled_at, to_timestamp(0))) FROM campaigns WHERE state = 'scheduled'
+            """)
+        return try rows.first?.decode(Date?.self)
+    }
+
+    /// Marks a campaign that has not finished failed, keeping the reason as an error (when fewer than
+    /// ``PassStore/CampaignRecord/keptErrors`` are kept).
+    /// - Parameters:
+    ///   - id: The campaign's identifier.
+    ///   - reason: Why it failed.
+    ///   - now: When it failed.
+    public func failCampaign(id: String, reason: String, now: Date) async throws {
+        try await transaction { connection in
+            let rows = try await connection.query(
+                "SELECT state, errors FROM campaigns WHERE id = \(id) FOR UPDATE", logger: logger
+            ).collect()
+            guard let (state, json) = try rows.first?.decode((String, String).self),
+                  !(CampaignState(rawValue: state)?.isFinal ?? true)
+            else { return }
+            var errors = try Self.campaignErrors(json)
+            if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+            try await connection.query("""
+                UPDATE campaigns SET state = 'failed', finished_at = \(now), errors = \(try Self.campaignErrorsJSON(errors))
+                WHERE id = \(id)
+                """, logger: logger)
+        }
+    }
+
+    /// Up to `limit` passes of a selection after a serial number, in serial-number order (byte order), voided ones
+    /// included.
+    /// - Parameters:
+    ///   - selection: A template's passes (through the `passes_template` index), or given serial numbers of a type.
+    ///   - cursor: The last serial number of the previous batch, or `nil` to start.
+    ///   - limit: The most passes to return.
+    /// - Returns: The passes.
+    public func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws
+        -> [PassRecord]
+    {
+        let items = ItemTables.passes.items
+        let limit = max(0, limit)
+        // Two texts rather than `$n IS NULL OR ...`, so each has the plan of an index range scan.
+        let rows: [PostgresRow]
+        switch (selection, cursor) {
+        case (.template(let name), nil):
+            rows = try await self.rows("""
+                SELECT \(unescaped: Self.passColumns) FROM \(unescaped: items) WHERE template = \(name)
+                ORDER BY serial_number COLLATE "C" LIMIT \(limit)
+                """)
+        case (.template(let name), let cursor?):
+            rows = try await self.rows("""
+                SELECT \(unescaped: Self.passColumns) FROM \(unescaped: items)
+                WHERE template = \(name) AND serial_number COLLATE "C" > \(cursor)
+                ORDER BY serial_number COLLATE "C" LIMIT \(limit)
+                """)
+        case (.serialNumbers(let passTypeIdentifier, let serials), nil):
+            rows = try await self.rows("""
+                SELECT \(unescaped: Self.passColumns) FROM \(unescaped: items)
+                WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = ANY(\(serials))
+                ORDER BY serial_number COLLATE "C" LIMIT \(limit)
+                """)
+        case (.serialNumbers(let passTypeIdentifier, let serials), let cursor?):
+            rows = try await self.rows("""
+                SELECT \(unescaped: Self.passColumns) FROM \(unescaped: items)
+                WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = ANY(\(serials))
+                    AND serial_number COLLATE "C" > \(cursor)
+                ORDER BY serial_number COLLATE "C" LIMIT \(limit)
+                """)
+        }
+        return try rows.map(Self.passRecord)
+    }
+
+    /// Thrown inside a batch's transaction to roll it back when a pass changed since it was read.
+    private struct PassChangedSinceRead: Error {}
+
+    /// Writes one campaign batch in one transaction:
+    /// 1. moves the campaign's cursor from `expectedCursor` (a running campaign only), which locks its row: nothing
+    ///    is written when it moved;
+    /// 2. applies the changes, each only while the pass's update tag is the one it was read with, each with its own
+    ///    new update tag from the update tag counter (taken together, in the order of the changes; the counter row
+    ///    stays locked until the commit, as for ``updatePass(passTypeIdentifier:serialNumber:change:now:)``) and
+    ///    `lastModified` at least a second after the previous version's; one pass changed meanwhile rolls everything
+    ///    back;
+    /// 3. records the (push token, pass type) pairs of the changed passes' devices this campaign has not pushed yet,
+    ///    and queues a push for each as a pass change does (a push already queued has its generation bumped);
+    /// 4. adds the counts and the first failures up to ``PassStore/CampaignRecord/keptErrors``, and for the last
+    ///    batch makes the campaign `done`.
+    ///
+    /// The pass updates are one statement over the batch (`unnest` of the changes), so the update tag counter, which
+    /// every pass change in the database waits for, is held for a few round trips however large the batch.
+    /// - Parameters:
+    ///   - batch: The batch.
+    ///   - now: The time of the change.
+    /// - Returns: The campaign as written, or why nothing was written.
+    public func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome {
+        guard !holdsOrders else {
+            throw PassStoreError.invalidData("campaigns change passes: write their batches through the pass store")
+        }
+        let tables = ItemTables.passes
+        do {
+            return try await pool.transaction(mapError: { $0 is PassChangedSinceRead ? $0 : Self.storeError($0) }) {
+                connection in
+                let moved = try await connection.query("""
+                    UPDATE campaigns SET cursor = \(batch.cursor)::text
+                    WHERE id = \(batch.campaignID) AND state = 'running' AND cursor IS NOT DISTINCT FROM \(batch.expectedCursor)::text
+                    RETURNING errors
+                    """, logger: logger).collect()
+                guard let row = moved.first else { return .cursorMoved }
+                let keptErrors = try Self.campaignErrors(try row.decode(String.self))
+
+                let changes = batch.changes
+                if !changes.isEmpty {
+                    let counter = try await connection.query("""
+                        UPDATE counters SET value = value + \(changes.count) WHERE name = \(tables.counter) RETURNING value
+                        """, logger: logger).collect()
+                    guard let last = try counter.first?.decode(Int64.self) else {
+                        throw PassStoreError.invalidData("counters: the \(tables.counter) row is missing")
+                    }
+                    let tags = (0..<Int64(changes.count)).map { last - Int64(changes.count) + 1 + $0 }
+                    let updated = try await connection.query("""
+                        UPDATE \(unescaped: tables.items) p SET
+                            data = CASE WHEN c.has_data THEN c.data ELSE p.data END,
+                            voided = CASE WHEN c.sets_voided THEN c.voided ELSE p.voided END,
+                            update_tag = c.tag,
+                            last_modified = GREATEST(\(now.wholeSeconds), p.last_modified + interval '1 second')
+                        FROM unnest(\(changes.map(\.serialNumber))::text[], \(changes.map(\.updateTag))::bigint[], \
+                            \(tags)::bigint[], \(changes.map { $0.data != nil })::boolean[], \
+                            \(changes.map { ByteBuffer(bytes: $0.data ?? Data()) })::bytea[], \
+                            \(changes.map { $0.voided != nil })::boolean[], \(changes.map { $0.voided ?? false })::boolean[])
+                            AS c(serial_number, read_tag, tag, has_data, data, sets_voided, voided)
+                        WHERE p.pass_type_identifier = \(batch.passTypeIdentifier) AND p.serial_number = c.serial_number
+                            AND p.update_tag = c.read_tag
+                        RETURNING p.serial_number
+                        """, logger: logger).collect()
+                    // Rolls the whole batch back: the runner reads it again.
+                    guard updated.count == changes.count else { throw PassChangedSinceRead() }
+                }
+
+                // The devices of the changed passes this campaign has not pushed yet: one push each.
+                let owed = try await connection.query("""
+                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
+                    SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text
+                    FROM \(unescaped: tables.registrations) r
+                    JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
+                    WHERE r.pass_type_identifier = \(batch.passTypeIdentifier)
+                        AND r.serial_number = ANY(\(changes.map(\.serialNumber)))
+                    ON CONFLICT DO NOTHING
+                    RETURNING push_token
+                    """, logger: logger).collect().map { try $0.decode(String.self) }
+                if !owed.isEmpty {
+                    // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
+                    try await connection.query("""
+                        UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1
+                        WHERE pass_type_identifier = \(batch.passTypeIdentifier) AND push_token = ANY(\(owed))
+                        """, logger: logger)
+                    try await connection.query("""
+                        INSERT INTO \(unescaped: tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+                        SELECT token, \(batch.passTypeIdentifier), 1, 0, \(now), \(now) FROM unnest(\(owed)::text[]) AS token
+                        ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+                        """, logger: logger)
+                }
+
+                let errors = keptErrors + batch.failures.prefix(max(0, CampaignRecord.keptErrors - keptErrors.count))
+                let written = try await connection.query("""
+                    UPDATE campaigns c SET matched = matched + \(batch.matched), changed = changed + \(changes.count),
+                        failed = failed + \(batch.failures.count), errors = \(try Self.campaignErrorsJSON(errors)),
+                        pushes_queued = pushes_queued + \(owed.count),
+                        state = CASE WHEN \(batch.finishes) THEN 'done' ELSE state END,
+                        finished_at = CASE WHEN \(batch.finishes) THEN \(now) ELSE finished_at END
+                    WHERE id = \(batch.campaignID)
+                    RETURNING \(unescaped: Self.campaignColumns)
+                    """, logger: logger).collect()
+                guard let row = written.first else { return .cursorMoved }
+                return .written(try Self.campaignRecord(row))
+            }
+        } catch is PassChangedSinceRead {
+            return .passChanged
+        }
+    }
+}

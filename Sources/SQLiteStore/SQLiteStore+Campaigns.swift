@@ -1,0 +1,193 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore: CampaignStore {
+    private static let campaignColumns = """
+        c.id, c.sequence, c.specification, c.request_hash, c.idempotency_key, c.state, c.matched, c.changed, c.failed, \
+        c.errors, c.pushes_queued, c.created_at, c.scheduled_at, c.started_at, c.finished_at, c.cursor, \
+        (SELECT COUNT(*) FROM campaign_pushes p WHERE p.campaign_id = c.id AND p.sent = 1)
+        """
+
+    private static func campaignRecord(_ row: Row) throws -> CampaignRecord {
+        let errors = try JSONDecoder().decode([CampaignFailure].self, from: row[9] as Data)
+        func date(_ index: Int) -> Date? { (row[index] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        guard let state = CampaignState(rawValue: row[5]) else {
+            throw PassStoreError.invalidData("campaigns.state: unknown state \(row[5] as String)")
+        }
+        return CampaignRecord(
+            id: row[0], sequence: row[1], specification: row[2], requestHash: row[3], idempotencyKey: row[4],
+            state: state, matched: row[6], changed: row[7], failed: row[8], errors: errors, pushesQueued: row[10],
+            pushesSent: row[16], createdAt: Date(timeIntervalSince1970: row[11]), scheduledAt: date(12),
+            startedAt: date(13), finishedAt: date(14), cursor: row[15])
+    }
+
+    private static func campaign(id: String, _ db: Database) throws -> CampaignRecord? {
+        let statement = try db.cachedStatement(sql: "SELECT \(campaignColumns) FROM campaigns c WHERE c.id = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map(campaignRecord)
+    }
+
+    public func insertCampaign(_ campaign: NewCampaign, now: Date) async throws -> (campaign: CampaignRecord, inserted: Bool) {
+        try await write { db in
+            if let key = campaign.idempotencyKey,
+               let row = try Row.fetchOne(db, sql: "SELECT \(Self.campaignColumns) FROM campaigns c WHERE c.idempotency_key = ?",
+                                          arguments: [key]) {
+                return (try Self.campaignRecord(row), false)
+            }
+            try db.execute(sql: """
+                INSERT INTO campaigns (id, specification, request_hash, idempotency_key, state, created_at, scheduled_at)
+                VALUES (?, ?, ?, ?, 'scheduled', ?, ?)
+                """, arguments: [campaign.id, campaign.specification, campaign.requestHash, campaign.idempotencyKey,
+                                 now.timeIntervalSince1970, campaign.scheduledAt?.timeIntervalSince1970])
+            guard let stored = try Self.campaign(id: campaign.id, db) else {
+                throw PassStoreError.unavailable("campaign \(campaign.id) vanished after its insert")
+            }
+            return (stored, true)
+        }
+    }
+
+    public func campaign(id: String) async throws -> CampaignRecord? {
+        try await read { db in try Self.campaign(id: id, db) }
+    }
+
+    public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.campaignColumns) FROM campaigns c
+                WHERE (?1 IS NULL OR c.state = ?1) AND (?2 IS NULL OR c.sequence < ?2)
+                ORDER BY c.sequence DESC LIMIT ?3
+                """, arguments: [state?.rawValue, beforeSequence, max(0, limit)]).map(Self.campaignRecord)
+        }
+    }
+
+    public func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? {
+        try await write { db in
+            try db.execute(sql: """
+                UPDATE campaigns SET state = 'cancelled', finished_at = ? WHERE id = ? AND state IN ('scheduled', 'running')
+                """, arguments: [now.timeIntervalSince1970, id])
+            return try Self.campaign(id: id, db)
+        }
+    }
+
+    public func startDueCampaigns(now: Date) async throws -> [CampaignRecord] {
+        try await write { db in
+            try db.execute(sql: """
+                UPDATE campaigns SET state = 'running', started_at = ?1
+                WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= ?1)
+                """, arguments: [now.timeIntervalSince1970])
+            return try Row.fetchAll(db, sql: """
+                SELECT \(Self.campaignColumns) FROM campaigns c WHERE c.state = 'running' ORDER BY c.sequence
+                """).map(Self.campaignRecord)
+        }
+    }
+
+    public func nextScheduledCampaign() async throws -> Date? {
+        try await read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT MIN(COALESCE(scheduled_at, 0)) FROM campaigns WHERE state = 'scheduled'
+                """).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    public func failCampaign(id: String, reason: String, now: Date) async throws {
+        try await write { db in
+            guard let record = try Self.campaign(id: id, db), !record.state.isFinal else { return }
+            var errors = record.errors
+            if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+            try db.execute(sql: "UPDATE campaigns SET state = 'failed', finished_at = ?, errors = ? WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, try JSONEncoder().encode(errors), id])
+        }
+    }
+
+    public func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws -> [PassRecord] {
+        try await read { db in
+            switch selection {
+            case .template(let name):
+                return try Row.fetchAll(db, sql: """
+                    SELECT \(Self.passColumns) FROM passes INDEXED BY passes_template
+                    WHERE template = ?1 AND (?2 IS NULL OR serial_number > ?2) ORDER BY serial_number LIMIT ?3
+                    """, arguments: [name, cursor, max(0, limit)]).map { Self.passRecord($0) }
+            case .serialNumbers(let passTypeIdentifier, let serials):
+                let list = String(decoding: try JSONEncoder().encode(serials), as: UTF8.self)
+                return try Row.fetchAll(db, sql: """
+                    SELECT \(Self.passColumns) FROM passes
+                    WHERE pass_type_identifier = ?1 AND serial_number IN (SELECT value FROM json_each(?2))
+                        AND (?3 IS NULL OR serial_number > ?3)
+                    ORDER BY serial_number LIMIT ?4
+                    """, arguments: [passTypeIdentifier, list, cursor, max(0, limit)]).map { Self.passRecord($0) }
+            }
+        }
+    }
+
+    private struct PassChangedSinceRead: Error {}
+
+    public func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome {
+        do {
+            // The pool's own write, not write(_:): the rollback's marker error must reach the catch below as it is.
+            return try await pool.write { [tables] db in
+                try db.execute(sql: """
+                    UPDATE campaigns SET cursor = ? WHERE id = ? AND state = 'running' AND cursor IS ?
+                    """, arguments: [batch.cursor, batch.campaignID, batch.expectedCursor])
+                guard db.changesCount == 1 else { return .cursorMoved }
+                let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+                let update = try db.cachedStatement(sql: """
+                    UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided), update_tag = ?,
+                        last_modified = MAX(?, last_modified + 1)
+                    WHERE pass_type_identifier = ? AND serial_number = ? AND update_tag = ?
+                    """)
+                for change in batch.changes {
+                    let tag = try Self.nextUpdateTag(tables, db)
+                    try update.execute(arguments: [
+                        change.data, change.voided, tag, seconds, batch.passTypeIdentifier, change.serialNumber,
+                        change.updateTag,
+                    ])
+                    // Rolls the whole batch back: the runner reads it again.
+                    guard db.changesCount == 1 else { throw PassChangedSinceRead() }
+                }
+                let serials = String(decoding: try JSONEncoder().encode(batch.changes.map(\.serialNumber)), as: UTF8.self)
+                // The devices of the changed passes this campaign has not pushed yet: one push each.
+                let owed = try String.fetchAll(db, sql: """
+                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
+                    SELECT DISTINCT ?1, d.push_token, ?2 FROM registrations r
+                    JOIN devices d ON d.device_library_identifier = r.device_library_identifier
+                    WHERE r.pass_type_identifier = ?2 AND r.serial_number IN (SELECT value FROM json_each(?3))
+                    ON CONFLICT DO NOTHING
+                    RETURNING push_token
+                    """, arguments: [batch.campaignID, batch.passTypeIdentifier, serials])
+                if !owed.isEmpty {
+                    let tokens = String(decoding: try JSONEncoder().encode(owed), as: UTF8.self)
+                    // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
+                    try db.execute(sql: """
+                        UPDATE push_queue SET generation = generation + 1
+                        WHERE pass_type_identifier = ?1 AND push_token IN (SELECT value FROM json_each(?2))
+                        """, arguments: [batch.passTypeIdentifier, tokens])
+                    try db.execute(sql: """
+                        INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+                        SELECT value, ?1, 1, 0, ?3, ?3 FROM json_each(?2) WHERE true
+                        ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+                        """, arguments: [batch.passTypeIdentifier, tokens, now.timeIntervalSince1970])
+                }
+                guard let record = try Self.campaign(id: batch.campaignID, db) else { return .cursorMoved }
+                let errors = record.errors + batch.failures.prefix(max(0, CampaignRecord.keptErrors - record.errors.count))
+                try db.execute(sql: """
+                    UPDATE campaigns SET matched = matched + ?, changed = changed + ?, failed = failed + ?, errors = ?,
+                        pushes_queued = pushes_queued + ?,
+                        state = CASE WHEN ? THEN 'done' ELSE state END,
+                        finished_at = CASE WHEN ? THEN ? ELSE finished_at END
+                    WHERE id = ?
+                    """, arguments: [
+                        batch.matched, batch.changes.count, batch.failures.count, try JSONEncoder().encode(errors),
+                        owed.count, batch.finishes, batch.finishes, now.timeIntervalSince1970, batch.campaignID,
+                    ])
+                guard let written = try Self.campaign(id: batch.campaignID, db) else { return .cursorMoved }
+                return .written(written)
+            }
+        } catch is PassChangedSinceRead {
+            return .passChanged
+        } catch let error as PassStoreError {
+            throw error
+        } catch {
+            throw PassStoreError.unavailable("\(error)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import PassWebService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import Timestamps
+
+/// The campaign API under `/api/v1/campaigns`: one change to many passes, applied in the background. Bearer-token
+/// protected like the rest of the issuer API.
+struct CampaignRoutes: Sendable {
+    let campaigns: CampaignService
+    let adminToken: String
+    /// The limit of a campaign's body, whose data may carry images and whose selection up to 100,000 serial numbers.
+    let maximumBodySize: Int
+
+    static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        let routes = group.group("campaigns").add(middleware: BearerTokenMiddleware(token: adminToken))
+        routes.post(use: create)
+        routes.get(use: list)
+        routes.get(":id", use: read)
+        routes.delete(":id", use: cancel)
+    }
+
+    /// A campaign as the API shows it.
+    struct View: Encodable {
+        struct Failure: Encodable {
+            var serialNumber: String
+            var reason: String
+        }
+
+        var id: String
+        var state: String
+        var select: JSONValue?
+        var action: String?
+        var message: String?
+        var matched: Int
+        var changed: Int
+        var failed: Int
+        var errors: [Failure]
+        var pushesQueued: Int
+        var pushesSent: Int
+        var createdAt: String
+        var scheduledAt: String?
+        var startedAt: String?
+        var finishedAt: String?
+
+        init(_ record: CampaignRecord) {
+            id = record.id
+            state = record.state.rawValue
+            if case .object(let specification)? = try? JSONValue(jsonData: record.specification) {
+                select = specification["select"]
+                action = ["data", "republishTemplate", "void", "unvoid"].first { specification[$0] != nil }
+                message = specification["message"]?.stringValue
+            }
+            matched = record.matched
+            changed = record.changed
+            failed = record.failed
+            errors = record.errors.map { Failure(serialNumber: $0.serialNumber, reason: $0.reason) }
+            pushesQueued = record.pushesQueued
+            pushesSent = record.pushesSent
+            createdAt = Self.time(record.createdAt)
+            scheduledAt = record.scheduledAt.map(Self.time)
+            startedAt = record.startedAt.map(Self.time)
+            finishedAt = record.finishedAt.map(Self.time)
+        }
+
+        static func time(_ date: Date) -> String {
+            date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+    }
+
+    struct Page: Encodable {
+        var campaigns: [View]
+        var nextCursor: String?
+    }
+
+    @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let key = request.headers[Self.idempotencyKeyHeader]
+        let body = try await JSONBody.value(from: request, limit: maximumBodySize)
+        guard case .object(let members) = body else {
+            throw WebServiceError.invalid("body", "body: must be a JSON object, found \(body.kindName)")
+        }
+        let (campaign, _) = try await campaigns.create(body: members, idempotencyKey: key)
+        var response = try JSONBody.response(View(campaign), status: .accepted)
+        response.headers[.location] = "\(campaigns.webServiceURL)/api/v1/campaigns/\(campaign.id)"
+        return response
+    }
+
+    @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        try JSONBody.response(View(try await campaigns.campaign(id: context.parameters.get("id") ?? "")))
+    }
+
+    @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let page = try await campaigns.campaigns(
+            state: query["state"].map(String.init), limit: query["limit"].map(String.init),
+            cursor: query["cursor"].map(String.init))
+        return try JSONBody.response(Page(campaigns: page.campaigns.map(View.init), nextCursor: page.nextCursor))
+    }
+
+    @Sendable func cancel(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        try JSONBody.response(View(try await campaigns.cancel(id: context.parameters.get("id") ?? "")))
+    }
+}

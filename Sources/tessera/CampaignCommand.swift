@@ -1,0 +1,277 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PassModel
+
+/// `tessera campaign`: the campaign API of a running `tessera serve`, from the command line.
+struct CampaignCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campaign",
+        abstract: "Change many passes at once through a running server's campaign API.",
+        subcommands: [CampaignCreateCommand.self, CampaignShowCommand.self, CampaignListCommand.self, CampaignCancelCommand.self]
+    )
+}
+
+/// Where the server is and how to authenticate.
+struct CampaignServerOptions: ParsableArguments {
+    @Option(help: "The server's base URL, as --public-url names it (TESSERA_SERVER_URL; default http://127.0.0.1:8080).")
+    var server: String?
+
+    @Option(help: "File holding the issuer API's bearer token (TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN).")
+    var adminTokenFile: String?
+
+    /// The API's base URL and token.
+    func resolve() throws -> (base: String, token: String) {
+        let environment = ProcessInfo.processInfo.environment
+        var base = server ?? environment["TESSERA_SERVER_URL"] ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw CommandFailure(message: "--server: \(base) is not an http or https URL", exitCode: 2)
+        }
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let token = try Secret.read(
+            file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN"),
+            !token.isEmpty
+        else {
+            throw CommandFailure(message: "--admin-token-file: the issuer API's token is needed (or TESSERA_ADMIN_TOKEN)", exitCode: 2)
+        }
+        return (base + "/api/v1/campaigns", token)
+    }
+}
+
+/// One request to the campaign API; a refusal becomes a ``CommandFailure`` with the server's message.
+enum CampaignAPI {
+    static func send(
+        _ method: HTTPMethod, _ url: String, token: String, body: Data? = nil, idempotencyKey: String? = nil
+    ) async throws -> [String: JSONValue] {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            bytes = try await response.body.collect(upTo: 16 << 20)
+        } catch {
+            throw CommandFailure(message: "\(url): no answer (\(error))")
+        }
+        let json = try? JSONValue(jsonData: Data(bytes.readableBytesView))
+        guard (200..<300).contains(response.status.code) else {
+            let error = json?.objectValue?["error"]?.objectValue
+            let message = error?["message"]?.stringValue ?? String(decoding: bytes.readableBytesView, as: UTF8.self)
+            throw CommandFailure(message: "\(response.status.code): \(message)")
+        }
+        guard case .object(let members)? = json else {
+            throw CommandFailure(message: "\(url): the answer is not a JSON object")
+        }
+        return members
+    }
+
+    static func print(_ value: [String: JSONValue]) throws {
+        let text = try JSONValue.object(value).jsonData(sortedKeys: true, prettyPrinted: true)
+        FileHandle.standardOutput.write(text + Data("\n".utf8))
+    }
+
+    /// Reads the campaign until it finishes, redrawing a progress bar on a terminal.
+    static func follow(_ url: String, token: String, campaign: [String: JSONValue]) async throws -> [String: JSONValue] {
+        var current = campaign
+        while !["done", "cancelled", "failed"].contains(current["state"]?.stringValue ?? "") {
+            try await Task.sleep(for: .milliseconds(500))
+            current = try await send(.GET, url, token: token)
+            func count(_ key: String) -> Int {
+                switch current[key] {
+                case .integer(let value)?: value
+                case .number(let value)?: Int(value)
+                default: 0
+                }
+            }
+            let (matched, changed, failed) = (count("matched"), count("changed"), count("failed"))
+            if current["state"]?.stringValue == "running" || matched > 0 {
+                Terminal.progress(done: changed + failed, total: max(matched, changed + failed, 1), failed: failed)
+            }
+        }
+        return current
+    }
+}
+
+struct CampaignCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Start a campaign: a JSON body (--file), or the flags below; prints the campaign.")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Option(help: "The campaign as JSON (the POST /api/v1/campaigns body); - for standard input.")
+    var file: String?
+
+    @Option(help: "Select the passes of this template.")
+    var template: String?
+
+    @Option(help: "Select only passes whose field KEY has VALUE (KEY=VALUE; repeatable; with --template).")
+    var whereField: [String] = []
+
+    @Option(help: "Select these serial numbers of --pass-type-identifier: a file with one per line.")
+    var serialsFile: String?
+
+    @Option(help: "The pass type of --serials-file's serial numbers.")
+    var passTypeIdentifier: String?
+
+    @Option(help: "Set field KEY to VALUE in every selected pass (KEY=VALUE; repeatable).")
+    var set: [String] = []
+
+    @Flag(help: "Void the selected passes.")
+    var void = false
+
+    @Flag(help: "Unvoid the selected (voided) passes.")
+    var unvoid = false
+
+    @Flag(help: "Rebuild the selected passes from their template's current content.")
+    var republishTemplate = false
+
+    @Flag(help: "Include voided passes in the selection.")
+    var includeVoided = false
+
+    @Option(help: "The sentence Wallet shows on the lock screen.")
+    var message: String?
+
+    @Option(help: "When the campaign applies (RFC 3339, 2026-12-31T23:00:00Z); default now.")
+    var at: String?
+
+    @Option(help: "Idempotency-Key: the same key and body return the same campaign.")
+    var idempotencyKey: String?
+
+    @Flag(help: "Wait until the campaign finishes, with a progress bar on a terminal.")
+    var wait = false
+
+    func run() async throws {
+        let (base, token) = try server.resolve()
+        let body = try requestBody()
+        let created = try await CampaignAPI.send(.POST, base, token: token, body: body, idempotencyKey: idempotencyKey)
+        guard wait, let id = created["id"]?.stringValue else { return try CampaignAPI.print(created) }
+        let finished = try await CampaignAPI.follow("\(base)/\(id)", token: token, campaign: created)
+        try CampaignAPI.print(finished)
+        if finished["state"]?.stringValue != "done" { throw ExitCode(1) }
+    }
+
+    private func requestBody() throws -> Data {
+        let usesFlags = template != nil || serialsFile != nil || !set.isEmpty || void || unvoid || republishTemplate
+            || message != nil || at != nil || !whereField.isEmpty || includeVoided
+        if let file {
+            guard !usesFlags else {
+                throw CommandFailure(message: "--file: give the whole campaign in the file, or use the flags, not both", exitCode: 2)
+            }
+            let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
+            guard let data else { throw CommandFailure(message: "--file: \(file) not found or unreadable") }
+            guard case .object? = try? JSONValue(jsonData: data) else {
+                throw CommandFailure(message: "--file: \(file) is not a JSON object")
+            }
+            return data
+        }
+        var select: [String: JSONValue] = [:]
+        if let template { select["template"] = .string(template) }
+        if let serialsFile {
+            guard let text = FileManager.default.contents(atPath: serialsFile).map({ String(decoding: $0, as: UTF8.self) }) else {
+                throw CommandFailure(message: "--serials-file: \(serialsFile) not found or unreadable")
+            }
+            select["serialNumbers"] = .array(text.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map(JSONValue.string))
+            guard let passTypeIdentifier else {
+                throw CommandFailure(message: "--pass-type-identifier: needed with --serials-file", exitCode: 2)
+            }
+            select["passTypeIdentifier"] = .string(passTypeIdentifier)
+        }
+        guard !select.isEmpty else {
+            throw CommandFailure(message: "--template or --serials-file: say which passes (or give --file)", exitCode: 2)
+        }
+        if !whereField.isEmpty { select["fields"] = .object(try Self.pairs(whereField, flag: "--where-field")) }
+        if includeVoided { select["includeVoided"] = .bool(true) }
+        var body: [String: JSONValue] = ["select": .object(select)]
+        if !set.isEmpty { body["data"] = .object(["fields": .object(try Self.pairs(set, flag: "--set"))]) }
+        if void { body["void"] = .bool(true) }
+        if unvoid { body["unvoid"] = .bool(true) }
+        if republishTemplate { body["republishTemplate"] = .bool(true) }
+        if let message { body["message"] = .string(message) }
+        if let at { body["scheduledAt"] = .string(at) }
+        return try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)
+    }
+
+    private static func pairs(_ values: [String], flag: String) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for value in values {
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                throw CommandFailure(message: "\(flag): \(value) is not KEY=VALUE", exitCode: 2)
+            }
+            result[String(value[..<equals])] = .string(String(value[value.index(after: equals)...]))
+        }
+        return result
+    }
+}
+
+struct CampaignShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a campaign.")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Argument(help: "The campaign's id.")
+    var id: String
+
+    @Flag(help: "Wait until the campaign finishes, with a progress bar on a terminal.")
+    var wait = false
+
+    func run() async throws {
+        let (base, token) = try server.resolve()
+        let url = "\(base)/\(Self.escaped(id))"
+        var campaign = try await CampaignAPI.send(.GET, url, token: token)
+        if wait { campaign = try await CampaignAPI.follow(url, token: token, campaign: campaign) }
+        try CampaignAPI.print(campaign)
+    }
+
+    static func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
+    }
+}
+
+struct CampaignListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List campaigns, newest first.")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Option(help: "Only campaigns in this state (scheduled, running, done, cancelled, failed).")
+    var state: String?
+
+    @Option(help: "At most this many (1-200).")
+    var limit: Int?
+
+    @Option(help: "The nextCursor of the previous page.")
+    var cursor: String?
+
+    func run() async throws {
+        let (base, token) = try server.resolve()
+        var query: [String] = []
+        if let state { query.append("state=\(CampaignShowCommand.escaped(state))") }
+        if let limit { query.append("limit=\(limit)") }
+        if let cursor { query.append("cursor=\(CampaignShowCommand.escaped(cursor))") }
+        try CampaignAPI.print(try await CampaignAPI.send(.GET, base + (query.isEmpty ? "" : "?" + query.joined(separator: "&")), token: token))
+    }
+}
+
+struct CampaignCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "Cancel a scheduled or running campaign; what changed stays changed.")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Argument(help: "The campaign's id.")
+    var id: String
+
+    func run() async throws {
+        let (base, token) = try server.resolve()
+        try CampaignAPI.print(try await CampaignAPI.send(.DELETE, "\(base)/\(CampaignShowCommand.escaped(id))", token: token))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import PassStore
+import SQLiteStore
+import Testing
+import TesseraTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Campaigns that outlive a process: `kill -9` in the middle and a restart (every pass changed exactly once, every
+/// device pushed), and two `tessera serve` processes on one PostgreSQL database working on one campaign.
+@Suite("tessera serve campaigns across processes", .serialized)
+struct ServeCampaignRecoveryTests {
+    typealias Server = OrdersServer
+    static let passType = OrdersServer.passType
+
+    /// The update tag of a sentinel pass changed now: update tags come from one counter, each new version takes the
+    /// next one, so the difference of two sentinels' tags is the number of versions made between them, plus one.
+    static func sentinelTag(_ serve: ServeProcess, serial: String) async throws -> Int {
+        let body = #"{"data":{"fields":{"seat":"\#(UUID().uuidString.prefix(8))"}}}"#
+        let answer = try #require(try await serve.request(
+            "PATCH /api/v1/passes/\(passType)/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
+            timeout: 30))
+        try #require(answer.status == 200, "\(answer.head)")
+        let json = try Server.json(answer.body)
+        return try #require(Int(json["updateTag"] as? String ?? ""))
+    }
+
+    static func campaign(_ serve: ServeProcess, _ id: String) async throws -> [String: Any] {
+        let answer = try #require(try await serve.request(
+            "GET /api/v1/campaigns/\(id) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\nConnection: close\r\n\r\n",
+            timeout: 30))
+        return try Server.json(answer.body)
+    }
+
+    static func start(_ serve: ServeProcess, _ body: String) async throws -> String {
+        let answer = try #require(try await serve.request(
+            "POST /api/v1/campaigns HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
+            timeout: 30))
+        try #require(answer.status == 202, "\(String(decoding: answer.body, as: UTF8.self))")
+        return try #require(try Server.json(answer.body)["id"] as? String)
+    }
+
+    static func finished(_ serve: ServeProcess, _ id: String) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(TestTime.seconds(90))
+        while true {
+            let json = try await campaign(serve, id)
+            if ["done", "cancelled", "failed"].contains(json["state"] as? String ?? "") || Date() > deadline { return json }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// The distinct push tokens the stand-in got for the pass type, waiting up to a minute for `count` of them.
+    static func pushedTokens(_ apns: APNsStandIn, count: Int) async throws -> Set<String> {
+        try await offCooperativePool {
+            let deadline = Date().addingTimeInterval(TestTime.seconds(60))
+            var tokens: Set<String> = []
+            while Date() < deadline {
+                tokens = Set(apns.requests.filter { $0.headers["apns-topic"] == Self.passType }.compactMap(\.pushToken))
+                if tokens.count >= count { break }
+                usleep(100_000)
+            }
+            return tokens
+        }
+    }
+
+    @Test("kill -9 in the middle of a campaign, then a restart: every pass changed exactly once, every device pushed")
+    func killedAndRestarted() async throws {
+        let passCount = 3_000
+        let deviceCount = 750
+        try await Server.with(.sqlite, arguments: ["--campaign-batch-size", "10"]) { server in
+            // Seeded beside the running server (WAL: its own writer waits its turn): 3,000 tickets, 750 devices holding 4.
+            let store = try SQLiteStore(path: server.serve.folder.appendingPathComponent("data/tessera.sqlite").path)
+            let passes = (0..<passCount).map { index in
+                NewPass(
+                    passTypeIdentifier: Self.passType, serialNumber: String(format: "KR-%05d", index),
+                    authenticationToken: String(repeating: "a", count: 24) + String(format: "%08d", index), template: "event-ticket",
+                    data: Data(#"{"serialNumber":"\#(String(format: "KR-%05d", index))"}"#.utf8),
+                    downloadToken: String(format: "download-token-%026d", index))
+            }
+            let registrations = (0..<passCount).map { index in
+                DeviceRegistration(
+                    deviceLibraryIdentifier: "device-\(index % deviceCount)", pushToken: String(format: "%064x", 0xBEEF0000 + index % deviceCount),
+                    passTypeIdentifier: Self.passType, serialNumber: String(format: "KR-%05d", index))
+            }
+            try await store.bulkLoad(passes: passes, registrations: registrations, now: Date())
+            let before = try await Self.sentinelTag(server.serve, serial: "KR-00000")
+
+            let id = try await Self.start(server.serve, #"""
+                {"select":{"template":"event-ticket"},"data":{"fields":{"row":"R"}},"message":"Your row changed"}
+                """#)
+            // Killed once some batches are written and before the last.
+            var progress = 0
+            let deadline = Date().addingTimeInterval(TestTime.seconds(60))
+            while Date() < deadline {
+                progress = try await Self.campaign(server.serve, id)["changed"] as? Int ?? 0
+                if progress > 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            kill(server.serve.process.processIdentifier, SIGKILL)
+            server.serve.process.waitUntilExit()
+            #expect(progress > 0 && progress < passCount, "the campaign was at \(progress) of \(passCount) when killed")
+
+            let restarted = try await ServeProcess(arguments: server.serve.arguments, reusing: server.serve)
+            defer { restarted.process.terminate() }
+            let done = try await Self.finished(restarted, id)
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["matched"] as? Int == passCount)
+            #expect(done["changed"] as? Int == passCount)
+            #expect(done["pushesQueued"] as? Int == deviceCount)
+            // One new version per pass, whatever the crash cut: the sentinel's tag moved by the campaign's passes + 1.
+            let after = try await Self.sentinelTag(restarted, serial: "KR-00000")
+            #expect(after - before == passCount + 1, "tags \(before) → \(after)")
+            let tokens = try await Self.pushedTokens(server.apns, count: deviceCount)
+            #expect(tokens.count == deviceCount, "\(tokens.count) of \(deviceCount) devices pushed")
+            _ = try await restarted.terminate()
+        }
+    }
+
+    @Test("two tessera serve processes on one PostgreSQL database work on one campaign, each pass changed once",
+          .enabled(if: !TestPostgres.skipped, "TESSERA_SKIP_POSTGRES=1"))
+    func twoProcesses() async throws {
+        let passCount = 240
+        let deviceCount = 60
+        try await Server.with(.postgres, processes: 2, arguments: ["--campaign-batch-size", "2", "--log-level", "debug"]) { servers in
+            for index in 0..<passCount {
+                let serve = servers[index % 2].serve
+                let body = #"{"template":"event-ticket","data":{"serialNumber":"PG-\#(index)"}}"#
+                let created = try #require(try await serve.request(
+                    "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
+                    timeout: 30))
+                try #require(created.status == 201)
+                let token = try #require(try Server.json(created.body)["authenticationToken"] as? String)
+                let push = #"{"pushToken":"\#(String(format: "%064x", 0xFACE0000 + index % deviceCount))"}"#
+                let registered = try #require(try await serve.request(
+                    "POST /v1/devices/device-\(index % deviceCount)/registrations/\(Self.passType)/PG-\(index) HTTP/1.1\r\n"
+                        + "Host: x\r\nAuthorization: ApplePass \(token)\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(push.utf8.count)\r\nConnection: close\r\n\r\n\(push)", timeout: 30))
+                try #require(registered.status == 201)
+            }
+            let before = try await Self.sentinelTag(servers[0].serve, serial: "PG-0")
+            // Scheduled a little ahead, so both processes' runners find it at their next look.
+            let at = Date().addingTimeInterval(2).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            let id = try await Self.start(servers[0].serve, #"""
+                {"select":{"template":"event-ticket"},"data":{"fields":{"section":"Z"}},"scheduledAt":"\#(at)"}
+                """#)
+            let done = try await Self.finished(servers[1].serve, id)
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["changed"] as? Int == passCount)
+            #expect(done["pushesQueued"] as? Int == deviceCount)
+            let after = try await Self.sentinelTag(servers[1].serve, serial: "PG-0")
+            #expect(after - before == passCount + 1, "tags \(before) → \(after)")
+            let tokens = try await Self.pushedTokens(servers[0].apns, count: deviceCount)
+            #expect(tokens.count == deviceCount)
+            let written = servers.map { $0.serve.log.components(separatedBy: "campaign batch written").count - 1 }
+            // 120 batches of two passes, then the empty one that finds nothing more and ends the campaign: each once.
+            #expect(written.reduce(0, +) == passCount / 2 + 1, "batches written by each process: \(written)")
+            #expect(written.allSatisfy { $0 > 0 }, "both processes wrote batches: \(written)")
+        }
+    }
+}
