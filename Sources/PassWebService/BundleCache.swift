@@ -34,8 +34,16 @@ public final class BundleCache: Sendable {
         var clock: UInt64 = 0
     }
 
+    private struct Flight: Hashable {
+        var key: Key
+        var updateTag: Int64
+    }
+
     private let state = Mutex(State())
     private let capacity: Int
+    /// Versions being built now and the fetches waiting for them, so concurrent fetches of one version wait for one
+    /// build.
+    private let flights = Mutex([Flight: [CheckedContinuation<ByteBuffer?, any Error>]]())
 
     /// Creates an empty cache.
     /// - Parameter capacity: Most bytes of bundles kept.
@@ -52,6 +60,56 @@ public final class BundleCache: Sendable {
             return entry.bundle
         }
     }
+
+    /// The bundle of an item's version: kept, or being built for another request (awaited, not built again), or
+    /// built now by `build` and kept. After a campaign a crowd of devices fetches the same new versions at once: each
+    /// version is signed once, whatever the number of fetches waiting for it. A failed build is not remembered (the
+    /// next fetch tries again).
+    /// - Parameters:
+    ///   - key: The item.
+    ///   - updateTag: Its version.
+    ///   - build: Builds and signs the version.
+    /// - Returns: The bundle.
+    public func bundle(
+        for key: Key, updateTag: Int64, building build: @Sendable () async throws -> ByteBuffer
+    ) async throws -> ByteBuffer {
+        let flight = Flight(key: key, updateTag: updateTag)
+        while true {
+            if let kept = bundle(for: key, updateTag: updateTag) { return kept }
+            let leads = flights.withLock { flights -> Bool in
+                guard flights[flight] == nil else { return false }
+                flights[flight] = []
+                return true
+            }
+            if leads {
+                // Built in the fetch's own task (and on its executor), so nothing waits for another thread pool.
+                let result: Result<ByteBuffer, any Error>
+                do {
+                    result = .success(try await build())
+                } catch {
+                    result = .failure(error)
+                }
+                if case .success(let bundle) = result { store(bundle, for: key, updateTag: updateTag) }
+                let waiting = flights.withLock { $0.removeValue(forKey: flight) ?? [] }
+                for waiter in waiting { waiter.resume(with: result.map { Optional($0) }) }
+                return try result.get()
+            }
+            // Another fetch is building it: wait for its outcome (nil: it finished meanwhile, so look again).
+            if let built = try await withCheckedThrowingContinuation({ (waiter: CheckedContinuation<ByteBuffer?, any Error>) in
+                let waits = flights.withLock { flights -> Bool in
+                    guard flights[flight] != nil else { return false }
+                    flights[flight]?.append(waiter)
+                    return true
+                }
+                if !waits { waiter.resume(returning: nil) }
+            }) {
+                return built
+            }
+        }
+    }
+
+    /// How many versions are being built now (for tests and metrics).
+    public var buildsInFlight: Int { flights.withLock { $0.count } }
 
     /// Keeps the bundle of an item's version, unless a newer version is kept already.
     public func store(_ bundle: ByteBuffer, for key: Key, updateTag: Int64) {

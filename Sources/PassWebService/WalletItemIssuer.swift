@@ -98,12 +98,15 @@ extension WalletItemIssuer {
     }
 
     /// The bundle of an item's current version as a buffer that HTTP responses share without copying, from the cache
-    /// or signed now (on NIO's blocking thread pool, never on an event loop).
+    /// or signed now (on NIO's blocking thread pool, never on an event loop); concurrent fetches of one version wait
+    /// for one signature.
     public func bundleBuffer(for item: PassRecord) async throws -> ByteBuffer {
         if let cached = cachedBundleBuffer(for: item) { return cached }
-        let bundle = ByteBuffer(bytes: try await signedBundle(for: item))
-        remember(bundle, for: item)
-        return bundle
+        let key = BundleCache.Key(passTypeIdentifier: item.passTypeIdentifier, serialNumber: item.serialNumber)
+        // Concurrent fetches of one version sign it once (a fetch storm after a campaign's pushes).
+        return try await cache.bundle(for: key, updateTag: item.updateTag) {
+            ByteBuffer(bytes: try await signedBundle(for: item))
+        }
     }
 
     /// Keeps the signed bundle of an item's version.
