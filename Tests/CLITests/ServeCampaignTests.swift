@@ -355,4 +355,34 @@ struct ServeCampaignTests {
             #expect(noToken.status == 2, "\(noToken.stderr)")
         }
     }
+
+    @Test("a campaign's data carries images: every selected pass shows its new image; an image the style does not show is refused",
+          arguments: [Server.Database.sqlite])
+    func images(database: Server.Database) async throws {
+        try await Server.with(database) { server in
+            let token = try await Self.createPass(server, serial: "IM-1")
+            try await Self.createPass(server, serial: "IM-2")
+            let photo = TestPNG.make(width: 90, height: 90, comment: "campaign photo")
+            let (status, accepted) = try await Self.campaign(server, #"""
+                {"select":{"template":"event-ticket"},"data":{"images":{"thumbnail.png":"\#(photo.base64EncodedString())"}}}
+                """#)
+            #expect(status == 202, "\(accepted)")
+            let done = try await Self.finished(server, try #require(accepted["id"] as? String))
+            #expect(done["changed"] as? Int == 2, "\(done)")
+            let fetched = try await server.send("GET", "/v1/passes/\(Self.passType)/IM-1", headers: ["Authorization: ApplePass \(token)"])
+            #expect(fetched.status == 200)
+            let file = server.work.appendingPathComponent("images-\(UUID().uuidString).pkpass")
+            try fetched.body.write(to: file)
+            let read = try Subprocess.run("/usr/bin/env", ["python3", "-c",
+                "import sys, zipfile, base64; sys.stdout.write(base64.b64encode(zipfile.ZipFile(sys.argv[1]).read('thumbnail.png')).decode())",
+                file.path])
+            #expect(read.status == 0 && read.stdout == photo.base64EncodedString(), "\(read.stderr)")
+
+            let footer = try await Self.campaign(server, #"""
+                {"select":{"template":"event-ticket"},"data":{"images":{"footer.png":"\#(photo.base64EncodedString())"}}}
+                """#)
+            #expect(footer.status == 422)
+            #expect(((footer.json["error"] as? [String: Any])?["message"] as? String ?? "").contains("images.footer.png"), "\(footer.json)")
+        }
+    }
 }
