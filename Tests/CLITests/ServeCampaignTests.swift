@@ -385,4 +385,37 @@ struct ServeCampaignTests {
             #expect(((footer.json["error"] as? [String: Any])?["message"] as? String ?? "").contains("images.footer.png"), "\(footer.json)")
         }
     }
+
+    @Test("GET /api/v1/templates lists every template with a content version that changes with any file")
+    func templateVersions() async throws {
+        let templates = try TemporaryDirectory.make(prefix: "campaign-templates")
+        for name in ["event-ticket", "coupon"] {
+            try FileManager.default.copyItem(
+                at: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/\(name)"),
+                to: templates.appendingPathComponent(name))
+        }
+        try FileManager.default.copyItem(
+            at: templates.appendingPathComponent("coupon"), to: templates.appendingPathComponent("coupon-edited"))
+        let strings = templates.appendingPathComponent("coupon-edited/en.lproj/pass.strings")
+        try (try Data(contentsOf: strings) + Data("\n/* edited */\n".utf8)).write(to: strings)
+        try FileManager.default.createDirectory(at: templates.appendingPathComponent("broken"), withIntermediateDirectories: true)
+        try Data("{".utf8).write(to: templates.appendingPathComponent("broken/pass.json"))
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path]) { server in
+            let answer = try await server.api("GET", "/api/v1/templates")
+            #expect(answer.status == 200)
+            let listed = try Server.json(answer.body)["templates"] as? [[String: Any]] ?? []
+            #expect(listed.compactMap { $0["name"] as? String } == ["broken", "coupon", "coupon-edited", "event-ticket"])
+            let versions = Dictionary(uniqueKeysWithValues: listed.compactMap { item in
+                (item["name"] as? String).map { ($0, item["contentVersion"] as? String) }
+            })
+            for name in ["coupon", "coupon-edited", "event-ticket"] {
+                #expect(versions[name]??.wholeMatch(of: /[0-9a-f]{16}/) != nil, "\(name): \(String(describing: versions[name]))")
+            }
+            #expect(versions["coupon"] != versions["coupon-edited"], "an edited localization is another version")
+            #expect((listed.first { $0["name"] as? String == "broken" }?["error"] as? String ?? "").contains("broken"))
+            #expect(listed.first { $0["name"] as? String == "event-ticket" }?["style"] as? String == "eventTicket")
+            let again = try Server.json(try await server.api("GET", "/api/v1/templates").body)["templates"] as? [[String: Any]] ?? []
+            #expect(again.compactMap { $0["contentVersion"] as? String } == listed.compactMap { $0["contentVersion"] as? String })
+        }
+    }
 }

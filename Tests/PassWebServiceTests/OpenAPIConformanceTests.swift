@@ -88,6 +88,8 @@ struct OpenAPIConformanceTests {
                 try await call(.post, "/api/v1/pkpasses", .admin, #"{"passes":{}}"#)
                 try await call(.post, "/api/v1/pkpasses", [:], bundle)
                 try await exerciseCampaigns(call)
+                try await call(.get, "/api/v1/templates", .admin)
+                try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)
                 try await call(.delete, registration, .applePass(token))
                 try await exerciseOrders(call)

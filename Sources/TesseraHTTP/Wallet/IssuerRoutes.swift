@@ -24,6 +24,28 @@ struct IssuerRoutes: Sendable {
         passes.get(":passTypeIdentifier/:serialNumber/pkpass", use: download)
         passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
         group.group("pkpasses").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: downloadBundle)
+        group.group("templates").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: templates)
+    }
+
+    private struct TemplateList: Encodable {
+        struct Item: Encodable {
+            var name: String
+            var contentVersion: String?
+            var passTypeIdentifier: String?
+            var style: String?
+            var error: String?
+        }
+
+        var templates: [Item]
+    }
+
+    /// `GET /api/v1/templates`: every template with its content version.
+    @Sendable func templates(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let summaries = try await issuer.templateSummaries()
+        return try JSONBody.response(TemplateList(templates: summaries.map {
+            .init(name: $0.name, contentVersion: $0.contentVersion, passTypeIdentifier: $0.passTypeIdentifier,
+                  style: $0.style, error: $0.error)
+        }))
     }
 
     /// The state of a pass as the issuer API shows it.

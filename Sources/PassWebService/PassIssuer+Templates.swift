@@ -1,0 +1,66 @@
+public import Foundation
+import NIOPosix
+import PassBundle
+import PassCrypto
+import PassModel
+
+/// One template as the issuer API lists it.
+public struct TemplateSummary: Sendable, Equatable {
+    /// The name the issuer API and campaigns use (the folder name, without `.pkpasstemplate`).
+    public var name: String
+    /// The content version: the first 16 hexadecimal digits of SHA-256 over every file's path and bytes, so any
+    /// edit of `pass.json`, an image or a localization gives another version.
+    public var contentVersion: String?
+    /// The pass type identifier its passes get (the server's certificate's).
+    public var passTypeIdentifier: String?
+    /// Its style (`eventTicket`, ...), when it has one.
+    public var style: String?
+    /// Why it cannot be used, when it cannot (the rest of the listing is still given).
+    public var error: String?
+}
+
+extension PassIssuer {
+    /// Every template under the templates folder, by name, as this process has loaded them (a template is read on
+    /// its first use and kept).
+    /// - Returns: The templates, sorted by name; one that does not load is listed with its error.
+    public func templateSummaries() async throws -> [TemplateSummary] {
+        let directory = configuration.templatesDirectory
+        let names = try await NIOThreadPool.singleton.runIfActive { () -> [String] in
+            let manager = FileManager.default
+            let entries = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+            return Set(entries.compactMap { entry -> String? in
+                guard !entry.hasPrefix("."),
+                      manager.fileExists(atPath: directory.appendingPathComponent(entry).appendingPathComponent("pass.json").path)
+                else { return nil }
+                let suffix = ".\(PassTemplate.designerBundleExtension)"
+                return entry.hasSuffix(suffix) ? String(entry.dropLast(suffix.count)) : entry
+            }).filter(TemplateLibrary.isValidName).sorted()
+        }
+        var summaries: [TemplateSummary] = []
+        for name in names {
+            do {
+                let entry = try await templateEntry(named: name)
+                let template = entry.builder.template
+                summaries.append(TemplateSummary(
+                    name: name, contentVersion: Self.contentVersion(of: template),
+                    passTypeIdentifier: entry.builder.passTypeIdentifier, style: template.pass.style?.rawValue))
+            } catch let error as IssuerError {
+                summaries.append(TemplateSummary(name: name, error: error.description))
+            } catch {
+                summaries.append(TemplateSummary(name: name, error: "template \(name) cannot be loaded: \(error)"))
+            }
+        }
+        return summaries
+    }
+
+    /// SHA-256 over each file's path and bytes in path order (`pass.json` included), as 16 hexadecimal digits.
+    static func contentVersion(of template: PassTemplate) -> String {
+        var bytes = Data()
+        for (path, data) in [("pass.json", template.passJSON)] + template.files.sorted(by: { $0.key < $1.key }) {
+            bytes.append(contentsOf: Array(path.utf8) + [0])
+            withUnsafeBytes(of: UInt64(data.count).bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(data)
+        }
+        return String(Hex.encode(Digest.sha256(bytes)).prefix(16))
+    }
+}
