@@ -39,14 +39,14 @@ struct DecodeTests {
     }
 
     @Test(arguments: cases)
-    func pngDecodesToTheEncodedBytes(_ testCase: Case) throws {
+    func pngDecodesToTheEncodedBytes(_ testCase: Case) async throws {
         let barcode = Barcode(format: testCase.format, message: testCase.message, messageEncoding: testCase.encoding)
         let expected = try barcode.encodedMessage()
         let matrix = try BarcodeRenderer.render(barcode)
         let file = try temporaryFolder().appendingPathComponent("\(testCase.format.shortName).png")
         try matrix.pngData().write(to: file)
 
-        let report = try IndependentDecoder.decode(file)
+        let report = try await IndependentDecoder.decode(file)
         #expect(report.status == 0, "zxing-cpp found nothing: \(report.stderr)")
         #expect(report.barcodes.count == 1)
         #expect(report.barcodes.first?.format == IndependentDecoder.zxingName(testCase.format))
@@ -64,12 +64,12 @@ struct DecodeTests {
     }
 
     @Test(arguments: BarcodeRenderer.QRErrorCorrection.allCases)
-    func qrDecodesAtEveryErrorCorrectionLevel(_ level: BarcodeRenderer.QRErrorCorrection) throws {
+    func qrDecodesAtEveryErrorCorrectionLevel(_ level: BarcodeRenderer.QRErrorCorrection) async throws {
         let barcode = Barcode(format: .qr, message: Self.longText, messageEncoding: "utf-8")
         let matrix = try BarcodeRenderer.render(barcode, configuration: .init(qrErrorCorrection: level))
         let file = try temporaryFolder().appendingPathComponent("qr-\(level.rawValue).png")
         try matrix.pngData(scale: 4).write(to: file)
-        let report = try IndependentDecoder.decode(file)
+        let report = try await IndependentDecoder.decode(file)
         #expect(report.barcodes.first?.hex == IndependentDecoder.hex(Array(Self.longText.utf8)))
         // Higher levels need more modules for the same message.
         if level != .low {
@@ -79,13 +79,13 @@ struct DecodeTests {
     }
 
     @Test(arguments: [1, 4, 12, 30])
-    func pdf417WithFixedColumnsDecodes(_ columns: Int) throws {
+    func pdf417WithFixedColumnsDecodes(_ columns: Int) async throws {
         let barcode = Barcode(format: .pdf417, message: String(Self.longText.prefix(60)))
         let matrix = try BarcodeRenderer.render(barcode, configuration: .init(pdf417SecurityLevel: 2, pdf417Columns: columns))
         #expect(matrix.width == 17 * columns + 69)
         let file = try temporaryFolder().appendingPathComponent("pdf417-\(columns).png")
         try matrix.pngData().write(to: file)
-        let report = try IndependentDecoder.decode(file)
+        let report = try await IndependentDecoder.decode(file)
         #expect(report.barcodes.first?.hex == IndependentDecoder.hex(Array(Self.longText.prefix(60).utf8)))
     }
 }

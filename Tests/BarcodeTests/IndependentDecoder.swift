@@ -34,9 +34,9 @@ struct IndependentDecoder {
     }
 
     /// Decodes `png`; with `moduleScale`, also samples the image once per module.
-    static func decode(_ png: URL, moduleScale: Int? = nil) throws -> Report {
+    static func decode(_ png: URL, moduleScale: Int? = nil) async throws -> Report {
         let arguments = [script] + (moduleScale.map { ["--modules", "\($0)"] } ?? []) + [png.path]
-        let result = try Subprocess.run("python3", arguments)
+        let result = try await Subprocess.run("python3", arguments)
         var report = Report(status: result.status, stderr: result.stderr)
         for line in result.stdout.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)

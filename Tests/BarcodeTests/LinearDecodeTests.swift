@@ -38,12 +38,12 @@ struct LinearDecodeTests {
     ]
 
     @Test(arguments: cases)
-    func pngDecodesToTheMessage(_ testCase: Case) throws {
+    func pngDecodesToTheMessage(_ testCase: Case) async throws {
         let matrix = try BarcodeRenderer.render(Barcode(format: testCase.format, message: testCase.message))
         #expect(matrix.height > 1 && matrix.width > 20)
         let file = try temporaryFolder().appendingPathComponent("\(testCase.format.shortName).png")
         try matrix.pngData().write(to: file)
-        let report = try IndependentDecoder.decode(file)
+        let report = try await IndependentDecoder.decode(file)
         #expect(report.status == 0, "zxing-cpp found nothing: \(report.stderr)")
         #expect(report.barcodes.count == 1)
         #expect(report.barcodes.first?.format == IndependentDecoder.zxingName(testCase.format))

@@ -13,7 +13,7 @@ struct PNGTests {
     ]
 
     @Test(arguments: samples, [1, 3, 8])
-    func headerSizeAndPixelsMatchTheMatrix(_ barcode: Barcode, scale: Int) throws {
+    func headerSizeAndPixelsMatchTheMatrix(_ barcode: Barcode, scale: Int) async throws {
         let matrix = try BarcodeRenderer.render(barcode)
         let png = [UInt8](try matrix.pngData(scale: scale))
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -26,7 +26,7 @@ struct PNGTests {
 
         let file = try temporaryFolder().appendingPathComponent("sample.png")
         try Data(png).write(to: file)
-        let report = try IndependentDecoder.decode(file, moduleScale: scale)
+        let report = try await IndependentDecoder.decode(file, moduleScale: scale)
         #expect(report.chunks == ["IHDR", "IDAT", "IEND"], "\(report.stderr)")
         #expect(report.width == width && report.height == height)
         #expect(report.mode == "1")

@@ -9,8 +9,8 @@ struct CLIPassImagesTests {
     let work: URL
     let certs: URL
 
-    init() throws {
-        (work, certs) = try Subprocess.folderWithDevelopmentCertificates(prefix: "cli-images")
+    init() async throws {
+        (work, certs) = try await Subprocess.folderWithDevelopmentCertificates(prefix: "cli-images")
     }
 
     var template: String { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/generic").path }
@@ -24,33 +24,33 @@ struct CLIPassImagesTests {
     static func photo(_ note: String) -> Data { TestPNG.make(width: 90, height: 90, comment: note) }
 
     /// An entry of a `.pkpass`, read by Python's `zipfile` (an independent ZIP reader), as hex.
-    static func entryHex(_ bundle: String, _ name: String) throws -> String {
-        let read = try Subprocess.run("python3", ["-c",
+    static func entryHex(_ bundle: String, _ name: String) async throws -> String {
+        let read = try await Subprocess.run("python3", ["-c",
             "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).hex())", bundle, name])
         return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 
-    @Test func createTakesImagesInTheDataDocument() throws {
+    @Test func createTakesImagesInTheDataDocument() async throws {
         let photo = Self.photo("ana")
         let data = work.appendingPathComponent("data.json")
         try Data(#"{"serialNumber": "M-1", "images": {"thumbnail.png": "\#(photo.base64EncodedString())"}}"#.utf8).write(to: data)
         let output = work.appendingPathComponent("m1.pkpass").path
-        let create = try Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
+        let create = try await Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
                                              "--output", output] + credentials)
         #expect(create.status == 0, "\(create.stderr)")
-        #expect(try Self.entryHex(output, "thumbnail.png") == Self.hex(photo))
+        await #expect(try Self.entryHex(output, "thumbnail.png") == Self.hex(photo))
 
         try Data(#"{"serialNumber": "M-2", "images": {"strip.png": "\#(photo.base64EncodedString())"}}"#.utf8).write(to: data)
-        let refused = try Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
+        let refused = try await Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,
                                               "--output", work.appendingPathComponent("m2.pkpass").path] + credentials)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("images.strip.png: generic passes do not show a strip image"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("m2.pkpass").path))
     }
 
-    @Test func batchReadsImageFilesBesideTheRowsFile() throws {
+    @Test func batchReadsImageFilesBesideTheRowsFile() async throws {
         let photos = work.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         try Self.photo("ana").write(to: photos.appendingPathComponent("ana.png"))
@@ -64,29 +64,29 @@ struct CLIPassImagesTests {
 
             """.utf8).write(to: csv)
         let out = work.appendingPathComponent("out")
-        let batch = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", csv.path,
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", template, "--rows", csv.path,
                                             "--out-dir", out.path] + credentials)
         #expect(batch.status == 1, "\(batch.stdout)\(batch.stderr)")
         #expect(batch.stderr.contains("line 3"), "\(batch.stderr)")
         #expect(batch.stderr.contains("images.thumbnail.png"), "\(batch.stderr)")
         #expect(batch.stderr.contains("missing.png"), "\(batch.stderr)")
-        #expect(try Self.entryHex(out.appendingPathComponent("C-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("ana")))
+        await #expect(try Self.entryHex(out.appendingPathComponent("C-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("ana")))
         let templateThumbnail = try Data(contentsOf: URL(fileURLWithPath: template).appendingPathComponent("thumbnail.png"))
-        #expect(try Self.entryHex(out.appendingPathComponent("C-3.pkpass").path, "thumbnail.png") == Self.hex(templateThumbnail))
+        await #expect(try Self.entryHex(out.appendingPathComponent("C-3.pkpass").path, "thumbnail.png") == Self.hex(templateThumbnail))
 
         let jsonl = work.appendingPathComponent("members.jsonl")
         try Data("""
             {"serialNumber": "J-1", "images.thumbnail.png": "photos/bo.png"}
 
             """.utf8).write(to: jsonl)
-        let lines = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", jsonl.path,
+        let lines = try await Subprocess.tessera(["pass", "batch", "--template", template, "--rows", jsonl.path,
                                             "--out-dir", out.path] + credentials)
         #expect(lines.status == 0, "\(lines.stderr)")
-        #expect(try Self.entryHex(out.appendingPathComponent("J-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("bo")))
+        await #expect(try Self.entryHex(out.appendingPathComponent("J-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("bo")))
 
         let badHeader = work.appendingPathComponent("bad.csv")
         try Data("serialNumber,images.photo.png\nX-1,photos/ana.png\n".utf8).write(to: badHeader)
-        let refused = try Subprocess.tessera(["pass", "batch", "--template", template, "--rows", badHeader.path,
+        let refused = try await Subprocess.tessera(["pass", "batch", "--template", template, "--rows", badHeader.path,
                                               "--out-dir", out.path] + credentials)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("images.photo.png"), "\(refused.stderr)")

@@ -8,8 +8,8 @@ struct CLITests {
     let work: URL
     let certs: URL
 
-    init() throws {
-        (work, certs) = try Subprocess.folderWithDevelopmentCertificates(prefix: "cli")
+    init() async throws {
+        (work, certs) = try await Subprocess.folderWithDevelopmentCertificates(prefix: "cli")
     }
 
     var templates: URL { Subprocess.repositoryRoot.appendingPathComponent("PassTemplates") }
@@ -19,93 +19,93 @@ struct CLITests {
          "--wwdr", certs.appendingPathComponent("wwdr.pem").path]
     }
 
-    @Test func certsDevWritesTheChainAndLabelsIt() throws {
+    @Test func certsDevWritesTheChainAndLabelsIt() async throws {
         for name in ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password"] {
             #expect(FileManager.default.fileExists(atPath: certs.appendingPathComponent(name).path), "\(name)")
         }
-        let subject = try Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path,
+        let subject = try await Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path,
                                                      "-noout", "-subject", "-ext", "extendedKeyUsage", "-nameopt", "RFC2253"])
         #expect(subject.stdout.contains("UID=pass.dev.tessera.demo"))
         #expect(subject.stdout.contains("CN=Pass Type ID: pass.dev.tessera.demo"))
         #expect(subject.stdout.contains("OU=TESSERA123"))
-        let text = try Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path, "-noout", "-text"])
+        let text = try await Subprocess.run("openssl", ["x509", "-in", certs.appendingPathComponent("pass.pem").path, "-noout", "-text"])
         #expect(text.stdout.contains("1.2.840.113635.100.6.1.16"))
         let keyMode = try FileManager.default.attributesOfItem(atPath: certs.appendingPathComponent("pass.key").path)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
-        let again = try Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c2").path])
+        let again = try await Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c2").path])
         #expect(again.stdout.contains("NOT FOR PRODUCTION"))
     }
 
-    @Test func createVerifyInspectRoundTrip() throws {
+    @Test func createVerifyInspectRoundTrip() async throws {
         let output = work.appendingPathComponent("ticket.pkpass").path
         let data = try writeJSON("data.json", #"{"serialNumber": "CLI-1", "barcodeMessage": "CLI-1-QR", "fields": {}}"#)
-        let create = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
+        let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
                                              "--data", data, "--output", output] + credentials)
         #expect(create.status == 0, "\(create.stderr)")
 
-        let verify = try Subprocess.tessera(["pass", "verify", output, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+        let verify = try await Subprocess.tessera(["pass", "verify", output, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
                                              "--root", certs.appendingPathComponent("root.pem").path])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains("would open"))
 
-        let inspect = try Subprocess.tessera(["pass", "inspect", output, "--json"])
+        let inspect = try await Subprocess.tessera(["pass", "inspect", output, "--json"])
         #expect(inspect.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
         let pass = object?["pass"] as? [String: Any]
         #expect(pass?["serialNumber"] as? String == "CLI-1")
         #expect((object?["files"] as? [[String: Any]])?.contains { $0["path"] as? String == "signature" } == true)
 
-        let text = try Subprocess.tessera(["pass", "inspect", output])
+        let text = try await Subprocess.tessera(["pass", "inspect", output])
         #expect(text.stdout.contains("CLI-1"))
         #expect(text.stdout.contains("eventTicket"))
     }
 
-    @Test func verifyFailsWithExitOneOnAnotherRoot() throws {
+    @Test func verifyFailsWithExitOneOnAnotherRoot() async throws {
         let output = work.appendingPathComponent("coupon.pkpass").path
-        let create = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+        let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
                                              "--output", output] + credentials)
         #expect(create.status == 0, "\(create.stderr)")
         let other = work.appendingPathComponent("other")
-        _ = try Subprocess.tessera(["certs", "dev", "--out", other.path])
-        let verify = try Subprocess.tessera(["pass", "verify", output, "--root", other.appendingPathComponent("root.pem").path, "--json"])
+        _ = try await Subprocess.tessera(["certs", "dev", "--out", other.path])
+        let verify = try await Subprocess.tessera(["pass", "verify", output, "--root", other.appendingPathComponent("root.pem").path, "--json"])
         #expect(verify.status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any]
         #expect(report?["wouldOpen"] as? Bool == false)
     }
 
-    @Test func badInputNamesTheProblemAndWritesNothing() throws {
+    @Test func badInputNamesTheProblemAndWritesNothing() async throws {
         let output = work.appendingPathComponent("bad.pkpass")
         let data = try writeJSON("bad.json", #"{"fields": {"no-such-field": "x"}}"#)
-        let result = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
+        let result = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("event-ticket").path,
                                              "--data", data, "--output", output.path] + credentials)
         #expect(result.status == 1)
         #expect(result.stderr.contains("no-such-field"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
 
         let wrongPassword = try writeJSON("wrong.txt", "not-the-password")
-        let denied = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+        let denied = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
                                              "--p12", certs.appendingPathComponent("pass.p12").path, "--p12-password-file", wrongPassword,
                                              "--output", output.path])
         #expect(denied.status == 1)
         #expect(denied.stderr.contains("wrong password"))
 
-        let missingTemplate = try Subprocess.tessera(["pass", "create", "--template", work.appendingPathComponent("nope").path,
+        let missingTemplate = try await Subprocess.tessera(["pass", "create", "--template", work.appendingPathComponent("nope").path,
                                                       "--output", output.path] + credentials)
         #expect(missingTemplate.status == 1)
         #expect(missingTemplate.stderr.contains("nope"))
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        let result = try Subprocess.tessera(["pass", "create", "--template", "x"])
+    @Test func usageErrorsExitTwo() async throws {
+        let result = try await Subprocess.tessera(["pass", "create", "--template", "x"])
         #expect(result.status == 2, "\(result.stderr)")
-        let unknown = try Subprocess.tessera(["pass", "frobnicate"])
+        let unknown = try await Subprocess.tessera(["pass", "frobnicate"])
         #expect(unknown.status == 2)
-        let help = try Subprocess.tessera(["pass", "--help"])
+        let help = try await Subprocess.tessera(["pass", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("batch"))
     }
 
-    @Test func batchSignsGoodRowsAndReportsBadOnesByLine() throws {
+    @Test func batchSignsGoodRowsAndReportsBadOnesByLine() async throws {
         let rows = try writeJSON("rows.csv", """
         serialNumber,barcodeMessage,fields.seat
         B-1,QR-1,12A
@@ -113,7 +113,7 @@ struct CLITests {
         B-3,QR-3,
         """)
         let outDir = work.appendingPathComponent("batch")
-        let good = try Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
+        let good = try await Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
                                            "--rows", rows, "--out-dir", outDir.path, "--jobs", "2"] + credentials)
         // The event-ticket template has a "seat" field; if it ever changes this test must be updated with it.
         #expect(good.status == 0, "\(good.stderr)")
@@ -126,7 +126,7 @@ struct CLITests {
         not json
         {"serialNumber": "J-1"}
         """)
-        let mixed = try Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
+        let mixed = try await Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("event-ticket").path,
                                             "--rows", jsonl, "--out-dir", outDir.path] + credentials)
         #expect(mixed.status == 1)
         #expect(mixed.stdout.contains("1 of 4 passes written"))

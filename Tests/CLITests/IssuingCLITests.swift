@@ -15,10 +15,10 @@ struct IssuingCLITests {
     static let passTypeIdentifier = "pass.com.acme.arena.tickets"
     static let team = "ACME7Q2ZX9"
 
-    init() throws {
+    init() async throws {
         work = try TemporaryDirectory.make(prefix: "issuing")
         certs = work.appendingPathComponent("acme")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--pass-type-id", Self.passTypeIdentifier,
+        let result = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--pass-type-id", Self.passTypeIdentifier,
                                              "--team-id", Self.team, "--organization", "Acme Arena"])
         #expect(result.status == 0, "\(result.stderr)")
     }
@@ -37,40 +37,40 @@ struct IssuingCLITests {
         return url.path
     }
 
-    func passJSON(_ pkpass: String) throws -> [String: Any] {
-        let inspect = try Subprocess.tessera(["pass", "inspect", pkpass, "--json"])
+    func passJSON(_ pkpass: String) async throws -> [String: Any] {
+        let inspect = try await Subprocess.tessera(["pass", "inspect", pkpass, "--json"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
         return object?["pass"] as? [String: Any] ?? [:]
     }
 
-    @Test func everyShippedTemplateSignsWithTheIssuersOwnCertificate() throws {
+    @Test func everyShippedTemplateSignsWithTheIssuersOwnCertificate() async throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: templates.path).filter {
             FileManager.default.fileExists(atPath: templates.appendingPathComponent("\($0)/pass.json").path)
         }.sorted()
         #expect(names.count >= 5)
         for name in names {
             let output = work.appendingPathComponent("\(name).pkpass").path
-            let create = try Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent(name).path,
+            let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent(name).path,
                                                  "--output", output] + credentials)
             #expect(create.status == 0, "\(name): \(create.stderr)")
-            let pass = try passJSON(output)
+            let pass = try await passJSON(output)
             #expect(pass["passTypeIdentifier"] as? String == Self.passTypeIdentifier, "\(name)")
             #expect(pass["teamIdentifier"] as? String == Self.team, "\(name)")
-            let verify = try Subprocess.tessera(["pass", "verify", output, "--root", certs.appendingPathComponent("root.pem").path])
+            let verify = try await Subprocess.tessera(["pass", "verify", output, "--root", certs.appendingPathComponent("root.pem").path])
             #expect(verify.status == 0, "\(name): \(verify.stdout)")
         }
     }
 
-    @Test func dataMayNameOnlyTheCertificatesIdentity() throws {
+    @Test func dataMayNameOnlyTheCertificatesIdentity() async throws {
         let same = try write("same.json", #"{"passTypeIdentifier": "\#(Self.passTypeIdentifier)", "teamIdentifier": "\#(Self.team)"}"#)
-        let ok = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", same,
+        let ok = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", same,
                                          "--output", work.appendingPathComponent("same.pkpass").path] + credentials)
         #expect(ok.status == 0, "\(ok.stderr)")
 
         let other = try write("other.json", #"{"passTypeIdentifier": "pass.com.other.id"}"#)
         let output = work.appendingPathComponent("other.pkpass").path
-        let refused = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", other,
+        let refused = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", other,
                                               "--output", output] + credentials)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("would need a Pass Type ID certificate whose Pass Type ID is \"pass.com.other.id\""))
@@ -78,10 +78,10 @@ struct IssuingCLITests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    @Test func aBadCSVRowFailsAloneWithItsLine() throws {
+    @Test func aBadCSVRowFailsAloneWithItsLine() async throws {
         let rows = try write("rows.csv", "serialNumber,fields.seat\nS1,1A\nS2,2B,EXTRA\nS3,3C\nS4\n")
         let outDir = work.appendingPathComponent("rows")
-        let batch = try Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
                                             "--out-dir", outDir.path] + credentials)
         #expect(batch.status == 1)
         #expect(batch.stdout.contains("2 of 4 passes written"))
@@ -90,15 +90,15 @@ struct IssuingCLITests {
         #expect(!batch.stderr.contains("line 2:"))
         #expect(!batch.stderr.contains("line 4:"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["S1.pkpass", "S3.pkpass"])
-        let seat = try passJSON(outDir.appendingPathComponent("S3.pkpass").path)
+        let seat = try await passJSON(outDir.appendingPathComponent("S3.pkpass").path)
         let fields = (seat["eventTicket"] as? [String: Any])?.values.compactMap { $0 as? [[String: Any]] }.joined()
         #expect(fields?.contains { $0["key"] as? String == "seat" && $0["value"] as? String == "3C" } == true)
     }
 
-    @Test func misspelledHeadersStopTheBatchBeforeAnyPass() throws {
+    @Test func misspelledHeadersStopTheBatchBeforeAnyPass() async throws {
         let rows = try write("typo.csv", "serialnumber,feilds.seat\nS1,1A\n")
         let outDir = work.appendingPathComponent("typo")
-        let batch = try Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
                                             "--out-dir", outDir.path] + credentials)
         #expect(batch.status == 1)
         #expect(batch.stderr.contains("\"serialnumber\": not a known column (did you mean \"serialNumber\"?)"))
@@ -106,34 +106,34 @@ struct IssuingCLITests {
         #expect(!FileManager.default.fileExists(atPath: outDir.path))
     }
 
-    @Test func textUnderTheBarcodeMatchesWhatItEncodes() throws {
+    @Test func textUnderTheBarcodeMatchesWhatItEncodes() async throws {
         let rows = try write("alt.csv", "serialNumber,barcodeMessage,barcodeAltText\nA1,ENTRY-A1,\nA2,ENTRY-A2,Gate 4\n")
         let outDir = work.appendingPathComponent("alt")
-        let batch = try Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
                                             "--out-dir", outDir.path] + credentials)
         #expect(batch.status == 0, "\(batch.stderr)")
-        let noText = try passJSON(outDir.appendingPathComponent("A1.pkpass").path)["barcodes"] as? [[String: Any]]
+        let noText = try await passJSON(outDir.appendingPathComponent("A1.pkpass").path)["barcodes"] as? [[String: Any]]
         #expect(noText?.first?["message"] as? String == "ENTRY-A1")
         #expect(noText?.first?["altText"] == nil)
-        let explicit = try passJSON(outDir.appendingPathComponent("A2.pkpass").path)["barcodes"] as? [[String: Any]]
+        let explicit = try await passJSON(outDir.appendingPathComponent("A2.pkpass").path)["barcodes"] as? [[String: Any]]
         #expect(explicit?.first?["altText"] as? String == "Gate 4")
 
         // Only the message given: the template's placeholder text follows it.
         let jsonl = try write("alt.jsonl", #"{"serialNumber": "A3", "barcodeMessage": "ENTRY-A3"}"# + "\n")
-        let followed = try Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", jsonl,
+        let followed = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", jsonl,
                                                "--out-dir", outDir.path] + credentials)
         #expect(followed.status == 0, "\(followed.stderr)")
-        let barcodes = try passJSON(outDir.appendingPathComponent("A3.pkpass").path)["barcodes"] as? [[String: Any]]
+        let barcodes = try await passJSON(outDir.appendingPathComponent("A3.pkpass").path)["barcodes"] as? [[String: Any]]
         #expect(barcodes?.first?["altText"] as? String == "ENTRY-A3")
         #expect(!String(describing: barcodes).contains("TICKET-0001"))
     }
 
-    @Test func jsonLinesUnknownKeysAreWarningsOfTheirRow() throws {
+    @Test func jsonLinesUnknownKeysAreWarningsOfTheirRow() async throws {
         let rows = try write("warn.jsonl", """
         {"serialNumber": "W1"}
         {"serialNumber": "W2", "colour": "red"}
         """)
-        let batch = try Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
                                             "--out-dir", work.appendingPathComponent("warn").path] + credentials)
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(batch.stderr.contains("warning: warn.jsonl line 2: colour: unknown key"))
@@ -187,20 +187,20 @@ struct IssuingCLITests {
         #expect(stderr.contains("removed 1 unfinished temporary file"))
     }
 
-    @Test func verifyReportsEveryProblemWhenTheChainFails() throws {
+    @Test func verifyReportsEveryProblemWhenTheChainFails() async throws {
         // A pass whose pass.json names another Pass Type ID, signed by this certificate with OpenSSL itself.
         let made = work.appendingPathComponent("made.pkpass").path
-        #expect(try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", made] + credentials).status == 0)
+        #expect(try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", made] + credentials).status == 0)
         let folder = work.appendingPathComponent("resigned")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        #expect(try Subprocess.run("python3", ["-c", Self.resignScript, made, folder.path,
+        #expect(try await Subprocess.run("python3", ["-c", Self.resignScript, made, folder.path,
                                                certs.appendingPathComponent("pass.pem").path,
                                                certs.appendingPathComponent("pass.key").path,
                                                certs.appendingPathComponent("wwdr.pem").path]).status == 0)
         let resigned = folder.appendingPathComponent("resigned.pkpass").path
         let other = work.appendingPathComponent("other-chain")
-        #expect(try Subprocess.tessera(["certs", "dev", "--out", other.path]).status == 0)
-        let verify = try Subprocess.tessera(["pass", "verify", resigned, "--root", other.appendingPathComponent("root.pem").path,
+        #expect(try await Subprocess.tessera(["certs", "dev", "--out", other.path]).status == 0)
+        let verify = try await Subprocess.tessera(["pass", "verify", resigned, "--root", other.appendingPathComponent("root.pem").path,
                                              "--wwdr", other.appendingPathComponent("wwdr.pem").path])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("error: signature: the signer's certificate chain does not verify"), "\(verify.stdout)")
@@ -229,9 +229,9 @@ struct IssuingCLITests {
         for n, d in files.items(): z.writestr(n, d)
     """#
 
-    @Test func verifyStreamsLargeEntries() throws {
+    @Test func verifyStreamsLargeEntries() async throws {
         let made = work.appendingPathComponent("small.pkpass").path
-        #expect(try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", made] + credentials).status == 0)
+        #expect(try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", made] + credentials).status == 0)
         let big = work.appendingPathComponent("big.pkpass").path
         let script = """
         import sys, zipfile
@@ -240,7 +240,7 @@ struct IssuingCLITests {
             for n in src.namelist(): z.writestr(n, src.read(n))
             z.writestr("huge.png", b"\\0" * (100 << 20))
         """
-        #expect(try Subprocess.run("python3", ["-c", script, made, big]).status == 0)
+        #expect(try await Subprocess.run("python3", ["-c", script, made, big]).status == 0)
         // The child's peak memory, measured by its parent.
         let measure = """
         import resource, subprocess, sys
@@ -248,7 +248,7 @@ struct IssuingCLITests {
         print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         print(result.stdout)
         """
-        let run = try Subprocess.run("python3", ["-c", measure, Subprocess.tesseraPath, "pass", "verify", big])
+        let run = try await Subprocess.run("python3", ["-c", measure, Subprocess.tesseraPath, "pass", "verify", big])
         let first = run.stdout.split(separator: "\n").first?.split(separator: " ") ?? []
         #expect(first.first == "1", "\(run.stdout)")
         let kilobytes = Int(first.last ?? "") ?? .max
@@ -257,34 +257,34 @@ struct IssuingCLITests {
         #expect(run.stdout.contains("not listed in manifest.json"), "\(run.stdout)")
     }
 
-    @Test func cliDetails() throws {
-        let version = try Subprocess.tessera(["--version"])
+    @Test func cliDetails() async throws {
+        let version = try await Subprocess.tessera(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.split(separator: ".").count == 3, "\(version.stdout)")
 
-        let help = try Subprocess.tessera(["pass", "batch", "--help"])
+        let help = try await Subprocess.tessera(["pass", "batch", "--help"])
         #expect(help.stdout.contains("Parallel jobs (default: the number of cores)."))
         #expect(!help.stdout.contains("(default: all cores). (default:"))
 
-        let folder = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", work.path] + credentials)
+        let folder = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--output", work.path] + credentials)
         #expect(folder.status == 1)
         #expect(folder.stderr.contains("is a folder; give the path of the file to write"), "\(folder.stderr)")
         #expect(!folder.stderr.contains("errno"))
 
-        let missing = try Subprocess.tessera(["pass", "verify", work.appendingPathComponent("nope.pkpass").path, "--json"])
+        let missing = try await Subprocess.tessera(["pass", "verify", work.appendingPathComponent("nope.pkpass").path, "--json"])
         #expect(missing.status == 1)
         let report = try JSONSerialization.jsonObject(with: Data(missing.stdout.utf8)) as? [String: Any]
         #expect(report?["wouldOpen"] as? Bool == false)
 
-        let preview = try Subprocess.tessera(["pass", "preview", "--template", eventTicket, "--lang", "de",
+        let preview = try await Subprocess.tessera(["pass", "preview", "--template", eventTicket, "--lang", "de",
                                               "--output", work.appendingPathComponent("p.svg").path])
         #expect(preview.status == 0, "\(preview.stderr)")
         #expect(preview.stderr.contains("--lang de: the pass has no de.lproj"), "\(preview.stderr)")
 
         let key = work.appendingPathComponent("enc.key").path
-        #expect(try Subprocess.run("openssl", ["genrsa", "-aes256", "-passout", "pass:right-one", "-out", key, "2048"]).status == 0)
+        #expect(try await Subprocess.run("openssl", ["genrsa", "-aes256", "-passout", "pass:right-one", "-out", key, "2048"]).status == 0)
         let wrong = try write("wrong.password", "not-it\n")
-        let password = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--cert",
+        let password = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--cert",
                                                certs.appendingPathComponent("pass.pem").path, "--key", key,
                                                "--key-password-file", wrong, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
                                                "--output", work.appendingPathComponent("k.pkpass").path])
@@ -293,7 +293,7 @@ struct IssuingCLITests {
         #expect(!password.stderr.contains("OpenSSL"), "\(password.stderr)")
 
         let svg = work.appendingPathComponent("code.svg").path
-        let barcode = try Subprocess.tessera(["barcode", "--format", "qr", "--message", "HELLO", "--alt-text", "Hello",
+        let barcode = try await Subprocess.tessera(["barcode", "--format", "qr", "--message", "HELLO", "--alt-text", "Hello",
                                               "--output", svg])
         #expect(barcode.status == 0, "\(barcode.stderr)")
         let document = try String(contentsOfFile: svg, encoding: .utf8)
@@ -309,9 +309,9 @@ struct IssuingCLITests {
                        "eventType": "PKEventTypeLivePerformance", "performerNames": ["The Midnight Echo"]}}
         """)
         let dated = work.appendingPathComponent("dated.pkpass").path
-        let create = try Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", data, "--output", dated] + credentials)
+        let create = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", data, "--output", dated] + credentials)
         #expect(create.status == 0, "\(create.stderr)")
-        let inspect = try Subprocess.tessera(["pass", "inspect", dated])
+        let inspect = try await Subprocess.tessera(["pass", "inspect", dated])
         #expect(inspect.stdout.contains("2026-05-07T18:00-05:00 to 2026-05-07T23:00-05:00"), "\(inspect.stdout)")
         #expect(inspect.stdout.contains("posterEventTicket, eventTicket"), "\(inspect.stdout)")
     }

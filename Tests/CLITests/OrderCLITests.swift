@@ -10,10 +10,10 @@ struct OrderCLITests {
     let certs: URL
     static let orderTypeIdentifier = "order.com.example.shop"
 
-    init() throws {
+    init() async throws {
         work = try TemporaryDirectory.make(prefix: "orders")
         certs = work.appendingPathComponent("certs")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", Self.orderTypeIdentifier,
+        let result = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", Self.orderTypeIdentifier,
                                              "--team-id", "SHOP123456"])
         #expect(result.status == 0, "\(result.stderr)")
     }

@@ -9,10 +9,10 @@ struct OrderPreviewCLITests {
     let work: URL
     let certs: URL
 
-    init() throws {
+    init() async throws {
         work = try TemporaryDirectory.make(prefix: "order-preview")
         certs = work.appendingPathComponent("certs")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", "order.com.example.shop",
+        let result = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", "order.com.example.shop",
                                              "--team-id", "SHOP123456"])
         #expect(result.status == 0, "\(result.stderr)")
     }

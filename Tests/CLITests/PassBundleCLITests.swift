@@ -7,16 +7,16 @@ import TesseraTestSupport
 struct PassBundleCLITests {
     let work: URL
 
-    init() throws {
+    init() async throws {
         work = try TemporaryDirectory.make(prefix: "pkpasses")
         let certs = work.appendingPathComponent("certs")
-        let result = try Subprocess.tessera(["certs", "dev", "--out", certs.path])
+        let result = try await Subprocess.tessera(["certs", "dev", "--out", certs.path])
         #expect(result.status == 0, "\(result.stderr)")
         let template = Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/event-ticket").path
         for serial in ["A-1", "A-2"] {
             let data = work.appendingPathComponent("\(serial).json")
             try Data("{\"serialNumber\": \"\(serial)\"}".utf8).write(to: data)
-            let create = try Subprocess.tessera([
+            let create = try await Subprocess.tessera([
                 "pass", "create", "--template", template, "--data", data.path,
                 "--p12", certs.appendingPathComponent("pass.p12").path,
                 "--p12-password-file", certs.appendingPathComponent("pass.p12.password").path,
@@ -27,27 +27,27 @@ struct PassBundleCLITests {
         }
     }
 
-    @Test func bundlesSignedPasses() throws {
+    @Test func bundlesSignedPasses() async throws {
         let output = work.appendingPathComponent("tickets.pkpasses").path
-        let result = try Subprocess.tessera(["pass", "bundle", work.appendingPathComponent("A-1.pkpass").path,
+        let result = try await Subprocess.tessera(["pass", "bundle", work.appendingPathComponent("A-1.pkpass").path,
                                              work.appendingPathComponent("A-2.pkpass").path, "--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("\(output): 2 passes ("))
         #expect(result.stdout.contains("application/vnd.apple.pkpasses"))
-        let listing = try Subprocess.run("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", output])
+        let listing = try await Subprocess.run("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", output])
         #expect(listing.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "['A-1.pkpass', 'A-2.pkpass']")
     }
 
-    @Test func refusesWhatWalletWouldRefuse() throws {
+    @Test func refusesWhatWalletWouldRefuse() async throws {
         let notes = work.appendingPathComponent("notes.pkpass")
         try Data("not a pass".utf8).write(to: notes)
         let output = work.appendingPathComponent("bad.pkpasses").path
-        let result = try Subprocess.tessera(["pass", "bundle", work.appendingPathComponent("A-1.pkpass").path, notes.path,
+        let result = try await Subprocess.tessera(["pass", "bundle", work.appendingPathComponent("A-1.pkpass").path, notes.path,
                                              "--output", output])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(output) not written: notes.pkpass: not a .pkpass (ZIP) archive"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
-        let usage = try Subprocess.tessera(["pass", "bundle", notes.path, "--output", work.appendingPathComponent("x.zip").path])
+        let usage = try await Subprocess.tessera(["pass", "bundle", notes.path, "--output", work.appendingPathComponent("x.zip").path])
         #expect(usage.status == 2)
     }
 }

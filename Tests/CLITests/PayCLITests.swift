@@ -7,7 +7,7 @@ import TesseraTestSupport
 struct PayCLITests {
     let work: URL
 
-    init() throws {
+    init() async throws {
         work = try TemporaryDirectory.make(prefix: "pay")
     }
 
@@ -28,7 +28,16 @@ struct PayCLITests {
     }
 
     /// Runs the CLI with `input` on standard input (Subprocess.tessera gives the child no input).
-    func runWithStandardInput(_ arguments: [String], input: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// The wait is on a thread of its own, as for every subprocess a test runs.
+    func runWithStandardInput(_ arguments: [String], input: String) async throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        try await offCooperativePool { try Self.runBlocking(arguments, input: input) }
+    }
+
+    private static func runBlocking(_ arguments: [String], input: String) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
         process.arguments = arguments
@@ -45,8 +54,8 @@ struct PayCLITests {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
-    @Test func validatePrintsTheNormalizedRequest() throws {
-        let result = try Subprocess.tessera(["pay", "validate", try write("ok.json", Self.valid)])
+    @Test func validatePrintsTheNormalizedRequest() async throws {
+        let result = try await Subprocess.tessera(["pay", "validate", try write("ok.json", Self.valid)])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["supportedNetworks"] as? [String] == ["visa", "masterCard"])
@@ -56,11 +65,11 @@ struct PayCLITests {
         #expect(keys == keys.sorted() && keys.first == "countryCode")
     }
 
-    @Test func validateListsEveryProblemAndExits1() throws {
+    @Test func validateListsEveryProblemAndExits1() async throws {
         let broken = Self.valid.replacingOccurrences(of: "\"US\"", with: "\"USA\"")
             .replacingOccurrences(of: "\"0.80\"", with: "\"0.8.0\"")
             .replacingOccurrences(of: "\"supports3DS\"", with: "\"supportsCredit\"")
-        let result = try Subprocess.tessera(["pay", "validate", try write("bad.json", broken)])
+        let result = try await Subprocess.tessera(["pay", "validate", try write("bad.json", broken)])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
@@ -73,24 +82,24 @@ struct PayCLITests {
         ])
     }
 
-    @Test func validateReadsStandardInput() throws {
-        let result = try runWithStandardInput(["pay", "validate", "-"], input: Self.valid)
+    @Test func validateReadsStandardInput() async throws {
+        let result = try await runWithStandardInput(["pay", "validate", "-"], input: Self.valid)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"countryCode\" : \"US\""))
-        let bad = try runWithStandardInput(["pay", "validate", "-"], input: "{\"total\": {\"amount\": 5}}")
+        let bad = try await runWithStandardInput(["pay", "validate", "-"], input: "{\"total\": {\"amount\": 5}}")
         #expect(bad.status == 1)
         #expect(bad.stderr == "error: <stdin>: total.amount: expected a string (amounts are strings such as \"10.00\")\n")
     }
 
-    @Test func sheetAsTextAndHTML() throws {
+    @Test func sheetAsTextAndHTML() async throws {
         let file = try write("sheet.json", Self.valid)
-        let text = try Subprocess.tessera(["pay", "sheet", file])
+        let text = try await Subprocess.tessera(["pay", "sheet", file])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Pay Corner Bakery (via Marketplace)"))
         #expect(text.stdout.contains("(•) Standard — USD 0.00"))
         #expect(text.stdout.contains("Shipping: Postal Address, Name"))
         #expect(text.stderr.contains("warning: total.label: \"Pay <label>\" is 35 characters"))
-        let html = try Subprocess.tessera(["pay", "sheet", file, "--format", "html"])
+        let html = try await Subprocess.tessera(["pay", "sheet", file, "--format", "html"])
         #expect(html.status == 0)
         #expect(html.stdout.hasPrefix("<!DOCTYPE html>"))
         // The checkout's own sheet, static: its rows and summary, the request embedded, no requests allowed.
@@ -98,16 +107,16 @@ struct PayCLITests {
         #expect(html.stdout.contains("id=\"row-shipping-method\""))
         #expect(html.stdout.contains("\"total\":{\"amount\":\"10.80\",\"label\":\"Corner Bakery (via Marketplace)\""))
         #expect(html.stdout.contains("connect-src 'none'"))
-        let piped = try runWithStandardInput(["pay", "sheet", "-", "--format", "text"], input: Self.valid)
+        let piped = try await runWithStandardInput(["pay", "sheet", "-", "--format", "text"], input: Self.valid)
         #expect(piped.stdout == text.stdout)
     }
 
-    @Test func usageErrorsExit2() throws {
-        let missing = try Subprocess.tessera(["pay", "validate"])
+    @Test func usageErrorsExit2() async throws {
+        let missing = try await Subprocess.tessera(["pay", "validate"])
         #expect(missing.status == 2)
-        let format = try Subprocess.tessera(["pay", "sheet", "x.json", "--format", "pdf"])
+        let format = try await Subprocess.tessera(["pay", "sheet", "x.json", "--format", "pdf"])
         #expect(format.status == 2)
-        let absent = try Subprocess.tessera(["pay", "validate", work.appendingPathComponent("none.json").path])
+        let absent = try await Subprocess.tessera(["pay", "validate", work.appendingPathComponent("none.json").path])
         #expect(absent.status == 1)
         #expect(absent.stderr.contains("file not found or unreadable"))
     }

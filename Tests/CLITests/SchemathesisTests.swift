@@ -11,7 +11,7 @@ struct SchemathesisTests {
 
     @Test("no 5xx and no undocumented status on any operation", .enabled(if: !skipped, "TESSERA_SKIP_SCHEMATHESIS=1"))
     func fuzz() async throws {
-        let installed = try Subprocess.run("st", ["--version"])
+        let installed = try await Subprocess.run("st", ["--version"])
         guard installed.status == 0 else {
             Issue.record("schemathesis is not installed (`st` not on PATH): run scripts/install-deps.sh, or set TESSERA_SKIP_SCHEMATHESIS=1")
             return

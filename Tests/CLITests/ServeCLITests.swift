@@ -70,7 +70,7 @@ struct ServeCLITests {
             let (bundle, _) = try await URLSession.shared.data(from: URL(string: link)!)
             let file = folder.appendingPathComponent("\(template).pkpass")
             try bundle.write(to: file)
-            let verify = try Subprocess.tessera(["pass", "verify", file.path, "--root", chain.path("root.pem"), "--json"])
+            let verify = try await Subprocess.tessera(["pass", "verify", file.path, "--root", chain.path("root.pem"), "--json"])
             #expect(verify.status == 0, "\(template): \(verify.stdout)")
         }
         let (same, _) = try await create(#"{"template":"coupon","data":{"passTypeIdentifier":"pass.com.acme.arena.tickets","teamIdentifier":"ACME7Q2ZX9"}}"#)
@@ -83,25 +83,25 @@ struct ServeCLITests {
     }
 
     @Test("usage errors exit 2 with the flag named")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let chain = try TestChain()
-        let badDatabase = try Subprocess.tessera([
+        let badDatabase = try await Subprocess.tessera([
             "serve", "--database", "mysql://localhost/x", "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"),
             "--wwdr", chain.path("wwdr.pem"),
         ])
         #expect(badDatabase.status == 2)
         #expect(badDatabase.stderr.contains("--database"))
-        let noCredentials = try Subprocess.tessera(["serve", "--port", "0"])
+        let noCredentials = try await Subprocess.tessera(["serve", "--port", "0"])
         #expect(noCredentials.status == 2)
         #expect(noCredentials.stderr.contains("signing credentials are needed"))
     }
 
     @Test("an APNs key that cannot be loaded stops start-up with the reason, before the database is created")
-    func unreadableAPNsKey() throws {
+    func unreadableAPNsKey() async throws {
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "serve-apns")
         let database = folder.appendingPathComponent("data/tessera.sqlite")
-        let result = try Subprocess.tessera([
+        let result = try await Subprocess.tessera([
             "serve", "--port", "0", "--database", "sqlite:\(database.path)", "--cert", chain.path("pass.pem"),
             "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"), "--apns-auth", "token",
             "--apns-p8", folder.appendingPathComponent("missing.p8").path, "--apns-key-id", "ABC123DEFG",

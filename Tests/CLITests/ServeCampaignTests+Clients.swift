@@ -72,7 +72,7 @@ extension ServeCampaignTests {
             #expect(fetched.status == 200)
             let file = server.work.appendingPathComponent("images-\(UUID().uuidString).pkpass")
             try fetched.body.write(to: file)
-            let read = try Subprocess.run("/usr/bin/env", ["python3", "-c",
+            let read = try await Subprocess.run("/usr/bin/env", ["python3", "-c",
                 "import sys, zipfile, base64; sys.stdout.write(base64.b64encode(zipfile.ZipFile(sys.argv[1]).read('thumbnail.png')).decode())",
                 file.path])
             #expect(read.status == 0 && read.stdout == photo.base64EncodedString(), "\(read.stderr)")

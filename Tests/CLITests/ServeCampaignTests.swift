@@ -119,7 +119,7 @@ struct ServeCampaignTests {
             #expect(Set(try Server.json(changed.body)["serialNumbers"] as? [String] ?? []) == ["T-1", "T-2", "T-3", "T-4"])
             let fetched = try await server.send("GET", "/v1/passes/\(Self.passType)/T-1", headers: ["Authorization: ApplePass \(tokens["T-1"]!)"])
             #expect(fetched.status == 200)
-            let passJSON = try Self.passJSON(in: fetched.body, server: server)
+            let passJSON = try await Self.passJSON(in: fetched.body, server: server)
             let back = ((passJSON["eventTicket"] as? [String: Any])?["backFields"] as? [[String: Any]]) ?? []
             #expect(back.contains { $0["key"] as? String == "terms" && $0["value"] as? String == "Doors at 20:00" })
             #expect(back.contains {
@@ -132,10 +132,10 @@ struct ServeCampaignTests {
     }
 
     /// The `pass.json` inside a signed bundle.
-    static func passJSON(in bundle: Data, server: Server) throws -> [String: Any] {
+    static func passJSON(in bundle: Data, server: Server) async throws -> [String: Any] {
         let file = server.work.appendingPathComponent("fetched-\(UUID().uuidString).pkpass")
         try bundle.write(to: file)
-        let unzip = try Subprocess.run("/usr/bin/env", ["python3", "-c",
+        let unzip = try await Subprocess.run("/usr/bin/env", ["python3", "-c",
             "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('pass.json').decode())", file.path])
         try #require(unzip.status == 0, "\(unzip.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(unzip.stdout.utf8)) as? [String: Any])

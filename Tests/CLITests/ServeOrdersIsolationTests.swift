@@ -93,7 +93,7 @@ struct ServeOrdersIsolationTests {
     func orderFlags() async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-order-flags")
         let certs = work.appendingPathComponent("certs")
-        _ = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", Server.orderType])
+        _ = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", Server.orderType])
         let base = [
             "serve", "--port", "0", "--database", "sqlite:\(work.path)/tessera.sqlite",
             "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,

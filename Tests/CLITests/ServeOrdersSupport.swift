@@ -36,11 +36,11 @@ struct OrdersServer {
     ) async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-orders")
         let certs = work.appendingPathComponent("certs")
-        let made = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType,
+        let made = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType,
                                            "--team-id", "SHOP123456"])
         try #require(made.status == 0, "\(made.stderr)")
         let p8 = work.appendingPathComponent("apns.p8").path
-        let key = try Subprocess.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt",
+        let key = try await Subprocess.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt",
                                                       "ec_paramgen_curve:P-256", "-out", p8])
         try #require(key.status == 0, "\(key.stderr)")
         let tls = try TestServerCertificates()

@@ -15,9 +15,9 @@ struct ServeWalletOrderHandOffTests {
 
     /// Development credentials for passes and for the Order Type ID, under one WWDR stand-in, and the serve flags
     /// that use them.
-    static func orderFlags(in folder: URL, orderType: String = orderType) throws -> [String] {
+    static func orderFlags(in folder: URL, orderType: String = orderType) async throws -> [String] {
         let certs = folder.appendingPathComponent("certs")
-        let made = try Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType])
+        let made = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--order-type-id", orderType])
         try #require(made.status == 0, "\(made.stderr)")
         func path(_ name: String) -> String { certs.appendingPathComponent(name).path }
         return [
@@ -63,7 +63,7 @@ struct ServeWalletOrderHandOffTests {
         let fixture = try CheckoutFixture()
         let folder = try TemporaryDirectory.make(prefix: "serve-wallet-hand-off")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let flags = try Self.orderFlags(in: folder)
+        let flags = try await Self.orderFlags(in: folder)
         try await ServeCheckoutProcessorTests.withServe(fixture, endpoint: PaymentEndpointStandIn(), arguments: flags,
                                                         configure: Self.shippingMerchant) { server, http in
             let (id, total) = try await Self.shippedSession(http, server.base)
@@ -122,7 +122,7 @@ struct ServeWalletOrderHandOffTests {
         let fixture = try CheckoutFixture()
         let folder = try TemporaryDirectory.make(prefix: "serve-wallet-mismatch")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let flags = try Self.orderFlags(in: folder, orderType: "order.com.example.other")
+        let flags = try await Self.orderFlags(in: folder, orderType: "order.com.example.other")
         let merchant = try Serve.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder,
                                                configure: Self.shippingMerchant)
         let run = try await offCooperativePool {

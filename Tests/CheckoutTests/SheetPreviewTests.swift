@@ -26,7 +26,7 @@ struct SheetPreviewTests {
         let directory = try TemporaryDirectory.make(prefix: "sheet-preview")
         let input = directory.appendingPathComponent("request.json")
         try Data(Self.request.utf8).write(to: input)
-        let result = try Subprocess.tessera(["pay", "sheet", input.path, "--format", "html"])
+        let result = try await Subprocess.tessera(["pay", "sheet", input.path, "--format", "html"])
         #expect(result.status == 0, "\(result.stderr)")
         let page = directory.appendingPathComponent("sheet.html")
         try Data(result.stdout.utf8).write(to: page)

@@ -8,18 +8,18 @@ import TesseraTestSupport
 struct CredentialsTests {
     let chain: TestChain
 
-    init() throws {
+    init() async throws {
         chain = try TestChain()
     }
 
-    @Test func loadsPEMCertificateAndPKCS8Key() throws {
+    @Test func loadsPEMCertificateAndPKCS8Key() async throws {
         let credentials = try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"),
                                                    keyPassword: nil, wwdrPath: chain.path("wwdr.pem"))
         #expect(credentials.identity.passTypeIdentifier == "pass.dev.tessera.demo")
         #expect(credentials.identity.teamIdentifier == "TESSERA123")
     }
 
-    @Test func loadsPKCS1AndEncryptedKeys() throws {
+    @Test func loadsPKCS1AndEncryptedKeys() async throws {
         let pkcs1 = try chain.write("pkcs1.key", try chain.chain.passKey.traditionalPEM())
         #expect(try String(contentsOfFile: pkcs1, encoding: .utf8).contains("-----BEGIN RSA "))
         _ = try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: pkcs1, keyPassword: nil,
@@ -46,7 +46,7 @@ struct CredentialsTests {
         #expect(missing?.reason.contains("--") == false)
     }
 
-    @Test func readsSEC1ECKeys() throws {
+    @Test func readsSEC1ECKeys() async throws {
         let key = try PrivateKey.generateP256()
         let pem = try key.traditionalPEM()
         #expect(pem.contains("-----BEGIN EC "))
@@ -54,7 +54,7 @@ struct CredentialsTests {
         #expect(read.algorithmDescription == "EC 256")
     }
 
-    @Test func rejectsAKeyOfAnotherCertificate() throws {
+    @Test func rejectsAKeyOfAnotherCertificate() async throws {
         let other = try TestChain()
         let error = #expect(throws: PassBundleError.self) {
             try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: other.path("pass.key"),
@@ -63,7 +63,7 @@ struct CredentialsTests {
         #expect(error?.reason.contains("does not belong to the certificate") == true)
     }
 
-    @Test func rejectsAnExpiredCertificate() throws {
+    @Test func rejectsAnExpiredCertificate() async throws {
         let expired = try TestChain(validFrom: Date().addingTimeInterval(-400 * 86_400), passValidity: 30 * 86_400)
         let error = #expect(throws: PassBundleError.self) {
             try PassCredentials.load(certificatePath: expired.path("pass.pem"), keyPath: expired.path("pass.key"),
@@ -72,7 +72,7 @@ struct CredentialsTests {
         #expect(error?.reason.contains("expired on") == true)
     }
 
-    @Test func namesTheIntermediateThatIsNeeded() throws {
+    @Test func namesTheIntermediateThatIsNeeded() async throws {
         let other = try TestChain()
         let error = #expect(throws: PassBundleError.self) {
             try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"),
@@ -85,7 +85,7 @@ struct CredentialsTests {
         #expect(error?.reason.contains("--wwdr") == false)
     }
 
-    @Test func loadsP12WithAndWithoutTheRightPassword() throws {
+    @Test func loadsP12WithAndWithoutTheRightPassword() async throws {
         let credentials = try PassCredentials.load(p12Path: chain.path("pass.p12"), password: chain.p12Password, wwdrPath: nil)
         #expect(credentials.wwdr.subject["CN"] == chain.chain.wwdr.subject["CN"])
         let error = #expect(throws: PassBundleError.self) {
@@ -94,14 +94,14 @@ struct CredentialsTests {
         #expect(error?.reason.contains("wrong password") == true)
     }
 
-    @Test func loadsLegacyRC2P12AsMacOSExportsIt() throws {
+    @Test func loadsLegacyRC2P12AsMacOSExportsIt() async throws {
         let legacy = chain.path("legacy.p12")
-        let result = try Subprocess.run("openssl", [
+        let result = try await Subprocess.run("openssl", [
             "pkcs12", "-export", "-legacy", "-in", chain.path("pass.pem"), "-inkey", chain.path("pass.key"),
             "-certfile", chain.path("wwdr.pem"), "-passout", "pass:legacy-pw", "-out", legacy,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        let info = try Subprocess.run("openssl", ["pkcs12", "-info", "-noout", "-legacy", "-in", legacy, "-passin", "pass:legacy-pw"])
+        let info = try await Subprocess.run("openssl", ["pkcs12", "-info", "-noout", "-legacy", "-in", legacy, "-passin", "pass:legacy-pw"])
         #expect((info.stdout + info.stderr).contains("RC2"), "the fixture should use RC2-40 like macOS exports")
         let credentials = try PassCredentials.load(p12Path: legacy, password: "legacy-pw", wwdrPath: chain.path("wwdr.pem"))
         #expect(credentials.identity.passTypeIdentifier == "pass.dev.tessera.demo")

@@ -12,7 +12,7 @@ struct OrderBundleTests {
     let signer: OrderSigner
     let template: OrderTemplate
 
-    init() throws {
+    init() async throws {
         chain = try TestChain()
         let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
         signer = try OrderSigner(credentials: PassCredentials(certificate: order.certificate, privateKey: order.key,
@@ -20,7 +20,7 @@ struct OrderBundleTests {
         template = try OrderTemplate(directory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates/shop-order"))
     }
 
-    @Test func signedOrderVerifiesWithOpenSSLAndItsManifestHashesAreSHA256() throws {
+    @Test func signedOrderVerifiesWithOpenSSLAndItsManifestHashesAreSHA256() async throws {
         let built = try OrderBuilder(template: template, signer: signer).build(data: nil)
         #expect(built.warnings.isEmpty, "\(built.warnings)")
         let folder = try TemporaryDirectory.make(prefix: "order")
@@ -28,13 +28,13 @@ struct OrderBundleTests {
         try built.bundle.write(to: bundle)
         // Unzipped by an independent tool, hashed by another.
         let unzipped = folder.appendingPathComponent("contents")
-        let unzip = try Subprocess.run("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+        let unzip = try await Subprocess.run("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
                                                     bundle.path, unzipped.path])
         #expect(unzip.status == 0, "\(unzip.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: unzipped.path).sorted()
         #expect(names == ["logo.png", "manifest.json", "order.json", "signature"])
 
-        let verify = try Subprocess.opensslVerifyDetached(
+        let verify = try await Subprocess.opensslVerifyDetached(
             signature: unzipped.appendingPathComponent("signature"), content: unzipped.appendingPathComponent("manifest.json"),
             caFile: chain.path("root.pem"))
         #expect(verify.status == 0, "openssl cms -verify failed: \(verify.stderr)")
@@ -44,7 +44,7 @@ struct OrderBundleTests {
             as? [String: String]
         #expect(manifest?.keys.sorted() == ["logo.png", "order.json"])
         for name in ["logo.png", "order.json"] {
-            let digest = try Subprocess.run("openssl", ["dgst", "-sha256", "-r", unzipped.appendingPathComponent(name).path])
+            let digest = try await Subprocess.run("openssl", ["dgst", "-sha256", "-r", unzipped.appendingPathComponent(name).path])
             #expect(manifest?[name] == String(digest.stdout.prefix(64)), "\(name)")
         }
 
@@ -54,7 +54,7 @@ struct OrderBundleTests {
         #expect(OrderSigner.mediaType == "application/vnd.apple.finance.order")
     }
 
-    @Test func aChangedFileIsReportedWithItsSHA256() throws {
+    @Test func aChangedFileIsReportedWithItsSHA256() async throws {
         let built = try OrderBuilder(template: template, signer: signer).build(data: nil)
         var files = try PassArchive(data: built.bundle, format: .order).files
         files["logo.png"] = OrderFixturePNG.tiny
@@ -63,7 +63,7 @@ struct OrderBundleTests {
         #expect(report.errors.contains { $0.path == "logo.png" && $0.message.contains("SHA-256") })
     }
 
-    @Test func aPassTypeIDCertificateCannotSignOrders() throws {
+    @Test func aPassTypeIDCertificateCannotSignOrders() async throws {
         let credentials = try PassCredentials(certificate: chain.chain.pass, privateKey: chain.chain.passKey, wwdr: chain.chain.wwdr)
         #expect {
             try OrderSigner(credentials: credentials)
@@ -73,7 +73,7 @@ struct OrderBundleTests {
         }
     }
 
-    @Test func theCertificateNamesTheOrderTypeAndDataMayNotNameAnother() throws {
+    @Test func theCertificateNamesTheOrderTypeAndDataMayNotNameAnother() async throws {
         let builder = OrderBuilder(template: template, signer: signer)
         let other = try builder.build(data: Data(#"{"orderIdentifier": "TS-2"}"#.utf8))
         #expect(try Order(jsonData: other.orderJSON).orderTypeIdentifier == "order.com.example.shop")
@@ -86,7 +86,7 @@ struct OrderBundleTests {
         }
     }
 
-    @Test func anInvalidOrderListsEveryProblem() throws {
+    @Test func anInvalidOrderListsEveryProblem() async throws {
         let data = Data(#"{"createdAt": "yesterday", "payment": {"status": "settled", "total": {"amount": 1.234, "currency": "USD"}}}"#.utf8)
         #expect {
             try OrderBuilder(template: template, signer: signer).build(data: data)

@@ -9,7 +9,7 @@ import TesseraTestSupport
 struct PassesBundleTests {
     let signer: PassSigner
 
-    init() throws {
+    init() async throws {
         let chain = try TestChain()
         signer = try PassSigner(credentials: PassCredentials(certificate: chain.chain.pass, privateKey: chain.chain.passKey,
                                                              wwdr: chain.chain.wwdr))
@@ -24,7 +24,7 @@ struct PassesBundleTests {
         }
     }
 
-    @Test func bundleHoldsEverySignedPassInOrder() throws {
+    @Test func bundleHoldsEverySignedPassInOrder() async throws {
         let passes = try passes(3)
         let bytes = try PassesBundle(passes: passes).archive()
         let read = try PassesBundle(data: bytes)
@@ -38,11 +38,11 @@ struct PassesBundleTests {
         let folder = try TemporaryDirectory.make(prefix: "pkpasses")
         let file = folder.appendingPathComponent("tickets.pkpasses")
         try bytes.write(to: file)
-        let listing = try Subprocess.run("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", file.path])
+        let listing = try await Subprocess.run("python3", ["-c", "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).namelist())", file.path])
         #expect(listing.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "['T-1.pkpass', 'T-2.pkpass', 'T-3.pkpass']")
     }
 
-    @Test func applesLimitsAndLayoutAreChecked() throws {
+    @Test func applesLimitsAndLayoutAreChecked() async throws {
         let eleven = try passes(11)
         let tooMany = try #require(throws: PassBundleError.self) { try PassesBundle(passes: eleven) }
         #expect(tooMany.code == .invalidArchive)

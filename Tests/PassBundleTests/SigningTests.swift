@@ -10,7 +10,7 @@ struct SigningTests {
     let chain: TestChain
     let signer: PassSigner
 
-    init() throws {
+    init() async throws {
         chain = try TestChain()
         signer = try PassSigner(credentials: PassCredentials(certificate: chain.chain.pass, privateKey: chain.chain.passKey,
                                                              wwdr: chain.chain.wwdr))
@@ -23,7 +23,7 @@ struct SigningTests {
     }
 
     @Test(arguments: templates)
-    func signedTemplatesVerifyWithOpenSSL(name: String) throws {
+    func signedTemplatesVerifyWithOpenSSL(name: String) async throws {
         let built = try PassBuilder(template: template(name), signer: signer)
             .build(data: PassData(overrides: ["serialNumber": .string("SER-\(name)")]))
         let archive = try PassArchive(data: built.bundle)
@@ -33,14 +33,14 @@ struct SigningTests {
         let folder = try TemporaryDirectory.make(prefix: "verify")
         try archive.files["manifest.json"]!.write(to: folder.appendingPathComponent("manifest.json"))
         try archive.files["signature"]!.write(to: folder.appendingPathComponent("signature"))
-        let result = try Subprocess.opensslVerifyDetached(
+        let result = try await Subprocess.opensslVerifyDetached(
             signature: folder.appendingPathComponent("signature"), content: folder.appendingPathComponent("manifest.json"),
             caFile: chain.path("root.pem"))
         #expect(result.status == 0, "openssl cms -verify failed: \(result.stderr)")
         #expect(result.stderr.contains("Verification successful"))
 
         // The signature carries SHA-256, signingTime and the WWDR intermediate.
-        let printed = try Subprocess.run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in",
+        let printed = try await Subprocess.run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in",
                                                      folder.appendingPathComponent("signature").path])
         #expect(printed.stdout.contains("sha256"))
         #expect(printed.stdout.contains("signingTime"))
@@ -58,7 +58,7 @@ struct SigningTests {
 
     /// The per-pass manifest is spliced into one encoded per template: it must be the very bytes a full encoding gives.
     @Test(arguments: templates)
-    func preparedManifestEqualsAFullEncoding(name: String) throws {
+    func preparedManifestEqualsAFullEncoding(name: String) async throws {
         let template = try template(name)
         let contents = try PassContents(files: template.files)
         for passJSON in [Data("{}".utf8), template.passJSON, Data(repeating: 0x41, count: 5000)] {
@@ -67,7 +67,7 @@ struct SigningTests {
         }
     }
 
-    @Test func verifierFindsTamperedFilesAndMissingEntries() throws {
+    @Test func verifierFindsTamperedFilesAndMissingEntries() async throws {
         let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
         var files = try PassArchive(data: built.bundle).files
         files["icon.png"]!.append(0)
@@ -79,7 +79,7 @@ struct SigningTests {
         #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("missing") })
     }
 
-    @Test func verifierRejectsASignatureOverOtherContent() throws {
+    @Test func verifierRejectsASignatureOverOtherContent() async throws {
         let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
         var files = try PassArchive(data: built.bundle).files
         files["manifest.json"] = Data(String(decoding: files["manifest.json"]!, as: UTF8.self).replacingOccurrences(of: "{", with: "{ ").utf8)
@@ -87,7 +87,7 @@ struct SigningTests {
         #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("does not match the signed content") })
     }
 
-    @Test func verifierRejectsAFolderAtTheRoot() throws {
+    @Test func verifierRejectsAFolderAtTheRoot() async throws {
         let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
         let files = try PassArchive(data: built.bundle).files
         let nested = Dictionary(uniqueKeysWithValues: files.map { ("MyPass.pass/\($0.key)", $0.value) })
@@ -96,7 +96,7 @@ struct SigningTests {
         #expect(report.errors.contains { $0.path == "pass.json" && $0.message.contains("missing") })
     }
 
-    @Test func signerRefusesAPassForAnotherPassTypeID() throws {
+    @Test func signerRefusesAPassForAnotherPassTypeID() async throws {
         let built = try template("generic").passJSON(applying: PassData(overrides: ["passTypeIdentifier": .string("pass.com.other")]))
         let error = #expect(throws: PassBundleError.self) {
             try signer.signedBundle(passJSON: built, files: try template("generic").files)
@@ -110,7 +110,7 @@ struct SigningTests {
         #expect(teamError?.reason.contains("teamIdentifier") == true)
     }
 
-    @Test func invalidPassIsRefusedAndNothingIsWritten() throws {
+    @Test func invalidPassIsRefusedAndNothingIsWritten() async throws {
         let folder = try TemporaryDirectory.make(prefix: "atomic")
         let output = folder.appendingPathComponent("out.pkpass")
         let builder = try PassBuilder(template: try template("event-ticket"), signer: signer)

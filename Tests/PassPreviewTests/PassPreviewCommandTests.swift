@@ -8,24 +8,24 @@ struct PassPreviewCommandTests {
     let work: URL
     let templates = Subprocess.repositoryRoot.appendingPathComponent("PassTemplates")
 
-    init() throws { work = try PreviewFixtures.temporaryFolder() }
+    init() async throws { work = try PreviewFixtures.temporaryFolder() }
 
-    @Test func templateToPNG() throws {
+    @Test func templateToPNG() async throws {
         let output = work.appendingPathComponent("ticket.png")
-        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+        let result = try await Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
                                              "--scale", "1", "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("320x"))
-        let report = try PixelReport.read(try Data(contentsOf: output))
+        let report = try await PixelReport.read(try Data(contentsOf: output))
         #expect(report.width == 320)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0 != "preview.png" } == ["ticket.png"])
     }
 
-    @Test func templateWithDataBackInFrench() throws {
+    @Test func templateWithDataBackInFrench() async throws {
         let data = work.appendingPathComponent("data.json")
         try Data(#"{"fields": {"terms": "Pas de remboursement & pas d'échange"}}"#.utf8).write(to: data)
         let output = work.appendingPathComponent("back.svg")
-        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+        let result = try await Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
                                              "--data", data.path, "--side", "back", "--lang", "fr", "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         let svg = try String(contentsOf: output, encoding: .utf8)
@@ -33,11 +33,11 @@ struct PassPreviewCommandTests {
         #expect(svg.contains("Pas de remboursement &amp; pas d&apos;échange"))
     }
 
-    @Test func pkpassToSVG() throws {
+    @Test func pkpassToSVG() async throws {
         // An unsigned bundle is enough to draw: zip the template's files with Python's zipfile.
         let folder = templates.appendingPathComponent("coupon").path
         let pkpass = work.appendingPathComponent("coupon.pkpass").path
-        let zipped = try Subprocess.run("python3", ["-c", """
+        let zipped = try await Subprocess.run("python3", ["-c", """
             import os, sys, zipfile
             with zipfile.ZipFile(sys.argv[2], "w") as z:
                 for root, _, names in os.walk(sys.argv[1]):
@@ -47,15 +47,15 @@ struct PassPreviewCommandTests {
             """, folder, pkpass])
         #expect(zipped.status == 0, "\(zipped.stderr)")
         let output = work.appendingPathComponent("coupon.svg")
-        let result = try Subprocess.tessera(["pass", "preview", pkpass, "--output", output.path])
+        let result = try await Subprocess.tessera(["pass", "preview", pkpass, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOf: output, encoding: .utf8).contains(">20% off</text>"))
     }
 
     @Test("--lang for a language the pass lacks: the English text Wallet falls back to, and a warning naming it")
-    func missingLanguageFallsBackToEnglish() throws {
+    func missingLanguageFallsBackToEnglish() async throws {
         let output = work.appendingPathComponent("de.svg")
-        let result = try Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
+        let result = try await Subprocess.tessera(["pass", "preview", "--template", templates.appendingPathComponent("event-ticket").path,
                                              "--lang", "de", "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains(
@@ -66,31 +66,31 @@ struct PassPreviewCommandTests {
     }
 
     @Test("The poster event ticket template is drawn as a poster")
-    func posterTemplate() throws {
+    func posterTemplate() async throws {
         let output = work.appendingPathComponent("poster.svg")
-        let result = try Subprocess.tessera(["pass", "preview", "--template",
+        let result = try await Subprocess.tessera(["pass", "preview", "--template",
                                              templates.appendingPathComponent("poster-event-ticket").path, "--output", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOf: output, encoding: .utf8).contains("data-layout=\"posterEventTicket\""))
     }
 
-    @Test func usageErrorsExitTwo() throws {
+    @Test func usageErrorsExitTwo() async throws {
         let template = templates.appendingPathComponent("generic").path
         for arguments in [["--template", template, "--output", work.appendingPathComponent("x.jpg").path],
                           ["--template", template, "--side", "left", "--output", work.appendingPathComponent("x.svg").path],
                           ["--output", work.appendingPathComponent("x.svg").path]] {
-            let result = try Subprocess.tessera(["pass", "preview"] + arguments)
+            let result = try await Subprocess.tessera(["pass", "preview"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }
     }
 
-    @Test func missingInputExitsOneNamingThePath() throws {
+    @Test func missingInputExitsOneNamingThePath() async throws {
         let missing = work.appendingPathComponent("nowhere.pkpass").path
-        let result = try Subprocess.tessera(["pass", "preview", missing, "--output", work.appendingPathComponent("x.png").path])
+        let result = try await Subprocess.tessera(["pass", "preview", missing, "--output", work.appendingPathComponent("x.png").path])
         #expect(result.status == 1)
         #expect(result.stderr.contains(missing))
         let noTemplate = work.appendingPathComponent("no-template").path
-        let second = try Subprocess.tessera(["pass", "preview", "--template", noTemplate, "--output", work.appendingPathComponent("x.png").path])
+        let second = try await Subprocess.tessera(["pass", "preview", "--template", noTemplate, "--output", work.appendingPathComponent("x.png").path])
         #expect(second.status == 1)
         #expect(second.stderr.contains(noTemplate))
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("x.png").path))

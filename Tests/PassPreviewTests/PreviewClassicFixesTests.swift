@@ -19,23 +19,23 @@ struct PreviewClassicFixesTests {
     }
 
     @Test("An event ticket has a notch at the top centre; other styles do not")
-    func eventTicketNotch() throws {
+    func eventTicketNotch() async throws {
         let ticket = try PreviewFixtures.renderer("event-ticket")
         #expect(ticket.svg().contains("data-cut=\"notch\""))
         #expect(ticket.svg(side: .back).contains("data-cut=\"none\""), "only the front is cut")
-        let pixels = try PixelReport.read(try ticket.png(scale: 2), points: [(320, 4), (320, 40), (200, 4)])
+        let pixels = try await PixelReport.read(try ticket.png(scale: 2), points: [(320, 4), (320, 40), (200, 4)])
         #expect(pixels.pixels[0][3] == 0, "the notch is transparent: \(pixels.pixels[0])")
         #expect(pixels.pixels[1][3] == 255 && pixels.pixels[2][3] == 255)
-        let generic = try PixelReport.read(try PreviewFixtures.renderer("generic").png(scale: 2), points: [(320, 4)])
+        let generic = try await PixelReport.read(try PreviewFixtures.renderer("generic").png(scale: 2), points: [(320, 4)])
         #expect(generic.pixels[0][3] == 255)
     }
 
     @Test("A coupon's top edge is perforated")
-    func couponPerforation() throws {
+    func couponPerforation() async throws {
         let coupon = try PreviewFixtures.renderer("coupon")
         #expect(coupon.svg().contains("data-cut=\"perforation\""))
         // Perforations of 3 points radius every 10 points, the first centred 20 points in.
-        let pixels = try PixelReport.read(try coupon.png(scale: 2), points: [(40, 2), (60, 2), (50, 2), (50, 14)])
+        let pixels = try await PixelReport.read(try coupon.png(scale: 2), points: [(40, 2), (60, 2), (50, 2), (50, 14)])
         #expect(pixels.pixels[0][3] == 0 && pixels.pixels[1][3] == 0, "\(pixels.pixels)")
         #expect(pixels.pixels[2][3] == 255 && pixels.pixels[3][3] == 255, "\(pixels.pixels)")
     }

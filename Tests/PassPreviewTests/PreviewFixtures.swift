@@ -59,12 +59,12 @@ struct PixelReport {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pixels.py").path
 
     /// Writes `png` to a temporary file and reads the given pixels and regions (pixel coordinates).
-    static func read(_ png: Data, points: [(Int, Int)] = [], regions: [(Int, Int, Int, Int)] = []) throws -> PixelReport {
+    static func read(_ png: Data, points: [(Int, Int)] = [], regions: [(Int, Int, Int, Int)] = []) async throws -> PixelReport {
         let file = try PreviewFixtures.temporaryFolder().appendingPathComponent("preview.png")
         try png.write(to: file)
         let arguments = [script, file.path] + points.map { "\($0.0),\($0.1)" }
             + regions.map { "region:\($0.0),\($0.1),\($0.2),\($0.3)" }
-        let result = try Subprocess.run("python3", arguments)
+        let result = try await Subprocess.run("python3", arguments)
         #expect(result.status == 0, "\(result.stderr)")
         var report = PixelReport()
         for line in result.stdout.split(separator: "\n") {

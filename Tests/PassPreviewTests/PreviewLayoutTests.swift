@@ -62,9 +62,9 @@ struct PreviewLayoutTests {
     }
 
     @Test("Poster event ticket pixels: the artwork at the top, the footer in footerBackgroundColor")
-    func posterEventTicketPNG() throws {
+    func posterEventTicketPNG() async throws {
         let renderer = try PreviewFixtures.renderer("poster-event-ticket")
-        let report = try PixelReport.read(try renderer.png(scale: 1), points: [(160, 200), (4, 404), (160, 4)])
+        let report = try await PixelReport.read(try renderer.png(scale: 1), points: [(160, 200), (4, 404), (160, 4)])
         // artwork@2x.png's centre is (255, 184, 170); the card's artwork spans 320 × 400 points.
         #expect(Self.close(report.pixels[0], [255, 184, 170]), "\(report.pixels[0])")
         #expect(Self.close(report.pixels[1], [40, 12, 70], within: 2), "\(report.pixels[1])")
@@ -104,10 +104,10 @@ struct PreviewLayoutTests {
     }
 
     @Test("Semantic boarding pass pixels: light airport codes on the dark pass colour")
-    func semanticBoardingPassPNG() throws {
+    func semanticBoardingPassPNG() async throws {
         let renderer = try PreviewFixtures.renderer("semantic-boarding-pass")
         let scale = 2.0
-        let report = try PixelReport.read(try renderer.png(scale: scale), points: [(8, 500)],
+        let report = try await PixelReport.read(try renderer.png(scale: scale), points: [(8, 500)],
                                           regions: [(24, 124, 180, 76), (436, 124, 180, 76), (260, 124, 120, 40)])
         #expect(Self.close(report.pixels[0], [18, 52, 99], within: 2), "\(report.pixels[0])")
         #expect(report.regions[0].light > 400 && report.regions[0].dark > 400, "SFO: \(report.regions[0])")
@@ -115,7 +115,7 @@ struct PreviewLayoutTests {
     }
 
     @Test("Poster generic: artwork, the posterGeneric header, primary and footer fields")
-    func posterGenericSVGAndPNG() throws {
+    func posterGenericSVGAndPNG() async throws {
         let renderer = try PreviewFixtures.renderer("poster-generic")
         #expect(renderer.layout == .posterGeneric)
         let svg = renderer.svg()
@@ -133,7 +133,7 @@ struct PreviewLayoutTests {
         let back = PassPreviewRenderer(pass: differentBack, files: template.files, language: "en").svg(side: .back)
         #expect(back.contains(">Poster back</text>") && !back.contains("Opening hours"))
 
-        let report = try PixelReport.read(try renderer.png(scale: 1), points: [(160, 200), (4, 404)])
+        let report = try await PixelReport.read(try renderer.png(scale: 1), points: [(160, 200), (4, 404)])
         #expect(Self.close(report.pixels[0], [180, 195, 190]), "\(report.pixels[0])")
         #expect(Self.close(report.pixels[1], [230, 236, 240], within: 2), "\(report.pixels[1])")
 

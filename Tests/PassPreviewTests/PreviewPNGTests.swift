@@ -14,7 +14,7 @@ struct PreviewPNGTests {
     }
 
     @Test(arguments: PreviewFixtures.templates)
-    func sizeBackgroundAndBarcode(_ name: String) throws {
+    func sizeBackgroundAndBarcode(_ name: String) async throws {
         var files = try PreviewFixtures.template(name).files
         // Wallet draws an event ticket's background.png over its colour; without the image the colour shows.
         files = files.filter { !$0.key.hasPrefix("background") }
@@ -27,7 +27,7 @@ struct PreviewPNGTests {
         let panel = try PreviewFixtures.barcodePanel(in: renderer.svg())
         let inner = (Int((panel.x + 14) * scale), Int((panel.y + 14) * scale),
                      Int((panel.width - 28) * scale), Int((panel.height - 40) * scale))
-        let report = try PixelReport.read(try renderer.png(side: .front, scale: scale),
+        let report = try await PixelReport.read(try renderer.png(side: .front, scale: scale),
                                           points: [backgroundPoint(renderer, scale: scale)], regions: [inner])
         #expect(report.width == expected.width && report.height == expected.height)
         let colour = try #require(Self.rgb(template.pass.backgroundColor))
@@ -38,25 +38,25 @@ struct PreviewPNGTests {
         #expect(barcode.dark > 100 && barcode.light > 100, "\(name): barcode region \(barcode)")
     }
 
-    @Test func eventTicketBackgroundImageIsDrawnBlurred() throws {
+    @Test func eventTicketBackgroundImageIsDrawnBlurred() async throws {
         let renderer = try PreviewFixtures.renderer("event-ticket")
         #expect(renderer.svg().contains("feGaussianBlur"))
         let point = backgroundPoint(renderer, scale: 1)
-        let withImage = try PixelReport.read(try renderer.png(scale: 1), points: [point])
+        let withImage = try await PixelReport.read(try renderer.png(scale: 1), points: [point])
         let template = try PreviewFixtures.template("event-ticket")
         let plain = PassPreviewRenderer(pass: template.pass, files: template.files.filter { !$0.key.hasPrefix("background") })
-        let withoutImage = try PixelReport.read(try plain.png(scale: 1), points: [point])
+        let withoutImage = try await PixelReport.read(try plain.png(scale: 1), points: [point])
         #expect(withImage.pixels.first != withoutImage.pixels.first)
     }
 
     @Test(arguments: [1.0, 3.0])
-    func scaleSetsThePixelSize(_ scale: Double) throws {
+    func scaleSetsThePixelSize(_ scale: Double) async throws {
         let renderer = try PreviewFixtures.renderer("generic")
-        let report = try PixelReport.read(try renderer.png(side: .both, scale: scale))
+        let report = try await PixelReport.read(try renderer.png(side: .both, scale: scale))
         #expect(report.width == Int(660 * scale))
         #expect(report.height == renderer.pixelSize(side: .both, scale: scale).height)
         // Outside the rounded corner the picture is transparent.
-        let corner = try PixelReport.read(try renderer.png(side: .front, scale: scale), points: [(0, 0)])
+        let corner = try await PixelReport.read(try renderer.png(side: .front, scale: scale), points: [(0, 0)])
         #expect(corner.pixels.first?[3] == 0)
     }
 

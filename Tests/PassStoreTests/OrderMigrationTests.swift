@@ -8,8 +8,8 @@ import TesseraTestSupport
 @Suite("Orders migration on an existing SQLite store")
 struct OrderMigrationTests {
     /// The schema of the pass tables and their indexes, as SQLite keeps it.
-    private func passSchema(_ path: String) throws -> String {
-        let result = try Subprocess.run("/usr/bin/env", ["sqlite3", path, """
+    private func passSchema(_ path: String) async throws -> String {
+        let result = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
             SELECT type, name, sql FROM sqlite_master
             WHERE tbl_name IN ('passes', 'devices', 'registrations', 'push_queue', 'counters') ORDER BY name;
             """])
@@ -29,17 +29,17 @@ struct OrderMigrationTests {
             _ = try await Fixtures.register("dev-1", token: "token", "U1", in: store)
         }
         // Back to the schema before orders: what a store made by the previous release holds.
-        let downgrade = try Subprocess.run("/usr/bin/env", ["sqlite3", path, """
+        let downgrade = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
             DROP TABLE order_push_queue; DROP TABLE order_registrations; DROP TABLE order_devices; DROP TABLE orders;
             DELETE FROM counters WHERE name = 'order_update_tag';
             DELETE FROM grdb_migrations WHERE identifier LIKE 'v2:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")
-        let before = try passSchema(path)
+        let before = try await passSchema(path)
 
         let store = try SQLiteStore(path: path)
         try await store.migrate()
-        #expect(try passSchema(path) == before)
+        await #expect(try passSchema(path) == before)
         #expect(try await Fixtures.count("U1", in: store) == 1)
         #expect(try await Fixtures.serialNumbers("dev-1", in: store)?.serialNumbers == ["U1"])
         let orders = store.orderStore()

@@ -32,7 +32,7 @@ struct PersonalizationTests {
             let content = folder.appendingPathComponent("token.txt")
             try answer.body.data.write(to: signature)
             try Data(token.utf8).write(to: content)
-            let verified = try Subprocess.run("/usr/bin/openssl", [
+            let verified = try await Subprocess.run("/usr/bin/openssl", [
                 "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", content.path,
                 "-CAfile", fixture.chain.path("root.pem"), "-certfile", fixture.chain.path("wwdr.pem"), "-purpose", "any",
                 "-out", "/dev/null",

@@ -21,8 +21,8 @@ struct PayDecryptCLITests {
         return arguments
     }
 
-    @Test func decryptsAVectorSetAtItsSigningTime() throws {
-        let result = try Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:03:06Z"))
+    @Test func decryptsAVectorSetAtItsSigningTime() async throws {
+        let result = try await Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:03:06Z"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? NSDictionary)
@@ -32,49 +32,49 @@ struct PayDecryptCLITests {
         #expect(keys == keys.sorted() && keys.first == "applicationExpirationDate")
     }
 
-    @Test func acceptsAMerchantIDAndEpochSeconds() throws {
-        let result = try Subprocess.tessera(arguments(Self.payU, now: "1516974918"))
+    @Test func acceptsAMerchantIDAndEpochSeconds() async throws {
+        let result = try await Subprocess.tessera(arguments(Self.payU, now: "1516974918"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"applicationPrimaryAccountNumber\" : \"5204242750270010\""))
     }
 
-    @Test func failsAtTodaysDate() throws {
-        let result = try Subprocess.tessera(arguments(Self.gala, now: nil))
+    @Test func failsAtTodaysDate() async throws {
+        let result = try await Subprocess.tessera(arguments(Self.gala, now: nil))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("error: \(Self.gala.path("token.json")): signature: a signing certificate is not valid"))
     }
 
-    @Test func failsWhenTheSigningTimeIsTooOld() throws {
-        let result = try Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:13:06Z"))
+    @Test func failsWhenTheSigningTimeIsTooOld() async throws {
+        let result = try await Subprocess.tessera(arguments(Self.gala, now: "2021-09-01T19:13:06Z"))
         #expect(result.status == 1)
         #expect(result.stderr.contains("more than 300 seconds from the verification time"))
     }
 
-    @Test func requiresAppleRootUnlessSignatureIsSkipped() throws {
+    @Test func requiresAppleRootUnlessSignatureIsSkipped() async throws {
         var withoutRoot = arguments(Self.gala, now: nil)
         withoutRoot.removeSubrange(withoutRoot.firstIndex(of: "--apple-root")!...withoutRoot.firstIndex(of: "--apple-root")! + 1)
-        let usage = try Subprocess.tessera(withoutRoot)
+        let usage = try await Subprocess.tessera(withoutRoot)
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("--apple-root is required"))
 
-        let skipped = try Subprocess.tessera(withoutRoot + ["--skip-signature"])
+        let skipped = try await Subprocess.tessera(withoutRoot + ["--skip-signature"])
         #expect(skipped.status == 0, "\(skipped.stderr)")
         #expect(skipped.stderr.contains("warning: the signature was not verified"))
         #expect(skipped.stdout.contains("\"onlinePaymentCryptogram\" : \"AMwBRjPWDnAgAA7Rls7mAoABFA==\""))
     }
 
-    @Test func otherUsageErrorsExit2() throws {
-        let noKey = try Subprocess.tessera(["pay", "decrypt", "--token", "t.json", "--merchant-id", "m", "--skip-signature"])
+    @Test func otherUsageErrorsExit2() async throws {
+        let noKey = try await Subprocess.tessera(["pay", "decrypt", "--token", "t.json", "--merchant-id", "m", "--skip-signature"])
         #expect(noKey.status == 2)
-        let both = try Subprocess.tessera(arguments(Self.gala, now: nil) + ["--merchant-id", "merchant.x"])
+        let both = try await Subprocess.tessera(arguments(Self.gala, now: nil) + ["--merchant-id", "merchant.x"])
         #expect(both.status == 2)
-        let badNow = try Subprocess.tessera(arguments(Self.gala, now: "yesterday"))
+        let badNow = try await Subprocess.tessera(arguments(Self.gala, now: "yesterday"))
         #expect(badNow.status == 2)
         #expect(badNow.stderr.contains("--now"))
     }
 
-    @Test func rotatedKeysAndAGeneratedRSAToken() throws {
+    @Test func rotatedKeysAndAGeneratedRSAToken() async throws {
         let work = try TemporaryDirectory.make(prefix: "pay-decrypt")
         let pki = try ApplePayTestPKI(rsaLeaf: true)
         let merchant = try TestMerchantIdentity(rsa: true)
@@ -86,14 +86,14 @@ struct PayDecryptCLITests {
         let tokenPath = work.appendingPathComponent("token.json").path
         try token.jsonData().write(to: URL(fileURLWithPath: tokenPath))
 
-        let result = try Subprocess.tessera([
+        let result = try await Subprocess.tessera([
             "pay", "decrypt", "--token", tokenPath, "--merchant-key", Self.gala.path("private_key.pem"),
             "--merchant-key", files.key, "--merchant-cert", files.certificate, "--apple-root", try pki.writeRoot(to: work),
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"applicationPrimaryAccountNumber\" : \"5353756319181169\""))
 
-        let wrongKey = try Subprocess.tessera([
+        let wrongKey = try await Subprocess.tessera([
             "pay", "decrypt", "--token", tokenPath, "--merchant-key", Self.gala.path("private_key.pem"),
             "--merchant-id", merchant.merchantID, "--skip-signature",
         ])

@@ -11,16 +11,16 @@ struct VectorAvailabilityTests {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    private static func runVectorSuites(vectors: String) throws -> ProcessResult {
-        try Subprocess.run(testBinary, [
+    private static func runVectorSuites(vectors: String) async throws -> ProcessResult {
+        try await Subprocess.run(testBinary, [
             "--testing-library", "swift-testing", "--filter", "KnownAnswerTests|PayDecryptCLITests|TamperingTests",
         ], environment: ["TESSERA_APPLEPAY_VECTORS": vectors])
     }
 
     @Test("without the folder the vector tests are skipped with the reason, and the run passes")
-    func skippedWithReasonWhenAbsent() throws {
+    func skippedWithReasonWhenAbsent() async throws {
         let empty = try TemporaryDirectory.make(prefix: "no-vectors")
-        let result = try Self.runVectorSuites(vectors: empty.appendingPathComponent("applepay-vectors").path)
+        let result = try await Self.runVectorSuites(vectors: empty.appendingPathComponent("applepay-vectors").path)
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output.suffix(3000))")
         #expect(output.contains("skipped"), "\(output.suffix(3000))")
@@ -29,8 +29,8 @@ struct VectorAvailabilityTests {
     }
 
     @Test("with the folder the same tests run", .vectorsPresent)
-    func runWhenPresent() throws {
-        let result = try Self.runVectorSuites(vectors: VectorSet.root.path)
+    func runWhenPresent() async throws {
+        let result = try await Self.runVectorSuites(vectors: VectorSet.root.path)
         let output = result.stdout + result.stderr
         #expect(result.status == 0, "\(output.suffix(3000))")
         #expect(!output.contains("the public Apple Pay token vectors are not at"))

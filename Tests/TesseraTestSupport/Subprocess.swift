@@ -142,6 +142,66 @@ extension Subprocess {
     }
 }
 
+extension Subprocess {
+    // The async forms below wait on a thread of their own (`offCooperativePool`): a test that waits seconds for a child
+    // process must not hold one of Swift's cooperative threads (as many as cores), which every other test running
+    // at the same time needs. Async tests pick these overloads; the blocking forms stay for code on its own thread.
+
+    /// Runs `executable` with `arguments`, waiting on a thread of its own.
+    /// - Parameters:
+    ///   - executable: Program path or name.
+    ///   - arguments: Its arguments.
+    ///   - environment: Extra environment variables.
+    ///   - directory: Working directory.
+    /// - Returns: Status and output.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           in directory: URL? = nil) async throws -> ProcessResult {
+        try await offCooperativePool { try run(executable, arguments, environment: environment, in: directory) as ProcessResult }
+    }
+
+    /// Runs the built `tessera` CLI, waiting on a thread of its own.
+    /// - Parameters:
+    ///   - arguments: Its arguments.
+    ///   - environment: Extra environment variables.
+    ///   - directory: Working directory.
+    /// - Returns: Status and output.
+    public static func tessera(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
+        async throws -> ProcessResult
+    {
+        try await offCooperativePool { try tessera(arguments, environment: environment, in: directory) as ProcessResult }
+    }
+
+    /// ``folderWithDevelopmentCertificates(prefix:arguments:)``, waiting on a thread of its own.
+    /// - Parameters:
+    ///   - prefix: The folder's name prefix.
+    ///   - arguments: Extra `certs dev` arguments.
+    /// - Returns: The folder and its `certs/` subfolder.
+    public static func folderWithDevelopmentCertificates(prefix: String, arguments: [String] = []) async throws
+        -> (work: URL, certs: URL)
+    {
+        let folders: Folders = try await offCooperativePool {
+            let made: (work: URL, certs: URL) = try folderWithDevelopmentCertificates(prefix: prefix, arguments: arguments)
+            return Folders(work: made.work, certs: made.certs)
+        }
+        return (folders.work, folders.certs)
+    }
+
+    /// ``opensslVerifyDetached(signature:content:caFile:)``, waiting on a thread of its own.
+    /// - Parameters:
+    ///   - signature: The signature file.
+    ///   - content: The signed bytes' file.
+    ///   - caFile: The trusted root (PEM).
+    /// - Returns: openssl's outcome.
+    public static func opensslVerifyDetached(signature: URL, content: URL, caFile: String) async throws -> ProcessResult {
+        try await offCooperativePool { try opensslVerifyDetached(signature: signature, content: content, caFile: caFile) as ProcessResult }
+    }
+
+    private struct Folders: Sendable {
+        let work: URL
+        let certs: URL
+    }
+}
+
 /// A subprocess a test relies on failed.
 public struct SubprocessError: Error, CustomStringConvertible {
     /// What failed and what it printed.
