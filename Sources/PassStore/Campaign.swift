@@ -125,9 +125,12 @@ public struct CampaignPassChange: Sendable, Equatable {
     public var data: Data?
     /// The new voided state, or `nil` to keep it.
     public var voided: Bool?
+    /// The template content version to build the pass from (a republished template), or `nil` to keep it.
+    public var templateVersion: String?
 
     /// Creates a change.
-    public init(serialNumber: String, updateTag: Int64, data: Data?, voided: Bool?) {
+    public init(serialNumber: String, updateTag: Int64, data: Data?, voided: Bool?, templateVersion: String? = nil) {
+        self.templateVersion = templateVersion
         self.serialNumber = serialNumber
         self.updateTag = updateTag
         self.data = data

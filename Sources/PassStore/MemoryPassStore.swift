@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A ``PassStore`` in memory, for tests and trials: nothing survives the process.
-public actor MemoryPassStore: PassStore, CampaignStore {
+public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
     private struct PassKey: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
@@ -30,6 +30,8 @@ public actor MemoryPassStore: PassStore, CampaignStore {
     /// (campaign, push token, pass type) already queued, and whether the push went out.
     private var campaignPushes: [String: [String: Bool]] = [:]
     private var lastCampaignSequence: Int64 = 0
+    /// Template contents by name and version.
+    private var templateContents: [String: [String: Data]] = [:]
 
     /// Creates an empty store.
     public init() {}
@@ -49,7 +51,7 @@ public actor MemoryPassStore: PassStore, CampaignStore {
             passTypeIdentifier: new.passTypeIdentifier, serialNumber: new.serialNumber,
             authenticationToken: new.authenticationToken, template: new.template, data: new.data,
             downloadToken: new.downloadToken, updateTag: lastTag, lastModified: now.wholeSeconds,
-            createdAt: now.wholeSeconds
+            createdAt: now.wholeSeconds, templateVersion: new.templateVersion
         )
         passes[key] = record
         downloadTokens[new.downloadToken] = key
@@ -75,6 +77,7 @@ public actor MemoryPassStore: PassStore, CampaignStore {
         if let data = change.data { record.data = data }
         if let voided = change.voided { record.voided = voided }
         if let personalization = change.personalization { record.personalization = personalization }
+        if let version = change.templateVersion { record.templateVersion = version }
         record.updateTag = lastTag
         record.lastModified = max(now.wholeSeconds, record.lastModified.addingTimeInterval(1))
         passes[key] = record
@@ -279,6 +282,7 @@ public actor MemoryPassStore: PassStore, CampaignStore {
             lastTag += 1
             if let data = change.data { pass.data = data }
             if let voided = change.voided { pass.voided = voided }
+            if let version = change.templateVersion { pass.templateVersion = version }
             pass.updateTag = lastTag
             pass.lastModified = max(now.wholeSeconds, pass.lastModified.addingTimeInterval(1))
             passes[key] = pass
@@ -309,5 +313,19 @@ public actor MemoryPassStore: PassStore, CampaignStore {
         var record = record
         record.pushesSent = campaignPushes[record.id]?.values.filter { $0 }.count ?? 0
         return record
+    }
+
+    public func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int {
+        if templateContents[name]?[version] == nil { templateContents[name, default: [:]][version] = content }
+        var pinned = 0
+        for (key, pass) in passes where pass.template == name && pass.templateVersion == nil {
+            passes[key]?.templateVersion = version
+            pinned += 1
+        }
+        return pinned
+    }
+
+    public func templateVersionContent(name: String, version: String) async throws -> Data? {
+        templateContents[name]?[version]
     }
 }

@@ -27,12 +27,16 @@ public struct PassRecord: Sendable, Equatable {
     public var lastModified: Date
     /// When the pass was created.
     public var createdAt: Date
+    /// The content version of its template it is built from (see ``TemplateVersionStore``): a template edited on
+    /// disk changes a pass only when a campaign republishes it. `nil` for a pass stored before versions were kept,
+    /// until its template is first loaded, which pins it to that version.
+    public var templateVersion: String?
 
     /// Creates a record.
     public init(
         passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, data: Data,
         personalization: Data? = nil, voided: Bool = false, downloadToken: String, updateTag: Int64,
-        lastModified: Date, createdAt: Date
+        lastModified: Date, createdAt: Date, templateVersion: String? = nil
     ) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
@@ -45,6 +49,7 @@ public struct PassRecord: Sendable, Equatable {
         self.updateTag = updateTag
         self.lastModified = lastModified
         self.createdAt = createdAt
+        self.templateVersion = templateVersion
     }
 }
 
@@ -56,11 +61,13 @@ public struct NewPass: Sendable, Equatable {
     public var template: String
     public var data: Data
     public var downloadToken: String
+    /// The content version of the template it is built from.
+    public var templateVersion: String?
 
     /// Creates the description of a new pass.
     public init(
         passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, data: Data,
-        downloadToken: String
+        downloadToken: String, templateVersion: String? = nil
     ) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
@@ -68,6 +75,7 @@ public struct NewPass: Sendable, Equatable {
         self.template = template
         self.data = data
         self.downloadToken = downloadToken
+        self.templateVersion = templateVersion
     }
 }
 
@@ -86,10 +94,13 @@ public struct PassChange: Sendable, Equatable {
     /// transaction: a caller that merged its change into the version it read finds out that another change came first
     /// (the answer is `nil`) instead of writing over it.
     public var onlyIfUpdateTag: Int64?
+    /// The template content version to build the pass from from now on (a republished template).
+    public var templateVersion: String?
 
     /// Creates a change.
     public init(data: Data? = nil, voided: Bool? = nil, personalization: Data? = nil, onlyIfNotPersonalized: Bool = false,
-                onlyIfUpdateTag: Int64? = nil) {
+                onlyIfUpdateTag: Int64? = nil, templateVersion: String? = nil) {
+        self.templateVersion = templateVersion
         self.data = data
         self.voided = voided
         self.personalization = personalization

@@ -42,7 +42,7 @@ extension PassIssuer {
                 let entry = try await templateEntry(named: name)
                 let template = entry.builder.template
                 summaries.append(TemplateSummary(
-                    name: name, contentVersion: Self.contentVersion(of: template),
+                    name: name, contentVersion: entry.version,
                     passTypeIdentifier: entry.builder.passTypeIdentifier, style: template.pass.style?.rawValue))
             } catch let error as IssuerError {
                 summaries.append(TemplateSummary(name: name, error: error.description))
@@ -51,16 +51,5 @@ extension PassIssuer {
             }
         }
         return summaries
-    }
-
-    /// SHA-256 over each file's path and bytes in path order (`pass.json` included), as 16 hexadecimal digits.
-    static func contentVersion(of template: PassTemplate) -> String {
-        var bytes = Data()
-        for (path, data) in [("pass.json", template.passJSON)] + template.files.sorted(by: { $0.key < $1.key }) {
-            bytes.append(contentsOf: Array(path.utf8) + [0])
-            withUnsafeBytes(of: UInt64(data.count).bigEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(data)
-        }
-        return String(Hex.encode(Digest.sha256(bytes)).prefix(16))
     }
 }

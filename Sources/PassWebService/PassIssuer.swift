@@ -89,7 +89,7 @@ public final class PassIssuer: WalletItemIssuer {
     /// - Returns: Its `passTypeIdentifier`, `nil` when its pass.json has none.
     /// - Throws: ``IssuerError`` when there is no such template.
     public func passTypeIdentifier(ofTemplate name: String) throws -> String? {
-        try templates.entry(named: name).builder.template.pass.passTypeIdentifier
+        try (templates.loadedEntry(named: name) ?? templates.read(named: name).entry).builder.template.pass.passTypeIdentifier
     }
 
     /// Creates a pass from a template and a data document; the serial number is generated when the data has none.
@@ -153,7 +153,7 @@ public final class PassIssuer: WalletItemIssuer {
                 NewPass(
                     passTypeIdentifier: record.passTypeIdentifier, serialNumber: record.serialNumber,
                     authenticationToken: record.authenticationToken, template: name, data: record.data,
-                    downloadToken: record.downloadToken),
+                    downloadToken: record.downloadToken, templateVersion: entry.version),
                 now: now())
             remember(built.bundle, for: stored)
             return (stored, built.warnings)
@@ -196,7 +196,7 @@ public final class PassIssuer: WalletItemIssuer {
             let document = Self.merging(patch, into: try Self.document(current.data))
             var next = current
             next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
-            let built = try await build(next, entry: try await templateEntry(named: current.template))
+            let built = try await build(next, entry: try await templateEntry(for: current))
             guard let update = try await apply(PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), to: current)
             else { continue }
             remember(built.bundle, for: update.pass)
@@ -245,7 +245,7 @@ public final class PassIssuer: WalletItemIssuer {
     /// - Throws: ``IssuerError/notAwaitingPersonalization`` when the pass does not offer enrollment or is already
     ///   personalized (nothing changes).
     public func personalize(_ pass: PassRecord, token: String, information: [String: JSONValue]) async throws -> Data {
-        guard pass.personalization == nil, try await templateEntry(named: pass.template).isPersonalizable else {
+        guard pass.personalization == nil, try await templateEntry(for: pass).isPersonalizable else {
             throw IssuerError.notAwaitingPersonalization
         }
         let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
@@ -274,16 +274,9 @@ public final class PassIssuer: WalletItemIssuer {
         Data(try await bundleBuffer(for: pass).readableBytesView)
     }
 
-    /// Builds and signs a pass's current version with its template.
+    /// Builds and signs a pass's current version with the template version it is pinned to.
     public func signedBundle(for pass: PassRecord) async throws -> Data {
-        try await build(pass, entry: try await templateEntry(named: pass.template)).bundle
-    }
-
-    /// The template `name`; a first use reads and hashes its files off the event loops.
-    func templateEntry(named name: String) async throws -> TemplateLibrary.Entry {
-        if let entry = templates.loadedEntry(named: name) { return entry }
-        let templates = self.templates
-        return try await NIOThreadPool.singleton.runIfActive { try templates.entry(named: name) }
+        try await build(pass, entry: try await templateEntry(for: pass)).bundle
     }
 
     /// Builds and signs one version on NIO's blocking thread pool (signing is CPU work that must not hold an event

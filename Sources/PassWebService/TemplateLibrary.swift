@@ -1,21 +1,32 @@
 import Foundation
 import PassBundle
+import PassCrypto
 import PassModel
 import Synchronization
 
-/// The templates under the server's templates folder, loaded on first use and kept with their signing builders.
+/// The templates under the server's templates folder with their signing builders: each template's current content,
+/// read on first use and again after ``forgetCurrent()`` (an edit noticed on disk), and the earlier versions that
+/// passes are still pinned to, rebuilt from the content the store keeps.
 final class TemplateLibrary: Sendable {
     /// A template ready to build passes: as is, and (for personalizable templates) personalized, i.e. without
     /// `personalization.json`, the way Wallet wants the pass after rewards enrollment.
     struct Entry: Sendable {
         var builder: PassBuilder
         var personalizedBuilder: PassBuilder?
+        /// The content version (see ``TemplateLibrary/contentVersion(of:)``).
+        var version: String
         var isPersonalizable: Bool { personalizedBuilder != nil }
+    }
+
+    private struct VersionKey: Hashable {
+        var name: String
+        var version: String
     }
 
     private let directory: URL
     private let signer: PassSigner
-    private let entries = Mutex([String: Entry]())
+    private let current = Mutex([String: Entry]())
+    private let earlier = Mutex([VersionKey: Entry]())
 
     init(directory: URL, signer: PassSigner) {
         self.directory = directory
@@ -28,15 +39,25 @@ final class TemplateLibrary: Sendable {
             && name.utf8.allSatisfy { $0.isLetterOrDigitASCII || "-_.".utf8.contains($0) }
     }
 
-    /// The template `name` when it is already loaded, else `nil` (nothing is read).
+    /// The current content of template `name` when it is loaded, else `nil` (nothing is read).
     func loadedEntry(named name: String) -> Entry? {
-        entries.withLock { $0[name] }
+        current.withLock { $0[name] }
     }
 
-    /// The template `name`, loading it on first use (reads and hashes files: call it off the event loops).
+    /// An earlier version of template `name` when it was rebuilt already, else `nil`.
+    func loadedEntry(named name: String, version: String) -> Entry? {
+        if let entry = current.withLock({ $0[name] }), entry.version == version { return entry }
+        return earlier.withLock { $0[VersionKey(name: name, version: version)] }
+    }
+
+    /// Names of the templates loaded now.
+    var loadedNames: [String] { current.withLock { Array($0.keys) } }
+
+    /// Reads template `name` from the templates folder (reads and hashes files: call it off the event loops). The
+    /// entry is not kept: ``keepCurrent(_:named:)`` keeps it, once its version is in the store.
+    /// - Returns: The entry and its template's content, serialized for the store.
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
-    func entry(named name: String) throws -> Entry {
-        if let entry = entries.withLock({ $0[name] }) { return entry }
+    func read(named name: String) throws -> (entry: Entry, content: Data) {
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
         // A plain folder, or a Pass Designer bundle of the same name (`name.pkpasstemplate`).
         let candidates = [name, "\(name).\(PassTemplate.designerBundleExtension)"].map {
@@ -47,26 +68,99 @@ final class TemplateLibrary: Sendable {
         }) else {
             throw IssuerError.unknownTemplate(name)
         }
-        let entry: Entry
         do {
             let template = try PassTemplate(directory: folder)
-            var personalized: PassBuilder?
-            if template.files["personalization.json"] != nil {
-                var plain = template
-                plain.files = plain.files.filter { !Self.isPersonalizationFile($0.key) }
-                personalized = try PassBuilder(template: plain, signer: signer)
-            }
-            entry = Entry(builder: try PassBuilder(template: template, signer: signer), personalizedBuilder: personalized)
+            return (try entry(for: template), try StoredTemplate(template).encoded())
         } catch let error as PassModelError {
             throw IssuerError.invalidTemplate(name, error.description)
         }
-        entries.withLock { $0[name] = entry }
-        return entry
+    }
+
+    /// Keeps `entry` as the current content of `name`; the content it replaces stays available as an earlier version.
+    func keepCurrent(_ entry: Entry, named name: String) {
+        let replaced = current.withLock { current in
+            defer { current[name] = entry }
+            return current[name]
+        }
+        if let replaced, replaced.version != entry.version {
+            earlier.withLock { $0[VersionKey(name: name, version: replaced.version)] = replaced }
+        }
+    }
+
+    /// Rebuilds an earlier version of template `name` from the content the store kept, and keeps it.
+    /// - Throws: ``IssuerError`` `invalidTemplate` when the content does not decode or build.
+    func earlierEntry(named name: String, version: String, content: Data) throws -> Entry {
+        if let entry = loadedEntry(named: name, version: version) { return entry }
+        do {
+            let entry = try entry(for: try StoredTemplate.decode(content, name: name))
+            earlier.withLock { $0[VersionKey(name: name, version: version)] = entry }
+            return entry
+        } catch let error as PassModelError {
+            throw IssuerError.invalidTemplate(name, "stored version \(version): \(error.description)")
+        } catch let error as DecodingError {
+            throw IssuerError.invalidTemplate(name, "stored version \(version) does not decode: \(error)")
+        }
+    }
+
+    /// Forgets every template's current content, so the next use reads its files again; versions read so far stay
+    /// available for the passes pinned to them.
+    func forgetCurrent() {
+        let dropped = current.withLock { current in
+            defer { current.removeAll() }
+            return current
+        }
+        earlier.withLock { earlier in
+            for (name, entry) in dropped { earlier[VersionKey(name: name, version: entry.version)] = entry }
+        }
+    }
+
+    private func entry(for template: PassTemplate) throws -> Entry {
+        var personalized: PassBuilder?
+        if template.files["personalization.json"] != nil {
+            var plain = template
+            plain.files = plain.files.filter { !Self.isPersonalizationFile($0.key) }
+            personalized = try PassBuilder(template: plain, signer: signer)
+        }
+        return Entry(builder: try PassBuilder(template: template, signer: signer), personalizedBuilder: personalized,
+                     version: Self.contentVersion(of: template))
+    }
+
+    /// SHA-256 over each file's path and bytes in path order (`pass.json` included), as 16 hexadecimal digits.
+    static func contentVersion(of template: PassTemplate) -> String {
+        var bytes = Data()
+        for (path, data) in [("pass.json", template.passJSON)] + template.files.sorted(by: { $0.key < $1.key }) {
+            bytes.append(contentsOf: Array(path.utf8) + [0])
+            withUnsafeBytes(of: UInt64(data.count).bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(data)
+        }
+        return String(Hex.encode(Digest.sha256(bytes)).prefix(16))
     }
 
     /// `personalization.json` and the `personalizationLogo` images only belong in the personalizable version.
     private static func isPersonalizationFile(_ path: String) -> Bool {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         return file == "personalization.json" || file.hasPrefix("personalizationLogo")
+    }
+}
+
+/// A template's files as the store keeps a version: `pass.json` and every other file, base64 in JSON.
+private struct StoredTemplate: Codable {
+    var passJSON: Data
+    var files: [String: Data]
+
+    init(_ template: PassTemplate) {
+        passJSON = template.passJSON
+        files = template.files
+    }
+
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(self)
+    }
+
+    static func decode(_ content: Data, name: String) throws -> PassTemplate {
+        let stored = try JSONDecoder().decode(StoredTemplate.self, from: content)
+        return try PassTemplate(name: name, passJSON: stored.passJSON, files: stored.files)
     }
 }

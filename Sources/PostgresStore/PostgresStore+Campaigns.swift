@@ -262,13 +262,15 @@ extension PostgresStore: CampaignStore {
                         UPDATE \(unescaped: tables.items) p SET
                             data = CASE WHEN c.has_data THEN c.data ELSE p.data END,
                             voided = CASE WHEN c.sets_voided THEN c.voided ELSE p.voided END,
+                            template_version = COALESCE(NULLIF(c.template_version, ''), p.template_version),
                             update_tag = c.tag,
                             last_modified = GREATEST(\(now.wholeSeconds), p.last_modified + interval '1 second')
                         FROM unnest(\(changes.map(\.serialNumber))::text[], \(changes.map(\.updateTag))::bigint[], \
                             \(tags)::bigint[], \(changes.map { $0.data != nil })::boolean[], \
                             \(changes.map { ByteBuffer(bytes: $0.data ?? Data()) })::bytea[], \
-                            \(changes.map { $0.voided != nil })::boolean[], \(changes.map { $0.voided ?? false })::boolean[])
-                            AS c(serial_number, read_tag, tag, has_data, data, sets_voided, voided)
+                            \(changes.map { $0.voided != nil })::boolean[], \(changes.map { $0.voided ?? false })::boolean[], \
+                            \(changes.map { $0.templateVersion ?? "" })::text[])
+                            AS c(serial_number, read_tag, tag, has_data, data, sets_voided, voided, template_version)
                         WHERE p.pass_type_identifier = \(batch.passTypeIdentifier) AND p.serial_number = c.serial_number
                             AND p.update_tag = c.read_tag
                         RETURNING p.serial_number

@@ -5,28 +5,28 @@ internal import PostgresNIO
 extension PostgresStore {
     static let passColumns = """
         pass_type_identifier, serial_number, authentication_token, template, data, personalization, voided, \
-        download_token, update_tag, last_modified, created_at
+        download_token, update_tag, last_modified, created_at, template_version
         """
 
     /// A pass record from a row whose first column says whether it is the pass asked for (see
     /// `PassForAuthentication`).
     static func flaggedPassRecord(_ row: PostgresRow) throws -> (Bool, PassRecord) {
-        let (found, type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
-            try row.decode((Bool, String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
+        let (found, type, serial, token, template, data, personalization, voided, download, tag, modified, created, version) =
+            try row.decode((Bool, String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date, String?).self)
         return (found, PassRecord(
             passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template, data: data,
             personalization: personalization, voided: voided, downloadToken: download, updateTag: tag,
-            lastModified: modified, createdAt: created
+            lastModified: modified, createdAt: created, templateVersion: version
         ))
     }
 
     static func passRecord(_ row: PostgresRow) throws -> PassRecord {
-        let (type, serial, token, template, data, personalization, voided, download, tag, modified, created) =
-            try row.decode((String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date).self)
+        let (type, serial, token, template, data, personalization, voided, download, tag, modified, created, version) =
+            try row.decode((String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date, String?).self)
         return PassRecord(
             passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template, data: data,
             personalization: personalization, voided: voided, downloadToken: download, updateTag: tag,
-            lastModified: modified, createdAt: created
+            lastModified: modified, createdAt: created, templateVersion: version
         )
     }
 
@@ -46,7 +46,7 @@ extension PostgresStore {
                 rows = try await connection.query("""
                     INSERT INTO \(unescaped: tables.items) (\(unescaped: Self.passColumns)) VALUES (\(new.passTypeIdentifier), \
                     \(new.serialNumber), \(new.authenticationToken), \(new.template), \(new.data), NULL, false, \
-                    \(new.downloadToken), \(tag), \(seconds), \(seconds))
+                    \(new.downloadToken), \(tag), \(seconds), \(seconds), \(new.templateVersion))
                     ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
                     RETURNING \(unescaped: Self.passColumns)
                     """, logger: logger).collect()
@@ -110,6 +110,7 @@ extension PostgresStore {
             let rows = try await connection.query("""
                 UPDATE \(unescaped: tables.items) SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
                     personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
+                    template_version = COALESCE(\(change.templateVersion)::text, template_version),
                     last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
                 WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                     AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)

@@ -40,6 +40,23 @@ extension PostgresStore {
         // and their indexes are untouched.
         itemTables(.orders) + ["INSERT INTO counters (name, value) VALUES ('order_update_tag', 0)"],
         campaignTables,
+        templateVersionTables,
+    ]
+
+    /// Version 4, template versions (see ``PassStore/TemplateVersionStore``): each version's content, and the
+    /// version each item is built from (a nullable column without a default: adding it rewrites no row).
+    private static let templateVersionTables: [String] = [
+        """
+        CREATE TABLE template_versions (
+            name text NOT NULL,
+            version text NOT NULL,
+            content bytea NOT NULL,
+            created_at timestamptz NOT NULL,
+            PRIMARY KEY (name, version)
+        )
+        """,
+        "ALTER TABLE passes ADD COLUMN template_version text",
+        "ALTER TABLE orders ADD COLUMN template_version text",
     ]
 
     /// Version 3, campaigns (see ``PassStore/CampaignStore``): the campaigns, the (push token, pass type) pairs each

@@ -131,14 +131,15 @@ extension SQLiteStore: CampaignStore {
                 guard db.changesCount == 1 else { return .cursorMoved }
                 let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
                 let update = try db.cachedStatement(sql: """
-                    UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided), update_tag = ?,
+                    UPDATE passes SET data = COALESCE(?, data), voided = COALESCE(?, voided),
+                        template_version = COALESCE(?, template_version), update_tag = ?,
                         last_modified = MAX(?, last_modified + 1)
                     WHERE pass_type_identifier = ? AND serial_number = ? AND update_tag = ?
                     """)
                 for change in batch.changes {
                     let tag = try Self.nextUpdateTag(tables, db)
                     try update.execute(arguments: [
-                        change.data, change.voided, tag, seconds, batch.passTypeIdentifier, change.serialNumber,
+                        change.data, change.voided, change.templateVersion, tag, seconds, batch.passTypeIdentifier, change.serialNumber,
                         change.updateTag,
                     ])
                     // Rolls the whole batch back: the runner reads it again.

@@ -6,7 +6,7 @@ extension SQLiteStore {
     /// The columns a ``PassStore/PassRecord`` is read from, in the order ``passRecord(_:)`` expects.
     static let passColumns = """
         pass_type_identifier, serial_number, authentication_token, template, data, personalization, voided, \
-        download_token, update_tag, last_modified, created_at
+        download_token, update_tag, last_modified, created_at, template_version
         """
 
     static func passRecord(_ row: Row, from first: Int = 0) -> PassRecord {
@@ -15,7 +15,7 @@ extension SQLiteStore {
             template: row[first + 3], data: row[first + 4], personalization: row[first + 5], voided: row[first + 6],
             downloadToken: row[first + 7], updateTag: row[first + 8],
             lastModified: Date(timeIntervalSince1970: Double(row[first + 9] as Int64)),
-            createdAt: Date(timeIntervalSince1970: Double(row[first + 10] as Int64))
+            createdAt: Date(timeIntervalSince1970: Double(row[first + 10] as Int64)), templateVersion: row[first + 11]
         )
     }
 
@@ -53,7 +53,7 @@ extension SQLiteStore {
         let tag = try nextUpdateTag(tables, db)
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO \(tables.items) (\(passColumns)) VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?)
+            INSERT INTO \(tables.items) (\(passColumns)) VALUES (?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?)
             ON CONFLICT (pass_type_identifier, serial_number) DO NOTHING
             RETURNING \(passColumns)
             """)
@@ -61,7 +61,7 @@ extension SQLiteStore {
         do {
             row = try Row.fetchOne(statement, arguments: [
                 new.passTypeIdentifier, new.serialNumber, new.authenticationToken, new.template, new.data,
-                new.downloadToken, tag, seconds, seconds,
+                new.downloadToken, tag, seconds, seconds, new.templateVersion,
             ])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw PassStoreError.invalidData("download token already in use")
@@ -108,15 +108,15 @@ extension SQLiteStore {
             let tag = try Self.nextUpdateTag(tables, db)
             let update = try db.cachedStatement(sql: """
                 UPDATE \(tables.items) SET data = COALESCE(?, data), voided = COALESCE(?, voided),
-                    personalization = COALESCE(?, personalization), update_tag = ?,
-                    last_modified = MAX(?, last_modified + 1)
+                    personalization = COALESCE(?, personalization), template_version = COALESCE(?, template_version),
+                    update_tag = ?, last_modified = MAX(?, last_modified + 1)
                 WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
                     AND (? IS NULL OR update_tag = ?)
                 RETURNING \(Self.passColumns)
                 """)
             let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
             let arguments: StatementArguments = [
-                change.data, change.voided, change.personalization, tag, seconds, passTypeIdentifier, serialNumber,
+                change.data, change.voided, change.personalization, change.templateVersion, tag, seconds, passTypeIdentifier, serialNumber,
                 change.onlyIfNotPersonalized, change.onlyIfUpdateTag, change.onlyIfUpdateTag,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }

@@ -14,6 +14,9 @@ extension SQLiteStore {
         migrator.registerMigration("v3: campaigns and the pushes they queued") { db in
             try db.execute(sql: version3)
         }
+        migrator.registerMigration("v4: template versions, and the version each pass is built from") { db in
+            try db.execute(sql: version4)
+        }
         return migrator
     }()
 
@@ -65,6 +68,20 @@ extension SQLiteStore {
         ) WITHOUT ROWID;
         CREATE INDEX campaign_pushes_unsent ON campaign_pushes (push_token, pass_type_identifier) WHERE sent = 0;
         CREATE INDEX passes_template ON passes (template, serial_number);
+        """
+
+    /// Template versions (see ``PassStore/TemplateVersionStore``): each version's content, and the version each item
+    /// is built from (a nullable column: adding it rewrites no row, so the migration is instant on a large store).
+    private static let version4 = """
+        CREATE TABLE template_versions (
+            name TEXT NOT NULL,
+            version TEXT NOT NULL,
+            content BLOB NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (name, version)
+        ) WITHOUT ROWID;
+        ALTER TABLE passes ADD COLUMN template_version TEXT;
+        ALTER TABLE orders ADD COLUMN template_version TEXT;
         """
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

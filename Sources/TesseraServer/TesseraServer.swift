@@ -113,6 +113,9 @@ public enum TesseraServer {
                 configuration: .init(templatesDirectory: orders.templatesDirectory, publicURL: configuration.publicURL),
                 now: now, onPushesQueued: { orderDispatcher?.notify() })
         }
+        services.append(TemplateWatcher(
+            issuer: issuer, directory: configuration.templatesDirectory, configuration: configuration.templateWatch,
+            logger: logger))
         // Campaigns: accepted by the issuer API, applied by a runner in every process (progress is in the store).
         var campaigns: CampaignService?
         if let campaignStore = store as? any CampaignStore {

@@ -68,6 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Passes a campaign changes per transaction, 1-10000 (TESSERA_CAMPAIGN_BATCH_SIZE; default 500).")
     var campaignBatchSize: Int?
 
+    @Option(help: "Seconds between looks at the templates folder for edited files, 0 for none (SIGHUP always reads it again) (TESSERA_TEMPLATE_POLL_INTERVAL; default 2).")
+    var templatePollInterval: Double?
+
     @Option(help: "Seconds in-flight requests may take to finish after SIGTERM/SIGINT (TESSERA_SHUTDOWN_GRACE; default 25).")
     var shutdownGracePeriod: Double?
 
@@ -187,6 +190,16 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
+        let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
+            guard let parsed = Double(text) else {
+                throw CommandFailure(message: "TESSERA_TEMPLATE_POLL_INTERVAL: \(text) is not a number of seconds", exitCode: 2)
+            }
+            return parsed
+        } ?? 2
+        guard poll.isFinite, (0...86_400).contains(poll) else {
+            throw CommandFailure(message: "--template-poll-interval: must be from 0 to 86400 seconds", exitCode: 2)
+        }
+        configuration.templateWatch.pollInterval = poll == 0 ? nil : .milliseconds(Int64(poll * 1000))
         let app = try await { () async throws in
             do {
                 return try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)

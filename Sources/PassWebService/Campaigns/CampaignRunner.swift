@@ -173,7 +173,11 @@ public final class CampaignRunner: Service, Sendable {
             }
             matched += 1
             do {
-                changes.append(try change(pass, request: request))
+                var republishedVersion: String?
+                if case .republishTemplate = request.action {
+                    republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)
+                }
+                changes.append(try change(pass, request: request, templateVersion: republishedVersion))
             } catch {
                 failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: "\(error)"))
             }
@@ -184,7 +188,11 @@ public final class CampaignRunner: Service, Sendable {
     }
 
     /// One pass's new version.
-    private func change(_ pass: PassRecord, request: CampaignRequest) throws -> CampaignPassChange {
+    /// - Parameters:
+    ///   - pass: The pass as read.
+    ///   - request: The campaign.
+    ///   - templateVersion: For `republishTemplate`, its template's current version: the pass is built from it from now on.
+    private func change(_ pass: PassRecord, request: CampaignRequest, templateVersion: String?) throws -> CampaignPassChange {
         var document = try PassIssuer.document(pass.data)
         var voided: Bool?
         switch request.action {
@@ -196,7 +204,8 @@ public final class CampaignRunner: Service, Sendable {
         if let message = request.message { document[PassIssuer.messageKey] = .string(message) }
         let data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
         return CampaignPassChange(
-            serialNumber: pass.serialNumber, updateTag: pass.updateTag, data: data == pass.data ? nil : data, voided: voided)
+            serialNumber: pass.serialNumber, updateTag: pass.updateTag, data: data == pass.data ? nil : data, voided: voided,
+            templateVersion: templateVersion)
     }
 
     private static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {

@@ -164,7 +164,14 @@ public final class CampaignService: Sendable {
         if case .data(let patch) = request.action { document = PassIssuer.merging(patch, into: document) }
         if let message = request.message { document[PassIssuer.messageKey] = .string(message) }
         record.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
-        let entry = try await issuer.templateEntry(named: record.template)
+        // Checked against what the passes will be built from: the template's current content when republishing it,
+        // else the version the pass is pinned to.
+        let entry: TemplateLibrary.Entry
+        if case .republishTemplate = request.action {
+            entry = try await issuer.templateEntry(named: record.template)
+        } else {
+            entry = try await issuer.templateEntry(for: record)
+        }
         let issuer = self.issuer
         let candidate = record
         do {

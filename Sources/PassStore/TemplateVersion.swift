@@ -1,0 +1,25 @@
+public import Foundation
+
+/// The content of every template version passes were built from, kept in the store so that any server process can
+/// build a pass from the version it is pinned to, after the template's files changed and after a restart.
+///
+/// A version is named by its content (see `TemplateSummary.contentVersion`), so saving one twice, from two processes
+/// or two starts, stores it once.
+public protocol TemplateVersionStore: Sendable {
+    /// Keeps a template version's content (once per name and version) and pins the template's passes that have no
+    /// version yet (passes stored before versions were kept) to it, in one transaction.
+    /// - Parameters:
+    ///   - name: The template's name.
+    ///   - version: Its content version.
+    ///   - content: Its files, as the issuer serializes them.
+    ///   - now: When this version was first seen.
+    /// - Returns: How many passes were pinned now.
+    func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int
+
+    /// A template version's content.
+    /// - Parameters:
+    ///   - name: The template's name.
+    ///   - version: Its content version.
+    /// - Returns: The content saved with ``saveTemplateVersion(name:version:content:now:)``, or `nil`.
+    func templateVersionContent(name: String, version: String) async throws -> Data?
+}

@@ -1,0 +1,35 @@
+public import Foundation
+public import PassStore
+internal import PostgresNIO
+
+extension PostgresStore: TemplateVersionStore {
+    public func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int {
+        guard !holdsOrders else {
+            throw PassStoreError.invalidData("template versions belong to passes: save them through the pass store")
+        }
+        return try await transaction { connection in
+            try await connection.query("""
+                INSERT INTO template_versions (name, version, content, created_at)
+                VALUES (\(name), \(version), \(ByteBuffer(bytes: content)), \(now))
+                ON CONFLICT (name, version) DO NOTHING
+                """, logger: logger)
+            // Passes stored before versions were kept follow the first version their template is loaded at.
+            let pinned = try await connection.query("""
+                WITH pinned AS (
+                    UPDATE passes SET template_version = \(version)
+                    WHERE template = \(name) AND template_version IS NULL
+                    RETURNING 1
+                )
+                SELECT count(*) FROM pinned
+                """, logger: logger).collect()
+            return Int(try pinned.first?.decode(Int64.self) ?? 0)
+        }
+    }
+
+    public func templateVersionContent(name: String, version: String) async throws -> Data? {
+        let rows = try await rows("""
+            SELECT content FROM template_versions WHERE name = \(name) AND version = \(version)
+            """)
+        return try rows.first?.decode(Data.self)
+    }
+}

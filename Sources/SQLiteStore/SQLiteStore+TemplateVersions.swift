@@ -1,0 +1,27 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore: TemplateVersionStore {
+    public func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO template_versions (name, version, content, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name, version) DO NOTHING
+                """, arguments: [name, version, content, now.timeIntervalSince1970])
+            // Passes stored before versions were kept follow the first version their template is loaded at.
+            try db.execute(sql: """
+                UPDATE passes INDEXED BY passes_template SET template_version = ?
+                WHERE template = ? AND template_version IS NULL
+                """, arguments: [version, name])
+            return db.changesCount
+        }
+    }
+
+    public func templateVersionContent(name: String, version: String) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(db, sql: "SELECT content FROM template_versions WHERE name = ? AND version = ?",
+                              arguments: [name, version])
+        }
+    }
+}

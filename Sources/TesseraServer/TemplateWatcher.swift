@@ -1,0 +1,97 @@
+public import Foundation
+public import Logging
+public import PassWebService
+public import ServiceLifecycle
+import UnixSignals
+
+/// Notices edited templates: on `SIGHUP`, and when the files under the templates folder change (their paths, sizes
+/// and modification times, compared every ``Configuration/pollInterval``). The issuer then reads the templates again:
+/// new passes use the new content, existing passes keep the version they are pinned to until a campaign
+/// republishes them (see ``PassWebService/PassIssuer/reloadTemplates()``).
+public final class TemplateWatcher: Service, Sendable {
+    /// How often the folder is looked at.
+    public struct Configuration: Sendable {
+        /// How often the templates folder's files are compared; `nil` leaves it to `SIGHUP`.
+        public var pollInterval: Duration?
+
+        /// Creates a configuration.
+        public init(pollInterval: Duration? = .seconds(2)) {
+            self.pollInterval = pollInterval
+        }
+    }
+
+    private let issuer: PassIssuer
+    private let directory: URL
+    private let configuration: Configuration
+    private let logger: Logger
+
+    /// Creates a watcher.
+    public init(issuer: PassIssuer, directory: URL, configuration: Configuration, logger: Logger) {
+        self.issuer = issuer
+        self.directory = directory
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Watches until the service group shuts down.
+    public func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in signals {
+                        self.logger.info("SIGHUP: reading the templates again")
+                        await self.reload()
+                    }
+                }
+                if let interval = self.configuration.pollInterval {
+                    group.addTask { await self.poll(every: interval) }
+                }
+                await group.waitForAll()
+            }
+        }
+    }
+
+    private func poll(every interval: Duration) async {
+        var last = Self.fingerprint(of: directory)
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            let now = Self.fingerprint(of: directory)
+            guard now != last else { continue }
+            // Written while being copied? Wait for the files to settle for one more interval.
+            do { try await Task.sleep(for: interval) } catch { return }
+            let settled = Self.fingerprint(of: directory)
+            guard settled == now else { continue }
+            last = settled
+            logger.info("template files changed: reading the templates again")
+            await reload()
+        }
+    }
+
+    private func reload() async {
+        let reload = await issuer.reloadTemplates()
+        for change in reload.changed {
+            logger.notice("template edited: new passes use the new version; existing passes keep theirs until a campaign republishes the template", metadata: [
+                "template": "\(change.name)", "from": "\(change.from)", "to": "\(change.to)",
+            ])
+        }
+        for failure in reload.failed {
+            logger.error("template no longer loads: its passes are served from the version they are pinned to", metadata: [
+                "template": "\(failure.name)", "reason": "\(failure.reason)",
+            ])
+        }
+    }
+
+    /// Every file's path, size and modification time under `directory`, in path order.
+    static func fingerprint(of directory: URL) -> [String] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else { return [] }
+        var entries: [String] = []
+        for case let url as URL in walker {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let modified = values.contentModificationDate?.timeIntervalSince1970 ?? 0
+            entries.append("\(url.path)\u{0}\(values.fileSize ?? 0)\u{0}\(modified)")
+        }
+        return entries.sorted()
+    }
+}
