@@ -124,7 +124,13 @@ extension PostgresStore: CampaignStore {
     /// - Parameter now: The current time (their `startedAt`).
     /// - Returns: Every running campaign, oldest first.
     public func startDueCampaigns(now: Date) async throws -> [CampaignRecord] {
-        try await transaction { connection in
+        // Asked every half second by every process: one read while there is nothing to do, no transaction.
+        let due = try await rows("""
+            SELECT EXISTS (SELECT 1 FROM campaigns WHERE state = 'running')
+                OR EXISTS (SELECT 1 FROM campaigns WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= \(now)))
+            """)
+        guard try due.first?.decode(Bool.self) == true else { return [] }
+        return try await transaction { connection in
             try await connection.query("""
                 UPDATE campaigns SET state = 'running', started_at = \(now)
                 WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= \(now))

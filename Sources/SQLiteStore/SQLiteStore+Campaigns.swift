@@ -70,7 +70,16 @@ extension SQLiteStore: CampaignStore {
     }
 
     public func startDueCampaigns(now: Date) async throws -> [CampaignRecord] {
-        try await write { db in
+        // Asked every half second by every process: a read while there is nothing to do, so an idle server takes no
+        // write lock (and a busy one's writers never wait for it).
+        let due = try await read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM campaigns WHERE state = 'running')
+                    OR EXISTS (SELECT 1 FROM campaigns WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= ?))
+                """, arguments: [now.timeIntervalSince1970]) ?? false
+        }
+        guard due else { return [] }
+        return try await write { db in
             try db.execute(sql: """
                 UPDATE campaigns SET state = 'running', started_at = ?1
                 WHERE state = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= ?1)
