@@ -156,7 +156,17 @@ extension Subprocess {
     /// - Returns: Status and output.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            in directory: URL? = nil) async throws -> ProcessResult {
-        try await offCooperativePool { try run(executable, arguments, environment: environment, in: directory) as ProcessResult }
+        await SubprocessSlots.shared.acquire()
+        do {
+            let result = try await offCooperativePool {
+                try run(executable, arguments, environment: environment, in: directory) as ProcessResult
+            }
+            await SubprocessSlots.shared.release()
+            return result
+        } catch {
+            await SubprocessSlots.shared.release()
+            throw error
+        }
     }
 
     /// Runs the built `tessera` CLI, waiting on a thread of its own.
@@ -168,7 +178,7 @@ extension Subprocess {
     public static func tessera(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
         async throws -> ProcessResult
     {
-        try await offCooperativePool { try tessera(arguments, environment: environment, in: directory) as ProcessResult }
+        try await run(tesseraPath, arguments, environment: environment, in: directory)
     }
 
     /// ``folderWithDevelopmentCertificates(prefix:arguments:)``, waiting on a thread of its own.
@@ -179,11 +189,11 @@ extension Subprocess {
     public static func folderWithDevelopmentCertificates(prefix: String, arguments: [String] = []) async throws
         -> (work: URL, certs: URL)
     {
-        let folders: Folders = try await offCooperativePool {
-            let made: (work: URL, certs: URL) = try folderWithDevelopmentCertificates(prefix: prefix, arguments: arguments)
-            return Folders(work: made.work, certs: made.certs)
-        }
-        return (folders.work, folders.certs)
+        let work = try TemporaryDirectory.make(prefix: prefix)
+        let certs = work.appendingPathComponent("certs")
+        let result = try await tessera(["certs", "dev", "--out", certs.path] + arguments)
+        guard result.status == 0 else { throw SubprocessError("tessera certs dev failed: \(result.stderr)") }
+        return (work, certs)
     }
 
     /// ``opensslVerifyDetached(signature:content:caFile:)``, waiting on a thread of its own.
@@ -193,12 +203,42 @@ extension Subprocess {
     ///   - caFile: The trusted root (PEM).
     /// - Returns: openssl's outcome.
     public static func opensslVerifyDetached(signature: URL, content: URL, caFile: String) async throws -> ProcessResult {
-        try await offCooperativePool { try opensslVerifyDetached(signature: signature, content: content, caFile: caFile) as ProcessResult }
+        try await run("openssl", [
+            "cms", "-verify", "-binary", "-inform", "DER", "-in", signature.path, "-content", content.path,
+            "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null",
+        ])
+    }
+}
+
+/// How many child processes the async ``Subprocess`` forms run at once: twice the cores by default
+/// (`TESSERA_TEST_SUBPROCESSES` sets another number). Waiting off the cooperative threads lets every test that runs a
+/// program start it at once; unbounded, dozens of `tessera` and `openssl` children on a 2-core machine slow every
+/// test's own work (and its time bounds) far more than queueing them does. A test waits for a slot without holding a
+/// thread.
+actor SubprocessSlots {
+    static let shared = SubprocessSlots(
+        limit: ProcessInfo.processInfo.environment["TESSERA_TEST_SUBPROCESSES"].flatMap { Int($0) }.map { max(1, $0) }
+            ?? 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { available = limit }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
     }
 
-    private struct Folders: Sendable {
-        let work: URL
-        let certs: URL
+    func release() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
 
