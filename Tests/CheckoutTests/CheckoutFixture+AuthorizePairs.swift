@@ -65,4 +65,33 @@ extension CheckoutFixture {
             throw error
         }
     }
+
+    /// One authorization over a connection of its own that waits up to two minutes (scaled on a loaded machine) for
+    /// its answer: for a request a test holds on purpose (at the processor, while recovery runs), which the test
+    /// client's fixed 20 s would cut short on a busy machine.
+    /// - Parameters:
+    ///   - base: The server (`http://127.0.0.1:<port>`).
+    ///   - session: The session to pay.
+    ///   - payment: The payment body.
+    /// - Returns: The status and the body.
+    func authorizeWaitingLong(base: String, session: String, payment: Data) async throws -> (status: Int, body: Data) {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(Int64(TestTime.wholeSeconds(10))),
+                                      read: .seconds(Int64(TestTime.wholeSeconds(120))))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            var request = HTTPClientRequest(url: "\(base)/checkout/v1/sessions/\(session)/authorize")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "Authorization", value: "Bearer \(CheckoutFixture.apiKey)")
+            request.body = .bytes(ByteBuffer(bytes: payment))
+            let response = try await http.execute(request, timeout: .seconds(Int64(TestTime.wholeSeconds(120))))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            try await http.shutdown()
+            return (Int(response.status.code), Data(body.readableBytesView))
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
 }

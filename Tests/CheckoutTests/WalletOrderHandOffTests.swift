@@ -201,15 +201,18 @@ struct WalletOrderHandOffTests {
             let id = try await AuthorizationStateTests.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
                                               shippingContact: nil)
-            async let first = client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            // Held at the processor while recovery runs: on a connection that waits longer than the test client's 20 s.
+            let port = try #require(client.port)
+            async let first = fixture.authorizeWaitingLong(base: "http://127.0.0.1:\(port)", session: id, payment: payment)
             // Once the first call is with the processor, its lease runs out and recovery charges with the same key.
             let deadline = ContinuousClock.now + .seconds(60)
             while processor.calls == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             fixture.clock.advance(1)
             #expect(await fixture.service.recoverAuthorizations() == 1)
             processor.releaseFirst()
-            let (status, result) = try await first
-            #expect(status == .ok, "\(result)")
+            let (status, body) = try await first
+            let result = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+            #expect(status == 200, "\(result)")
             let orderId = try #require(result["orderId"] as? String)
             let stored = try #require(try await fixture.store.order(id: orderId)?.walletOrder)
             Self.expect(try Self.orderDetails(result), equal: stored)
