@@ -3,14 +3,19 @@ public import PostgresNIO
 
 extension PostgresConnection {
     /// Applies the migrations not yet recorded in `versionTable` (version = index + 1), each migration's statements and
-    /// its version row inside the caller's transaction. Takes the transaction-level advisory lock `lockKey` first, so
-    /// processes starting together apply them once: the second waits, then finds them applied. `prepare` runs after
-    /// the lock, before the version table is read (creating or checking the schema). Shared by the PostgreSQL stores.
+    /// its version row inside the caller's transaction. Takes a transaction-level advisory lock first, so processes
+    /// starting together apply them once: the second waits, then finds them applied. The lock's key is `lockKey` mixed
+    /// with the connection's `search_path`: stores in different schemas of one database migrate side by side instead of
+    /// queueing behind each other (one slow migration used to hold up every schema's start-up), while connections with
+    /// the default search path share one key per database as before. `prepare` runs after the lock, before the version
+    /// table is read (creating or checking the schema). Shared by the PostgreSQL stores.
     public func applyMigrations(
         _ migrations: [[String]], versionTable: String, lockKey: Int64, kind: String, logger: Logger,
         prepare: (PostgresConnection) async throws -> Void = { _ in }
     ) async throws {
-        try await query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await query(
+            "SELECT pg_advisory_xact_lock(hashtextextended(current_setting('search_path'), \(lockKey)))", logger: logger
+        )
         try await prepare(self)
         try await query(PostgresQuery(unsafeSQL: """
             CREATE TABLE IF NOT EXISTS \(versionTable) (

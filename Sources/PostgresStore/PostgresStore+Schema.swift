@@ -3,7 +3,7 @@ internal import PostgresNIO
 
 extension PostgresStore {
     /// The key of the advisory lock migrations run under, so server instances starting together apply them once.
-    static let migrationLockKey: Int64 = 0x7465_7373_6572_6131  // "tessera1"
+    package static let migrationLockKey: Int64 = 0x7465_7373_6572_6131  // "tessera1"
 
     /// Creates the tables or brings them up to date.
     ///

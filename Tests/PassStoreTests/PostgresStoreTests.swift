@@ -39,6 +39,50 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a migration holds up only its own schema: another schema's store migrates meanwhile, one on the same waits",
+          .enabled(if: StoreKind.tested.contains(.postgres)))
+    func migrationLockPerSchema() async throws {
+        let url = try #require(TestPostgres.url)
+        try await TestPostgres.withStores(url: url, count: 2, schemaPrefix: "tessera_lock_a", logger: StoreKind.logger) {
+            sameSchema in
+            try await sameSchema[0].migrate()
+            try await TestPostgres.withStores(url: url, count: 1, schemaPrefix: "tessera_lock_b",
+                                              logger: StoreKind.logger) { otherSchema in
+                let waiting = try await sameSchema[0].pool.transaction(mapError: { $0 }) { connection in
+                    // Holds schema A's migration lock, as a migrating process starved of CPU does.
+                    try await connection.applyMigrations(
+                        [], versionTable: "schema_migrations", lockKey: PostgresStore.migrationLockKey, kind: "store",
+                        logger: StoreKind.logger
+                    )
+                    try await withTimeLimit(TestTime.seconds(60), "schema B's migration while A's lock is held") {
+                        try await otherSchema[0].migrate()
+                    }
+                    let searchPath = try await connection.query("SELECT current_setting('search_path')",
+                                                                logger: StoreKind.logger).collect()
+                    let path = try #require(searchPath.first).decode(String.self)
+                    let waiting = Task { try await sameSchema[1].migrate() }
+                    // The second store on schema A queues for A's key (found in pg_locks), not past it.
+                    let key = PostgresStore.migrationLockKey
+                    var queued = false
+                    for _ in 0..<Int(TestTime.seconds(60) * 10) where !queued {
+                        let rows = try await otherSchema[0].pool.rows("""
+                            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                            AND classid::bigint = (hashtextextended(\(path), \(key)) >> 32) & 4294967295
+                            AND objid::bigint = hashtextextended(\(path), \(key)) & 4294967295
+                            """, mapError: { $0 })
+                        queued = try #require(rows.first).decode(Int64.self) == 1
+                        if !queued { try await Task.sleep(for: .milliseconds(100)) }
+                    }
+                    #expect(queued, "the second store on schema A did not wait for A's migration lock")
+                    return waiting
+                }
+                try await withTimeLimit(TestTime.seconds(60), "schema A's second store after the lock was released") {
+                    try await waiting.value
+                }
+            }
+        }
+    }
+
     @Test("configuration is read from a postgres:// URL")
     func configurationFromURL() throws {
         let configuration = try PostgresStore.Configuration(
