@@ -2,13 +2,14 @@ public import Logging
 public import PostgresNIO
 
 extension PostgresConnection {
-    /// Applies the migrations not yet recorded in `versionTable` (version = index + 1), each migration's statements and
-    /// its version row inside the caller's transaction. Takes a transaction-level advisory lock first, so processes
-    /// starting together apply them once: the second waits, then finds them applied. The lock's key is `lockKey` mixed
-    /// with the connection's `search_path`: stores in different schemas of one database migrate side by side instead of
-    /// queueing behind each other (one slow migration used to hold up every schema's start-up), while connections with
-    /// the default search path share one key per database as before. `prepare` runs after the lock, before the version
-    /// table is read (creating or checking the schema). Shared by the PostgreSQL stores.
+    /// Applies the migrations not yet recorded in `versionTable` (version = index + 1), their statements and version
+    /// rows inside the caller's transaction, sent together as one PL/pgSQL block. Takes a transaction-level advisory
+    /// lock first, so processes starting together apply them once: the second waits, then finds them applied. The
+    /// lock's key is `lockKey` mixed with the connection's `search_path`: stores in different schemas of one database
+    /// migrate side by side instead of queueing behind each other (one slow migration used to hold up every schema's
+    /// start-up), while connections with the default search path share one key per database as before. `prepare` runs
+    /// after the lock, before the version table is read (creating or checking the schema). Shared by the PostgreSQL
+    /// stores.
     public func applyMigrations(
         _ migrations: [[String]], versionTable: String, lockKey: Int64, kind: String, logger: Logger,
         prepare: (PostgresConnection) async throws -> Void = { _ in }
@@ -29,11 +30,22 @@ extension PostgresConnection {
         {
             applied.insert(version)
         }
-        for (index, statements) in migrations.enumerated() where !applied.contains(index + 1) {
+        let pending = migrations.enumerated().filter { !applied.contains($0.offset + 1) }
+        guard !pending.isEmpty else { return }
+        // Every pending migration and its version row in one anonymous PL/pgSQL block: one round trip instead of one
+        // per statement, so a store migrating on a busy machine holds its lock for as little time as the server needs.
+        let tag = "$tessera_migration$"
+        var block = "DO \(tag) BEGIN\n"
+        for (index, statements) in pending {
             for statement in statements {
-                try await query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                precondition(!statement.contains(tag), "a migration statement contains \(tag)")
+                block += statement + ";\n"
             }
-            try await query("INSERT INTO \(unescaped: versionTable) (version) VALUES (\(index + 1))", logger: logger)
+            block += "INSERT INTO \(versionTable) (version) VALUES (\(index + 1));\n"
+        }
+        block += "END \(tag)"
+        try await query(PostgresQuery(unsafeSQL: block), logger: logger)
+        for (index, _) in pending {
             logger.info("applied \(kind) migration", metadata: ["version": "\(index + 1)"])
         }
     }

@@ -31,7 +31,7 @@ extension PostgresStore {
 
     /// The migrations in order (version = index + 1), one statement per string. Never edit a released one.
     /// (Version 1 is written through ``itemTables(_:)`` since orders came; its statements are the same as released.)
-    static let migrations: [[String]] = [
+    package static let migrations: [[String]] = [
         itemTables(.passes) + [
             "CREATE TABLE counters (name text PRIMARY KEY, value bigint NOT NULL)",
             "INSERT INTO counters (name, value) VALUES ('update_tag', 0)",
