@@ -45,26 +45,14 @@ struct ServeCampaignRecoveryTests {
     }
 
     static func finished(_ serve: ServeProcess, _ id: String) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(TestTime.seconds(90))
-        while true {
-            let json = try await campaign(serve, id)
-            if ["done", "cancelled", "failed"].contains(json["state"] as? String ?? "") || Date() > deadline { return json }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await campaignWhenFinished(within: TestTime.seconds(90)) { try await campaign(serve, id) }
     }
 
     /// The distinct push tokens the stand-in got for the pass type, waiting up to a minute for `count` of them.
     static func pushedTokens(_ apns: APNsStandIn, count: Int) async throws -> Set<String> {
-        try await offCooperativePool {
-            let deadline = Date().addingTimeInterval(TestTime.seconds(60))
-            var tokens: Set<String> = []
-            while Date() < deadline {
-                tokens = Set(apns.requests.filter { $0.headers["apns-topic"] == Self.passType }.compactMap(\.pushToken))
-                if tokens.count >= count { break }
-                usleep(100_000)
-            }
-            return tokens
-        }
+        Set(try await apns.requests(topic: Self.passType, within: TestTime.seconds(60)) {
+            Set($0.compactMap(\.pushToken)).count >= count
+        }.compactMap(\.pushToken))
     }
 
     @Test("kill -9 in the middle of a campaign, then a restart: every pass changed exactly once, every device pushed")

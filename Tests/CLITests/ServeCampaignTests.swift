@@ -50,29 +50,14 @@ struct ServeCampaignTests {
 
     /// Reads the campaign until it is in a final state (or 60 s, scaled on a loaded machine, pass).
     static func finished(_ server: Server, _ id: String) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(TestTime.seconds(60))
-        while true {
-            let answer = try await server.api("GET", "/api/v1/campaigns/\(id)")
-            let json = try Server.json(answer.body)
-            let state = json["state"] as? String ?? ""
-            if ["done", "cancelled", "failed"].contains(state) || Date() > deadline { return json }
-            try await Task.sleep(for: .milliseconds(100))
+        try await campaignWhenFinished(within: TestTime.seconds(60)) {
+            try Server.json(try await server.api("GET", "/api/v1/campaigns/\(id)").body)
         }
     }
 
-    /// The pushes the stand-in received for the pass type, waiting (up to 30 s) until there are at least `count`.
+    /// The push tokens the stand-in received for the pass type, waiting (up to 30 s) until there are at least `count`.
     static func passPushes(_ server: Server, atLeast count: Int) async throws -> [String] {
-        let apns = server.apns
-        return try await offCooperativePool {
-            let deadline = Date().addingTimeInterval(30)
-            var tokens: [String] = []
-            while Date() < deadline {
-                tokens = apns.requests.filter { $0.headers["apns-topic"] == Self.passType }.compactMap(\.pushToken)
-                if tokens.count >= count { break }
-                usleep(50_000)
-            }
-            return tokens
-        }
+        try await server.apns.requests(topic: Self.passType, within: 30) { $0.count >= count }.compactMap(\.pushToken)
     }
 
     @Test("by template with a message: every pass changed once, one push per device, the message on the back",
@@ -109,8 +94,14 @@ struct ServeCampaignTests {
             try await Task.sleep(for: .milliseconds(500))  // a third push would have arrived by now
             let all = server.apns.requests.filter { $0.headers["apns-topic"] == Self.passType }.compactMap(\.pushToken)
             #expect(all.sorted() == [Self.pushToken(1), Self.pushToken(2)].sorted(), "\(pushed)")
-            let read = try await server.api("GET", "/api/v1/campaigns/\(id)")
-            #expect(try Server.json(read.body)["pushesSent"] as? Int == 2)
+            // The stand-in answered both; the server records each as sent once it has read the answer.
+            var sent = 0
+            let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+            while sent < 2 && Date() < deadline {
+                sent = try Server.json(try await server.api("GET", "/api/v1/campaigns/\(id)").body)["pushesSent"] as? Int ?? 0
+                if sent < 2 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(sent == 2)
 
             // Device 1 lists its four changed tickets; each changed once, with the field and the message.
             let changed = try await server.send(
@@ -303,5 +294,18 @@ struct ServeCampaignTests {
             #expect((listed["campaigns"] as? [Any])?.isEmpty == true)
             #expect(try await Self.pass(server, "R-1")["updateTag"] as? String == tag)
         }
+    }
+}
+
+/// Reads a campaign with `read` until its state is final (`done`, `cancelled`, `failed`) or `seconds` have passed, and
+/// returns the last reading.
+func campaignWhenFinished(
+    within seconds: Double, _ read: () async throws -> [String: Any]
+) async throws -> [String: Any] {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        let json = try await read()
+        if ["done", "cancelled", "failed"].contains(json["state"] as? String ?? "") || Date() > deadline { return json }
+        try await Task.sleep(for: .milliseconds(100))
     }
 }

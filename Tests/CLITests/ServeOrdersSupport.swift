@@ -115,18 +115,8 @@ struct OrdersServer {
         return try await offCooperativePool { try Subprocess.tessera(["order", "verify", file.path]) }
     }
 
-    /// Waits (on a thread of its own, up to 60 s) until the stand-in got a push for the order type.
+    /// Waits (up to 60 s) until the stand-in got `count` pushes for the order type.
     func waitForOrderPush(count: Int) async throws -> [APNsStandIn.RecordedRequest] {
-        let apns = self.apns
-        return try await offCooperativePool {
-            let deadline = Date().addingTimeInterval(60)
-            var pushes: [APNsStandIn.RecordedRequest] = []
-            while Date() < deadline {
-                pushes = apns.requests.filter { $0.headers["apns-topic"] == OrdersServer.orderType }
-                if pushes.count >= count { break }
-                usleep(100_000)
-            }
-            return pushes
-        }
+        try await apns.requests(topic: OrdersServer.orderType, within: 60) { $0.count >= count }
     }
 }

@@ -9,8 +9,9 @@ import TesseraTestSupport
 /// store no other process uses, whatever an earlier process held is retried at start-up.
 @Suite("Authorizations held by a process that is gone")
 struct AuthorizationHolderTests {
-    /// Leaves what a process `holder` that claimed the session and was then killed leaves behind.
-    static func claimAsAnotherProcess(_ fixture: CheckoutFixture, _ client: any TestClientProtocol, holder: String)
+    /// Leaves what a process `holder` (the store's default holder when `nil`) that claimed the session and was then
+    /// killed leaves behind: authorizing, with its attempt.
+    static func claimAsAnotherProcess(_ fixture: CheckoutFixture, _ client: any TestClientProtocol, holder: String?)
         async throws -> String
     {
         let id = try await AuthorizationStateTests.ticketSession(client)
@@ -18,7 +19,7 @@ struct AuthorizationHolderTests {
         claimed.state = .authorizing
         claimed.authorizationAttempts = 1
         claimed.authorization = AuthorizationAttempt(
-            orderId: "ord_\(holder)00000000000000", idempotencyKey: "\(id)-1", transactionIdentifier: "tx-\(id)",
+            orderId: "ord_\(holder ?? "crashed")00000000000000", idempotencyKey: "\(id)-1", transactionIdentifier: "tx-\(id)",
             startedAt: fixture.clock.now, total: Decimal(string: "48.71")!, lineItems: [], shippingMethod: nil,
             couponCode: nil,
             payment: try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),

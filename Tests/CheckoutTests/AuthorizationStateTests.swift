@@ -191,20 +191,8 @@ struct AuthorizationStateTests {
         let processor = CountingProcessor(failFirst: 1)
         let fixture = try CheckoutFixture(processor: processor, configuration: .init(authorizationLease: 10))
         try await fixture.withClient { client in
-            let id = try await Self.ticketSession(client)
-            let session = try #require(await fixture.store.session(id: id))
             // What a process that died after claiming leaves behind: authorizing, with its attempt.
-            var claimed = session
-            claimed.state = .authorizing
-            claimed.authorizationAttempts = 1
-            claimed.authorization = AuthorizationAttempt(
-                orderId: "ord_crashed0000000000000000", idempotencyKey: "\(id)-1", transactionIdentifier: "00ff",
-                startedAt: fixture.clock.now, total: Decimal(string: "48.71")!, lineItems: [], shippingMethod: nil,
-                couponCode: nil,
-                payment: try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
-                                             shippingContact: nil))
-            #expect(try await fixture.store.claimAuthorization(claimed, transactionIdentifier: "00ff", at: fixture.clock.now)
-                    == .claimed)
+            let id = try await AuthorizationHolderTests.claimAsAnotherProcess(fixture, client, holder: nil)
             #expect(await fixture.service.recoverAuthorizations() == 0)  // within its lease: left alone
             #expect(processor.calls.isEmpty)
             fixture.clock.advance(11)
@@ -215,7 +203,7 @@ struct AuthorizationStateTests {
             #expect(await fixture.service.recoverAuthorizations() == 1)
             let stored = try #require(await fixture.store.session(id: id))
             #expect(stored.state == .authorized)
-            #expect(stored.orderId == "ord_crashed0000000000000000")
+            #expect(stored.orderId == "ord_crashed00000000000000")
             #expect(processor.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-1"])
         }
     }

@@ -92,11 +92,20 @@ public enum Subprocess {
     public static func folderWithDevelopmentCertificates(prefix: String, arguments: [String] = []) throws
         -> (work: URL, certs: URL)
     {
-        let work = try TemporaryDirectory.make(prefix: prefix)
-        let certs = work.appendingPathComponent("certs")
-        let result = try tessera(["certs", "dev", "--out", certs.path] + arguments)
-        guard result.status == 0 else { throw SubprocessError("tessera certs dev failed: \(result.stderr)") }
+        let (work, certs) = try developmentCertificatesFolder(prefix: prefix)
+        try developmentCertificatesMade(try tessera(["certs", "dev", "--out", certs.path] + arguments))
         return (work, certs)
+    }
+
+    /// A new folder and the path of its `certs/` subfolder, for `tessera certs dev --out`.
+    static func developmentCertificatesFolder(prefix: String) throws -> (work: URL, certs: URL) {
+        let work = try TemporaryDirectory.make(prefix: prefix)
+        return (work, work.appendingPathComponent("certs"))
+    }
+
+    /// Throws with `tessera certs dev`'s error output when it failed.
+    static func developmentCertificatesMade(_ result: ProcessResult) throws {
+        guard result.status == 0 else { throw SubprocessError("tessera certs dev failed: \(result.stderr)") }
     }
 
     /// The repository root (for PassTemplates/ and docs/).
@@ -189,10 +198,8 @@ extension Subprocess {
     public static func folderWithDevelopmentCertificates(prefix: String, arguments: [String] = []) async throws
         -> (work: URL, certs: URL)
     {
-        let work = try TemporaryDirectory.make(prefix: prefix)
-        let certs = work.appendingPathComponent("certs")
-        let result = try await tessera(["certs", "dev", "--out", certs.path] + arguments)
-        guard result.status == 0 else { throw SubprocessError("tessera certs dev failed: \(result.stderr)") }
+        let (work, certs) = try developmentCertificatesFolder(prefix: prefix)
+        try developmentCertificatesMade(try await tessera(["certs", "dev", "--out", certs.path] + arguments))
         return (work, certs)
     }
 
