@@ -67,10 +67,11 @@ sleep 0.5
 apns_flags=(--apns-auth token --apns-p8 "$work/apns.p8" --apns-key-id BENCHKEY01 --apns-team-id TESSERA123
             --apns-host localhost --apns-port "$apns_port" --apns-ca-file "$work/standin.pem")
 
-# The stand-in's ceiling: h2load sending what a pass push is (an empty JSON body, a provider token, the topic).
+# The stand-in's ceiling: h2load sending what a pass push is (an empty JSON body, a provider token, the topic) for 10 s
+# after a second's warm-up. nghttpd echoes each upload back, so it does the work of reading every push.
 printf '{}' >"$work/push.json"
 h2load_rate() {
-    h2load -n 200000 -c "$1" -m "$2" -t 1 -d "$work/push.json" -H "apns-topic: pass.dev.tessera.demo" \
+    h2load -D 10 --warm-up-time 1 -c "$1" -m "$2" -t 1 -d "$work/push.json" -H "apns-topic: pass.dev.tessera.demo" \
         -H "authorization: bearer $(head -c 150 /dev/zero | tr '\0' a)" -H "apns-push-type: alert" \
         "https://localhost:$apns_port/3/device/$(printf '%064x' 1)" 2>&1 |
         awk '/^finished in/ {gsub(",", "", $4); print $4}'
@@ -134,7 +135,7 @@ each_pass_wrk() {
     markers="$(mktemp -d "$work/markers-XXXXXX")"
     started="$(now)"
     for base in "$@"; do
-        wrk -t 2 -c "$conns" -d 900s --latency -s "$script" "$base" -- $((index * share)) "$share" 2 "$markers/$index" \
+        wrk -t 2 -c "$conns" -d 900s --timeout 10s --latency -s "$script" "$base" -- $((index * share)) "$share" 2 "$markers/$index" \
             >"$work/wrk-$(basename "$script" .lua)-$index.txt" 2>&1 & runs+=($!)
         outputs+=("$work/wrk-$(basename "$script" .lua)-$index.txt"); index=$((index + 1))
     done
