@@ -29,7 +29,9 @@ extension PostgresStore {
         _ = try await rows(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(Self.quoted(schema)) CASCADE"))
     }
 
-    /// The migrations in order (version = index + 1), one statement per string. Never edit a released one.
+    /// The migrations in order (version = index + 1), one statement per string. Never edit a released one. They run
+    /// inside one PL/pgSQL block (``PostgresNIO/PostgresConnection/applyMigrations(_:versionTable:lockKey:kind:logger:prepare:)``):
+    /// DDL and DML only, no statement that returns rows (a bare `SELECT` is an error there).
     /// (Version 1 is written through ``itemTables(_:)`` since orders came; its statements are the same as released.)
     package static let migrations: [[String]] = [
         itemTables(.passes) + [

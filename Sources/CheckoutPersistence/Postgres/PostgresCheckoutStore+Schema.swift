@@ -39,7 +39,8 @@ extension PostgresCheckoutStore {
         }
     }
 
-    /// The migrations in order (version = index + 1), one statement per string. Never edit a released one.
+    /// The migrations in order (version = index + 1), one statement per string. Never edit a released one. Like the pass
+    /// store's, they run inside one PL/pgSQL block: DDL and DML only, no statement that returns rows.
     static let migrations: [[String]] = [
         [
             """
