@@ -356,7 +356,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["tessera", "TesseraTestSupport", "PassStore", "SQLiteStore"],
+            dependencies: [
+                "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -20,6 +20,8 @@ struct OrdersServer {
     let serve: ServeProcess
     let apns: APNsStandIn
     let work: URL
+    /// The PostgreSQL URL (with its `schema`) the servers share, or `nil` on SQLite.
+    let database: String?
 
     /// Starts the stand-in and the server; `body` runs with them, and both stop afterwards.
     static func with(
@@ -55,14 +57,16 @@ struct OrdersServer {
             "--apns-auth", "token", "--apns-p8", p8, "--apns-key-id", "KEY1234567", "--apns-team-id", "SHOP123456",
             "--apns-host", apns.host, "--apns-port", "\(apns.port)", "--apns-ca-file", tls.authorityPEMPath,
         ] + extra
+        var databaseURL: String?
         if database == .postgres {
             guard let url = TestPostgres.url else {
                 Issue.record(Comment(rawValue: TestPostgres.missingServer("the orders web service over PostgreSQL")))
                 try await apns.shutdown()
                 return
             }
-            arguments += ["--database", url + (url.contains("?") ? "&" : "?")
-                + "schema=tessera_orders_\(UInt32.random(in: 0...UInt32.max))"]
+            let shared = url + (url.contains("?") ? "&" : "?") + "schema=tessera_orders_\(UInt32.random(in: 0...UInt32.max))"
+            databaseURL = shared
+            arguments += ["--database", shared]
         }
         var servers: [OrdersServer] = []
         func stopAll() async throws {
@@ -71,7 +75,8 @@ struct OrdersServer {
         }
         do {
             for _ in 0..<processes {
-                servers.append(OrdersServer(serve: try await ServeProcess(arguments: arguments), apns: apns, work: work))
+                servers.append(OrdersServer(
+                    serve: try await ServeProcess(arguments: arguments), apns: apns, work: work, database: databaseURL))
             }
             try await body(servers)
         } catch {

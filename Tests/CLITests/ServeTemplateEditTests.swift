@@ -81,7 +81,7 @@ struct ServeTemplateEditTests {
             _ = try await server.serve.terminate()
             let restarted = Server(
                 serve: try await ServeProcess(arguments: server.serve.arguments, reusing: server.serve),
-                apns: server.apns, work: server.work)
+                apns: server.apns, work: server.work, database: server.database)
             do {
                 #expect(try await Self.description(restarted, serial: "ED-OLD", token: oldToken) == "Concert ticket, first print")
                 let (status, accepted) = try await ServeCampaignTests.campaign(

@@ -64,6 +64,22 @@ public enum TestPostgres {
         }
     }
 
+    /// Runs `body` with a running `PostgresStore` of one connection on the database and schema `url` names (the one a
+    /// `tessera serve` under test uses, say), to look at or lock what that server works on. Neither migrates nor
+    /// drops the schema.
+    public static func withStore(url: String, logger: Logger, _ body: (PostgresStore) async throws -> Void) async throws {
+        var configuration = try PostgresStore.Configuration(url: url)
+        configuration.maximumConnections = 1
+        try await connectionBudget.withConnections(1) {
+            let store = PostgresStore(configuration: configuration, logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.run() }
+                defer { group.cancelAll() }
+                try await body(store)
+            }
+        }
+    }
+
     /// Runs `body` for every item at the same time (several instances migrating together) and waits for all.
     public static func concurrently<Item: Sendable>(
         _ items: [Item], _ body: @escaping @Sendable (Item) async throws -> Void

@@ -110,6 +110,9 @@ public final class CampaignRunner: Service, Sendable {
                 continue  // a pass changed since it was read: read the same batch again
             case .cursorMoved:
                 // Another process wrote this batch, or the campaign was cancelled: read where it is now.
+                logger.debug("campaign batch already written", metadata: [
+                    "campaign": "\(campaign.id)", "cursor": "\(current.cursor ?? "")",
+                ])
                 guard let record = try await store.campaign(id: campaign.id) else { return }
                 current = record
             }
