@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 @Suite("Server prices and buyers' data: API key and client secret")
 struct AccessTests {
@@ -146,7 +147,7 @@ struct AccessTests {
 }
 
 extension HTTPFields {
-    /// The fields without `Content-Type` (``TestClientProtocol/send(_:method:headers:body:)`` sets it).
+    /// The fields without `Content-Type` (``LiveTestClient/send(_:method:headers:body:)`` sets it).
     func removingContentType() -> HTTPFields {
         var fields = self
         fields[.contentType] = nil

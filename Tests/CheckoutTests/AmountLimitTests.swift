@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 @Suite("Amounts beyond Apple Pay's limit are refused at creation")
 struct AmountLimitTests {

@@ -11,7 +11,7 @@ import TesseraTestSupport
 struct AuthorizationHolderTests {
     /// Leaves what a process `holder` (the store's default holder when `nil`) that claimed the session and was then
     /// killed leaves behind: authorizing, with its attempt.
-    static func claimAsAnotherProcess(_ fixture: CheckoutFixture, _ client: any TestClientProtocol, holder: String?)
+    static func claimAsAnotherProcess(_ fixture: CheckoutFixture, _ client: LiveTestClient, holder: String?)
         async throws -> String
     {
         let id = try await AuthorizationStateTests.ticketSession(client)

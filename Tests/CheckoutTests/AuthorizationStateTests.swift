@@ -17,7 +17,7 @@ struct AuthorizationStateTests {
     static func applicationData(_ id: String) -> Data { CheckoutFixture.applicationData(id) }
 
     /// A session for one ticket (45.00 + 3.71 tax = 48.71), which ships nothing.
-    static func ticketSession(_ client: any TestClientProtocol) async throws -> String {
+    static func ticketSession(_ client: LiveTestClient) async throws -> String {
         let session = try await client.createSession(["items": [["sku": "TICKET-GA", "quantity": 1]]])
         return try #require(session["id"] as? String)
     }

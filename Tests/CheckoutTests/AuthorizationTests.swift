@@ -5,12 +5,13 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 @Suite("Authorizing Apple Pay payments, orders and order passes")
 struct AuthorizationTests {
     /// Creates a session with a ticket and a T-shirt, picks express, ships to 94107 and applies SAVE10.
     /// Subtotal 70.00, coupon -7.00, express 15.00, tax 63 × 0.0825 = 5.1975 → 5.20: total 83.20.
-    static func preparedSession(_ client: any TestClientProtocol) async throws -> String {
+    static func preparedSession(_ client: LiveTestClient) async throws -> String {
         let session = try await client.createSession(["items": [["sku": "TICKET-GA", "quantity": 1], ["sku": "TSHIRT", "quantity": 1]]])
         let id = try #require(session["id"] as? String)
         _ = try await client.post("/checkout/v1/sessions/\(id)/shipping-method", ["identifier": "express"])

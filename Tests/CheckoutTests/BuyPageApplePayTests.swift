@@ -2,6 +2,7 @@ import Checkout
 import Foundation
 import HummingbirdTesting
 import Testing
+import TesseraTestSupport
 
 /// The buy page's Apple Pay tap in headless Chromium, against the stand-in `ApplePaySession`: the sheet begins inside
 /// the click from the request the server embedded, the session is created once during merchant validation, and the

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import TesseraTestSupport
 
 /// `GET /checkout/buy/{sku}` in headless Chromium at phone size: the product, its price in the buyer's locale, one
 /// button that opens the payment sheet at once; the Apple Pay button only where Apple Pay exists; 404 for no product.

@@ -67,8 +67,8 @@ extension CheckoutFixture {
     }
 
     /// One authorization over a connection of its own that waits up to two minutes (scaled on a loaded machine) for
-    /// its answer: for a request a test holds on purpose (at the processor, while recovery runs), which the test
-    /// client's fixed 20 s would cut short on a busy machine.
+    /// its answer: for a request a test holds on purpose (at the processor, while recovery runs), longer than the
+    /// test client's ``LiveTestClient/readTimeout``.
     /// - Parameters:
     ///   - base: The server (`http://127.0.0.1:<port>`).
     ///   - session: The session to pay.

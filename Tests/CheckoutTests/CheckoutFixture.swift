@@ -120,7 +120,7 @@ struct CheckoutFixture: Sendable {
     /// Runs `test` against the routes on a real loopback socket. The server, its handlers and `test` run on a
     /// thread of their own (``EventLoopExecutor/run(_:)``), so neither waits behind the suite's synchronous tests
     /// for one of Swift's few cooperative threads.
-    func withClient<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value)
+    func withClient<Value: Sendable>(_ test: @escaping @Sendable (LiveTestClient) async throws -> Value)
         async throws -> Value
     {
         try await Self.withClient(router: { router() }, test)
@@ -134,12 +134,12 @@ struct CheckoutFixture: Sendable {
     /// - Returns: What `test` returns.
     static func withClient<Value: Sendable>(
         router: @escaping @Sendable () -> Router<WebServiceRequestContext>,
-        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+        _ test: @escaping @Sendable (LiveTestClient) async throws -> Value
     ) async throws -> Value {
         try await EventLoopExecutor.run { executor in
             let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                   eventLoopGroupProvider: .shared(executor.eventLoopGroup))
-            return try await app.test(.live) { client in try await test(client) }
+            return try await app.testLive { client in try await test(client) }
         }
     }
 
@@ -195,7 +195,7 @@ enum JSONBody {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 
-    static func object(_ response: TestResponse) throws -> [String: Any] {
+    static func object(_ response: LiveTestClient.Response) throws -> [String: Any] {
         let data = Data(response.body.readableBytesView)
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CheckoutTestError("not a JSON object: \(String(decoding: data, as: UTF8.self))")
@@ -220,7 +220,7 @@ struct CheckoutTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension TestClientProtocol {
+extension LiveTestClient {
     /// Creates a session and returns its JSON.
     func createSession(_ body: [String: Any], key: String = UUID().uuidString) async throws -> [String: Any] {
         try await execute(uri: "/checkout/v1/sessions", method: .post, headers: JSONBody.headers(idempotencyKey: key),

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import PaymentRequest
 import Testing
+import TesseraTestSupport
 
 /// The checkout service on its own, with no router or HTTP request: it takes the decoded bodies and the credentials
 /// as values, decides access itself, and throws `CheckoutError` with the status and field the HTTP module writes.

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 @Suite("A coupon that expires while the sheet is open")
 struct CouponLifetimeTests {

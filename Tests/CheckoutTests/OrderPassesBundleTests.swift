@@ -12,7 +12,7 @@ import TesseraTestSupport
 @Suite("An order's passes as one .pkpasses download")
 struct OrderPassesBundleTests {
     /// Pays a catalogue cart through development mode and returns the order id and the session's client secret.
-    static func paidOrder(_ client: any TestClientProtocol, items: [[String: Any]]) async throws
+    static func paidOrder(_ client: LiveTestClient, items: [[String: Any]]) async throws
         -> (orderId: String, clientSecret: String)
     {
         let session = try await client.createSession(["items": items])

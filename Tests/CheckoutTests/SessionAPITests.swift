@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 @Suite("Checkout sessions and sheet updates over HTTP")
 struct SessionAPITests {

@@ -2,6 +2,7 @@ import Checkout
 import Foundation
 import HummingbirdTesting
 import Testing
+import TesseraTestSupport
 
 /// Opens a checkout session's payment sheet in headless Chromium for a browser test.
 enum SheetBrowser {
@@ -12,7 +13,7 @@ enum SheetBrowser {
     struct Page {
         let driver: WebDriver
         let fixture: CheckoutFixture
-        let client: any TestClientProtocol
+        let client: LiveTestClient
         let sessionId: String
         let url: String
 

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import HTTPTypes
 import Testing
+import TesseraTestSupport
 
 @Suite("The payment sheet in headless Chromium")
 struct SheetBrowserTests {

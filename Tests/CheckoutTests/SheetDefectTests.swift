@@ -1,6 +1,7 @@
 import Checkout
 import Foundation
 import Testing
+import TesseraTestSupport
 
 /// The payment sheet's behaviour where it used to go wrong, each checked in headless Chromium.
 @Suite("The payment sheet keeps focus, order, address and amounts right", .serialized)

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TesseraTestSupport
 
 /// The sheet page as served: Apple's Apple Pay JS SDK only when the merchant turns it on.
 @Suite("The payment sheet page and the Apple Pay JS SDK option")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TesseraTestSupport
 
 @Suite("An address the merchant does not serve has no shipping price")
 struct UnserviceableAddressTests {

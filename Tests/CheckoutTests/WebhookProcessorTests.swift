@@ -21,7 +21,7 @@ struct WebhookProcessorTests {
     static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
                              scalesTimeout: Bool = true,
                              configure: @escaping @Sendable (inout MerchantConfiguration) -> Void = { _ in },
-                             _ test: @escaping @Sendable (CheckoutFixture, any TestClientProtocol) async throws -> Void)
+                             _ test: @escaping @Sendable (CheckoutFixture, LiveTestClient) async throws -> Void)
         async throws
     {
         try await endpoint.serve { port in
@@ -44,7 +44,7 @@ struct WebhookProcessorTests {
         }
     }
 
-    static func ticketSession(_ client: any TestClientProtocol) async throws -> String {
+    static func ticketSession(_ client: LiveTestClient) async throws -> String {
         try #require(try await client.createSession(["items": [["sku": "TICKET-GA", "quantity": 1]]])["id"] as? String)
     }
 
@@ -90,9 +90,9 @@ struct WebhookProcessorTests {
 
     @Test("webhook: a try that times out is retried with the same idempotency key; one order")
     func retriedOnTimeout() async throws {
-        // The first answer comes long after the processor's timeout. The test client (HummingbirdTesting's live
-        // client) gives up on an answer after a fixed 20 s, so the processor's three tries must fit in it: 5 s each,
-        // not scaled, with 250 and 500 ms between them.
+        // The first answer comes long after the processor's timeout. The processor's three tries must fit in the
+        // test client's read timeout (``LiveTestClient/readTimeout``): 5 s each, not scaled, with 250 and 500 ms
+        // between them.
         let endpoint = PaymentEndpointStandIn(slowFirst: 1, slowDelay: .seconds(TestTime.wholeSeconds(12)))
         try await Self.withEndpoint(endpoint, timeoutSeconds: 5, scalesTimeout: false) { fixture, client in
             let id = try await Self.ticketSession(client)

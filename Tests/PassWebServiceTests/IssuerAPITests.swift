@@ -101,7 +101,7 @@ struct IssuerAPITests {
     func badInput() async throws {
         let fixture = try WebServiceFixture()
         try await fixture.withClient { client in
-            func create(_ json: String) async throws -> TestResponse {
+            func create(_ json: String) async throws -> LiveTestClient.Response {
                 try await client.execute(uri: "/wallet/api/v1/passes", method: .post, headers: .admin, body: .json(json))
             }
             let unknownTemplate = try await create(#"{"template":"../etc","data":{}}"#)

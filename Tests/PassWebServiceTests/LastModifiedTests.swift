@@ -5,6 +5,7 @@ import PassModel
 import PassStore
 import PassWebService
 import Testing
+import TesseraTestSupport
 
 /// Create, GET, PATCH in the same second, then GET with the first `Last-Modified`: the pass changed, so 200.
 @Suite("Last-Modified across changes in one second")

@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TesseraTestSupport
 
 extension OpenAPIConformanceTests {
-    typealias Call = (HTTPRequest.Method, String, HTTPFields, String?) async throws -> TestResponse
+    typealias Call = (HTTPRequest.Method, String, HTTPFields, String?) async throws -> LiveTestClient.Response
 
     /// The orders web service and issuer API: every documented order operation and its answers.
     func exerciseOrders(_ call: Call) async throws {

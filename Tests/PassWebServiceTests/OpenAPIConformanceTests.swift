@@ -25,14 +25,14 @@ struct OpenAPIConformanceTests {
         let problems = Mutex([String]())
 
         // The server and the calls on a loop and thread of their own, as the web service fixture's: on Swift's two
-        // shared threads they wait behind the suite's synchronous tests, and the client's fixed read timeout fires.
+        // shared threads they wait behind the suite's synchronous tests, and the client could time out.
         try await EventLoopExecutor.run { _ in
             let app = try await TesseraServer.makeApplication(
                 configuration: configuration, metrics: .init(), logger: Logger(label: "openapi-test"))
-            try await app.test(.live) { client in
+            try await app.testLive { client in
                 @discardableResult
                 func call(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields = [:], _ body: String? = nil)
-                    async throws -> TestResponse
+                    async throws -> LiveTestClient.Response
                 {
                     let response = try await client.execute(
                         uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })

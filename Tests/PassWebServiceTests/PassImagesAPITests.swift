@@ -17,8 +17,8 @@ struct PassImagesAPITests {
         TestPNG.make(width: width, height: height, comment: note, padding: padding)
     }
 
-    private static func create(_ client: any TestClientProtocol, template: String, images: [String: String],
-                               serialNumber: String? = nil) async throws -> TestResponse
+    private static func create(_ client: LiveTestClient, template: String, images: [String: String],
+                               serialNumber: String? = nil) async throws -> LiveTestClient.Response
     {
         var data: [String: Any] = ["images": images]
         if let serialNumber { data["serialNumber"] = serialNumber }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import PassStore
 import PassWebService
 import Testing
+import TesseraTestSupport
 
 /// `POST .../personalize` from anyone: only a personalizable pass not yet personalized accepts it, every member of
 /// `requiredPersonalizationInfo` is checked, repeat and malformed calls change nothing, it is rate limited, and the
@@ -13,7 +14,7 @@ struct PersonalizationAbuseTests {
     static let type = "pass.dev.tessera.demo"
     static let valid = #"{"personalizationToken":"tok-1","requiredPersonalizationInfo":{"fullName":"Ada Lovelace","postalCode":"94110","emailAddress":"ada@example.com"}}"#
 
-    private func personalize(_ client: some TestClientProtocol, _ serial: String, _ body: String) async throws -> TestResponse {
+    private func personalize(_ client: LiveTestClient, _ serial: String, _ body: String) async throws -> LiveTestClient.Response {
         try await client.execute(
             uri: "/wallet/v1/passes/\(Self.type)/\(serial)/personalize", method: .post, headers: .json(), body: .json(body))
     }

@@ -56,11 +56,11 @@ struct WebServiceFixture: Sendable {
     ///   - logger: The application's logger (requests log through it), e.g. one writing to ``RecordedLogs``.
     ///   - test: The test, given a client of the running server.
     func withClient<Value: Sendable>(
-        logger: Logger? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+        logger: Logger? = nil, _ test: @escaping @Sendable (LiveTestClient) async throws -> Value
     ) async throws -> Value {
         let service = self.service
         // The server and the test on a loop and thread of their own, as the checkout fixture's: on Swift's two shared
-        // threads they wait behind the suite's synchronous tests, and the client's fixed 20 s read timeout fires.
+        // threads they wait behind the suite's synchronous tests, and the client could time out.
         return try await EventLoopExecutor.run { executor in
             let router = Router(context: WebServiceRequestContext.self)
             service.addRoutes(to: router)
@@ -68,7 +68,7 @@ struct WebServiceFixture: Sendable {
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 eventLoopGroupProvider: .shared(executor.eventLoopGroup),
                 logger: logger ?? Logger(label: "tessera.tests.web"))
-            return try await app.test(.live) { client in try await test(client) }
+            return try await app.testLive { client in try await test(client) }
         }
     }
 
