@@ -110,7 +110,10 @@ let package = Package(
         ),
 
         // Pass web service storage: the protocol and an in-memory store; SQLite (GRDB) and PostgreSQL (postgres-nio)
-        .target(name: "PassStore", swiftSettings: swiftSettings),
+        .target(
+            name: "PassStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SQLiteStore",
             dependencies: ["PassStore", .product(name: "GRDB", package: "GRDB.swift")],

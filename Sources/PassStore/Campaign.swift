@@ -127,14 +127,31 @@ public struct CampaignPassChange: Sendable, Equatable {
     public var voided: Bool?
     /// The template content version to build the pass from (a republished template), or `nil` to keep it.
     public var templateVersion: String?
+    /// The pass as read (at `updateTag`), for the events the change records.
+    public var previous: PassRecord?
 
     /// Creates a change.
-    public init(serialNumber: String, updateTag: Int64, data: Data?, voided: Bool?, templateVersion: String? = nil) {
+    public init(serialNumber: String, updateTag: Int64, data: Data?, voided: Bool?, templateVersion: String? = nil,
+                previous: PassRecord? = nil) {
         self.templateVersion = templateVersion
+        self.previous = previous
         self.serialNumber = serialNumber
         self.updateTag = updateTag
         self.data = data
         self.voided = voided
+    }
+}
+
+extension CampaignPassChange {
+    /// The events of writing this change as the version `updateTag` (the pass's new tag) of a campaign's.
+    public func events(campaign: String, newUpdateTag: Int64) -> [WalletEventDraft] {
+        guard let previous else { return [] }
+        var after = previous
+        if let data { after.data = data }
+        if let voided { after.voided = voided }
+        if let templateVersion { after.templateVersion = templateVersion }
+        after.updateTag = newUpdateTag
+        return WalletEventDraft.change(.pass, before: previous, after: after, campaign: campaign)
     }
 }
 

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A ``PassStore`` in memory, for tests and trials: nothing survives the process.
-public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
+public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, EventStore {
     private struct PassKey: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
@@ -32,9 +32,17 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
     private var lastCampaignSequence: Int64 = 0
     /// Template contents by name and version.
     private var templateContents: [String: [String: Data]] = [:]
+    /// The kind of item held, for the events' names.
+    let kind: WalletItemKind
+    /// The event log, in id order.
+    var eventLog: [WalletEvent] = []
+    var lastEventNumber: Int64 = 0
 
     /// Creates an empty store.
-    public init() {}
+    /// - Parameter kind: What it holds: passes, or orders (the events say `order.*`).
+    public init(kind: WalletItemKind = .pass) {
+        self.kind = kind
+    }
 
     public func migrate() async throws {}
 
@@ -73,6 +81,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         guard var record = passes[key], !(change.onlyIfNotPersonalized && record.personalization != nil),
               change.onlyIfUpdateTag.map({ $0 == record.updateTag }) ?? true
         else { return nil }
+        let before = record
         lastTag += 1
         if let data = change.data { record.data = data }
         if let voided = change.voided { record.voided = voided }
@@ -80,6 +89,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         if let version = change.templateVersion { record.templateVersion = version }
         record.updateTag = lastTag
         record.lastModified = max(now.wholeSeconds, record.lastModified.addingTimeInterval(1))
+        log(WalletEventDraft.change(kind, before: before, after: record, campaign: nil), now: now)
         passes[key] = record
 
         let tokens = Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken))
@@ -119,6 +129,10 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         device.updatedAt = now
         let (inserted, _) = device.passes.insert(key)
         devices[deviceLibraryIdentifier] = device
+        if inserted {
+            log([.registered(kind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now)
+        }
         return inserted ? .created : .updated
     }
 
@@ -128,6 +142,10 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         guard var device = devices[deviceLibraryIdentifier] else { return false }
         let removed = device.passes.remove(PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber))
         devices[deviceLibraryIdentifier] = device.passes.isEmpty ? nil : device
+        if removed != nil {
+            log([.unregistered(kind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                  deviceLibraryIdentifier: deviceLibraryIdentifier, reason: "unregistered")], now: Date())
+        }
         return removed != nil
     }
 
@@ -184,10 +202,14 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         var removed = 0
         for (identifier, var device) in devices where device.pushToken == pushToken {
             if let cutoff = unlessRefreshedAfter, device.updatedAt > cutoff { continue }
-            let before = device.passes.count
-            device.passes = device.passes.filter { $0.passTypeIdentifier != passTypeIdentifier }
-            removed += before - device.passes.count
+            let gone = device.passes.filter { $0.passTypeIdentifier == passTypeIdentifier }
+            device.passes.subtract(gone)
+            removed += gone.count
             devices[identifier] = device.passes.isEmpty ? nil : device
+            log(gone.sorted { $0.serialNumber < $1.serialNumber }.map {
+                .unregistered(kind, typeIdentifier: $0.passTypeIdentifier, identifier: $0.serialNumber,
+                              deviceLibraryIdentifier: identifier, reason: "pushTokenInvalid")
+            }, now: Date())
         }
         return removed
     }
@@ -229,6 +251,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
             record.state = .cancelled
             record.finishedAt = now
             campaignsByID[id] = record
+            log([.campaignFinished(withSent(record))], now: now)
         }
         return withSent(record)
     }
@@ -253,6 +276,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
         record.finishedAt = now
         if record.errors.count < CampaignRecord.keptErrors { record.errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
         campaignsByID[id] = record
+        log([.campaignFinished(withSent(record))], now: now)
     }
 
     public func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws -> [PassRecord] {
@@ -286,6 +310,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
             pass.updateTag = lastTag
             pass.lastModified = max(now.wholeSeconds, pass.lastModified.addingTimeInterval(1))
             passes[key] = pass
+            log(change.events(campaign: batch.campaignID, newUpdateTag: lastTag), now: now)
             for token in Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken)).sorted() {
                 let pushKey = token + "\u{0}" + batch.passTypeIdentifier
                 guard owed[pushKey] == nil else { continue }
@@ -306,6 +331,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore {
             record.finishedAt = now
         }
         campaignsByID[batch.campaignID] = record
+        if batch.finishes { log([.campaignFinished(withSent(record))], now: now) }
         return .written(withSent(record))
     }
 

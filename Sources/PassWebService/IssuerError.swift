@@ -98,6 +98,11 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
         IssuerError(.passesBundleLimit, status: .unprocessableContent, description: description)
     }
 
+    /// A query parameter is malformed (400), named in the message and as the field.
+    static func badQuery(_ name: String, _ reason: String) -> IssuerError {
+        IssuerError(status: .badRequest, description: "\(name): \(reason)", field: name)
+    }
+
     static func invalid(_ reason: String, field: String? = nil) -> IssuerError {
         IssuerError(status: .unprocessableContent, description: reason, field: field)
     }

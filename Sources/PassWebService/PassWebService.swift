@@ -47,6 +47,8 @@ public struct PassWebService: Sendable {
     public let orderIssuer: OrderIssuer?
     /// Campaigns over many passes, when the store keeps them (`nil`: the campaign endpoints are not mounted).
     public let campaigns: CampaignService?
+    /// The event log, when the store keeps one (`nil`: `/api/v1/events` is not mounted).
+    public let events: EventService?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).
@@ -57,12 +59,14 @@ public struct PassWebService: Sendable {
     ///   - issuer: The pass issuer (store, templates, signer).
     ///   - orderIssuer: The order issuer, or `nil` when the server issues no orders.
     ///   - campaigns: The campaign service, or `nil` when the store keeps no campaigns.
+    ///   - events: The event log, or `nil` when the store keeps none.
     ///   - configuration: Limits and the issuer API token.
     ///   - now: The clock.
     public init(
         issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, campaigns: CampaignService? = nil,
-        configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init
+        events: EventService? = nil, configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.events = events
         self.issuer = issuer
         self.orderIssuer = orderIssuer
         self.campaigns = campaigns

@@ -109,14 +109,17 @@ extension PostgresStore: CampaignStore {
     /// - Returns: The campaign as it is now (unchanged when it had already finished), or `nil` when there is none.
     public func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? {
         try await transaction { connection in
-            try await connection.query("""
+            let cancelled = try await connection.query("""
                 UPDATE campaigns SET state = 'cancelled', finished_at = \(now)
                 WHERE id = \(id) AND state IN ('scheduled', 'running')
-                """, logger: logger)
+                RETURNING 1
+                """, logger: logger).collect()
             let rows = try await connection.query(
                 "SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.id = \(id)", logger: logger
             ).collect()
-            return try rows.first.map(Self.campaignRecord)
+            let record = try rows.first.map(Self.campaignRecord)
+            if !cancelled.isEmpty, let record { try await self.record([.campaignFinished(record)], now: now, connection) }
+            return record
         }
     }
 
@@ -167,10 +170,12 @@ extension PostgresStore: CampaignStore {
             else { return }
             var errors = try Self.campaignErrors(json)
             if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
-            try await connection.query("""
-                UPDATE campaigns SET state = 'failed', finished_at = \(now), errors = \(try Self.campaignErrorsJSON(errors))
+            let failed = try await connection.query("""
+                UPDATE campaigns c SET state = 'failed', finished_at = \(now), errors = \(try Self.campaignErrorsJSON(errors))
                 WHERE id = \(id)
-                """, logger: logger)
+                RETURNING \(unescaped: Self.campaignColumns)
+                """, logger: logger).collect()
+            if let row = failed.first { try await record([.campaignFinished(try Self.campaignRecord(row))], now: now, connection) }
         }
     }
 
@@ -283,6 +288,9 @@ extension PostgresStore: CampaignStore {
                         """, logger: logger).collect()
                     // Rolls the whole batch back: the runner reads it again.
                     guard updated.count == changes.count else { throw PassChangedSinceRead() }
+                    try await record(zip(changes, tags).flatMap { change, tag in
+                        change.events(campaign: batch.campaignID, newUpdateTag: tag)
+                    }, now: now, connection)
                 }
 
                 // The devices of the changed passes this campaign has not pushed yet: one push each.
@@ -320,7 +328,9 @@ extension PostgresStore: CampaignStore {
                     RETURNING \(unescaped: Self.campaignColumns)
                     """, logger: logger).collect()
                 guard let row = written.first else { return .cursorMoved }
-                return .written(try Self.campaignRecord(row))
+                let record = try Self.campaignRecord(row)
+                if batch.finishes { try await self.record([.campaignFinished(record)], now: now, connection) }
+                return .written(record)
             }
         } catch is PassChangedSinceRead {
             return .passChanged

@@ -74,7 +74,7 @@ extension PostgresStore {
     /// A registration in one statement (one round trip, its own transaction): the pass must exist, the device is
     /// created or its push token updated (which locks the device row, so a concurrent unregister cannot remove the
     /// device under the new registration), then the registration is added unless present. Answers whether the pass
-    /// exists and whether the registration is new.
+    /// exists and whether the registration is new. A new registration records its event in the same statement.
     struct Register<Kind: ItemKind>: PostgresPreparedStatement {
         static var name: String { Kind.tables.kind == "pass" ? "tessera_register" : "tessera_register_order" }
         static var sql: String { Kind.statements.register }
@@ -85,14 +85,19 @@ extension PostgresStore {
         var passTypeIdentifier: String
         var serialNumber: String
         var now: Date
+        /// The event a new registration records.
+        var event: WalletEventDraft
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(deviceLibraryIdentifier)
             bindings.append(pushToken)
             bindings.append(passTypeIdentifier)
             bindings.append(serialNumber)
             bindings.append(now)
+            bindings.append(event.type.rawValue)
+            bindings.append(event.device ?? "")
+            bindings.append(String(decoding: event.data, as: UTF8.self))
             return bindings
         }
 

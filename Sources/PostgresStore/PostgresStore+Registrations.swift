@@ -15,13 +15,16 @@ extension PostgresStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
+        let event = WalletEventDraft.registered(
+            itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+            deviceLibraryIdentifier: deviceLibraryIdentifier)
         let rows = holdsOrders
             ? try await rows(Register<OrderKind>(
                 deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event))
             : try await rows(Register<PassKind>(
                 deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now))
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event))
         guard let (passExists, created) = rows.first, passExists else {
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
@@ -53,6 +56,11 @@ extension PostgresStore {
                 DELETE FROM \(unescaped: tables.devices) WHERE device_library_identifier = \(deviceLibraryIdentifier)
                 AND NOT EXISTS (SELECT 1 FROM \(unescaped: tables.registrations) WHERE device_library_identifier = \(deviceLibraryIdentifier))
                 """, logger: logger).collect()
+            if !deleted.isEmpty {
+                try await record([.unregistered(
+                    itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, reason: "unregistered")], now: Date(), connection)
+            }
             return !deleted.isEmpty
         }
     }
@@ -114,13 +122,17 @@ extension PostgresStore {
             guard !devices.isEmpty else { return 0 }
             let deleted = try await connection.query("""
                 DELETE FROM \(unescaped: tables.registrations) WHERE pass_type_identifier = \(passTypeIdentifier)
-                AND device_library_identifier = ANY(\(devices)) RETURNING 1
-                """, logger: logger).collect()
+                AND device_library_identifier = ANY(\(devices)) RETURNING device_library_identifier, serial_number
+                """, logger: logger).collect().map { try $0.decode((String, String).self) }
             _ = try await connection.query("""
                 DELETE FROM \(unescaped: tables.devices) d WHERE d.device_library_identifier = ANY(\(devices)) AND NOT EXISTS (
                     SELECT 1 FROM \(unescaped: tables.registrations) r WHERE r.device_library_identifier = d.device_library_identifier
                 )
                 """, logger: logger).collect()
+            try await record(deleted.map { device, serialNumber in
+                .unregistered(itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                              deviceLibraryIdentifier: device, reason: "pushTokenInvalid")
+            }, now: Date(), connection)
             return deleted.count
         }
     }

@@ -43,6 +43,7 @@ extension PostgresStore {
         itemTables(.orders) + ["INSERT INTO counters (name, value) VALUES ('order_update_tag', 0)"],
         campaignTables,
         templateVersionTables,
+        eventTables,
     ]
 
     /// Version 4, template versions (see ``PassStore/TemplateVersionStore``): each version's content, and the

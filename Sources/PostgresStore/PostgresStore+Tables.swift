@@ -43,6 +43,10 @@ extension PostgresStore {
                     SELECT $1, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM device)
                     ON CONFLICT DO NOTHING
                     RETURNING 1
+                ), event AS (
+                    INSERT INTO events (type, created_at, type_identifier, identifier, device, data)
+                    SELECT $6, $5, $3, $4, $7, $8::jsonb WHERE EXISTS (SELECT 1 FROM registration)
+                    RETURNING 1
                 )
                 SELECT EXISTS (SELECT 1 FROM pass), EXISTS (SELECT 1 FROM registration)
                 """

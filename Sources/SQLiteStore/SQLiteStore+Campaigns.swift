@@ -65,7 +65,10 @@ extension SQLiteStore: CampaignStore {
             try db.execute(sql: """
                 UPDATE campaigns SET state = 'cancelled', finished_at = ? WHERE id = ? AND state IN ('scheduled', 'running')
                 """, arguments: [now.timeIntervalSince1970, id])
-            return try Self.campaign(id: id, db)
+            let cancelled = db.changesCount == 1
+            let record = try Self.campaign(id: id, db)
+            if cancelled, let record { try Self.record([.campaignFinished(record)], now: now, db) }
+            return record
         }
     }
 
@@ -105,6 +108,7 @@ extension SQLiteStore: CampaignStore {
             if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
             try db.execute(sql: "UPDATE campaigns SET state = 'failed', finished_at = ?, errors = ? WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, try JSONEncoder().encode(errors), id])
+            if let failed = try Self.campaign(id: id, db) { try Self.record([.campaignFinished(failed)], now: now, db) }
         }
     }
 
@@ -153,6 +157,7 @@ extension SQLiteStore: CampaignStore {
                     ])
                     // Rolls the whole batch back: the runner reads it again.
                     guard db.changesCount == 1 else { throw PassChangedSinceRead() }
+                    try Self.record(change.events(campaign: batch.campaignID, newUpdateTag: tag), now: now, db)
                 }
                 let serials = String(decoding: try JSONEncoder().encode(batch.changes.map(\.serialNumber)), as: UTF8.self)
                 // The devices of the changed passes this campaign has not pushed yet: one push each.
@@ -190,6 +195,7 @@ extension SQLiteStore: CampaignStore {
                         owed.count, batch.finishes, batch.finishes, now.timeIntervalSince1970, batch.campaignID,
                     ])
                 guard let written = try Self.campaign(id: batch.campaignID, db) else { return .cursorMoved }
+                if batch.finishes { try Self.record([.campaignFinished(written)], now: now, db) }
                 return .written(written)
             }
         } catch is PassChangedSinceRead {

@@ -105,6 +105,10 @@ extension SQLiteStore {
         async throws -> PassUpdate?
     {
         try await write { [tables] db in
+            let read = try db.cachedStatement(sql: tables.itemByKey)
+            guard let before = try Row.fetchOne(read, arguments: [passTypeIdentifier, serialNumber]).map({
+                Self.passRecord($0)
+            }) else { return nil }
             let tag = try Self.nextUpdateTag(tables, db)
             let update = try db.cachedStatement(sql: """
                 UPDATE \(tables.items) SET data = COALESCE(?, data), voided = COALESCE(?, voided),
@@ -120,9 +124,12 @@ extension SQLiteStore {
                 change.onlyIfNotPersonalized, change.onlyIfUpdateTag, change.onlyIfUpdateTag,
             ]
             guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
+            let after = Self.passRecord(row)
             let queued = try Self.queuePushes(
                 passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
-            return PassUpdate(pass: Self.passRecord(row), pushesQueued: queued)
+            try Self.record(WalletEventDraft.change(tables.itemKind, before: before, after: after, campaign: nil),
+                            now: now, db)
+            return PassUpdate(pass: after, pushesQueued: queued)
         }
     }
 }

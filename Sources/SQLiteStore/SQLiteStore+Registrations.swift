@@ -37,7 +37,10 @@ extension SQLiteStore {
         try registration.execute(arguments: [
             deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,
         ])
-        return db.changesCount == 1 ? .created : .updated
+        guard db.changesCount == 1 else { return .updated }
+        try record([.registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now, db)
+        return .created
     }
 
     /// Removes a registration; a device left with none is removed too.
@@ -57,6 +60,11 @@ extension SQLiteStore {
                 """)
             try delete.execute(arguments: [deviceLibraryIdentifier, passTypeIdentifier, serialNumber])
             let removed = db.changesCount > 0
+            if removed {
+                try Self.record([.unregistered(tables.itemKind, typeIdentifier: passTypeIdentifier,
+                                               identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier,
+                                               reason: "unregistered")], now: Date(), db)
+            }
             let orphan = try db.cachedStatement(sql: """
                 DELETE FROM \(tables.devices) WHERE device_library_identifier = ?1
                 AND NOT EXISTS (SELECT 1 FROM \(tables.registrations) WHERE device_library_identifier = ?1)
@@ -118,9 +126,16 @@ extension SQLiteStore {
                     SELECT device_library_identifier FROM \(tables.devices)
                     WHERE push_token = ?1 AND (?3 IS NULL OR updated_at <= ?3)
                 )
+                RETURNING device_library_identifier, serial_number
                 """)
-            try delete.execute(arguments: [pushToken, passTypeIdentifier, unlessRefreshedAfter?.timeIntervalSince1970])
-            let removed = db.changesCount
+            let gone = try Row.fetchAll(delete, arguments: [
+                pushToken, passTypeIdentifier, unlessRefreshedAfter?.timeIntervalSince1970,
+            ])
+            let removed = gone.count
+            try Self.record(gone.map { row in
+                .unregistered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: row[1],
+                              deviceLibraryIdentifier: row[0], reason: "pushTokenInvalid")
+            }, now: Date(), db)
             let orphans = try db.cachedStatement(sql: """
                 DELETE FROM \(tables.devices) WHERE push_token = ? AND NOT EXISTS (
                     SELECT 1 FROM \(tables.registrations) r

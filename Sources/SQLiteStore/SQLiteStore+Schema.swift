@@ -17,6 +17,9 @@ extension SQLiteStore {
         migrator.registerMigration("v4: template versions, and the version each pass is built from") { db in
             try db.execute(sql: version4)
         }
+        migrator.registerMigration("v5: the event log") { db in
+            try db.execute(sql: version5)
+        }
         return migrator
     }()
 
@@ -82,6 +85,21 @@ extension SQLiteStore {
         ) WITHOUT ROWID;
         ALTER TABLE passes ADD COLUMN template_version TEXT;
         ALTER TABLE orders ADD COLUMN template_version TEXT;
+        """
+
+    /// The event log (see ``PassStore/EventStore``): ids in commit order (SQLite has one writer), the item each event
+    /// is about, and an index by type for readers that ask for some types only. New tables only: instant on any store.
+    private static let version5 = """
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            type TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            type_identifier TEXT,
+            identifier TEXT,
+            device TEXT,
+            data BLOB NOT NULL
+        );
+        CREATE INDEX events_type ON events (type, id);
         """
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

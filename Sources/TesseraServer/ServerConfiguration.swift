@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var pushDispatch: PushDispatcher.Configuration
     /// How the campaign runner paces itself (passes per batch).
     public var campaigns: CampaignRunner.Configuration = .init()
+    /// How long the event log keeps events.
+    public var eventRetention: EventRetention.Configuration = .init()
     /// How edited templates are noticed (besides `SIGHUP`).
     public var templateWatch: TemplateWatcher.Configuration = .init()
     /// The merchant checkout (`/checkout/...`); `nil` leaves it off.

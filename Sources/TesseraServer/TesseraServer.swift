@@ -124,9 +124,16 @@ public enum TesseraServer {
             services.append(runner)
             campaigns = CampaignService(issuer: issuer, store: campaignStore, now: now, wake: { runner.notify() })
         }
+        // The event log: recorded by the store with each change, read by `GET /api/v1/events`, pruned here.
+        var events: EventService?
+        if let eventStore = store as? any EventStore {
+            services.append(EventRetention(
+                store: eventStore, configuration: configuration.eventRetention, logger: logger, now: now))
+            events = EventService(store: eventStore)
+        }
         let webService = PassWebService(
-            issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, configuration: configuration.webService,
-            now: now)
+            issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events,
+            configuration: configuration.webService, now: now)
         if configuration.webService.adminToken == nil {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")
         }

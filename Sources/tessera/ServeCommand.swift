@@ -68,6 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Passes a campaign changes per transaction, 1-10000 (TESSERA_CAMPAIGN_BATCH_SIZE; default 500).")
     var campaignBatchSize: Int?
 
+    @Option(help: "Days the event log (GET /api/v1/events) keeps an event, 1-3650 (TESSERA_EVENT_RETENTION_DAYS; default 30).")
+    var eventRetentionDays: Int?
+
     @Option(help: "Seconds between looks at the templates folder for edited files, 0 for none (SIGHUP always reads it again) (TESSERA_TEMPLATE_POLL_INTERVAL; default 2).")
     var templatePollInterval: Double?
 
@@ -190,6 +193,16 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
+        let retention = try eventRetentionDays ?? environment["TESSERA_EVENT_RETENTION_DAYS"].map { text in
+            guard let parsed = Int(text) else {
+                throw CommandFailure(message: "TESSERA_EVENT_RETENTION_DAYS: \(text) is not a whole number", exitCode: 2)
+            }
+            return parsed
+        } ?? 30
+        guard (1...3_650).contains(retention) else {
+            throw CommandFailure(message: "--event-retention-days: must be from 1 to 3650", exitCode: 2)
+        }
+        configuration.eventRetention.days = retention
         let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
             guard let parsed = Double(text) else {
                 throw CommandFailure(message: "TESSERA_TEMPLATE_POLL_INTERVAL: \(text) is not a number of seconds", exitCode: 2)

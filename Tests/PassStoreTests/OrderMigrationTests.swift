@@ -17,7 +17,7 @@ struct OrderMigrationTests {
         return result.stdout
     }
 
-    @Test("a store at the first schema gains the order, campaign and template version tables; its passes and registrations stay")
+    @Test("a store at the first schema gains the order, campaign, template version and event tables; its passes and registrations stay")
     func upgrade() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -36,6 +36,7 @@ struct OrderMigrationTests {
             DELETE FROM counters WHERE name = 'order_update_tag';
             DROP TABLE campaign_pushes; DROP TABLE campaigns; DROP INDEX passes_template;
             DROP TABLE template_versions; ALTER TABLE passes DROP COLUMN template_version;
+            DROP TABLE events;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

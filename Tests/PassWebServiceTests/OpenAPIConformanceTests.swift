@@ -88,6 +88,7 @@ struct OpenAPIConformanceTests {
                 try await call(.post, "/api/v1/pkpasses", .admin, #"{"passes":{}}"#)
                 try await call(.post, "/api/v1/pkpasses", [:], bundle)
                 try await exerciseCampaigns(call)
+                try await exerciseEvents(call)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)
@@ -127,6 +128,16 @@ struct OpenAPIConformanceTests {
         try await call(.delete, "/api/v1/campaigns/\(pending)", .admin, nil)
         try await call(.delete, "/api/v1/campaigns/\(pending)", .admin, nil)
         try await call(.delete, "/api/v1/campaigns/nope", .admin, nil)
+    }
+
+    /// The event log: pages, a type filter, the refusals.
+    private func exerciseEvents(_ call: Call) async throws {
+        let first = try await call(.get, "/api/v1/events?limit=2", .admin, nil)
+        let cursor = first.body.json["nextCursor"] as? String ?? ""
+        try await call(.get, "/api/v1/events?after=\(cursor)&type=pass.registered&type=campaign.finished", .admin, nil)
+        try await call(.get, "/api/v1/events?after=x", .admin, nil)
+        try await call(.get, "/api/v1/events?limit=1001", .admin, nil)
+        try await call(.get, "/api/v1/events", [:], nil)
     }
 
     /// Every documented JSON failure answer references the one Error schema, except the authorization result Apple Pay

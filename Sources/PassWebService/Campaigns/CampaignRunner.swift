@@ -208,7 +208,7 @@ public final class CampaignRunner: Service, Sendable {
         let data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
         return CampaignPassChange(
             serialNumber: pass.serialNumber, updateTag: pass.updateTag, data: data == pass.data ? nil : data, voided: voided,
-            templateVersion: templateVersion)
+            templateVersion: templateVersion, previous: pass)
     }
 
     private static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {

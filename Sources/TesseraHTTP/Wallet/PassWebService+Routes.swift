@@ -32,6 +32,9 @@ extension PassWebService {
                 CampaignRoutes(campaigns: campaigns, adminToken: token,
                                maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)
             }
+            if let events {
+                EventRoutes(events: events, adminToken: token).add(to: api)
+            }
             if let orderIssuer {
                 OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
                     .add(to: api)

@@ -1,0 +1,60 @@
+public import Foundation
+public import PassStore
+
+/// The event log as the issuer API reads it (`GET /api/v1/events`): pages in commit order after a cursor.
+public struct EventService: Sendable {
+    /// A page of events and the cursor to ask for the next one with.
+    public struct Page: Sendable {
+        public var events: [WalletEvent]
+        /// The last event's cursor, or the cursor asked with when the page is empty: always present, so a client polls
+        /// with it and gets only newer events.
+        public var nextCursor: String
+    }
+
+    /// The largest page.
+    public static let maximumPageSize = 1_000
+    /// The page size when none is asked for.
+    public static let defaultPageSize = 100
+
+    private let store: any EventStore
+
+    /// Creates the service over a store's event log.
+    public init(store: any EventStore) {
+        self.store = store
+    }
+
+    /// Events after a cursor.
+    /// - Parameters:
+    ///   - after: The `nextCursor` of the previous page, or `nil` for the start of the log.
+    ///   - types: Event types to keep (each may be a comma-separated list); every type when empty.
+    ///   - limit: The page size, 1 to ``maximumPageSize`` (default ``defaultPageSize``).
+    /// - Throws: ``IssuerError`` 400 naming `after`, `type` or `limit` when one is malformed.
+    public func events(after: String?, types: [String], limit: String?) async throws -> Page {
+        var cursor = EventCursor.start
+        if let after {
+            guard let parsed = EventCursor(after) else {
+                throw IssuerError.badQuery("after", "not a cursor this server gave (a nextCursor from GET /api/v1/events)")
+            }
+            cursor = parsed
+        }
+        var wanted: Set<String> = []
+        for name in types.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let name = name.trimmingCharacters(in: .whitespaces)
+            guard WalletEventType(rawValue: name) != nil else {
+                throw IssuerError.badQuery(
+                    "type", "\"\(name)\" is not an event type; one of "
+                        + WalletEventType.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            wanted.insert(name)
+        }
+        var count = Self.defaultPageSize
+        if let limit {
+            guard let value = Int(limit), (1...Self.maximumPageSize).contains(value) else {
+                throw IssuerError.badQuery("limit", "a whole number from 1 to \(Self.maximumPageSize)")
+            }
+            count = value
+        }
+        let events = try await store.events(after: cursor, types: wanted, limit: count)
+        return Page(events: events, nextCursor: (events.last?.cursor ?? cursor).description)
+    }
+}

@@ -1,0 +1,54 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore: EventStore {
+    /// Records events inside the current write transaction: they commit or roll back with the change they describe,
+    /// and SQLite's single writer numbers them in commit order.
+    static func record(_ drafts: [WalletEventDraft], now: Date, _ db: Database) throws {
+        guard !drafts.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO events (type, created_at, type_identifier, identifier, device, data) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for draft in drafts {
+            try insert.execute(arguments: [
+                draft.type.rawValue, now.timeIntervalSince1970, draft.typeIdentifier, draft.identifier, draft.device,
+                draft.data,
+            ])
+        }
+    }
+
+    public func events(after: EventCursor, types: Set<String>, limit: Int) async throws -> [WalletEvent] {
+        let list = String(decoding: try JSONEncoder().encode(types.sorted()), as: UTF8.self)
+        return try await read { db in
+            // Every type: the rowid order from `after`. Some types: through the (type, id) index, each type's run from
+            // `after`, merged by id, so a rare type costs its own events, not the log's.
+            let sql = types.isEmpty
+                ? "SELECT id, type, created_at, data FROM events WHERE id > ?1 ORDER BY id LIMIT ?3"
+                : """
+                    SELECT id, type, created_at, data FROM events INDEXED BY events_type
+                    WHERE type IN (SELECT value FROM json_each(?2)) AND id > ?1 ORDER BY id LIMIT ?3
+                    """
+            let statement = try db.cachedStatement(sql: sql)
+            return try Row.fetchAll(statement, arguments: [after.id, list, max(0, limit)]).map { row in
+                WalletEvent(id: row[0], cursor: EventCursor(id: row[0]), type: row[1],
+                            createdAt: Date(timeIntervalSince1970: row[2]), data: row[3])
+            }
+        }
+    }
+
+    public func deleteEvents(createdBefore: Date, limit: Int) async throws -> Int {
+        try await write { db in
+            // The oldest `limit` events by id, those of them old enough: a bounded transaction, no index on time.
+            try db.execute(sql: """
+                DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND created_at < ?
+                """, arguments: [max(0, limit), createdBefore.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+}
+
+extension SQLiteStore.Tables {
+    /// The kind of item, for the events' names.
+    var itemKind: WalletItemKind { names.kind == ItemTables.orders.kind ? .order : .pass }
+}

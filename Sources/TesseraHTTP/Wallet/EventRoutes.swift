@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+
+/// `GET /api/v1/events`: the event log for issuers that poll (behind a firewall, or catching up after an outage).
+/// Bearer-token protected like the rest of the issuer API.
+struct EventRoutes: Sendable {
+    let events: EventService
+    let adminToken: String
+
+    func add(to group: RouterGroup<WebServiceRequestContext>) {
+        group.group("events").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: list)
+    }
+
+    /// An event as the API (and a webhook body) shows it.
+    struct View: Encodable {
+        var id: String
+        var type: String
+        var createdAt: String
+        var data: JSONValue
+
+        init(_ event: WalletEvent) {
+            id = String(event.id)
+            type = event.type
+            createdAt = event.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            data = (try? JSONValue(jsonData: event.data)) ?? .object([:])
+        }
+    }
+
+    struct Page: Encodable {
+        var events: [View]
+        var nextCursor: String
+    }
+
+    @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let page = try await events.events(
+            after: query["after"].map(String.init), types: query.getAll("type").map { String($0) },
+            limit: query["limit"].map(String.init))
+        return try JSONBody.response(Page(events: page.events.map(View.init), nextCursor: page.nextCursor))
+    }
+}
