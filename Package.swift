@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Checkout", targets: ["Checkout"]),
         .library(name: "CheckoutPersistence", targets: ["CheckoutPersistence"]),
         .library(name: "TesseraServer", targets: ["TesseraServer"]),
+        .library(name: "Webhooks", targets: ["Webhooks"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -114,6 +115,21 @@ let package = Package(
             name: "PassStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // Event webhooks: signed posts of the event log to an issuer's endpoint, the signature shared with checkout
+        .target(
+            name: "Webhooks",
+            dependencies: [
+                "PassStore", "PassCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SQLiteStore",
             dependencies: ["PassStore", .product(name: "GRDB", package: "GRDB.swift")],
@@ -164,7 +180,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                "PaymentRequest", "PaymentToken", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup",
+                "PaymentRequest", "PaymentToken", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup", "Webhooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -207,6 +223,7 @@ let package = Package(
             name: "TesseraServer",
             dependencies: [
                 "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle", "TesseraHTTP",
+                "Webhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -224,7 +241,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
-                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout",
+                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

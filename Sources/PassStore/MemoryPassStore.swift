@@ -37,6 +37,8 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     /// The event log, in id order.
     var eventLog: [WalletEvent] = []
     var lastEventNumber: Int64 = 0
+    /// Webhook endpoints' delivery cursors and leases.
+    var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
 
     /// Creates an empty store.
     /// - Parameter kind: What it holds: passes, or orders (the events say `order.*`).

@@ -44,6 +44,7 @@ extension PostgresStore {
         campaignTables,
         templateVersionTables,
         eventTables,
+        webhookTables,
     ]
 
     /// Version 4, template versions (see ``PassStore/TemplateVersionStore``): each version's content, and the

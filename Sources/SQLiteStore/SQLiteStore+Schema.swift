@@ -20,6 +20,9 @@ extension SQLiteStore {
         migrator.registerMigration("v5: the event log") { db in
             try db.execute(sql: version5)
         }
+        migrator.registerMigration("v6: webhook delivery cursors") { db in
+            try db.execute(sql: version6)
+        }
         return migrator
     }()
 
@@ -100,6 +103,17 @@ extension SQLiteStore {
             data BLOB NOT NULL
         );
         CREATE INDEX events_type ON events (type, id);
+        """
+
+    /// Webhook delivery (see ``PassStore/WebhookOutboxStore``): one row per endpoint, its cursor and lease.
+    private static let version6 = """
+        CREATE TABLE webhook_deliveries (
+            endpoint TEXT NOT NULL PRIMARY KEY,
+            cursor_transaction INTEGER NOT NULL,
+            cursor_id INTEGER NOT NULL,
+            owner TEXT,
+            lease_until REAL NOT NULL
+        ) WITHOUT ROWID;
         """
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

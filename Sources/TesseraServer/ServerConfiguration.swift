@@ -5,6 +5,7 @@ public import Foundation
 public import PassBundle
 public import PassWebService
 public import ServiceLifecycle
+public import Webhooks
 
 /// Everything `tessera serve` needs, read from flags and environment variables by the CLI.
 public struct ServerConfiguration: Sendable {
@@ -60,6 +61,8 @@ public struct ServerConfiguration: Sendable {
     public var campaigns: CampaignRunner.Configuration = .init()
     /// How long the event log keeps events.
     public var eventRetention: EventRetention.Configuration = .init()
+    /// Where events are posted (`--webhook-url`); `nil`: no webhooks.
+    public var webhook: WebhookDispatcher.Configuration?
     /// How edited templates are noticed (besides `SIGHUP`).
     public var templateWatch: TemplateWatcher.Configuration = .init()
     /// The merchant checkout (`/checkout/...`); `nil` leaves it off.

@@ -11,6 +11,7 @@ import PostgresStore
 public import Prometheus
 import SQLiteStore
 import ServiceLifecycle
+import Webhooks
 
 /// Tessera's server: the pass web service (and the orders web service when configured), issuer API and push
 /// dispatchers over one store, with `/metrics`.
@@ -130,6 +131,15 @@ public enum TesseraServer {
             services.append(EventRetention(
                 store: eventStore, configuration: configuration.eventRetention, logger: logger, now: now))
             events = EventService(store: eventStore)
+        }
+        if let webhook = configuration.webhook {
+            guard let outbox = store as? any WebhookOutboxStore & EventStore else {
+                throw ServerConfigurationError(setting: "webhook", "the store keeps no webhook delivery state")
+            }
+            var webhook = webhook
+            // One process per SQLite file: a lease left by a process that is gone is this process's to take at once.
+            if case .sqlite = configuration.database { webhook.exclusiveStore = true }
+            services.append(WebhookDispatcher(configuration: webhook, store: outbox, logger: logger, now: now))
         }
         let webService = PassWebService(
             issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events,

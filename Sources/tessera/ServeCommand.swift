@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var apns: APNsOptions
 
+    @OptionGroup var webhooks: WebhookOptions
+
     @Option(help: "Merchant configuration (JSON, see docs/checkout.md): turns on the checkout API and payment sheet (TESSERA_MERCHANT_CONFIG).")
     var merchantConfig: String?
 
@@ -132,6 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let adminToken, adminToken.count < 16 {
             throw CommandFailure(message: "admin token: at least 16 characters are needed")
         }
+        let webhook = try webhooks.configuration()
 
         var logger = Logger(label: "tessera")
         let level = logLevel ?? environment["TESSERA_LOG_LEVEL"] ?? "info"
@@ -203,6 +206,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "--event-retention-days: must be from 1 to 3650", exitCode: 2)
         }
         configuration.eventRetention.days = retention
+        configuration.webhook = webhook
         let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
             guard let parsed = Double(text) else {
                 throw CommandFailure(message: "TESSERA_TEMPLATE_POLL_INTERVAL: \(text) is not a number of seconds", exitCode: 2)

@@ -36,7 +36,7 @@ struct OrderMigrationTests {
             DELETE FROM counters WHERE name = 'order_update_tag';
             DROP TABLE campaign_pushes; DROP TABLE campaigns; DROP INDEX passes_template;
             DROP TABLE template_versions; ALTER TABLE passes DROP COLUMN template_version;
-            DROP TABLE events;
+            DROP TABLE events; DROP TABLE webhook_deliveries;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

@@ -8,6 +8,7 @@ import NIOHTTP1
 import PassCrypto
 import PaymentRequest
 import PaymentToken
+import Webhooks
 public import ServiceLifecycle
 
 /// Sends each authorization to the merchant's own endpoint (which talks to the gateway) and takes its answer:
@@ -144,11 +145,7 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
     ///   - timestamp: When.
     /// - Returns: The `Tessera-Signature` header value.
     public static func signature(body: Data, secret: Data, timestamp: Date) -> String {
-        let seconds = Int(timestamp.timeIntervalSince1970)
-        var signed = Data("\(seconds).".utf8)
-        signed.append(body)
-        let mac = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret))
-        return "t=\(seconds),v1=" + Hex.encode(mac)
+        WebhookSignature.header(body: body, secret: secret, timestamp: timestamp)
     }
 
     /// The JSON body: order, session, idempotency key, amount (decimal string), currency, network, transaction

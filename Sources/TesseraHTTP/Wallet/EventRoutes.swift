@@ -14,7 +14,7 @@ struct EventRoutes: Sendable {
         group.group("events").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: list)
     }
 
-    /// An event as the API (and a webhook body) shows it.
+    /// An event as the API shows it (a webhook's body, `WalletEvent.jsonBody()`, is the same object).
     struct View: Encodable {
         var id: String
         var type: String
@@ -24,7 +24,7 @@ struct EventRoutes: Sendable {
         init(_ event: WalletEvent) {
             id = String(event.id)
             type = event.type
-            createdAt = event.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            createdAt = event.createdAtText
             data = (try? JSONValue(jsonData: event.data)) ?? .object([:])
         }
     }

@@ -1,0 +1,228 @@
+import AsyncHTTPClient
+public import Foundation
+public import Logging
+import Metrics
+public import NIOCore
+import NIOHTTP1
+public import PassStore
+public import ServiceLifecycle
+
+/// Posts every event of the log to the issuer's webhook endpoint, in order, at least once.
+///
+/// The outbox is the event log itself (each event committed with its change) and a cursor per endpoint in the same
+/// store (``PassStore/WebhookOutboxStore``): a process takes the endpoint's lease, posts the events after the cursor
+/// one after another and moves the cursor on as they are accepted. Every server process runs one; the lease lets one
+/// deliver at a time (no event is sent by two processes at once), and when its process dies the lease runs out and
+/// another continues from the last saved cursor (events posted but not yet saved are posted again: at least once).
+/// Delivery is in log order, so a pass's events arrive in the order they happened.
+///
+/// A timeout, a connection error, 408, 429 or 5xx is retried with exponential backoff (1 s, 2 s, 4 s, ... at most
+/// 10 minutes apart) for 24 hours, holding back the events after it; then the event is given up on (logged) and
+/// delivery goes on. Any other answer that is not 2xx is the receiver refusing the event: logged, not retried.
+/// Redirects are not followed.
+public final class WebhookDispatcher: Service, Sendable {
+    /// Where and how events are posted.
+    public struct Configuration: Sendable {
+        /// The receiver.
+        public var destination: WebhookDestination
+        /// The HMAC secret of the `Tessera-Signature` header.
+        public var secret: Data
+        /// How long one post may take.
+        public var timeout: TimeAmount
+        /// How long a failing event is retried.
+        public var retryWindow: TimeInterval
+        /// The first retry's delay; each next one doubles, up to ``longestRetryDelay``.
+        public var firstRetryDelay: Duration
+        public var longestRetryDelay: Duration
+        /// How long a process's lease on delivery lasts without being renewed.
+        public var lease: TimeInterval
+        /// How often the log is read when there was nothing to send.
+        public var pollInterval: Duration
+        /// Events read per round.
+        public var batchSize: Int
+        /// Whether this process is the only one on its store (SQLite): a lease a previous process left is taken at
+        /// once rather than when it runs out.
+        public var exclusiveStore = false
+
+        /// Creates a configuration.
+        public init(destination: WebhookDestination, secret: Data, timeout: TimeAmount = .seconds(10),
+                    retryWindow: TimeInterval = 86_400, firstRetryDelay: Duration = .seconds(1),
+                    longestRetryDelay: Duration = .seconds(600), lease: TimeInterval = 30,
+                    pollInterval: Duration = .milliseconds(250), batchSize: Int = 200) {
+            self.destination = destination
+            self.secret = secret
+            self.timeout = timeout
+            self.retryWindow = retryWindow
+            self.firstRetryDelay = firstRetryDelay
+            self.longestRetryDelay = longestRetryDelay
+            self.lease = lease
+            self.pollInterval = pollInterval
+            self.batchSize = batchSize
+        }
+    }
+
+    /// What one post came to.
+    enum Outcome: Equatable {
+        case delivered
+        /// Not 2xx and not worth retrying.
+        case refused(Int)
+        /// Worth retrying: why.
+        case retry(String)
+    }
+
+    private struct LeaseLost: Error {}
+
+    private let configuration: Configuration
+    private let store: any WebhookOutboxStore & EventStore
+    private let client: HTTPClient
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    /// This process's name in the lease: unique, or on a store only one process uses, the same for every process (a
+    /// restarted one takes over its predecessor's lease at once).
+    private let owner: String
+    private var endpoint: String { configuration.destination.url.absoluteString }
+    private let delivered = Counter(label: "tessera_webhook_events_total", dimensions: [("result", "delivered")])
+    private let refused = Counter(label: "tessera_webhook_events_total", dimensions: [("result", "refused")])
+    private let abandoned = Counter(label: "tessera_webhook_events_total", dimensions: [("result", "abandoned")])
+    private let retries = Counter(label: "tessera_webhook_retries_total")
+
+    /// Creates the dispatcher (and its HTTP client, shut down when ``run()`` ends).
+    public init(configuration: Configuration, store: any WebhookOutboxStore & EventStore, logger: Logger,
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.configuration = configuration
+        self.store = store
+        self.logger = logger
+        self.now = now
+        owner = configuration.exclusiveStore
+            ? "tessera serve"
+            : "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString)"
+        var client = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        client.timeout = .init(connect: .seconds(5), read: configuration.timeout)
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: client)
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var start: EventCursor?
+            var checked = Date.distantPast
+            while !Task.isCancelled {
+                do {
+                    if self.now().timeIntervalSince(checked) >= 60 {
+                        try self.configuration.destination.checkAddresses()
+                        checked = self.now()
+                    }
+                    if start == nil { start = try await self.store.latestEventCursor() }
+                    if try await self.deliverRound(start: start ?? .start) { continue }
+                } catch is CancellationError {
+                    break
+                } catch is LeaseLost {
+                    self.logger.notice("webhook: another process took over delivery")
+                } catch let refusal as WebhookDestination.Refusal {
+                    self.logger.error("webhook: not delivering", metadata: ["reason": "\(refusal)"])
+                } catch {
+                    self.logger.error("webhook: cannot read the event log", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: self.configuration.pollInterval)
+            }
+        }
+        try? await store.releaseWebhookDelivery(endpoint: endpoint, owner: owner)
+        try await client.shutdown()
+    }
+
+    /// Takes the lease and posts the next events.
+    /// - Returns: Whether there were events (read again at once).
+    func deliverRound(start: EventCursor) async throws -> Bool {
+        guard var position = try await store.leaseWebhookDelivery(
+            endpoint: endpoint, owner: owner, start: start, now: now(), lease: configuration.lease)
+        else { return false }
+        let events = try await store.events(after: position, types: [], limit: configuration.batchSize)
+        guard !events.isEmpty else { return false }
+        var saved = ContinuousClock.now
+        for event in events {
+            let committed = position
+            try await deliver(event) {
+                // Renews the lease while one event waits for its retries.
+                guard try await self.save(committed) else { throw LeaseLost() }
+            }
+            position = event.cursor
+            if ContinuousClock.now - saved > .seconds(1) {
+                guard try await save(position) else { throw LeaseLost() }
+                saved = .now
+            }
+        }
+        guard try await save(position) else { throw LeaseLost() }
+        return true
+    }
+
+    private func save(_ cursor: EventCursor) async throws -> Bool {
+        try await store.saveWebhookCursor(
+            endpoint: endpoint, owner: owner, cursor: cursor, now: now(), lease: configuration.lease)
+    }
+
+    /// Posts one event until it is accepted, refused, or its retry window has passed.
+    private func deliver(_ event: WalletEvent, renewLease: () async throws -> Void) async throws {
+        let body = event.jsonBody()
+        let first = now()
+        var delay = configuration.firstRetryDelay
+        while true {
+            try Task.checkCancellation()
+            switch await post(body, event: event) {
+            case .delivered:
+                delivered.increment()
+                return
+            case .refused(let status):
+                refused.increment()
+                logger.warning("webhook: the receiver refused an event; not retried", metadata: [
+                    "event": "\(event.id)", "type": "\(event.type)", "status": "\(status)",
+                ])
+                return
+            case .retry(let reason):
+                guard now().timeIntervalSince(first) < configuration.retryWindow else {
+                    abandoned.increment()
+                    logger.error("webhook: gave up on an event after its retry window", metadata: [
+                        "event": "\(event.id)", "type": "\(event.type)", "reason": "\(reason)",
+                    ])
+                    return
+                }
+                retries.increment()
+                logger.warning("webhook: delivery failed; retrying", metadata: [
+                    "event": "\(event.id)", "reason": "\(reason)", "in": "\(delay)",
+                ])
+                // Sleeps in slices shorter than the lease, renewing it, so no other process takes over meanwhile.
+                var left = delay
+                let slice = Duration.seconds(max(1, configuration.lease / 3))
+                while left > .zero {
+                    let step = min(left, slice)
+                    try await Task.sleep(for: step)
+                    left -= step
+                    try await renewLease()
+                }
+                delay = min(delay * 2, configuration.longestRetryDelay)
+            }
+        }
+    }
+
+    /// One post of an event.
+    func post(_ body: Data, event: WalletEvent) async -> Outcome {
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Tessera-Webhooks/1")
+        request.headers.add(name: "Tessera-Event-Id", value: String(event.id))
+        request.headers.add(name: "Tessera-Event-Type", value: event.type)
+        request.headers.add(name: WebhookSignature.headerName,
+                            value: WebhookSignature.header(body: body, secret: configuration.secret, timestamp: now()))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await client.execute(request, timeout: configuration.timeout, logger: logger)
+            _ = try? await response.body.collect(upTo: 1 << 16)
+            switch response.status.code {
+            case 200..<300: return .delivered
+            case 408, 429, 500...: return .retry("the receiver answered \(response.status.code)")
+            default: return .refused(Int(response.status.code))
+            }
+        } catch {
+            return .retry("\(error)")
+        }
+    }
+}
