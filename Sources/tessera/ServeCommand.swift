@@ -179,15 +179,9 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metricsFactory)
         let apnsConfiguration = try apns.configuration(signerCredentials: credentials)
 
-        let batchSize = try campaignBatchSize ?? environment["TESSERA_CAMPAIGN_BATCH_SIZE"].map { text in
-            guard let parsed = Int(text) else {
-                throw CommandFailure(message: "TESSERA_CAMPAIGN_BATCH_SIZE: \(text) is not a whole number", exitCode: 2)
-            }
-            return parsed
-        } ?? 500
-        guard (1...10_000).contains(batchSize) else {
-            throw CommandFailure(message: "--campaign-batch-size: must be from 1 to 10000", exitCode: 2)
-        }
+        let batchSize = try Self.wholeNumber(
+            campaignBatchSize, flag: "--campaign-batch-size", variable: "TESSERA_CAMPAIGN_BATCH_SIZE", default: 500,
+            range: 1...10_000, environment)
         var configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
@@ -196,16 +190,9 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
-        let retention = try eventRetentionDays ?? environment["TESSERA_EVENT_RETENTION_DAYS"].map { text in
-            guard let parsed = Int(text) else {
-                throw CommandFailure(message: "TESSERA_EVENT_RETENTION_DAYS: \(text) is not a whole number", exitCode: 2)
-            }
-            return parsed
-        } ?? 30
-        guard (1...3_650).contains(retention) else {
-            throw CommandFailure(message: "--event-retention-days: must be from 1 to 3650", exitCode: 2)
-        }
-        configuration.eventRetention.days = retention
+        configuration.eventRetention.days = try Self.wholeNumber(
+            eventRetentionDays, flag: "--event-retention-days", variable: "TESSERA_EVENT_RETENTION_DAYS", default: 30,
+            range: 1...3_650, environment)
         configuration.webhook = webhook
         let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
             guard let parsed = Double(text) else {
@@ -241,6 +228,25 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// A whole-number setting: the flag, else the environment variable, else the default; outside `range` (or not a
+    /// number in the variable) it stops start-up with exit code 2, naming the flag or variable.
+    static func wholeNumber(
+        _ flag: Int?, flag name: String, variable: String, default value: Int, range: ClosedRange<Int>,
+        _ environment: [String: String]
+    ) throws -> Int {
+        let number = try flag ?? environment[variable].map { text in
+            guard let parsed = Int(text) else {
+                throw CommandFailure(message: "\(variable): \(text) is not a whole number", exitCode: 2)
+            }
+            return parsed
+        } ?? value
+        guard range.contains(number) else {
+            throw CommandFailure(
+                message: "\(name): must be from \(range.lowerBound) to \(range.upperBound)", exitCode: 2)
+        }
+        return number
+    }
+
     /// The grace period and hard deadline of a shutdown from flags or environment variables.
     func readShutdownLimits(_ environment: [String: String]) throws -> ShutdownLimits {
         let grace = try Self.seconds(

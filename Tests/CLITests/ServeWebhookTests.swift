@@ -96,7 +96,7 @@ struct ServeWebhookTests {
         receiver.stop()
     }
 
-    @Test("private, loopback and plain-http URLs, and a missing or short secret, stop start-up naming the flag")
+    @Test("private, loopback and plain-http URLs, a missing or short secret and out-of-range settings stop start-up naming the flag")
     func refusedAtStartUp() async throws {
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "webhook-refusals")
@@ -120,6 +120,8 @@ struct ServeWebhookTests {
             ([url, "https://203.0.113.7/hook"], file, "needed"),
             ([url, "https://203.0.113.7/hook", file, short.path], file, "16 bytes"),
             ([file, secret.path], file, "without --webhook-url"),
+            (["--event-retention-days", "0"], "--event-retention-days", "from 1 to 3650"),
+            (["--campaign-batch-size", "10001"], "--campaign-batch-size", "from 1 to 10000"),
         ] {
             let result = try await Subprocess.tessera(base + flags)
             #expect(result.status == 2, "\(flags): \(result.stderr)")
