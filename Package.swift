@@ -379,7 +379,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore",
+                "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore", "Webhooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
