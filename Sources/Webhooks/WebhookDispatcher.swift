@@ -104,6 +104,10 @@ public final class WebhookDispatcher: Service, Sendable {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             var start: EventCursor?
+            // The cursor this process last saw (saved or read with the lease): while the log has nothing after it,
+            // an idle round is one read, with no write (SQLite's writer stays free). Another process may have moved
+            // the stored cursor further; the lease then reads the stored one.
+            var seen: EventCursor?
             var checked = Date.distantPast
             while !Task.isCancelled {
                 do {
@@ -112,7 +116,11 @@ public final class WebhookDispatcher: Service, Sendable {
                         checked = self.now()
                     }
                     if start == nil { start = try await self.store.latestEventCursor() }
-                    if try await self.deliverRound(start: start ?? .start) { continue }
+                    if let last = seen, try await self.store.events(after: last, types: [], limit: 1).isEmpty {
+                        try? await Task.sleep(for: self.configuration.pollInterval)
+                        continue
+                    }
+                    if try await self.deliverRound(start: start ?? .start, seen: &seen) { continue }
                 } catch is CancellationError {
                     break
                 } catch is LeaseLost {
@@ -131,10 +139,11 @@ public final class WebhookDispatcher: Service, Sendable {
 
     /// Takes the lease and posts the next events.
     /// - Returns: Whether there were events (read again at once).
-    func deliverRound(start: EventCursor) async throws -> Bool {
+    func deliverRound(start: EventCursor, seen: inout EventCursor?) async throws -> Bool {
         guard var position = try await store.leaseWebhookDelivery(
             endpoint: endpoint, owner: owner, start: start, now: now(), lease: configuration.lease)
         else { return false }
+        seen = position
         let events = try await store.events(after: position, types: [], limit: configuration.batchSize)
         guard !events.isEmpty else { return false }
         var saved = ContinuousClock.now
@@ -151,6 +160,7 @@ public final class WebhookDispatcher: Service, Sendable {
             }
         }
         guard try await save(position) else { throw LeaseLost() }
+        seen = position
         return true
     }
 
