@@ -1,8 +1,8 @@
 public import Foundation
 
 /// A ``PassStore`` in memory, for tests and trials: nothing survives the process.
-public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, EventStore {
-    private struct PassKey: Hashable {
+public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, EventStore, RedemptionStore {
+    struct PassKey: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
     }
@@ -19,7 +19,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         var claimedUntil: Date?
     }
 
-    private var passes: [PassKey: PassRecord] = [:]
+    var passes: [PassKey: PassRecord] = [:]
     private var downloadTokens: [String: PassKey] = [:]
     private var devices: [String: Device] = [:]
     private var queue: [Int64: QueuedPush] = [:]
@@ -37,6 +37,8 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     /// The event log, in id order.
     var eventLog: [WalletEvent] = []
     var lastEventNumber: Int64 = 0
+    /// Every scan, in order.
+    var scans: [MemoryScan] = []
     /// Webhook endpoints' delivery cursors and leases.
     var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
 

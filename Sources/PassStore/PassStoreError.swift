@@ -7,6 +7,7 @@ public struct PassStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case passNotFound(String, String)
         case invalidData(String)
         case unavailable(String)
+        case idempotencyConflict(String)
     }
 
     private let base: Base
@@ -31,6 +32,17 @@ public struct PassStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         PassStoreError(base: .unavailable(reason))
     }
 
+    /// An idempotency key was used before for another request.
+    public static func idempotencyConflict(_ key: String) -> PassStoreError {
+        PassStoreError(base: .idempotencyConflict(key))
+    }
+
+    /// Whether this is an idempotency-key conflict.
+    public var isIdempotencyConflict: Bool {
+        if case .idempotencyConflict = base { return true }
+        return false
+    }
+
     /// Whether this is a duplicate-pass error.
     public var isDuplicatePass: Bool {
         if case .duplicatePass = base { return true }
@@ -49,6 +61,7 @@ public struct PassStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .passNotFound(let type, let serial): "no pass \(type) / \(serial)"
         case .invalidData(let reason): "invalid stored data: \(reason)"
         case .unavailable(let reason): "database unavailable: \(reason)"
+        case .idempotencyConflict: "the idempotency key was used for another request"
         }
     }
 }

@@ -76,6 +76,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
     private static let requestMembers: Set<String> = [
         "body", "template", "data", "passes", "personalizationToken", "requiredPersonalizationInfo",
         "select", "republishTemplate", "void", "unvoid", "message", "scheduledAt", "state", "limit", "cursor",
+        "barcodeMessage", "passTypeIdentifier", "serialNumber", "place",
     ]
 
     static func unknownTemplate(_ name: String) -> IssuerError {

@@ -48,7 +48,7 @@ public final class PassIssuer: WalletItemIssuer {
     let templates: TemplateLibrary
     /// Signed bundles of current versions.
     public let cache: BundleCache
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     let onPushesQueued: @Sendable () -> Void
 

@@ -15,6 +15,9 @@ final class TemplateLibrary: Sendable {
         var personalizedBuilder: PassBuilder?
         /// The content version (see ``TemplateLibrary/contentVersion(of:)``).
         var version: String
+        /// The folder's `.tessera.json` as read with its current content (earlier versions keep the defaults: the
+        /// settings in force are always the current folder's).
+        var settings = TemplateSettings()
         var isPersonalizable: Bool { personalizedBuilder != nil }
     }
 
@@ -70,8 +73,12 @@ final class TemplateLibrary: Sendable {
         }
         do {
             let template = try PassTemplate(directory: folder)
-            return (try entry(for: template), try StoredTemplate(template).encoded())
+            var entry = try entry(for: template)
+            entry.settings = try TemplateSettings(folder: folder)
+            return (entry, try StoredTemplate(template).encoded())
         } catch let error as PassModelError {
+            throw IssuerError.invalidTemplate(name, error.description)
+        } catch let error as SettingsError {
             throw IssuerError.invalidTemplate(name, error.description)
         }
     }

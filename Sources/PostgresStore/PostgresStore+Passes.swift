@@ -106,42 +106,49 @@ extension PostgresStore {
         async throws -> PassUpdate?
     {
         try await transaction { connection in
-            let tag = try await nextUpdateTag(connection)
-            // `old` is the row before the change (a FROM item's values are the ones read), so the answer says what
-            // changed for the events, without another round trip while the update tag counter is held.
-            let rows = try await connection.query("""
-                UPDATE \(unescaped: tables.items) SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
-                    personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
-                    template_version = COALESCE(\(change.templateVersion)::text, template_version),
-                    last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
-                FROM (
-                    SELECT data AS old_data, voided AS old_voided, personalization AS old_personalization,
-                        template_version AS old_template_version
-                    FROM \(unescaped: tables.items)
-                    WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber) FOR UPDATE
-                ) AS old
-                WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-                    AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)
-                    AND (\(change.onlyIfUpdateTag)::bigint IS NULL OR update_tag = \(change.onlyIfUpdateTag))
-                RETURNING \(unescaped: Self.passColumns), old_data IS DISTINCT FROM data, old_voided IS DISTINCT FROM voided,
-                    old_personalization IS DISTINCT FROM personalization,
-                    old_template_version IS DISTINCT FROM template_version, old_personalization IS NULL
-                """, logger: logger).collect()
-            guard let row = rows.first else { return nil }
-            let after = try Self.passRecord(row)
-            let flags = row.makeRandomAccess()
-            var changed: [String] = []
-            for (index, member) in ["data", "voided", "personalization", "templateVersion"].enumerated()
-            where try flags[12 + index].decode(Bool.self) {
-                changed.append(member)
-            }
-            let queued = try await queuePushes(
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, connection
-            )
-            try await record(WalletEventDraft.change(
-                itemKind, after: after, changed: changed, personalized: try flags[16].decode(Bool.self), campaign: nil
-            ), now: now, connection)
-            return PassUpdate(pass: after, pushesQueued: queued)
+            try await updatePass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, change: change,
+                                 now: now, connection)
         }
+    }
+
+    /// ``updatePass(passTypeIdentifier:serialNumber:change:now:)`` inside the caller's transaction.
+    func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date,
+                    _ connection: PostgresConnection) async throws -> PassUpdate? {
+        let tag = try await nextUpdateTag(connection)
+        // `old` is the row before the change (a FROM item's values are the ones read), so the answer says what
+        // changed for the events, without another round trip while the update tag counter is held.
+        let rows = try await connection.query("""
+            UPDATE \(unescaped: tables.items) SET data = COALESCE(\(change.data), data), voided = COALESCE(\(change.voided), voided),
+                personalization = COALESCE(\(change.personalization), personalization), update_tag = \(tag),
+                template_version = COALESCE(\(change.templateVersion)::text, template_version),
+                last_modified = GREATEST(\(now.wholeSeconds), last_modified + interval '1 second')
+            FROM (
+                SELECT data AS old_data, voided AS old_voided, personalization AS old_personalization,
+                    template_version AS old_template_version
+                FROM \(unescaped: tables.items)
+                WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber) FOR UPDATE
+            ) AS old
+            WHERE pass_type_identifier = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                AND (NOT \(change.onlyIfNotPersonalized) OR personalization IS NULL)
+                AND (\(change.onlyIfUpdateTag)::bigint IS NULL OR update_tag = \(change.onlyIfUpdateTag))
+            RETURNING \(unescaped: Self.passColumns), old_data IS DISTINCT FROM data, old_voided IS DISTINCT FROM voided,
+                old_personalization IS DISTINCT FROM personalization,
+                old_template_version IS DISTINCT FROM template_version, old_personalization IS NULL
+            """, logger: logger).collect()
+        guard let row = rows.first else { return nil }
+        let after = try Self.passRecord(row)
+        let flags = row.makeRandomAccess()
+        var changed: [String] = []
+        for (index, member) in ["data", "voided", "personalization", "templateVersion"].enumerated()
+        where try flags[12 + index].decode(Bool.self) {
+            changed.append(member)
+        }
+        let queued = try await queuePushes(
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, connection
+        )
+        try await record(WalletEventDraft.change(
+            itemKind, after: after, changed: changed, personalized: try flags[16].decode(Bool.self), campaign: nil
+        ), now: now, connection)
+        return PassUpdate(pass: after, pushesQueued: queued)
     }
 }

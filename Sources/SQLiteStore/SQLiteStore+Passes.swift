@@ -105,31 +105,38 @@ extension SQLiteStore {
         async throws -> PassUpdate?
     {
         try await write { [tables] db in
-            let read = try db.cachedStatement(sql: tables.itemByKey)
-            guard let before = try Row.fetchOne(read, arguments: [passTypeIdentifier, serialNumber]).map({
-                Self.passRecord($0)
-            }) else { return nil }
-            let tag = try Self.nextUpdateTag(tables, db)
-            let update = try db.cachedStatement(sql: """
-                UPDATE \(tables.items) SET data = COALESCE(?, data), voided = COALESCE(?, voided),
-                    personalization = COALESCE(?, personalization), template_version = COALESCE(?, template_version),
-                    update_tag = ?, last_modified = MAX(?, last_modified + 1)
-                WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
-                    AND (? IS NULL OR update_tag = ?)
-                RETURNING \(Self.passColumns)
-                """)
-            let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-            let arguments: StatementArguments = [
-                change.data, change.voided, change.personalization, change.templateVersion, tag, seconds, passTypeIdentifier, serialNumber,
-                change.onlyIfNotPersonalized, change.onlyIfUpdateTag, change.onlyIfUpdateTag,
-            ]
-            guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
-            let after = Self.passRecord(row)
-            let queued = try Self.queuePushes(
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
-            try Self.record(WalletEventDraft.change(tables.itemKind, before: before, after: after, campaign: nil),
-                            now: now, db)
-            return PassUpdate(pass: after, pushesQueued: queued)
+            try Self.updatePass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, change: change,
+                                now: now, tables, db)
         }
+    }
+
+    /// ``updatePass(passTypeIdentifier:serialNumber:change:now:)`` inside the caller's write transaction.
+    static func updatePass(passTypeIdentifier: String, serialNumber: String, change: PassChange, now: Date,
+                           _ tables: Tables, _ db: Database) throws -> PassUpdate? {
+        let read = try db.cachedStatement(sql: tables.itemByKey)
+        guard let before = try Row.fetchOne(read, arguments: [passTypeIdentifier, serialNumber]).map({
+            passRecord($0)
+        }) else { return nil }
+        let tag = try nextUpdateTag(tables, db)
+        let update = try db.cachedStatement(sql: """
+            UPDATE \(tables.items) SET data = COALESCE(?, data), voided = COALESCE(?, voided),
+                personalization = COALESCE(?, personalization), template_version = COALESCE(?, template_version),
+                update_tag = ?, last_modified = MAX(?, last_modified + 1)
+            WHERE pass_type_identifier = ? AND serial_number = ? AND (? = 0 OR personalization IS NULL)
+                AND (? IS NULL OR update_tag = ?)
+            RETURNING \(passColumns)
+            """)
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let arguments: StatementArguments = [
+            change.data, change.voided, change.personalization, change.templateVersion, tag, seconds, passTypeIdentifier, serialNumber,
+            change.onlyIfNotPersonalized, change.onlyIfUpdateTag, change.onlyIfUpdateTag,
+        ]
+        guard let row = try Row.fetchOne(update, arguments: arguments) else { return nil }
+        let after = passRecord(row)
+        let queued = try queuePushes(
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
+        try record(WalletEventDraft.change(tables.itemKind, before: before, after: after, campaign: nil),
+                        now: now, db)
+        return PassUpdate(pass: after, pushesQueued: queued)
     }
 }

@@ -23,6 +23,9 @@ extension SQLiteStore {
         migrator.registerMigration("v6: webhook delivery cursors") { db in
             try db.execute(sql: version6)
         }
+        migrator.registerMigration("v7: redemptions, and passes by barcode message") { db in
+            try db.execute(sql: version7)
+        }
         return migrator
     }()
 
@@ -114,6 +117,33 @@ extension SQLiteStore {
             owner TEXT,
             lease_until REAL NOT NULL
         ) WITHOUT ROWID;
+        """
+
+    /// Redemption (see ``PassStore/RedemptionStore``): each pass's count of valid scans (a column with a constant
+    /// default: adding it rewrites no row), the log of every scan with its idempotency key, and an index of passes by
+    /// the barcode message their data sets (built once from the stored passes, then kept by SQLite on every write).
+    private static let version7 = """
+        ALTER TABLE passes ADD COLUMN redemptions INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX passes_barcode_message ON passes (\(barcodeMessageExpression));
+        CREATE TABLE redemptions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            pass_type_identifier TEXT,
+            serial_number TEXT,
+            result TEXT NOT NULL,
+            place TEXT,
+            scanned_at REAL NOT NULL,
+            redemptions INTEGER NOT NULL,
+            idempotency_key TEXT UNIQUE,
+            request_hash TEXT NOT NULL
+        );
+        CREATE INDEX redemptions_pass ON redemptions (pass_type_identifier, serial_number, result, id);
+        """
+
+    /// The barcode message a pass's data sets (``PassStore/PassRecord/barcodeMessage(in:)``), as SQL: the index and
+    /// the lookup use this exact text. The data is a BLOB, read as JSON text.
+    static let barcodeMessageExpression = """
+        COALESCE(json_extract(CAST(data AS TEXT), '$.barcodeMessage'), \
+        json_extract(CAST(data AS TEXT), '$.barcodes[0].message'))
         """
 
     /// The tables of one kind of item: the items, their devices, registrations and push queue.

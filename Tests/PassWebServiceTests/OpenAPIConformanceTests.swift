@@ -89,6 +89,7 @@ struct OpenAPIConformanceTests {
                 try await call(.post, "/api/v1/pkpasses", [:], bundle)
                 try await exerciseCampaigns(call)
                 try await exerciseEvents(call)
+                try await exerciseRedemptions(call)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)
@@ -131,6 +132,21 @@ struct OpenAPIConformanceTests {
     }
 
     /// The event log: pages, a type filter, the refusals.
+    /// Redemption: valid, already redeemed, repeated with its key, unknown, refused.
+    private func exerciseRedemptions(_ call: Call) async throws {
+        let byIdentifiers = #"{"passTypeIdentifier":"pass.dev.tessera.demo","serialNumber":"O-1","place":"Gate 1"}"#
+        var keyed = HTTPFields.admin
+        keyed[HTTPField.Name("Idempotency-Key")!] = "scan-0001"
+        try await call(.post, "/api/v1/redemptions", keyed, byIdentifiers)
+        try await call(.post, "/api/v1/redemptions", keyed, byIdentifiers)
+        try await call(.post, "/api/v1/redemptions", keyed, #"{"barcodeMessage":"other"}"#)
+        try await call(.post, "/api/v1/redemptions", .admin, byIdentifiers)
+        try await call(.post, "/api/v1/redemptions", .admin, #"{"barcodeMessage":"NO-SUCH-TICKET"}"#)
+        try await call(.post, "/api/v1/redemptions", .admin, #"{"barcodeMessage":"x","gate":"1"}"#)
+        try await call(.post, "/api/v1/redemptions", .admin, "[1]")
+        try await call(.post, "/api/v1/redemptions", [:], byIdentifiers)
+    }
+
     private func exerciseEvents(_ call: Call) async throws {
         let first = try await call(.get, "/api/v1/events?limit=2", .admin, nil)
         let cursor = first.body.json["nextCursor"] as? String ?? ""

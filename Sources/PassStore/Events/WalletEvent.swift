@@ -202,7 +202,7 @@ public struct WalletEventDraft: Sendable, Equatable {
         return WalletEventDraft(type: type, typeIdentifier: typeIdentifier, identifier: identifier, data: encode(members))
     }
 
-    private static func encode(_ members: [String: EventValue]) -> Data {
+    static func encode(_ members: [String: EventValue]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and string lists always encode.

@@ -215,17 +215,3 @@ public struct CampaignRequest: Sendable, Equatable {
         LogRedactor.escapeControlCharacters(key)
     }
 }
-
-/// RFC 3339 date-times (`2026-12-31T23:00:00Z`, `2026-12-31T23:00:00.5+01:00`).
-enum RFC3339 {
-    static func date(_ text: String) -> Date? {
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        let plain = Date.ISO8601FormatStyle()
-        let normalized = text.replacingOccurrences(of: "t", with: "T").replacingOccurrences(of: "z", with: "Z")
-        return (try? plain.parse(normalized)) ?? (try? withFraction.parse(normalized))
-    }
-
-    static func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false))
-    }
-}

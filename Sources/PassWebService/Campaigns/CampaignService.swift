@@ -51,13 +51,7 @@ public final class CampaignService: Sendable {
     /// - Throws: ``IssuerError``: 422 naming the member at fault, 409 for a known key with another body.
     public func create(body: [String: JSONValue], idempotencyKey: String?) async throws -> (campaign: CampaignRecord, created: Bool) {
         let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
-        if let idempotencyKey {
-            guard !idempotencyKey.isEmpty, idempotencyKey.count <= 255,
-                  idempotencyKey.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x21 && $0.value < 0x7F })
-            else {
-                throw IssuerError(status: .badRequest, description: "Idempotency-Key: 1-255 visible ASCII characters")
-            }
-        }
+        try IdempotencyKey.check(idempotencyKey)
         let request = try CampaignRequest(body, now: now())
         try await check(request)
         let campaign = NewCampaign(

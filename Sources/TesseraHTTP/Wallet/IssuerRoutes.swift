@@ -25,6 +25,7 @@ struct IssuerRoutes: Sendable {
         passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
         group.group("pkpasses").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: downloadBundle)
         group.group("templates").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: templates)
+        group.group("redemptions").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: redeem)
     }
 
     private struct TemplateList: Encodable {
@@ -61,19 +62,24 @@ struct IssuerRoutes: Sendable {
         var updateTag: String
         var lastModified: String
         var registrations: Int
+        /// Valid scans at the gate so far, and the first one's time (RFC 3339).
+        var redemptions: Int
+        var redeemedAt: String?
         var pushesQueued: Int?
         /// The validator's warnings for the version just made (unknown keys, ...), as `tessera pass create` prints.
         var warnings: [String]?
     }
 
-    private func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
-        PassState(
+    func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
+        let redemption = try await issuer.redemptionSummary(of: pass)
+        return PassState(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
             authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
             template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
             personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
             lastModified: HTTPDate.format(pass.lastModified),
             registrations: try await issuer.registrationCount(of: pass),
+            redemptions: redemption?.redemptions ?? 0, redeemedAt: redemption.map { RFC3339.format($0.firstRedeemedAt) },
             pushesQueued: pushesQueued, warnings: warnings)
     }
 

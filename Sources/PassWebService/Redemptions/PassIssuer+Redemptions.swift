@@ -1,0 +1,136 @@
+public import Foundation
+import HTTPTypes
+import PassBundle
+import PassCrypto
+public import PassModel
+public import PassStore
+
+/// What a scan asked and what it did, as the redemption endpoint answers it.
+public struct RedemptionAnswer: Sendable {
+    /// The store's outcome.
+    public var outcome: RedemptionOutcome
+    /// The rule of the pass's template (`nil` for an unknown pass).
+    public var rule: RedemptionRule?
+}
+
+extension PassIssuer {
+    /// The longest barcode message looked up (PDF417 and Aztec hold a few kilobytes at most).
+    public static let maximumBarcodeMessageLength = 4096
+    /// The longest gate or till name.
+    public static let maximumPlaceLength = 200
+
+    /// Redeems a pass at a gate: the pass a scanner read (`barcodeMessage`) or named (`passTypeIdentifier` and
+    /// `serialNumber`), counted against its template's rule (``TemplateSettings``) in one store transaction, so two
+    /// gates scanning one ticket at once get one `valid`.
+    ///
+    /// A message or identifiers that name no pass answer `unknown` after the same work as a known pass (one lookup,
+    /// one write transaction logging the scan), so the answer's timing does not tell which messages exist.
+    /// - Parameters:
+    ///   - body: The request body's members: `barcodeMessage`, or `passTypeIdentifier` and `serialNumber`; `place`.
+    ///   - idempotencyKey: The scanner's `Idempotency-Key`: a repeat is answered as the first time.
+    /// - Throws: ``IssuerError``: 422 naming the member at fault, 409 for a key used with another body or a message
+    ///   that several passes carry.
+    public func redeem(body: [String: JSONValue], idempotencyKey: String?) async throws -> RedemptionAnswer {
+        guard let store = store as? any RedemptionStore else {
+            throw IssuerError(status: .notImplemented, description: "this store does not keep redemptions")
+        }
+        try IdempotencyKey.check(idempotencyKey)
+        for key in body.keys where !["barcodeMessage", "passTypeIdentifier", "serialNumber", "place"].contains(key) {
+            throw IssuerError.invalid(
+                "\(key): unknown member (known: barcodeMessage, passTypeIdentifier, serialNumber, place)", field: key)
+        }
+        let place = try Self.text(body["place"], "place", maximum: Self.maximumPlaceLength)
+        let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
+        let pass: PassRecord?
+        if let message = try Self.text(body["barcodeMessage"], "barcodeMessage", maximum: Self.maximumBarcodeMessageLength) {
+            guard body["passTypeIdentifier"] == nil, body["serialNumber"] == nil else {
+                throw IssuerError.invalid("barcodeMessage: give a barcode message or passTypeIdentifier and serialNumber, not both")
+            }
+            let found = try await store.passes(barcodeMessage: message, limit: 2)
+            guard found.count < 2 else {
+                throw IssuerError(status: .conflict, description: "barcodeMessage: several passes carry this message; "
+                                  + "redeem by passTypeIdentifier and serialNumber")
+            }
+            pass = found.first
+        } else {
+            guard let type = try Self.text(body["passTypeIdentifier"], "passTypeIdentifier", maximum: PathSegments.maximumLength),
+                  let serial = try Self.text(body["serialNumber"], "serialNumber", maximum: PathSegments.maximumLength)
+            else {
+                throw IssuerError.invalid(body["passTypeIdentifier"] == nil && body["serialNumber"] == nil
+                    ? "barcodeMessage: required, or passTypeIdentifier and serialNumber"
+                    : "\(body["passTypeIdentifier"] == nil ? "passTypeIdentifier" : "serialNumber"): required with the other")
+            }
+            pass = try await self.store.pass(passTypeIdentifier: type, serialNumber: serial)
+        }
+        let now = now()
+        guard let pass else {
+            let outcome = try await redeem(
+                RedemptionAttempt(passTypeIdentifier: nil, serialNumber: nil, place: place, rule: .once, expired: false,
+                                  idempotencyKey: idempotencyKey, requestHash: hash), now: now, in: store)
+            return RedemptionAnswer(outcome: outcome, rule: nil)
+        }
+        let rule = try await templateEntry(named: pass.template).settings.redemption
+        let attempt = RedemptionAttempt(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, place: place, rule: rule,
+            expired: try await isExpired(pass, at: now), idempotencyKey: idempotencyKey, requestHash: hash)
+        let outcome = try await redeem(attempt, now: now, in: store)
+        if outcome.pushesQueued > 0 { onPushesQueued() }
+        return RedemptionAnswer(outcome: outcome, rule: outcome.replayed && outcome.pass == nil ? nil : rule)
+    }
+
+    private func redeem(_ attempt: RedemptionAttempt, now: Date, in store: any RedemptionStore) async throws
+        -> RedemptionOutcome
+    {
+        do {
+            return try await store.redeem(attempt, now: now)
+        } catch let error as PassStoreError where error.isIdempotencyConflict {
+            throw IssuerError(status: .conflict, description: "Idempotency-Key: already used for another scan")
+        }
+    }
+
+    /// How often a pass was redeemed, and when and where first; `nil` when never (or the store keeps no redemptions).
+    public func redemptionSummary(of pass: PassRecord) async throws -> RedemptionSummary? {
+        guard let store = store as? any RedemptionStore else { return nil }
+        return try await store.redemptionSummary(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+    }
+
+    /// Whether a pass's `expirationDate` (its data's, else its template's) has passed.
+    private func isExpired(_ pass: PassRecord, at now: Date) async throws -> Bool {
+        let document = try Self.document(pass.data)
+        let text: String?
+        if let given = document["expirationDate"] {
+            text = given.stringValue
+        } else {
+            text = try await templateEntry(for: pass).builder.template.pass.expirationDate
+        }
+        guard let text, let date = W3CDate.date(from: text) else { return false }
+        return date <= now
+    }
+
+    /// An optional text member: a string of 1 to `maximum` characters without control characters.
+    private static func text(_ value: JSONValue?, _ name: String, maximum: Int) throws -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue else {
+            throw IssuerError.invalid("\(name): must be a string, found \(value.kindName)")
+        }
+        guard !text.isEmpty, text.count <= maximum,
+              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw IssuerError.invalid("\(name): 1-\(maximum) characters without control characters")
+        }
+        return text
+    }
+}
+
+/// The `Idempotency-Key` header the issuer API honours (campaigns, redemptions).
+enum IdempotencyKey {
+    /// - Throws: ``IssuerError`` 400 unless the key is 1-255 visible ASCII characters.
+    static func check(_ key: String?) throws {
+        guard let key else { return }
+        guard !key.isEmpty, key.count <= 255,
+              key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x21 && $0.value < 0x7F })
+        else {
+            throw IssuerError(status: .badRequest, description: "Idempotency-Key: 1-255 visible ASCII characters")
+        }
+    }
+}

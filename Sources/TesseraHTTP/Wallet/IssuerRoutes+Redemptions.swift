@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+
+extension IssuerRoutes {
+    /// `POST /api/v1/redemptions`'s answer. Every member is always present (`null` when it does not apply).
+    struct RedemptionView: Encodable {
+        struct First: Encodable {
+            var redeemedAt: String
+            var place: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(redeemedAt, forKey: .redeemedAt)
+                try container.encode(place, forKey: .place)
+            }
+
+            enum CodingKeys: String, CodingKey { case redeemedAt, place }
+        }
+
+        var result: String
+        var pass: PassState?
+        /// This scan's time when it was valid; the first redemption's when the pass was already used up.
+        var redeemedAt: String?
+        var place: String?
+        var redemptions: Int
+        var limit: Int?
+        var firstRedemption: First?
+        var scannedAt: String
+        var replayed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case result, pass, redeemedAt, place, redemptions, limit, firstRedemption, scannedAt, replayed
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(result, forKey: .result)
+            try container.encode(pass, forKey: .pass)
+            try container.encode(redeemedAt, forKey: .redeemedAt)
+            try container.encode(place, forKey: .place)
+            try container.encode(redemptions, forKey: .redemptions)
+            try container.encode(limit, forKey: .limit)
+            try container.encode(firstRedemption, forKey: .firstRedemption)
+            try container.encode(scannedAt, forKey: .scannedAt)
+            try container.encode(replayed, forKey: .replayed)
+        }
+    }
+
+    /// `POST /api/v1/redemptions`: a scan at a gate. 200 with the result whatever it is (`unknown` included); 409 for
+    /// an `Idempotency-Key` used with another body or a barcode message several passes carry.
+    @Sendable func redeem(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let body = try await JSONBody.value(from: request, limit: maximumBodySize)
+        guard case .object(let members) = body else {
+            throw WebServiceError.invalid("body", "body: must be a JSON object, found \(body.kindName)")
+        }
+        let answer = try await issuer.redeem(
+            body: members, idempotencyKey: request.headers[CampaignRoutes.idempotencyKeyHeader])
+        let outcome = answer.outcome
+        var view = RedemptionView(
+            result: outcome.result.rawValue, pass: nil, redeemedAt: nil, place: nil, redemptions: outcome.redemptions,
+            limit: answer.rule?.limit, firstRedemption: outcome.first.map {
+                RedemptionView.First(redeemedAt: RFC3339.format($0.firstRedeemedAt), place: $0.firstPlace)
+            }, scannedAt: RFC3339.format(outcome.scannedAt), replayed: outcome.replayed)
+        if let pass = outcome.pass {
+            view.pass = try await state(pass, pushesQueued: outcome.pushesQueued > 0 ? outcome.pushesQueued : nil)
+        }
+        switch outcome.result {
+        case .valid:
+            view.redeemedAt = view.scannedAt
+            view.place = members["place"]?.stringValue
+        case .alreadyRedeemed:
+            view.redeemedAt = view.firstRedemption?.redeemedAt
+            view.place = view.firstRedemption?.place
+        default:
+            break
+        }
+        return try JSONBody.response(view)
+    }
+}
