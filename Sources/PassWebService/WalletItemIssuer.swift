@@ -2,6 +2,7 @@ public import Foundation
 public import NIOCore
 public import PassStore
 public import PassCrypto
+public import PassModel
 
 /// What Apple's device protocol and the download links need of an issuer, for passes and orders alike: the items of
 /// its kind, their registrations, and the signed bundle of an item's current version.
@@ -20,6 +21,11 @@ public protocol WalletItemIssuer: Sendable {
     /// - Parameter item: The stored item.
     /// - Returns: The signed bundle.
     func signedBundle(for item: PassRecord) async throws -> Data
+    /// The current value of each field of an item (its data's `fields`, else its template's), by field key: what
+    /// searches match `field.<key>` against and exports list.
+    func currentFieldValues(of item: PassRecord) async throws -> [String: JSONValue]
+    /// The field keys of a template, in the template's order (an export's columns).
+    func fieldKeys(ofTemplate name: String) async throws -> [String]
 }
 
 extension WalletItemIssuer {

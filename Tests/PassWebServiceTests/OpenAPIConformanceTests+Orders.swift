@@ -33,6 +33,17 @@ extension OpenAPIConformanceTests {
         _ = try await call(.get, "/v1/orders/\(type)/OR-1", [.authorization: "AppleOrder wrong"], nil)
         _ = try await call(.get, "/v1/orders/pass.dev.tessera.demo/OR-1", order, nil)
         _ = try await call(.get, link, [:], nil)
+        let page = try await call(.get, "/api/v1/orders?limit=1", .admin, nil)
+        let cursor = page.body.json["nextCursor"] as? String ?? ""
+        _ = try await call(.get, "/api/v1/orders?orderTypeIdentifier=\(type)&cursor=\(cursor)", .admin, nil)
+        var csv = HTTPFields.admin
+        csv[.accept] = "text/csv"
+        _ = try await call(.get, "/api/v1/orders?template=shop-order", csv, nil)
+        _ = try await call(.get, "/api/v1/orders?voided=true", .admin, nil)
+        _ = try await call(.get, "/api/v1/orders", [:], nil)
+        var xml = HTTPFields.admin
+        xml[.accept] = "application/xml"
+        _ = try await call(.get, "/api/v1/orders", xml, nil)
         let path = "/api/v1/orders/\(type)/OR-1"
         _ = try await call(.get, path, .admin, nil)
         _ = try await call(.get, "/api/v1/orders/\(type)/OR-404", .admin, nil)

@@ -90,6 +90,7 @@ struct OpenAPIConformanceTests {
                 try await exerciseCampaigns(call)
                 try await exerciseEvents(call)
                 try await exerciseRedemptions(call)
+                try await exerciseSearch(call)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)
@@ -145,6 +146,20 @@ struct OpenAPIConformanceTests {
         try await call(.post, "/api/v1/redemptions", .admin, #"{"barcodeMessage":"x","gate":"1"}"#)
         try await call(.post, "/api/v1/redemptions", .admin, "[1]")
         try await call(.post, "/api/v1/redemptions", [:], byIdentifiers)
+    }
+
+    /// Search and export: a page, the next one, CSV and NDJSON, refusals.
+    private func exerciseSearch(_ call: Call) async throws {
+        let page = try await call(.get, "/api/v1/passes?limit=1&template=store-card-rewards", .admin, nil)
+        let cursor = page.body.json["nextCursor"] as? String ?? ""
+        try await call(.get, "/api/v1/passes?redeemed=true&voided=false&field.balance=12.5&cursor=\(cursor)", .admin, nil)
+        for accept in ["text/csv", "application/x-ndjson", "application/xml"] {
+            var headers = HTTPFields.admin
+            headers[.accept] = accept
+            try await call(.get, "/api/v1/passes?template=store-card-rewards", headers, nil)
+        }
+        try await call(.get, "/api/v1/passes?limit=1001", .admin, nil)
+        try await call(.get, "/api/v1/passes", [:], nil)
     }
 
     private func exerciseEvents(_ call: Call) async throws {

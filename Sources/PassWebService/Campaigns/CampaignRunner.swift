@@ -211,7 +211,7 @@ public final class CampaignRunner: Service, Sendable {
             templateVersion: templateVersion, previous: pass)
     }
 
-    private static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {
+    static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {
         [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
             .compactMap { $0 }.flatMap(\.allFields).compactMap { field in
                 guard let key = field.key, let value = field.value else { return nil }

@@ -18,6 +18,7 @@ struct IssuerRoutes: Sendable {
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         let passes = group.group("passes").add(middleware: BearerTokenMiddleware(token: adminToken))
         passes.post(use: create)
+        passes.get(use: list)
         passes.get(":passTypeIdentifier/:serialNumber", use: read)
         passes.patch(":passTypeIdentifier/:serialNumber", use: change)
         passes.delete(":passTypeIdentifier/:serialNumber", use: void)

@@ -16,6 +16,7 @@ struct OrderIssuerRoutes: Sendable {
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         let orders = group.group("orders").add(middleware: BearerTokenMiddleware(token: adminToken))
         orders.post(use: create)
+        orders.get(use: list)
         orders.get(":passTypeIdentifier/:serialNumber", use: read)
         orders.patch(":passTypeIdentifier/:serialNumber", use: change)
         orders.get(":passTypeIdentifier/:serialNumber/order", use: download)
@@ -38,17 +39,19 @@ struct OrderIssuerRoutes: Sendable {
         var warnings: [String]?
     }
 
-    private func state(_ order: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws
-        -> OrderState
+    func state(_ order: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, registrations: Int? = nil)
+        async throws -> OrderState
     {
         let handOff = issuer.handOff(for: order)
+        let devices: Int
+        if let registrations { devices = registrations } else { devices = try await issuer.registrationCount(of: order) }
         return OrderState(
             orderTypeIdentifier: handOff.orderTypeIdentifier, orderIdentifier: handOff.orderIdentifier,
             authenticationToken: handOff.authenticationToken, webServiceURL: handOff.webServiceURL,
             downloadURL: handOff.downloadURL, template: order.template,
             order: try await issuer.orderDocument(for: order), updateTag: String(order.updateTag),
             lastModified: HTTPDate.format(order.lastModified),
-            registrations: try await issuer.registrationCount(of: order),
+            registrations: devices,
             pushesQueued: pushesQueued, warnings: warnings)
     }
 

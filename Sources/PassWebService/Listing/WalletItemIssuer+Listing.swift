@@ -1,0 +1,90 @@
+public import Foundation
+import HTTPTypes
+public import PassModel
+public import PassStore
+
+/// One page of a search.
+public struct ItemListPage: Sendable {
+    /// The matching items, in listing order.
+    public var items: [PassListing]
+    /// The cursor of the next page; `nil` after the last.
+    public var nextCursor: String?
+}
+
+extension WalletItemIssuer {
+    /// The most stored items one page reads while `field.*` filters pass over non-matching ones: a page costs at most
+    /// this however sparse the matches; a page with fewer items (even none) and a `nextCursor` continues the search.
+    static var maximumItemsScannedPerPage: Int { 5_000 }
+
+    /// One page of a search: items after the cursor that pass its filters, at most `limit`, and the cursor of the
+    /// next page (`nil` after the last).
+    /// - Throws: ``IssuerError`` 501 when the store cannot list.
+    public func listItems(_ request: ItemListRequest) async throws -> ItemListPage {
+        let store = try listingStore()
+        var query = request.query
+        // One more than a page: when it is there, the page is not the last, so the last page ends with no cursor.
+        query.limit = request.limit + 1
+        var items: [PassListing] = []
+        var scanned = 0
+        while true {
+            let page = try await store.listPasses(query)
+            scanned += page.count
+            for (index, listing) in page.enumerated() where try await matches(listing.record, fields: request.fields) {
+                items.append(listing)
+                if items.count == request.limit {
+                    let more = index < page.count - 1 || page.count == query.limit
+                    return ItemListPage(items: items, nextCursor: more ? ItemListRequest.cursor(after: listing.key) : nil)
+                }
+            }
+            guard let last = page.last, page.count == query.limit else {
+                return ItemListPage(items: items, nextCursor: nil)
+            }
+            query.after = last.key
+            if scanned >= Self.maximumItemsScannedPerPage {
+                return ItemListPage(items: items, nextCursor: ItemListRequest.cursor(after: last.key))
+            }
+        }
+    }
+
+    /// Every item that passes a search's filters, from its cursor to the end, handed to `body` a store page at a time
+    /// (so an export of any size holds one page in memory).
+    public func forEachItem(_ request: ItemListRequest, pageSize: Int = 500, _ body: ([PassListing]) async throws -> Void)
+        async throws
+    {
+        let store = try listingStore()
+        var query = request.query
+        query.limit = pageSize
+        while true {
+            let page = try await store.listPasses(query)
+            var matching: [PassListing] = []
+            for listing in page where try await matches(listing.record, fields: request.fields) { matching.append(listing) }
+            if !matching.isEmpty { try await body(matching) }
+            guard let last = page.last, page.count == pageSize else { return }
+            query.after = last.key
+        }
+    }
+
+    private func listingStore() throws -> any PassListingStore {
+        guard let store = store as? any PassListingStore else {
+            throw IssuerError(status: .notImplemented, description: "this store cannot list its items")
+        }
+        return store
+    }
+
+    private func matches(_ item: PassRecord, fields: [ItemListRequest.Field]) async throws -> Bool {
+        guard !fields.isEmpty else { return true }
+        let values = try await currentFieldValues(of: item)
+        return fields.allSatisfy { Self.sameValue(values[$0.key], $0.value) }
+    }
+
+    /// A field's value equals a query's text: as text, or as a number when the value is a number.
+    static func sameValue(_ value: JSONValue?, _ wanted: String) -> Bool {
+        switch value {
+        case .string(let text)?: text == wanted
+        case .integer(let number)?: Double(wanted) == Double(number)
+        case .number(let number)?: Double(wanted) == number
+        case .bool(let flag)?: wanted == (flag ? "true" : "false")
+        default: false
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+import Timestamps
+
+extension IssuerRoutes {
+    struct PassPage: Encodable {
+        var passes: [PassState]
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey { case passes, nextCursor }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(passes, forKey: .passes)
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+
+    /// `GET /api/v1/passes?template=&passTypeIdentifier=&voided=&redeemed=&field.<key>=&updatedSince=&limit=&cursor=`:
+    /// a page of pass states in (pass type, serial number) order, or with `Accept: text/csv` or
+    /// `application/x-ndjson` every matching pass streamed.
+    @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let format = try ItemListResponse.format(accept: request.headers[.accept])
+        let search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
+        guard format == .json else { return try await export(format, search) }
+        let page = try await issuer.listItems(search)
+        var states: [PassState] = []
+        for listing in page.items { states.append(try state(listing)) }
+        return try JSONBody.response(PassPage(passes: states, nextCursor: page.nextCursor))
+    }
+
+    /// A listed pass's state, as `GET /api/v1/passes/{type}/{serial}` answers it.
+    private func state(_ listing: PassListing) throws -> PassState {
+        let pass = listing.record
+        return PassState(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+            authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
+            template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
+            personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
+            lastModified: HTTPDate.format(pass.lastModified), registrations: listing.registrations,
+            redemptions: listing.redemptions, redeemedAt: listing.firstRedeemedAt.map(RFC3339.format))
+    }
+
+    private func export(_ format: ItemListResponse.Format, _ search: ItemListRequest) async throws -> Response {
+        // One column per field of the template searched; without one, the pass's own fields as a JSON object.
+        let issuer = self.issuer
+        let keys = try? await search.query.template.asyncMap { try await issuer.fieldKeys(ofTemplate: $0) }
+        let fieldColumns = keys?.map { "field." + $0 } ?? ["fields"]
+        let columns = ["passTypeIdentifier", "serialNumber", "template"] + fieldColumns
+            + ["voided", "redeemed", "redemptions", "devices", "updated"]
+        return ItemListResponse.export(
+            format, issuer: issuer, request: search, name: "passes", columns: columns,
+            row: { listing in
+                let pass = listing.record
+                let values = try await issuer.currentFieldValues(of: pass)
+                let fields = keys.map { $0.map { ItemListResponse.cell(values[$0]) } }
+                    ?? [ItemListResponse.cell(.object(Self.ownFields(pass)))]
+                return [pass.passTypeIdentifier, pass.serialNumber, pass.template] + fields + [
+                    String(pass.voided), String(listing.redemptions > 0), String(listing.redemptions),
+                    String(listing.registrations), RFC3339.string(pass.lastModified),
+                ]
+            },
+            object: { listing in
+                let pass = listing.record
+                return .object([
+                    "passTypeIdentifier": .string(pass.passTypeIdentifier), "serialNumber": .string(pass.serialNumber),
+                    "template": .string(pass.template), "fields": .object(try await issuer.currentFieldValues(of: pass)),
+                    "voided": .bool(pass.voided), "redeemed": .bool(listing.redemptions > 0),
+                    "redemptions": .integer(listing.redemptions), "devices": .integer(listing.registrations),
+                    "updated": .string(RFC3339.string(pass.lastModified)),
+                ])
+            })
+    }
+
+    private static func ownFields(_ pass: PassRecord) -> [String: JSONValue] {
+        ((try? JSONValue(jsonData: pass.data))?.objectValue?["fields"]?.objectValue) ?? [:]
+    }
+}
+
+extension Optional {
+    /// The wrapped value mapped by an async function, or `nil`.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+
+/// The answers of `GET /api/v1/passes` and `GET /api/v1/orders`: a JSON page, or (by `Accept`) every matching item
+/// streamed as CSV or NDJSON, a store page at a time, so an export of any size holds one page in memory.
+enum ItemListResponse {
+    enum Format {
+        case json, csv, ndjson
+    }
+
+    /// The format an `Accept` header asks for: JSON unless it names `text/csv` or `application/x-ndjson` first.
+    /// - Throws: 406 when it accepts none of the three.
+    static func format(accept: String?) throws -> Format {
+        guard let accept, !accept.isEmpty else { return .json }
+        for range in accept.split(separator: ",") {
+            let media = range.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            switch media {
+            case "text/csv": return .csv
+            case "application/x-ndjson": return .ndjson
+            case "application/json", "application/*", "*/*": return .json
+            default: continue
+            }
+        }
+        throw WebServiceError(
+            .invalidRequest, status: .notAcceptable,
+            "Accept: answers are application/json (a page), text/csv or application/x-ndjson (every match)",
+            field: "Accept")
+    }
+
+    /// The query parameters in order, decoded.
+    static func parameters(_ request: Request) -> [(name: String, value: String)] {
+        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+    }
+
+    /// Streams every match as CSV or NDJSON.
+    /// - Parameters:
+    ///   - columns: The CSV header (the NDJSON lines are objects).
+    ///   - row: One item's CSV cells, in the columns' order.
+    ///   - object: One item's NDJSON object.
+    static func export<Issuer: WalletItemIssuer>(
+        _ format: Format, issuer: Issuer, request: ItemListRequest, name: String, columns: [String],
+        row: @escaping @Sendable (PassListing) async throws -> [String],
+        object: @escaping @Sendable (PassListing) async throws -> JSONValue
+    ) -> Response {
+        let body = ResponseBody { writer in
+            if format == .csv { try await writer.write(ByteBuffer(string: csvLine(columns))) }
+            try await issuer.forEachItem(request) { listings in
+                var text = ""
+                for listing in listings {
+                    if format == .csv {
+                        text += csvLine(try await row(listing))
+                    } else {
+                        text += String(decoding: try await object(listing).jsonData(sortedKeys: true, prettyPrinted: false),
+                                       as: UTF8.self) + "\n"
+                    }
+                }
+                try await writer.write(ByteBuffer(string: text))
+            }
+            try await writer.finish(nil)
+        }
+        let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"
+        let file = format == .csv ? "\(name).csv" : "\(name).ndjson"
+        return Response(status: .ok, headers: [
+            .contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store",
+        ], body: body)
+    }
+
+    /// One CSV record (RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled; CRLF ends it).
+    /// A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `@`, a tab, a carriage return,
+    /// or `-` not followed by a digit) gets a leading `'`.
+    static func csvLine(_ cells: [String]) -> String {
+        cells.map { cell -> String in
+            var cell = cell
+            if let first = cell.first, "=+@\t\r".contains(first)
+                || (first == "-" && !(cell.dropFirst().first?.isNumber ?? false)) {
+                cell = "'" + cell
+            }
+            guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+            return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    /// A field value as a CSV cell: text as it is, numbers in JSON form.
+    static func cell(_ value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: ""
+        case .string(let text)?: text
+        case let other?: (try? other.jsonData(sortedKeys: true, prettyPrinted: false)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+}

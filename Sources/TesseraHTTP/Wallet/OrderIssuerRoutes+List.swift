@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassModel
+import PassStore
+import PassWebService
+
+extension OrderIssuerRoutes {
+    struct OrderPage: Encodable {
+        var orders: [OrderState]
+        var nextCursor: String?
+
+        enum CodingKeys: String, CodingKey { case orders, nextCursor }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(orders, forKey: .orders)
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+
+    /// `GET /api/v1/orders?template=&orderTypeIdentifier=&updatedSince=&limit=&cursor=`: a page of order states in
+    /// (order type, order identifier) order, or with `Accept: text/csv` or `application/x-ndjson` every match streamed.
+    @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let format = try ItemListResponse.format(accept: request.headers[.accept])
+        let search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .order)
+        guard format == .json else {
+            return ItemListResponse.export(
+                format, issuer: issuer, request: search, name: "orders",
+                columns: ["orderTypeIdentifier", "orderIdentifier", "template", "devices", "updated"],
+                row: { listing in
+                    let order = listing.record
+                    return [order.passTypeIdentifier, order.serialNumber, order.template, String(listing.registrations),
+                            RFC3339.string(order.lastModified)]
+                },
+                object: { listing in
+                    let order = listing.record
+                    return .object([
+                        "orderTypeIdentifier": .string(order.passTypeIdentifier),
+                        "orderIdentifier": .string(order.serialNumber), "template": .string(order.template),
+                        "devices": .integer(listing.registrations), "updated": .string(RFC3339.string(order.lastModified)),
+                    ])
+                })
+        }
+        let page = try await issuer.listItems(search)
+        var states: [OrderState] = []
+        for listing in page.items {
+            states.append(try await state(listing.record, registrations: listing.registrations))
+        }
+        return try JSONBody.response(OrderPage(orders: states, nextCursor: page.nextCursor))
+    }
+}
