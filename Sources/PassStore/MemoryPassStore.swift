@@ -1,7 +1,9 @@
 public import Foundation
 
 /// A ``PassStore`` in memory, for tests and trials: nothing survives the process.
-public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, EventStore, RedemptionStore {
+public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, EventStore, RedemptionStore,
+    AnalyticsStore
+{
     struct PassKey: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
@@ -39,6 +41,8 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     var lastEventNumber: Int64 = 0
     /// Every scan, in order.
     var scans: [MemoryScan] = []
+    /// Analytics rollups, the registration mirror and the fold's cursor.
+    var analytics = MemoryAnalytics()
     /// Webhook endpoints' delivery cursors and leases.
     var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
 

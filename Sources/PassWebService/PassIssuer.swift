@@ -48,6 +48,8 @@ public final class PassIssuer: WalletItemIssuer {
     let templates: TemplateLibrary
     /// Signed bundles of current versions.
     public let cache: BundleCache
+    /// Fetches and pushes counted for analytics, until ``AnalyticsWorker`` adds them to the store.
+    public let usage: UsageTally
     let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     let onPushesQueued: @Sendable () -> Void
@@ -59,11 +61,14 @@ public final class PassIssuer: WalletItemIssuer {
     ///   - configuration: Templates folder and public URL.
     ///   - now: The clock.
     ///   - onPushesQueued: Told when a change queued pushes.
+    ///   - usage: Where fetches (and, from the push dispatcher, pushes) are counted for analytics.
     public init(
         store: any PassStore, signer: PassSigner, configuration: Configuration,
-        now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {}
+        now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {},
+        usage: UsageTally = UsageTally()
     ) {
         self.store = store
+        self.usage = usage
         self.signer = signer
         self.configuration = configuration
         self.templates = TemplateLibrary(directory: configuration.templatesDirectory, signer: signer)

@@ -39,14 +39,17 @@ public final class PushDispatcher: Service, Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let now: @Sendable () -> Date
+    /// Told the pass type of each push APNs accepted (analytics counts them).
+    private let onDelivered: @Sendable (String) -> Void
     private let wakeUp = WakeUpSignal()
 
     /// Creates a dispatcher.
     public init(
         store: any PassStore, sender: any PushSender, configuration: Configuration = .init(), logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, onDelivered: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.store = store
+        self.onDelivered = onDelivered
         self.sender = sender
         self.configuration = configuration
         self.logger = logger
@@ -105,6 +108,7 @@ public final class PushDispatcher: Service, Sendable {
         do {
             switch outcome {
             case .delivered:
+                onDelivered(push.passTypeIdentifier)
                 try await store.completePush(push)
             case .unregistered(let timestamp):
                 let removed = try await store.removeRegistrations(

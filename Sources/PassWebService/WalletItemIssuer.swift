@@ -26,6 +26,8 @@ public protocol WalletItemIssuer: Sendable {
     func currentFieldValues(of item: PassRecord) async throws -> [String: JSONValue]
     /// The field keys of a template, in the template's order (an export's columns).
     func fieldKeys(ofTemplate name: String) async throws -> [String]
+    /// Counts a device's fetch of an item for analytics.
+    func countFetch(of item: PassRecord)
 }
 
 extension WalletItemIssuer {

@@ -46,6 +46,48 @@ extension PostgresStore {
         eventTables,
         webhookTables,
         redemptionTables,
+        analyticsTables,
+    ]
+
+    /// Version 8, analytics (see ``PassStore/AnalyticsStore``): hourly rollups by template and pass type, the
+    /// registrations mirrored from the event log that active counts are decided from, and the fold's cursor (its row
+    /// is locked while a process folds, so processes fold one after another).
+    private static let analyticsTables: [String] = [
+        """
+        CREATE TABLE analytics_hourly (
+            template text NOT NULL,
+            pass_type_identifier text NOT NULL,
+            hour bigint NOT NULL,
+            installs bigint NOT NULL DEFAULT 0,
+            removals bigint NOT NULL DEFAULT 0,
+            updates bigint NOT NULL DEFAULT 0,
+            pushes_sent bigint NOT NULL DEFAULT 0,
+            fetches bigint NOT NULL DEFAULT 0,
+            active_passes bigint NOT NULL DEFAULT 0,
+            active_devices bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (template, pass_type_identifier, hour)
+        )
+        """,
+        "CREATE INDEX analytics_hourly_type ON analytics_hourly (pass_type_identifier, hour)",
+        "CREATE INDEX analytics_hourly_hour ON analytics_hourly (hour)",
+        """
+        CREATE TABLE analytics_registrations (
+            pass_type_identifier text NOT NULL,
+            serial_number text NOT NULL,
+            device text NOT NULL,
+            template text NOT NULL,
+            PRIMARY KEY (pass_type_identifier, serial_number, device)
+        )
+        """,
+        "CREATE INDEX analytics_registrations_device ON analytics_registrations (template, device)",
+        """
+        CREATE TABLE analytics_state (
+            name text PRIMARY KEY,
+            cursor_transaction bigint NOT NULL,
+            cursor_id bigint NOT NULL
+        )
+        """,
+        "INSERT INTO analytics_state (name, cursor_transaction, cursor_id) VALUES ('fold', 0, 0)",
     ]
 
     /// Version 7, redemption (see ``PassStore/RedemptionStore``): each pass's count of valid scans (a column with a

@@ -26,6 +26,9 @@ extension SQLiteStore {
         migrator.registerMigration("v7: redemptions, and passes by barcode message") { db in
             try db.execute(sql: version7)
         }
+        migrator.registerMigration("v8: analytics rollups") { db in
+            try db.execute(sql: version8)
+        }
         return migrator
     }()
 
@@ -137,6 +140,40 @@ extension SQLiteStore {
             request_hash TEXT NOT NULL
         );
         CREATE INDEX redemptions_pass ON redemptions (pass_type_identifier, serial_number, result, id);
+        """
+
+    /// Analytics (see ``PassStore/AnalyticsStore``): hourly rollups by template and pass type, the registrations
+    /// mirrored from the event log (devices by hash) that active counts are decided from, and the fold's cursor.
+    private static let version8 = """
+        CREATE TABLE analytics_hourly (
+            template TEXT NOT NULL,
+            pass_type_identifier TEXT NOT NULL,
+            hour INTEGER NOT NULL,
+            installs INTEGER NOT NULL DEFAULT 0,
+            removals INTEGER NOT NULL DEFAULT 0,
+            updates INTEGER NOT NULL DEFAULT 0,
+            pushes_sent INTEGER NOT NULL DEFAULT 0,
+            fetches INTEGER NOT NULL DEFAULT 0,
+            active_passes INTEGER NOT NULL DEFAULT 0,
+            active_devices INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (template, pass_type_identifier, hour)
+        ) WITHOUT ROWID;
+        CREATE INDEX analytics_hourly_type ON analytics_hourly (pass_type_identifier, hour);
+        CREATE INDEX analytics_hourly_hour ON analytics_hourly (hour);
+        CREATE TABLE analytics_registrations (
+            pass_type_identifier TEXT NOT NULL,
+            serial_number TEXT NOT NULL,
+            device TEXT NOT NULL,
+            template TEXT NOT NULL,
+            PRIMARY KEY (pass_type_identifier, serial_number, device)
+        ) WITHOUT ROWID;
+        CREATE INDEX analytics_registrations_device ON analytics_registrations (template, device);
+        CREATE TABLE analytics_state (
+            name TEXT NOT NULL PRIMARY KEY,
+            cursor_transaction INTEGER NOT NULL,
+            cursor_id INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO analytics_state (name, cursor_transaction, cursor_id) VALUES ('fold', 0, 0);
         """
 
     /// The barcode message a pass's data sets (``PassStore/PassRecord/barcodeMessage(in:)``), as SQL: the index and

@@ -92,8 +92,10 @@ public enum TesseraServer {
             checkoutStore = checkout
         }
 
+        let usage = UsageTally()
         let dispatcher = pushSender.map {
-            PushDispatcher(store: store, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
+            PushDispatcher(store: store, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now,
+                           onDelivered: { usage.countPush(passTypeIdentifier: $0, at: now()) })
         }
         if let dispatcher { services.append(dispatcher) }
         if pushSender == nil {
@@ -102,7 +104,7 @@ public enum TesseraServer {
         let issuer = PassIssuer(
             store: store, signer: configuration.signer,
             configuration: .init(templatesDirectory: configuration.templatesDirectory, publicURL: configuration.publicURL),
-            now: now, onPushesQueued: { dispatcher?.notify() })
+            now: now, onPushesQueued: { dispatcher?.notify() }, usage: usage)
         // Orders have a push queue of their own, in their own tables, so a dispatcher of their own sends it.
         let orderDispatcher = configuration.orders == nil ? nil : pushSender.map {
             PushDispatcher(store: orderStore, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
@@ -131,6 +133,10 @@ public enum TesseraServer {
             services.append(EventRetention(
                 store: eventStore, configuration: configuration.eventRetention, logger: logger, now: now))
             events = EventService(store: eventStore)
+        }
+        // Analytics: rollups folded from the event log and this process's fetch and push counts.
+        if let analyticsStore = store as? any AnalyticsStore {
+            services.append(AnalyticsWorker(store: analyticsStore, tally: usage, logger: logger))
         }
         if let webhook = configuration.webhook {
             guard let outbox = store as? any WebhookOutboxStore & EventStore else {

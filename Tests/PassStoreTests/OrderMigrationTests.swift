@@ -17,7 +17,7 @@ struct OrderMigrationTests {
         return result.stdout
     }
 
-    @Test("a store at the first schema gains the order, campaign, template version, event and redemption tables; its passes and registrations stay")
+    @Test("a store at the first schema gains the order, campaign, template version, event, redemption and analytics tables; its passes and registrations stay")
     func upgrade() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -38,6 +38,7 @@ struct OrderMigrationTests {
             DROP TABLE template_versions; ALTER TABLE passes DROP COLUMN template_version;
             DROP TABLE events; DROP TABLE webhook_deliveries;
             DROP TABLE redemptions; DROP INDEX passes_barcode_message; ALTER TABLE passes DROP COLUMN redemptions;
+            DROP TABLE analytics_hourly; DROP TABLE analytics_registrations; DROP TABLE analytics_state;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

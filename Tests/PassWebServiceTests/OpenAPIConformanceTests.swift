@@ -160,6 +160,10 @@ struct OpenAPIConformanceTests {
         }
         try await call(.get, "/api/v1/passes?limit=1001", .admin, nil)
         try await call(.get, "/api/v1/passes", [:], nil)
+        try await call(.get, "/api/v1/analytics/passes?template=store-card-rewards&interval=hour", .admin, nil)
+        try await call(.get, "/api/v1/analytics/passes?interval=week&from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z", .admin, nil)
+        try await call(.get, "/api/v1/analytics/passes?interval=month", .admin, nil)
+        try await call(.get, "/api/v1/analytics/passes", [:], nil)
     }
 
     private func exerciseEvents(_ call: Call) async throws {

@@ -16,6 +16,10 @@ extension PassIssuer {
     public func fieldKeys(ofTemplate name: String) async throws -> [String] {
         Self.fieldKeys(of: try await templateEntry(named: name).builder.template.pass)
     }
+
+    public func countFetch(of item: PassRecord) {
+        usage.countFetch(passTypeIdentifier: item.passTypeIdentifier, template: item.template, at: now())
+    }
 }
 
 extension OrderIssuer {
@@ -24,4 +28,7 @@ extension OrderIssuer {
 
     /// Orders have no fields to export.
     public func fieldKeys(ofTemplate name: String) async throws -> [String] { [] }
+
+    /// Order fetches are not counted (analytics covers passes).
+    public func countFetch(of item: PassRecord) {}
 }

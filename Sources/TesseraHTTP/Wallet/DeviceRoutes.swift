@@ -112,6 +112,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
     @Sendable func latest(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
             let item = try await authenticatedItem(request, context)
+            issuer.countFetch(of: item)
             if let answer = PassResponse.withoutBuilding(for: item, issuer: issuer, request: request) { return answer }
             return try await PassResponse.make(for: item, issuer: issuer, request: request, logger: context.logger)
         } catch {

@@ -27,6 +27,7 @@ struct IssuerRoutes: Sendable {
         group.group("pkpasses").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: downloadBundle)
         group.group("templates").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: templates)
         group.group("redemptions").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: redeem)
+        group.group("analytics").add(middleware: BearerTokenMiddleware(token: adminToken)).get("passes", use: analytics)
     }
 
     private struct TemplateList: Encodable {

@@ -1,0 +1,152 @@
+public import Foundation
+internal import GRDB
+public import PassStore
+
+extension SQLiteStore: AnalyticsStore {
+    public func foldAnalytics(limit: Int) async throws -> Int {
+        try await write { db in
+            let cursor = try Int64.fetchOne(db, sql: "SELECT cursor_id FROM analytics_state WHERE name = 'fold'") ?? 0
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT id, type, created_at, data FROM events WHERE id > ? ORDER BY id LIMIT ?
+                """), arguments: [cursor, max(0, limit)])
+            guard let last = rows.last else { return 0 }
+            var fold = AnalyticsFold()
+            var templates: [String: String] = [:]
+            for row in rows {
+                let event = WalletEvent(id: row[0], cursor: EventCursor(id: row[0]), type: row[1],
+                                        createdAt: Date(timeIntervalSince1970: row[2]), data: row[3])
+                try Self.fold(event, into: &fold, templates: &templates, db)
+            }
+            for (key, row) in fold.rows { try Self.addRollup(key, row, db) }
+            try db.execute(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name = 'fold'", arguments: [last[0] as Int64])
+            return rows.count
+        }
+    }
+
+    /// One event's changes, from and to the registration mirror.
+    private static func fold(_ event: WalletEvent, into fold: inout AnalyticsFold, templates: inout [String: String],
+                             _ db: Database) throws {
+        guard ["pass.registered", "pass.unregistered", "pass.updated"].contains(event.type),
+              let (type, serial, device) = AnalyticsFold.subject(of: event)
+        else { return }
+        let passKey = type + "\u{0}" + serial
+        if templates[passKey] == nil {
+            templates[passKey] = try String.fetchOne(db.cachedStatement(sql: """
+                SELECT template FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
+                """), arguments: [type, serial]) ?? ""
+        }
+        let template = templates[passKey] ?? ""
+        let key = AnalyticsFold.Key(hour: UsageCount.hour(of: event.createdAt), passTypeIdentifier: type, template: template)
+        switch event.type {
+        case "pass.updated":
+            fold.add(key) { $0.updates += 1 }
+        case "pass.registered":
+            guard let device else { return }
+            try db.cachedStatement(sql: """
+                INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
+                VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """).execute(arguments: [type, serial, device, template])
+            guard db.changesCount == 1 else { return }
+            let (otherDevices, otherPasses) = try others(type, serial, device, template, db)
+            fold.add(key) { row in
+                row.installs += 1
+                if !otherDevices { row.activePassesChange += 1 }
+                if !otherPasses { row.activeDevicesChange += 1 }
+            }
+        default:
+            guard let device else { return }
+            try db.cachedStatement(sql: """
+                DELETE FROM analytics_registrations WHERE pass_type_identifier = ? AND serial_number = ? AND device = ?
+                """).execute(arguments: [type, serial, device])
+            guard db.changesCount == 1 else { return }
+            let (otherDevices, otherPasses) = try others(type, serial, device, template, db)
+            fold.add(key) { row in
+                row.removals += 1
+                if !otherDevices { row.activePassesChange -= 1 }
+                if !otherPasses { row.activeDevicesChange -= 1 }
+            }
+        }
+    }
+
+    /// Whether other devices have the pass, and whether the device has other passes of the template.
+    private static func others(_ type: String, _ serial: String, _ device: String, _ template: String,
+                               _ db: Database) throws -> (Bool, Bool) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM analytics_registrations WHERE pass_type_identifier = ?1 AND serial_number = ?2
+                    AND device <> ?3),
+                EXISTS (SELECT 1 FROM analytics_registrations WHERE template = ?4 AND device = ?3
+                    AND NOT (pass_type_identifier = ?1 AND serial_number = ?2))
+            """), arguments: [type, serial, device, template])
+        return ((row?[0] as Bool?) ?? false, (row?[1] as Bool?) ?? false)
+    }
+
+    private static func addRollup(_ key: AnalyticsFold.Key, _ row: AnalyticsRow, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO analytics_hourly (template, pass_type_identifier, hour, installs, removals, updates, pushes_sent,
+                fetches, active_passes, active_devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (template, pass_type_identifier, hour) DO UPDATE SET
+                installs = installs + excluded.installs, removals = removals + excluded.removals,
+                updates = updates + excluded.updates, pushes_sent = pushes_sent + excluded.pushes_sent,
+                fetches = fetches + excluded.fetches, active_passes = active_passes + excluded.active_passes,
+                active_devices = active_devices + excluded.active_devices
+            """).execute(arguments: [
+                key.template, key.passTypeIdentifier, key.hour, row.installs, row.removals, row.updates, row.pushesSent,
+                row.fetches, row.activePassesChange, row.activeDevicesChange,
+            ])
+    }
+
+    public func addUsage(_ usage: [UsageCount]) async throws {
+        guard !usage.isEmpty else { return }
+        try await write { db in
+            for count in usage {
+                let key = AnalyticsFold.Key(hour: count.hour, passTypeIdentifier: count.passTypeIdentifier,
+                                            template: count.template)
+                var row = AnalyticsRow(hour: Date(timeIntervalSince1970: Double(count.hour)))
+                if count.kind == .fetch { row.fetches = count.count } else { row.pushesSent = count.count }
+                try Self.addRollup(key, row, db)
+            }
+        }
+    }
+
+    /// The rows filter: a template's own rows and its pass type's pushes (kept without a template), or a pass type's.
+    private static let filter = """
+        (?1 IS NULL OR template = ?1 OR (template = '' AND pass_type_identifier = ?3))
+        AND (?2 IS NULL OR pass_type_identifier = ?2)
+        """
+
+    public func analyticsRows(_ filter: AnalyticsFilter, from: Date, to: Date) async throws
+        -> (baseline: ActiveCounts, rows: [AnalyticsRow])
+    {
+        try await read { db in
+            let arguments: [DatabaseValueConvertible?] = [filter.template, filter.passTypeIdentifier,
+                                                          filter.templatePassType ?? ""]
+            let start = UsageCount.hour(of: from)
+            let baseline = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT coalesce(sum(active_passes), 0), coalesce(sum(active_devices), 0) FROM analytics_hourly
+                WHERE hour < ?4 AND \(Self.filter)
+                """), arguments: StatementArguments(arguments + [start]))
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT hour, sum(installs), sum(removals), sum(updates), sum(pushes_sent), sum(fetches),
+                    sum(active_passes), sum(active_devices)
+                FROM analytics_hourly WHERE hour >= ?4 AND hour < ?5 AND \(Self.filter)
+                GROUP BY hour ORDER BY hour
+                """), arguments: StatementArguments(arguments + [start, Int64(to.timeIntervalSince1970.rounded(.up))]))
+            return (ActiveCounts(passes: baseline?[0] ?? 0, devices: baseline?[1] ?? 0), rows.map { row in
+                AnalyticsRow(hour: Date(timeIntervalSince1970: Double(row[0] as Int64)), installs: row[1], removals: row[2],
+                             updates: row[3], pushesSent: row[4], fetches: row[5], activePassesChange: row[6],
+                             activeDevicesChange: row[7])
+            })
+        }
+    }
+
+    public func activeCounts() async throws -> [ActiveGauge] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT pass_type_identifier, template, sum(active_passes), sum(active_devices) FROM analytics_hourly
+                WHERE template <> '' GROUP BY pass_type_identifier, template ORDER BY 1, 2
+                """).map { row in
+                ActiveGauge(passTypeIdentifier: row[0], template: row[1], counts: ActiveCounts(passes: row[2], devices: row[3]))
+            }
+        }
+    }
+}
