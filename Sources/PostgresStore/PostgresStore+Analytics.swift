@@ -19,14 +19,15 @@ extension PostgresStore: AnalyticsStore {
                 ORDER BY transaction_id, id LIMIT \(max(0, limit))
                 """, logger: logger).collect()
             var fold = AnalyticsFold()
-            var templates: [String: String] = [:]
             var last = EventCursor(transaction: transaction, id: id)
+            var events: [WalletEvent] = []
             for row in rows {
                 let (id, transaction, type, createdAt, data) = try row.decode((Int64, Int64, String, Date, String).self)
                 last = EventCursor(transaction: transaction, id: id)
-                let event = WalletEvent(id: id, cursor: last, type: type, createdAt: createdAt, data: Data(data.utf8))
-                try await self.fold(event, into: &fold, templates: &templates, connection)
+                events.append(WalletEvent(id: id, cursor: last, type: type, createdAt: createdAt, data: Data(data.utf8)))
             }
+            var templates = try await templates(of: events, connection)
+            for event in events { try await self.fold(event, into: &fold, templates: &templates, connection) }
             guard !rows.isEmpty else { return 0 }
             for (key, row) in fold.rows { try await addRollup(key, row, connection) }
             try await connection.query("""
@@ -37,18 +38,36 @@ extension PostgresStore: AnalyticsStore {
         }
     }
 
+    /// The templates of the passes a batch of events names, in one query.
+    private func templates(of events: [WalletEvent], _ connection: PostgresConnection) async throws -> [String: String] {
+        var types: [String] = []
+        var serials: [String] = []
+        var seen: Set<String> = []
+        for event in events where event.type.hasPrefix("pass.") {
+            guard let (type, serial, _) = AnalyticsFold.subject(of: event), seen.insert(type + "\u{0}" + serial).inserted
+            else { continue }
+            types.append(type)
+            serials.append(serial)
+        }
+        guard !types.isEmpty else { return [:] }
+        var templates: [String: String] = [:]
+        for row in try await connection.query("""
+            SELECT p.pass_type_identifier, p.serial_number, p.template FROM passes p
+            JOIN unnest(\(types)::text[], \(serials)::text[]) AS k(type, serial)
+                ON p.pass_type_identifier = k.type AND p.serial_number = k.serial
+            """, logger: logger).collect() {
+            let (type, serial, template) = try row.decode((String, String, String).self)
+            templates[type + "\u{0}" + serial] = template
+        }
+        return templates
+    }
+
     private func fold(_ event: WalletEvent, into fold: inout AnalyticsFold, templates: inout [String: String],
                       _ connection: PostgresConnection) async throws {
         guard ["pass.registered", "pass.unregistered", "pass.updated"].contains(event.type),
               let (type, serial, device) = AnalyticsFold.subject(of: event)
         else { return }
-        let passKey = type + "\u{0}" + serial
-        if templates[passKey] == nil {
-            templates[passKey] = try await connection.query("""
-                SELECT template FROM passes WHERE pass_type_identifier = \(type) AND serial_number = \(serial)
-                """, logger: logger).collect().first?.decode(String.self) ?? ""
-        }
-        let template = templates[passKey] ?? ""
+        let template = templates[type + "\u{0}" + serial] ?? ""
         let key = AnalyticsFold.Key(hour: UsageCount.hour(of: event.createdAt), passTypeIdentifier: type, template: template)
         if event.type == "pass.updated" {
             fold.add(key) { $0.updates += 1 }
@@ -56,20 +75,31 @@ extension PostgresStore: AnalyticsStore {
         }
         guard let device else { return }
         let registered = event.type == "pass.registered"
-        let changed = try await connection.query(registered ? """
-            INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
-            VALUES (\(type), \(serial), \(device), \(template)) ON CONFLICT DO NOTHING RETURNING 1
+        // One round trip: the mirror row added or removed, and whether other devices have the pass and the device
+        // other passes of the template (the EXISTS see the rows as they were, and leave this one out either way).
+        let change = registered ? """
+            WITH changed AS (INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
+                VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1)
             """ : """
-            DELETE FROM analytics_registrations
-            WHERE pass_type_identifier = \(type) AND serial_number = \(serial) AND device = \(device) RETURNING 1
-            """, logger: logger).collect()
-        guard !changed.isEmpty else { return }
-        let others = try await connection.query("""
-            SELECT EXISTS (SELECT 1 FROM analytics_registrations WHERE pass_type_identifier = \(type)
-                    AND serial_number = \(serial) AND device <> \(device)),
-                EXISTS (SELECT 1 FROM analytics_registrations WHERE template = \(template) AND device = \(device)
-                    AND NOT (pass_type_identifier = \(type) AND serial_number = \(serial)))
-            """, logger: logger).collect().first.map { try $0.decode((Bool, Bool).self) } ?? (false, false)
+            WITH changed AS (DELETE FROM analytics_registrations
+                WHERE pass_type_identifier = $1 AND serial_number = $2 AND device = $3 RETURNING 1)
+            """
+        var bindings = PostgresBindings()
+        bindings.append(type)
+        bindings.append(serial)
+        bindings.append(device)
+        bindings.append(template)
+        let answer = try await connection.query(PostgresQuery(unsafeSQL: change + """
+            SELECT (SELECT count(*) FROM changed)::bigint,
+                EXISTS (SELECT 1 FROM analytics_registrations WHERE pass_type_identifier = $1 AND serial_number = $2
+                    AND device <> $3),
+                EXISTS (SELECT 1 FROM analytics_registrations WHERE template = $4 AND device = $3
+                    AND NOT (pass_type_identifier = $1 AND serial_number = $2))
+            """, binds: bindings), logger: logger).collect().first
+        guard let answer else { return }
+        let (count, otherDevices, otherPasses) = try answer.decode((Int64, Bool, Bool).self)
+        guard count == 1 else { return }
+        let others = (otherDevices, otherPasses)
         let step = registered ? 1 : -1
         fold.add(key) { row in
             if registered { row.installs += 1 } else { row.removals += 1 }

@@ -42,11 +42,13 @@ extension PostgresStore: EventStore {
     }
 
     public func deleteEvents(createdBefore: Date, limit: Int) async throws -> Int {
-        // The oldest `limit` events in log order, those of them old enough: a bounded statement.
+        // The oldest `limit` events in log order, those of them old enough and already folded into the analytics
+        // rollups: a bounded statement.
         let rows = try await rows("""
             DELETE FROM events WHERE id IN (
                 SELECT id FROM events ORDER BY transaction_id, id LIMIT \(max(0, limit))
             ) AND created_at < \(createdBefore)
+                AND (transaction_id, id) <= (SELECT cursor_transaction, cursor_id FROM analytics_state WHERE name = 'fold')
             RETURNING 1
             """)
         return rows.count

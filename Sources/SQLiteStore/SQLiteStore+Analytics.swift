@@ -4,7 +4,14 @@ public import PassStore
 
 extension SQLiteStore: AnalyticsStore {
     public func foldAnalytics(limit: Int) async throws -> Int {
-        try await write { db in
+        // An idle store is only read: no write lock every round when nothing happened.
+        let pending = try await read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM events WHERE id > (SELECT cursor_id FROM analytics_state WHERE name = 'fold'))
+                """) ?? false
+        }
+        guard pending else { return 0 }
+        return try await write { db in
             let cursor = try Int64.fetchOne(db, sql: "SELECT cursor_id FROM analytics_state WHERE name = 'fold'") ?? 0
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT id, type, created_at, data FROM events WHERE id > ? ORDER BY id LIMIT ?

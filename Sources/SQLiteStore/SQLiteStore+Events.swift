@@ -39,9 +39,11 @@ extension SQLiteStore: EventStore {
 
     public func deleteEvents(createdBefore: Date, limit: Int) async throws -> Int {
         try await write { db in
-            // The oldest `limit` events by id, those of them old enough: a bounded transaction, no index on time.
+            // The oldest `limit` events by id, those of them old enough and already folded into the analytics rollups:
+            // a bounded transaction, no index on time.
             try db.execute(sql: """
                 DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND created_at < ?
+                    AND id <= (SELECT cursor_id FROM analytics_state WHERE name = 'fold')
                 """, arguments: [max(0, limit), createdBefore.timeIntervalSince1970])
             return db.changesCount
         }
