@@ -4,8 +4,8 @@
 #   scripts/bench-analytics.sh [sqlite|postgres|all]      (default all)
 #
 # The store gets 10,000 passes of ten templates (bench-0 ... bench-9) and EVENTS events spread over 120 days, written
-# straight into the event log by one set-based statement: 60 % pass.updated, 25 % pass.registered, 15 %
-# pass.unregistered, 300,000 devices. `tessera serve` then folds them into its hourly rollups (how long that takes is
+# straight into the event log by one set-based statement: in every 20 events, 12 pass.updated, 5 pass.registered (a new
+# device adding five passes) and 3 pass.unregistered (that device removing three of them again); EVENTS / 20 devices. `tessera serve` then folds them into its hourly rollups (how long that takes is
 # reported: events per second); then one template's last 90 days by day is asked QUERIES times (default 50), with
 # GET /health asked the same way in the same run as the HTTP floor. Reported: median, p95 and max of each.
 # Environment: BIN (release binaries, default .build/release), EVENTS, QUERIES, BENCH_POSTGRES_PORT (default 54339).
@@ -42,8 +42,10 @@ serve() {  # serve PORT DATABASE LOG
 end_epoch=$(( ($(date +%s) / 86400) * 86400 ))
 span=$((120 * 86400))
 
-# The rows, as SQL both stores run: passes, then the events (n = 1 ... EVENTS).
+# The rows, as SQL both stores run: passes, then the events (n = 1 ... EVENTS). An unregistration names the pass the
+# registration five events before it added.
 event_type="CASE WHEN n % 20 < 12 THEN 'pass.updated' WHEN n % 20 < 17 THEN 'pass.registered' ELSE 'pass.unregistered' END"
+subject="(CASE WHEN n % 20 >= 17 THEN n - 5 ELSE n END) % 10000"
 
 timings() {  # timings LABEL URL: QUERIES requests, one at a time; prints median, p95 and max in ms
     local label="$1" url="$2" file="$work/times"
@@ -95,10 +97,10 @@ SELECT 'pass.dev.tessera.demo', printf('A%07d', n), printf('benchtoken%022d', n)
 UPDATE counters SET value = 10000 WHERE name = 'update_tag';
 WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $events)
 INSERT INTO events (type, created_at, type_identifier, identifier, device, data)
-SELECT $event_type, $((end_epoch - span)) + n * $span.0 / $events, 'pass.dev.tessera.demo', printf('A%07d', n % 10000),
-       printf('%032x', (n * 7919) % 300000),
-       CAST(json_object('passTypeIdentifier', 'pass.dev.tessera.demo', 'serialNumber', printf('A%07d', n % 10000),
-                        'device', printf('%032x', (n * 7919) % 300000)) AS BLOB) FROM i;
+SELECT $event_type, $((end_epoch - span)) + n * $span.0 / $events, 'pass.dev.tessera.demo', printf('A%07d', $subject),
+       printf('%032x', n / 20),
+       CAST(json_object('passTypeIdentifier', 'pass.dev.tessera.demo', 'serialNumber', printf('A%07d', $subject),
+                        'device', printf('%032x', n / 20)) AS BLOB) FROM i;
 EOF
     echo "SQLite: seeded 10,000 passes and $events events in $((SECONDS - started)) s" >&2
     serve 18301 "sqlite:$db" "$work/serve-sqlite.log"
@@ -124,9 +126,9 @@ FROM generate_series(0, 9999) AS n;
 UPDATE counters SET value = 10000 WHERE name = 'update_tag';
 INSERT INTO events (type, created_at, type_identifier, identifier, device, data)
 SELECT $event_type, to_timestamp($((end_epoch - span)) + n * $span.0 / $events), 'pass.dev.tessera.demo',
-       'A' || lpad((n % 10000)::text, 7, '0'), lpad(to_hex((n * 7919) % 300000), 32, '0'),
-       jsonb_build_object('passTypeIdentifier', 'pass.dev.tessera.demo', 'serialNumber', 'A' || lpad((n % 10000)::text, 7, '0'),
-                          'device', lpad(to_hex((n * 7919) % 300000), 32, '0'))
+       'A' || lpad(($subject)::text, 7, '0'), lpad(to_hex(n / 20), 32, '0'),
+       jsonb_build_object('passTypeIdentifier', 'pass.dev.tessera.demo', 'serialNumber', 'A' || lpad(($subject)::text, 7, '0'),
+                          'device', lpad(to_hex(n / 20), 32, '0'))
 FROM generate_series(1, $events) AS n;
 ANALYZE;
 EOF

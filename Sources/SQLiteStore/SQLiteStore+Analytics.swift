@@ -115,29 +115,42 @@ extension SQLiteStore: AnalyticsStore {
         }
     }
 
-    /// The rows filter: a template's own rows and its pass type's pushes (kept without a template), or a pass type's.
-    private static let filter = """
-        (?1 IS NULL OR template = ?1 OR (template = '' AND pass_type_identifier = ?3))
-        AND (?2 IS NULL OR pass_type_identifier = ?2)
-        """
+    /// The rows a filter matches, as SQL and its arguments, written for the index each shape uses: a template's own
+    /// rows and its pass type's pushes (kept without a template) through the primary key (template, pass type, hour);
+    /// a pass type's through (pass type, hour); every row through (hour).
+    private static func condition(_ filter: AnalyticsFilter) -> (sql: String, arguments: [DatabaseValueConvertible?]) {
+        switch (filter.template, filter.passTypeIdentifier) {
+        case let (template?, type?):
+            return ("""
+                template IN (?, '') AND (template <> '' OR pass_type_identifier = ?) AND pass_type_identifier = ?
+                """, [template, filter.templatePassType ?? "", type])
+        case let (template?, nil):
+            return ("template IN (?, '') AND (template <> '' OR pass_type_identifier = ?)",
+                    [template, filter.templatePassType ?? ""])
+        case let (nil, type?):
+            return ("pass_type_identifier = ?", [type])
+        case (nil, nil):
+            return ("1", [])
+        }
+    }
 
     public func analyticsRows(_ filter: AnalyticsFilter, from: Date, to: Date) async throws
         -> (baseline: ActiveCounts, rows: [AnalyticsRow])
     {
         try await read { db in
-            let arguments: [DatabaseValueConvertible?] = [filter.template, filter.passTypeIdentifier,
-                                                          filter.templatePassType ?? ""]
+            let (condition, arguments) = Self.condition(filter)
             let start = UsageCount.hour(of: from)
+            let end = Int64(to.timeIntervalSince1970.rounded(.up))
             let baseline = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT coalesce(sum(active_passes), 0), coalesce(sum(active_devices), 0) FROM analytics_hourly
-                WHERE hour < ?4 AND \(Self.filter)
+                WHERE \(condition) AND hour < ?
                 """), arguments: StatementArguments(arguments + [start]))
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT hour, sum(installs), sum(removals), sum(updates), sum(pushes_sent), sum(fetches),
                     sum(active_passes), sum(active_devices)
-                FROM analytics_hourly WHERE hour >= ?4 AND hour < ?5 AND \(Self.filter)
+                FROM analytics_hourly WHERE \(condition) AND hour >= ? AND hour < ?
                 GROUP BY hour ORDER BY hour
-                """), arguments: StatementArguments(arguments + [start, Int64(to.timeIntervalSince1970.rounded(.up))]))
+                """), arguments: StatementArguments(arguments + [start, end]))
             return (ActiveCounts(passes: baseline?[0] ?? 0, devices: baseline?[1] ?? 0), rows.map { row in
                 AnalyticsRow(hour: Date(timeIntervalSince1970: Double(row[0] as Int64)), installs: row[1], removals: row[2],
                              updates: row[3], pushesSent: row[4], fetches: row[5], activePassesChange: row[6],
