@@ -81,6 +81,19 @@ public struct AnalyticsRow: Sendable, Equatable {
     }
 }
 
+extension AnalyticsRow {
+    /// Adds another row's counts and changes to this one's (its hour stays).
+    public mutating func add(_ other: AnalyticsRow) {
+        installs += other.installs
+        removals += other.removals
+        updates += other.updates
+        pushesSent += other.pushesSent
+        fetches += other.fetches
+        activePassesChange += other.activePassesChange
+        activeDevicesChange += other.activeDevicesChange
+    }
+}
+
 /// Fetches or pushes counted by a process for one hour, pass type and template (empty for pushes, which are per pass
 /// type).
 public struct UsageCount: Sendable, Hashable {

@@ -47,13 +47,7 @@ extension MemoryPassStore {
 
     private func add(_ change: AnalyticsRow, to key: AnalyticsFold.Key) {
         var row = analytics.rows[key] ?? AnalyticsRow(hour: change.hour)
-        row.installs += change.installs
-        row.removals += change.removals
-        row.updates += change.updates
-        row.pushesSent += change.pushesSent
-        row.fetches += change.fetches
-        row.activePassesChange += change.activePassesChange
-        row.activeDevicesChange += change.activeDevicesChange
+        row.add(change)
         analytics.rows[key] = row
     }
 
@@ -83,13 +77,7 @@ extension MemoryPassStore {
                 baseline.devices += row.activeDevicesChange
             } else if key.hour < end {
                 var sum = hours[key.hour] ?? AnalyticsRow(hour: row.hour)
-                sum.installs += row.installs
-                sum.removals += row.removals
-                sum.updates += row.updates
-                sum.pushesSent += row.pushesSent
-                sum.fetches += row.fetches
-                sum.activePassesChange += row.activePassesChange
-                sum.activeDevicesChange += row.activeDevicesChange
+                sum.add(row)
                 hours[key.hour] = sum
             }
         }

@@ -50,15 +50,7 @@ struct AnalyticsStoreConformanceTests {
             let all = try await analytics.analyticsRows(filter, from: hour.addingTimeInterval(-86_400),
                                                         to: Date().addingTimeInterval(86_400))
             #expect(all.baseline == ActiveCounts())
-            let total = all.rows.reduce(into: AnalyticsRow(hour: hour)) { sum, row in
-                sum.installs += row.installs
-                sum.removals += row.removals
-                sum.updates += row.updates
-                sum.fetches += row.fetches
-                sum.pushesSent += row.pushesSent
-                sum.activePassesChange += row.activePassesChange
-                sum.activeDevicesChange += row.activeDevicesChange
-            }
+            let total = all.rows.reduce(into: AnalyticsRow(hour: hour)) { $0.add($1) }
             #expect(total.installs == 3 && total.removals == 2 && total.updates == 1)
             #expect(total.fetches == 5 && total.pushesSent == 2)
             #expect(total.activePassesChange == 1 && total.activeDevicesChange == 1, "A1 on device a")

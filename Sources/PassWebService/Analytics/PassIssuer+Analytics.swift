@@ -18,6 +18,14 @@ public struct AnalyticsBucket: Sendable, Equatable {
     public var fetches: Int
 }
 
+extension AnalyticsBucket {
+    /// A bucket of a sum of hourly rows, with the active counts at its end.
+    init(_ sum: AnalyticsRow, active: ActiveCounts) {
+        self.init(start: sum.hour, installs: sum.installs, removals: sum.removals, activeDevices: active.devices,
+                  activePasses: active.passes, updates: sum.updates, pushesSent: sum.pushesSent, fetches: sum.fetches)
+    }
+}
+
 /// The buckets and their totals (active counts at the end of the last bucket).
 public struct AnalyticsReport: Sendable {
     public var buckets: [AnalyticsBucket]
@@ -87,34 +95,20 @@ extension PassIssuer {
         var buckets: [AnalyticsBucket] = []
         var active = baseline
         var index = 0
-        var totals = AnalyticsBucket(start: Date(timeIntervalSince1970: first), installs: 0, removals: 0,
-                                     activeDevices: 0, activePasses: 0, updates: 0, pushesSent: 0, fetches: 0)
+        var total = AnalyticsRow(hour: Date(timeIntervalSince1970: first))
         for step in 0..<max(count, 0) {
             let start = first + Double(step) * interval
-            var bucket = AnalyticsBucket(start: Date(timeIntervalSince1970: start), installs: 0, removals: 0,
-                                         activeDevices: 0, activePasses: 0, updates: 0, pushesSent: 0, fetches: 0)
+            var sum = AnalyticsRow(hour: Date(timeIntervalSince1970: start))
             while index < rows.count, rows[index].hour.timeIntervalSince1970 < start + interval {
-                let row = rows[index]
-                bucket.installs += row.installs
-                bucket.removals += row.removals
-                bucket.updates += row.updates
-                bucket.pushesSent += row.pushesSent
-                bucket.fetches += row.fetches
-                active.passes += row.activePassesChange
-                active.devices += row.activeDevicesChange
+                sum.add(rows[index])
                 index += 1
             }
-            bucket.activePasses = active.passes
-            bucket.activeDevices = active.devices
-            totals.installs += bucket.installs
-            totals.removals += bucket.removals
-            totals.updates += bucket.updates
-            totals.pushesSent += bucket.pushesSent
-            totals.fetches += bucket.fetches
-            buckets.append(bucket)
+            active.passes += sum.activePassesChange
+            active.devices += sum.activeDevicesChange
+            total.add(sum)
+            buckets.append(AnalyticsBucket(sum, active: active))
         }
-        totals.activePasses = active.passes
-        totals.activeDevices = active.devices
+        let totals = AnalyticsBucket(total, active: active)
         return AnalyticsReport(buckets: buckets, totals: totals)
     }
 }

@@ -7,19 +7,6 @@ import PassWebService
 import Timestamps
 
 extension IssuerRoutes {
-    struct PassPage: Encodable {
-        var passes: [PassState]
-        var nextCursor: String?
-
-        enum CodingKeys: String, CodingKey { case passes, nextCursor }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(passes, forKey: .passes)
-            try container.encode(nextCursor, forKey: .nextCursor)
-        }
-    }
-
     /// `GET /api/v1/passes?template=&passTypeIdentifier=&voided=&redeemed=&field.<key>=&updatedSince=&limit=&cursor=`:
     /// a page of pass states in (pass type, serial number) order, or with `Accept: text/csv` or
     /// `application/x-ndjson` every matching pass streamed.
@@ -30,7 +17,7 @@ extension IssuerRoutes {
         let page = try await issuer.listItems(search)
         var states: [PassState] = []
         for listing in page.items { states.append(try state(listing)) }
-        return try JSONBody.response(PassPage(passes: states, nextCursor: page.nextCursor))
+        return try JSONBody.response(ItemPage(name: "passes", items: states, nextCursor: page.nextCursor))
     }
 
     /// A listed pass's state, as `GET /api/v1/passes/{type}/{serial}` answers it.

@@ -5,6 +5,27 @@ import PassModel
 import PassStore
 import PassWebService
 
+/// A JSON page of a search: `{"<items>": [...], "nextCursor"}`, `nextCursor` null after the last page.
+struct ItemPage<Item: Encodable>: Encodable {
+    /// The member holding the items (`passes`, `orders`).
+    var name: String
+    var items: [Item]
+    var nextCursor: String?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(items, forKey: Key(stringValue: name))
+        try container.encode(nextCursor, forKey: Key(stringValue: "nextCursor"))
+    }
+}
+
 /// The answers of `GET /api/v1/passes` and `GET /api/v1/orders`: a JSON page, or (by `Accept`) every matching item
 /// streamed as CSV or NDJSON, a store page at a time, so an export of any size holds one page in memory.
 enum ItemListResponse {

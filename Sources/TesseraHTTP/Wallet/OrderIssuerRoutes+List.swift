@@ -6,19 +6,6 @@ import PassStore
 import PassWebService
 
 extension OrderIssuerRoutes {
-    struct OrderPage: Encodable {
-        var orders: [OrderState]
-        var nextCursor: String?
-
-        enum CodingKeys: String, CodingKey { case orders, nextCursor }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(orders, forKey: .orders)
-            try container.encode(nextCursor, forKey: .nextCursor)
-        }
-    }
-
     /// `GET /api/v1/orders?template=&orderTypeIdentifier=&updatedSince=&limit=&cursor=`: a page of order states in
     /// (order type, order identifier) order, or with `Accept: text/csv` or `application/x-ndjson` every match streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -47,6 +34,6 @@ extension OrderIssuerRoutes {
         for listing in page.items {
             states.append(try await state(listing.record, registrations: listing.registrations))
         }
-        return try JSONBody.response(OrderPage(orders: states, nextCursor: page.nextCursor))
+        return try JSONBody.response(ItemPage(name: "orders", items: states, nextCursor: page.nextCursor))
     }
 }
