@@ -107,6 +107,39 @@ struct ServeRedemptionTests {
         }
     }
 
+    @Test("an edited .tessera.json applies from the next scan after the server reads the templates again (SIGHUP)")
+    func editedRule() async throws {
+        let templates = try Self.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            try await Self.create(server, serial: "E-1", barcode: "GATE-E-1")
+            let body = #"{"barcodeMessage":"GATE-E-1"}"#
+            #expect(try await Self.scan(server, body).json["result"] as? String == "valid")
+            #expect(try await Self.scan(server, body).json["result"] as? String == "alreadyRedeemed")
+            try Data(#"{"redemption": {"rule": "count", "limit": 2}}"#.utf8)
+                .write(to: templates.appendingPathComponent("event-ticket/.tessera.json"))
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            var second: [String: Any] = [:]
+            let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+            while second["result"] as? String != "valid", Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                second = try await Self.scan(server, body).json
+            }
+            #expect(second["result"] as? String == "valid" && second["redemptions"] as? Int == 2 && second["limit"] as? Int == 2)
+            #expect(try await Self.scan(server, body).json["result"] as? String == "alreadyRedeemed")
+            // A broken file is the template's error (the server's configuration, not the scanner's request).
+            try Data(#"{"redemption": {"rule": "sometimes"}}"#.utf8)
+                .write(to: templates.appendingPathComponent("event-ticket/.tessera.json"))
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            var broken = (status: 0, json: [String: Any]())
+            while broken.status != 500, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                broken = try await Self.scan(server, body)
+            }
+            let message = (broken.json["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(broken.status == 500 && message.contains(".tessera.json: redemption.rule"), "\(broken.json)")
+        }
+    }
+
     @Test("a repeated Idempotency-Key is answered as the first scan; another body with it is 409")
     func idempotency() async throws {
         try await Server.with(.sqlite) { server in
