@@ -67,9 +67,7 @@ struct CampaignRoutes: Sendable {
             finishedAt = record.finishedAt.map(Self.time)
         }
 
-        static func time(_ date: Date) -> String {
-            date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        }
+        static func time(_ date: Date) -> String { RFC3339.format(date) }
     }
 
     struct Page: Encodable {
