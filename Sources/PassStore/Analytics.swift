@@ -163,6 +163,33 @@ public struct AnalyticsFold: Sendable {
     }
 
     /// The pass type and serial number an event's data names, and its device hash.
+    /// What the fold needs of one event, as the stores read it from the event log's columns.
+    public struct Subject: Sendable {
+        /// The event type (`pass.updated`, ...).
+        public var event: String
+        /// When the event happened.
+        public var createdAt: Date
+        /// The pass's type.
+        public var passTypeIdentifier: String
+        /// The pass's serial number.
+        public var serialNumber: String
+        /// The device's hash, for a device's event.
+        public var device: String?
+        /// The pass's template, empty when the pass is gone.
+        public var template: String
+
+        /// Creates a subject.
+        public init(event: String, createdAt: Date, passTypeIdentifier: String, serialNumber: String, device: String?,
+                    template: String) {
+            self.event = event
+            self.createdAt = createdAt
+            self.passTypeIdentifier = passTypeIdentifier
+            self.serialNumber = serialNumber
+            self.device = device
+            self.template = template
+        }
+    }
+
     public static func subject(of event: WalletEvent) -> (type: String, serial: String, device: String?)? {
         guard let object = (try? JSONSerialization.jsonObject(with: event.data)) as? [String: Any],
               let type = object["passTypeIdentifier"] as? String, let serial = object["serialNumber"] as? String

@@ -65,6 +65,9 @@ public protocol PassStore: Sendable {
     /// in which case the claim is released so it goes out again.
     func completePush(_ push: PendingPush) async throws
 
+    /// ``completePush(_:)`` for several pushes at once, in one store transaction where the store has them.
+    func completePushes(_ pushes: [PendingPush]) async throws
+
     /// Puts a push back for a later try (`attempts` incremented, due at `notBefore`).
     func retryPush(_ push: PendingPush, notBefore: Date) async throws
 
@@ -95,6 +98,11 @@ public struct PassLookup: Sendable, Equatable {
 }
 
 extension PassStore {
+    /// One ``completePush(_:)`` after another, for stores without a cheaper way.
+    public func completePushes(_ pushes: [PendingPush]) async throws {
+        for push in pushes { try await completePush(push) }
+    }
+
     /// A plain lookup; stores whose reads cost more for a found pass than for a missing one override it.
     public func passForAuthentication(passTypeIdentifier: String, serialNumber: String) async throws -> PassLookup {
         let pass = try await pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)

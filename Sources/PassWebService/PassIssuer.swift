@@ -7,6 +7,7 @@ import NIOPosix
 import PassCrypto
 public import PassModel
 public import PassStore
+import Synchronization
 
 /// Issues and changes passes for the web service: applies data to templates, signs, stores, and keeps the signed
 /// bundle of each current version so device fetches do not sign again.
@@ -53,6 +54,8 @@ public final class PassIssuer: WalletItemIssuer {
     let now: @Sendable () -> Date
     /// Called after a change queued pushes, so the dispatcher sends them at once.
     let onPushesQueued: @Sendable () -> Void
+    /// Builders with a campaign message in their template (see ``builder(_:version:personalized:message:)``).
+    let messageBuilders = MessageBuilderCache([:])
 
     /// Creates an issuer.
     /// - Parameters:
@@ -323,15 +326,23 @@ public final class PassIssuer: WalletItemIssuer {
         overrides["webServiceURL"] = .string(webServiceURL)
         if pass.voided { overrides["voided"] = .bool(true) }
         var builder = entry.builder
-        if let personalization = pass.personalization, let personalized = entry.personalizedBuilder {
-            builder = personalized
+        var personalized = false
+        if let personalization = pass.personalization, let personalizedBuilder = entry.personalizedBuilder {
+            builder = personalizedBuilder
+            personalized = true
             let keys = Set(Self.fieldKeys(of: builder.template.pass))
             for (key, value) in try Self.document(personalization) where keys.contains(key) && fields[key] == nil {
                 fields[key] = value
             }
         }
         if let message = overrides.removeValue(forKey: Self.messageKey) {
-            try Self.applyMessage(message, to: &overrides, template: builder.template.pass)
+            if case .string(let text) = message, !text.isEmpty, let style = builder.template.pass.style,
+               overrides[style.rawValue] == nil
+            {
+                builder = try self.builder(builder, version: entry.version, personalized: personalized, message: text)
+            } else {
+                try Self.applyMessage(message, to: &overrides, template: builder.template.pass)
+            }
         }
         do {
             let built = try builder.build(data: PassData(overrides: overrides, fields: fields))

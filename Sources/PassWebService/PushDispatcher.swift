@@ -23,7 +23,7 @@ public final class PushDispatcher: Service, Sendable {
 
         /// Creates a configuration.
         public init(
-            pollInterval: Duration = .seconds(1), batchSize: Int = 200, concurrency: Int = 32, lease: TimeInterval = 60,
+            pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 100, lease: TimeInterval = 60,
             maximumAttempts: Int = 8
         ) {
             self.pollInterval = pollInterval
@@ -73,7 +73,8 @@ public final class PushDispatcher: Service, Sendable {
         logger.info("push dispatcher stopped")
     }
 
-    /// Claims and sends one batch of due pushes.
+    /// Claims and sends one batch of due pushes, then records every result that needs no more than removing the
+    /// push from the queue in one store call.
     /// - Returns: How many pushes were handled.
     @discardableResult
     public func sendDueBatch() async throws -> Int {
@@ -85,21 +86,33 @@ public final class PushDispatcher: Service, Sendable {
             throw error
         }
         guard !pushes.isEmpty else { return 0 }
-        await withTaskGroup(of: Void.self) { group in
+        let completed = await withTaskGroup(of: PendingPush?.self) { group in
+            var completed: [PendingPush] = []
+            completed.reserveCapacity(pushes.count)
             var inFlight = 0
             for push in pushes {
-                if inFlight == configuration.concurrency {
-                    await group.next()
+                if inFlight == configuration.concurrency, let done = await group.next() {
                     inFlight -= 1
+                    if let done { completed.append(done) }
                 }
                 group.addTask { await self.send(push) }
                 inFlight += 1
             }
+            for await done in group { if let done { completed.append(done) } }
+            return completed
+        }
+        do {
+            try await store.completePushes(completed)
+        } catch {
+            // The claims run out and the pushes go again: better twice than never.
+            logger.error("cannot record push results", metadata: ["error": "\(error)", "pushes": "\(completed.count)"])
         }
         return pushes.count
     }
 
-    private func send(_ push: PendingPush) async {
+    /// Sends one push and handles what needs more than completing it.
+    /// - Returns: The push when it is to be completed (removed from the queue), `nil` when it was put back.
+    private func send(_ push: PendingPush) async -> PendingPush? {
         let outcome = await sender.sendPassUpdate(pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier)
         Counter(label: "tessera_apns_pushes_total", dimensions: [("result", outcome.name)]).increment()
         let metadata: Logger.Metadata = [
@@ -109,35 +122,33 @@ public final class PushDispatcher: Service, Sendable {
             switch outcome {
             case .delivered:
                 onDelivered(push.passTypeIdentifier)
-                try await store.completePush(push)
             case .unregistered(let timestamp):
                 let removed = try await store.removeRegistrations(
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier,
                     unlessRefreshedAfter: timestamp)
                 logger.info("push token unregistered", metadata: metadata.merging(["removed": "\(removed)"]) { $1 })
-                try await store.completePush(push)
             case .badDeviceToken:
                 try await store.removeRegistrations(
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier, unlessRefreshedAfter: nil)
                 logger.warning("bad device token: registrations removed", metadata: metadata)
-                try await store.completePush(push)
             case .retryable(let reason, let retryAfter):
                 if push.attempts + 1 >= configuration.maximumAttempts {
                     logger.error("push dropped after \(push.attempts + 1) tries: \(reason)", metadata: metadata)
-                    try await store.completePush(push)
                 } else {
                     let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
                     logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
                     try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
+                    return nil
                 }
             case .failed(let reason):
                 logger.error("push refused: \(reason)", metadata: metadata)
-                try await store.completePush(push)
             }
         } catch {
             // The claim runs out and the push goes again: better twice than never.
             logger.error("cannot record a push result", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            return nil
         }
+        return push
     }
 
     /// Exponential backoff with jitter, 1 s doubling up to 5 minutes, never sooner than `Retry-After`.

@@ -12,22 +12,28 @@ extension PostgresStore: AnalyticsStore {
                 logger: logger).collect().first
             var (transaction, id): (Int64, Int64) = (0, 0)
             if let state { (transaction, id) = try state.decode((Int64, Int64).self) }
+            // The subject from the event's own columns and its pass's template by a join: no JSON read per event.
             let rows = try await connection.query("""
-                SELECT id, transaction_id, type, created_at, data::text FROM events
-                WHERE (transaction_id, id) > (\(transaction), \(id))
-                    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-                ORDER BY transaction_id, id LIMIT \(max(0, limit))
+                SELECT e.id, e.transaction_id, e.type, e.created_at, e.type_identifier, e.identifier, e.device, p.template
+                FROM events e
+                LEFT JOIN passes p ON e.type IN ('pass.registered', 'pass.unregistered', 'pass.updated')
+                    AND p.pass_type_identifier = e.type_identifier AND p.serial_number = e.identifier
+                WHERE (e.transaction_id, e.id) > (\(transaction), \(id))
+                    AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+                ORDER BY e.transaction_id, e.id LIMIT \(max(0, limit))
                 """, logger: logger).collect()
             var fold = AnalyticsFold()
             var last = EventCursor(transaction: transaction, id: id)
-            var events: [WalletEvent] = []
             for row in rows {
-                let (id, transaction, type, createdAt, data) = try row.decode((Int64, Int64, String, Date, String).self)
+                let (id, transaction, event, createdAt, type, serial, device, template) =
+                    try row.decode((Int64, Int64, String, Date, String?, String?, String?, String?).self)
                 last = EventCursor(transaction: transaction, id: id)
-                events.append(WalletEvent(id: id, cursor: last, type: type, createdAt: createdAt, data: Data(data.utf8)))
+                guard let type, let serial else { continue }
+                try await self.fold(
+                    AnalyticsFold.Subject(event: event, createdAt: createdAt, passTypeIdentifier: type, serialNumber: serial,
+                                          device: device, template: template ?? ""),
+                    into: &fold, connection)
             }
-            var templates = try await templates(of: events, connection)
-            for event in events { try await self.fold(event, into: &fold, templates: &templates, connection) }
             guard !rows.isEmpty else { return 0 }
             for (key, row) in fold.rows { try await addRollup(key, row, connection) }
             try await connection.query("""
@@ -38,43 +44,18 @@ extension PostgresStore: AnalyticsStore {
         }
     }
 
-    /// The templates of the passes a batch of events names, in one query.
-    private func templates(of events: [WalletEvent], _ connection: PostgresConnection) async throws -> [String: String] {
-        var types: [String] = []
-        var serials: [String] = []
-        var seen: Set<String> = []
-        for event in events where event.type.hasPrefix("pass.") {
-            guard let (type, serial, _) = AnalyticsFold.subject(of: event), seen.insert(type + "\u{0}" + serial).inserted
-            else { continue }
-            types.append(type)
-            serials.append(serial)
-        }
-        guard !types.isEmpty else { return [:] }
-        var templates: [String: String] = [:]
-        for row in try await connection.query("""
-            SELECT p.pass_type_identifier, p.serial_number, p.template FROM passes p
-            JOIN unnest(\(types)::text[], \(serials)::text[]) AS k(type, serial)
-                ON p.pass_type_identifier = k.type AND p.serial_number = k.serial
-            """, logger: logger).collect() {
-            let (type, serial, template) = try row.decode((String, String, String).self)
-            templates[type + "\u{0}" + serial] = template
-        }
-        return templates
-    }
-
-    private func fold(_ event: WalletEvent, into fold: inout AnalyticsFold, templates: inout [String: String],
-                      _ connection: PostgresConnection) async throws {
-        guard ["pass.registered", "pass.unregistered", "pass.updated"].contains(event.type),
-              let (type, serial, device) = AnalyticsFold.subject(of: event)
-        else { return }
-        let template = templates[type + "\u{0}" + serial] ?? ""
-        let key = AnalyticsFold.Key(hour: UsageCount.hour(of: event.createdAt), passTypeIdentifier: type, template: template)
-        if event.type == "pass.updated" {
+    private func fold(_ subject: AnalyticsFold.Subject, into fold: inout AnalyticsFold, _ connection: PostgresConnection)
+        async throws
+    {
+        guard ["pass.registered", "pass.unregistered", "pass.updated"].contains(subject.event) else { return }
+        let (type, serial, device, template) = (subject.passTypeIdentifier, subject.serialNumber, subject.device, subject.template)
+        let key = AnalyticsFold.Key(hour: UsageCount.hour(of: subject.createdAt), passTypeIdentifier: type, template: template)
+        if subject.event == "pass.updated" {
             fold.add(key) { $0.updates += 1 }
             return
         }
         guard let device else { return }
-        let registered = event.type == "pass.registered"
+        let registered = subject.event == "pass.registered"
         // One round trip: the mirror row added or removed, and whether other devices have the pass and the device
         // other passes of the template (the EXISTS see the rows as they were, and leave this one out either way).
         let change = registered ? """

@@ -65,21 +65,42 @@ extension PostgresStore {
     /// pushed.
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
-        try await transaction { connection in
-            let deleted = try await connection.query(
-                "DELETE FROM \(unescaped: tables.pushQueue) WHERE id = \(push.id) AND generation = \(push.generation) RETURNING id",
-                logger: logger
-            ).collect()
-            if deleted.isEmpty {
-                try await connection.query(
-                    "UPDATE \(unescaped: tables.pushQueue) SET claimed_until = NULL WHERE id = \(push.id)", logger: logger
+        try await completePushes([push])
+    }
+
+    /// Completes several pushes in one statement (the dispatcher's whole batch): the entries whose generation is
+    /// unchanged are deleted, the others released, and the campaigns owed the deleted ones' pushes marked sent.
+    /// - Parameter pushes: The pushes as claimed.
+    public func completePushes(_ pushes: [PendingPush]) async throws {
+        guard !pushes.isEmpty else { return }
+        let ids = pushes.map(\.id)
+        let generations = pushes.map(\.generation)
+        let queue = tables.pushQueue
+        // The release excludes what the delete returns: one statement never touches a row twice.
+        let head: PostgresQuery = """
+            WITH done AS (
+                DELETE FROM \(unescaped: queue) q USING unnest(\(ids)::bigint[], \(generations)::bigint[]) AS c(id, generation)
+                WHERE q.id = c.id AND q.generation = c.generation
+                RETURNING q.id, q.push_token, q.pass_type_identifier
+            ), released AS (
+                UPDATE \(unescaped: queue) SET claimed_until = NULL
+                WHERE id = ANY(\(ids)::bigint[]) AND id NOT IN (SELECT id FROM done)
+            )
+            """
+        if holdsOrders {
+            _ = try await rows(PostgresQuery(unsafeSQL: head.sql + " SELECT count(*) FROM done", binds: head.binds))
+        } else {
+            // The counts are added in campaign order, so two processes completing pushes lock them in one order.
+            _ = try await rows(PostgresQuery(unsafeSQL: head.sql + """
+                , marked AS (
+                    UPDATE campaign_pushes p SET sent = true FROM done d
+                    WHERE p.push_token = d.push_token AND p.pass_type_identifier = d.pass_type_identifier AND NOT p.sent
+                    RETURNING p.campaign_id
                 )
-            } else if !holdsOrders {
-                try await connection.query("""
-                    UPDATE campaign_pushes SET sent = true
-                    WHERE push_token = \(push.pushToken) AND pass_type_identifier = \(push.passTypeIdentifier) AND NOT sent
-                    """, logger: logger)
-            }
+                INSERT INTO campaign_push_counts (campaign_id, sent)
+                SELECT campaign_id, COUNT(*) FROM marked GROUP BY campaign_id ORDER BY campaign_id
+                ON CONFLICT (campaign_id) DO UPDATE SET sent = campaign_push_counts.sent + excluded.sent
+                """, binds: head.binds))
         }
     }
 

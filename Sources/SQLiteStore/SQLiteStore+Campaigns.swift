@@ -6,7 +6,7 @@ extension SQLiteStore: CampaignStore {
     private static let campaignColumns = """
         c.id, c.sequence, c.specification, c.request_hash, c.idempotency_key, c.state, c.matched, c.changed, c.failed, \
         c.errors, c.pushes_queued, c.created_at, c.scheduled_at, c.started_at, c.finished_at, c.cursor, \
-        (SELECT COUNT(*) FROM campaign_pushes p WHERE p.campaign_id = c.id AND p.sent = 1)
+        COALESCE((SELECT s.sent FROM campaign_push_counts s WHERE s.campaign_id = c.id), 0)
         """
 
     private static func campaignRecord(_ row: Row) throws -> CampaignRecord {

@@ -64,21 +64,39 @@ extension SQLiteStore {
     /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
+        try await completePushes([push])
+    }
+
+    /// Completes several pushes in one write transaction (the dispatcher's whole batch).
+    /// - Parameter pushes: The pushes as claimed.
+    public func completePushes(_ pushes: [PendingPush]) async throws {
+        guard !pushes.isEmpty else { return }
         try await write { [tables] db in
             let delete = try db.cachedStatement(
                 sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ?")
-            try delete.execute(arguments: [push.id, push.generation])
-            if db.changesCount == 0 {
-                let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
-                try release.execute(arguments: [push.id])
-            } else if tables.names.kind == ItemTables.passes.kind {
-                // The push covers every campaign that owed this device one. (Not a released one: the change that
-                // bumped it is still to be pushed; nor a push completed before, whose entry is gone.)
-                let sent = try db.cachedStatement(sql: """
-                    UPDATE campaign_pushes SET sent = 1 WHERE push_token = ? AND pass_type_identifier = ? AND sent = 0
-                    """)
-                try sent.execute(arguments: [push.pushToken, push.passTypeIdentifier])
+            let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
+            // The push covers every campaign that owed this device one. (Not a released one: the change that bumped
+            // it is still to be pushed; nor a push completed before, whose entry is gone.)
+            let sent = tables.names.kind == ItemTables.passes.kind ? try db.cachedStatement(sql: """
+                UPDATE campaign_pushes SET sent = 1 WHERE push_token = ? AND pass_type_identifier = ? AND sent = 0
+                RETURNING campaign_id
+                """) : nil
+            var sentPerCampaign: [String: Int] = [:]
+            for push in pushes {
+                try delete.execute(arguments: [push.id, push.generation])
+                if db.changesCount == 0 {
+                    try release.execute(arguments: [push.id])
+                } else if let sent {
+                    for campaign in try String.fetchAll(sent, arguments: [push.pushToken, push.passTypeIdentifier]) {
+                        sentPerCampaign[campaign, default: 0] += 1
+                    }
+                }
             }
+            let count = try db.cachedStatement(sql: """
+                INSERT INTO campaign_push_counts (campaign_id, sent) VALUES (?, ?)
+                ON CONFLICT (campaign_id) DO UPDATE SET sent = sent + excluded.sent
+                """)
+            for (campaign, sent) in sentPerCampaign { try count.execute(arguments: [campaign, sent]) }
         }
     }
 

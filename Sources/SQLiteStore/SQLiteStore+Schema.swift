@@ -29,6 +29,9 @@ extension SQLiteStore {
         migrator.registerMigration("v8: analytics rollups") { db in
             try db.execute(sql: version8)
         }
+        migrator.registerMigration("v9: each campaign's count of pushes sent") { db in
+            try db.execute(sql: version9)
+        }
         return migrator
     }()
 
@@ -144,6 +147,18 @@ extension SQLiteStore {
 
     /// Analytics (see ``PassStore/AnalyticsStore``): hourly rollups by template and pass type, the registrations
     /// mirrored from the event log (devices by hash) that active counts are decided from, and the fold's cursor.
+    /// Each campaign's pushes sent as a counter the push completions add to, so reading a campaign costs the same
+    /// at 250,000 pushes as at none (counting the sent rows of `campaign_pushes` grew with every push). Filled from
+    /// those rows for the campaigns already there.
+    private static let version9 = """
+        CREATE TABLE campaign_push_counts (
+            campaign_id TEXT NOT NULL PRIMARY KEY,
+            sent INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO campaign_push_counts (campaign_id, sent)
+            SELECT campaign_id, COUNT(*) FROM campaign_pushes WHERE sent = 1 GROUP BY campaign_id;
+        """
+
     private static let version8 = """
         CREATE TABLE analytics_hourly (
             template TEXT NOT NULL,

@@ -1,5 +1,7 @@
 import Foundation
+import PassBundle
 public import PassModel
+import Synchronization
 
 extension PassIssuer {
     /// The data document key whose text Wallet shows on the lock screen when a version changes it: the pass gets a
@@ -31,4 +33,36 @@ extension PassIssuer {
         fields["backFields"] = .array(back)
         overrides[style.rawValue] = .object(fields)
     }
+
+    /// The builder for a pass whose data carries a message and leaves the template's style alone: the template with
+    /// the message back field in place, made once per template version, builder and text. A campaign gives one text
+    /// to every pass it changes, so each fetch of those passes applies only its own data to the typed template
+    /// (rather than overriding the whole style, which merges and decodes the pass's JSON again for every pass).
+    func builder(_ base: PassBuilder, version: String, personalized: Bool, message text: String) throws -> PassBuilder {
+        let key = [base.template.name, version, personalized ? "p" : "", text].joined(separator: "\u{0}")
+        if let cached = messageBuilders.withLock({ $0[key] }) { return cached }
+        var root: [String: JSONValue] = [:]
+        if case .object(let members) = try JSONValue(jsonData: base.template.passJSON) { root = members }
+        guard let style = base.template.pass.style else { return base }
+        var overrides: [String: JSONValue] = [:]
+        overrides[style.rawValue] = root[style.rawValue]
+        try Self.applyMessage(.string(text), to: &overrides, template: base.template.pass)
+        guard let fields = overrides[style.rawValue] else { return base }
+        root[style.rawValue] = fields
+        let template = try PassTemplate(
+            name: base.template.name, passJSON: try JSONValue.object(root).jsonData(sortedKeys: true, prettyPrinted: true),
+            files: base.template.files)
+        let made = try PassBuilder(template: template, signer: base.signer)
+        messageBuilders.withLock { cache in
+            if cache.count >= Self.messageBuilderCapacity { cache.removeAll() }
+            cache[key] = made
+        }
+        return made
+    }
+
+    /// How many message builders are kept (each holds its template's files once more).
+    static let messageBuilderCapacity = 16
 }
+
+/// The message builders of ``PassIssuer/builder(_:version:personalized:message:)``, by version, builder and text.
+typealias MessageBuilderCache = Mutex<[String: PassBuilder]>
