@@ -260,8 +260,9 @@ let package = Package(
             name: "tessera-bench",
             dependencies: [
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
-                "PassStore", "SQLiteStore", "PaymentToken", "OrderModel",
+                "PassStore", "SQLiteStore", "PaymentToken", "OrderModel", "APNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

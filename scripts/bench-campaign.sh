@@ -79,6 +79,13 @@ h2load_rate() {
 ceiling="$(h2load_rate 4 100)"
 one_connection="$(h2load_rate 1 32)"
 echo "APNs stand-in (nghttpd, one worker) ceiling by h2load: $ceiling pushes/s (4 connections x 100 streams); one connection x 32 streams: $one_connection pushes/s" >&2
+# The APNs client's own ceiling against the same stand-in, 32 in flight as the dispatcher sends them, with nothing
+# else running: the dispatcher cannot go faster than this.
+client_line="$("$bin/tessera-bench" apns --port "$apns_port" --ca-file "$work/standin.pem" --p8 "$work/apns.p8" \
+    --pushes 30000 --concurrency 32 | tail -1)"
+client_rate="$(echo "$client_line" | sed -E 's/.*\| ([0-9]+)\/s.*/\1/')"
+client_cpu="$(echo "$client_line" | sed -E 's/.* ([0-9]+) µs CPU per push.*/\1/')"
+echo "APNs client alone (tessera-bench apns, 32 in flight): $client_rate pushes/s, $client_cpu µs CPU per push" >&2
 
 # The all-core signing rate, with no server running.
 sign_rate="$("$bin/tessera-bench" sign --seconds 5 | awk -F'|' '/signed passes, [0-9]+ threads \(wall clock\)/ {gsub(/ /, "", $3); print $3}')"
@@ -239,6 +246,7 @@ run_store() {
     echo "| every pass changed (from the POST) | $changed_at s ($changed changed, $failed failed, state $state) | < 15 s |"
     echo "| every device pushed (from the POST) | $pushed_at s ($sent of $queued pushes sent; APNs stand-in accepted $delivered) | < 60 s |"
     echo "| pushes per second / stand-in ceiling ($ceiling/s) | $push_rate / $share | >= 50 % |"
+    echo "| the APNs client's own ceiling, nothing else running (tessera-bench apns, 32 in flight) | $client_rate/s = $(python3 -c "print(f'{100 * $client_rate / $ceiling:.1f} %')") of the stand-in's, $client_cpu µs CPU per push | |"
     echo "| device list p99 during the campaign ($probe_connections connections, $probe_seconds s) | $probe_p99 ms ($probe_requests requests, $probe_rate/s, $probe_errors errors) | < 50 ms |"
     echo "| fetch storm: changed passes served ($fetch_requests at $connections connections) | $fetch_rate/s in $fetch_seconds s, p99 $fetch_p99 ms, $fetch_errors errors | |"
     echo "| fetch rate / tessera-bench sign all cores ($sign_rate/s) | $fetch_share | >= 80 %, p99 < 100 ms, 0 errors |"

@@ -14,7 +14,7 @@ public final class PushDispatcher: Service, Sendable {
         public var pollInterval: Duration
         /// Pushes claimed per round.
         public var batchSize: Int
-        /// Pushes in flight at once.
+        /// Pushes of one batch in flight at once (the next batch is claimed and starts while one finishes).
         public var concurrency: Int
         /// How long a claim lasts before another instance may take the push over.
         public var lease: TimeInterval
@@ -23,7 +23,7 @@ public final class PushDispatcher: Service, Sendable {
 
         /// Creates a configuration.
         public init(
-            pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 100, lease: TimeInterval = 60,
+            pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 32, lease: TimeInterval = 60,
             maximumAttempts: Int = 8
         ) {
             self.pollInterval = pollInterval
@@ -59,16 +59,25 @@ public final class PushDispatcher: Service, Sendable {
     /// Tells the dispatcher a change queued pushes, so it sends them now rather than at the next poll.
     public func notify() { wakeUp.signal() }
 
-    /// Sends pushes until the service group shuts down.
+    /// Sends pushes until the service group shuts down. The next batch is claimed while the one before is still
+    /// being sent, so the queue's reads and writes overlap the sends rather than pausing them.
     public func run() async throws {
         logger.info("push dispatcher started")
         await cancelWhenGracefulShutdown {
+            var sending: Task<Void, Never>?
             while !Task.isCancelled {
-                let sent = (try? await self.sendDueBatch()) ?? 0
-                if sent < self.configuration.batchSize {
+                let pushes = (try? await self.claimDue()) ?? []
+                if pushes.isEmpty {
+                    await sending?.value
+                    sending = nil
                     await self.wakeUp.wait(timeout: self.configuration.pollInterval)
+                    continue
                 }
+                let previous = sending
+                sending = Task { await self.deliver(pushes) }
+                await previous?.value
             }
+            await sending?.value
         }
         logger.info("push dispatcher stopped")
     }
@@ -78,14 +87,23 @@ public final class PushDispatcher: Service, Sendable {
     /// - Returns: How many pushes were handled.
     @discardableResult
     public func sendDueBatch() async throws -> Int {
-        let pushes: [PendingPush]
+        let pushes = try await claimDue()
+        await deliver(pushes)
+        return pushes.count
+    }
+
+    private func claimDue() async throws -> [PendingPush] {
         do {
-            pushes = try await store.claimPushes(limit: configuration.batchSize, now: now(), lease: configuration.lease)
+            return try await store.claimPushes(limit: configuration.batchSize, now: now(), lease: configuration.lease)
         } catch {
             logger.error("cannot read the push queue", metadata: ["error": "\(error)"])
             throw error
         }
-        guard !pushes.isEmpty else { return 0 }
+    }
+
+    /// Sends claimed pushes, `concurrency` at a time, and completes the sent ones in one store call.
+    private func deliver(_ pushes: [PendingPush]) async {
+        guard !pushes.isEmpty else { return }
         let completed = await withTaskGroup(of: PendingPush?.self) { group in
             var completed: [PendingPush] = []
             completed.reserveCapacity(pushes.count)
@@ -107,7 +125,6 @@ public final class PushDispatcher: Service, Sendable {
             // The claims run out and the pushes go again: better twice than never.
             logger.error("cannot record push results", metadata: ["error": "\(error)", "pushes": "\(completed.count)"])
         }
-        return pushes.count
     }
 
     /// Sends one push and handles what needs more than completing it.

@@ -14,13 +14,13 @@ import Synchronization
 
 /// `tessera-bench`: throughput figures for docs/benchmarks.md.
 @main
-struct TesseraBench: ParsableCommand {
+struct TesseraBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
         abstract: "Benchmarks for Tessera (run with -c release).",
         subcommands: [
             SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self, PreviewBenchmark.self, TokenBenchmark.self, SeedCommand.self,
-            HelloServerCommand.self, StoreBenchmark.self,
+            HelloServerCommand.self, StoreBenchmark.self, APNsBenchmark.self,
         ]
     )
 }

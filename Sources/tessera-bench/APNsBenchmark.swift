@@ -1,0 +1,77 @@
+import APNs
+import ArgumentParser
+import Foundation
+import Glibc
+import Logging
+
+/// The APNs client's own ceiling: pass-update pushes per second to a host (a loopback stand-in), with a given number
+/// in flight, and the process's CPU time per push. The push dispatcher cannot go faster than this.
+struct APNsBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns",
+        abstract: "Pass-update pushes per second through the APNs client to a stand-in host, and CPU time per push."
+    )
+
+    @Option(help: "The APNs host (a loopback stand-in).")
+    var host = "localhost"
+
+    @Option(help: "The port.")
+    var port = 18443
+
+    @Option(help: "A PEM file of the CA the stand-in's certificate chains to.")
+    var caFile: String
+
+    @Option(help: "An ES256 token key (.p8).")
+    var p8: String
+
+    @Option(help: "Pushes to send.")
+    var pushes = 50_000
+
+    @Option(help: "Pushes in flight at once.")
+    var concurrency = 100
+
+    @Option(help: "The topic.")
+    var topic = "pass.dev.tessera.demo"
+
+    func run() async throws {
+        let client = try APNsClient(
+            configuration: .init(host: host, port: port, authentication: .token(p8Path: p8, keyID: "BENCHKEY01", teamID: "TESSERA123"),
+                                 trustRoots: .only(pemPath: caFile)),
+            logger: Logger(label: "apns-bench"))
+        let token = String(repeating: "ab", count: 32)
+        // Warm-up: the connection and the provider token.
+        _ = try await client.send(pushToken: token, topic: topic)
+        let cpuBefore = Self.cpuSeconds()
+        let start = ContinuousClock.now
+        let delivered = try await withThrowingTaskGroup(of: Bool.self) { group in
+            var inFlight = 0
+            var delivered = 0
+            for _ in 0..<pushes {
+                if inFlight == concurrency, let ok = try await group.next() {
+                    inFlight -= 1
+                    if ok { delivered += 1 }
+                }
+                group.addTask {
+                    if case .delivered = try await client.send(pushToken: token, topic: topic) { return true }
+                    return false
+                }
+                inFlight += 1
+            }
+            for try await ok in group where ok { delivered += 1 }
+            return delivered
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let cpu = Self.cpuSeconds() - cpuBefore
+        try await client.shutdown()
+        print("| APNs client, \(concurrency) in flight, \(pushes) pushes | \(Int(Double(pushes) / seconds))/s "
+              + "(\(delivered) delivered, \(String(format: "%.0f", cpu / Double(pushes) * 1e6)) µs CPU per push) |")
+    }
+
+    /// CPU time of this process, every thread.
+    static func cpuSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
