@@ -8,7 +8,7 @@ extension APNsClient.Configuration {
     func makeTLSConfiguration() throws(APNsError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
-        // ALPN is left to async-http-client: with `httpVersion = .automatic` it offers h2 (which APNs picks) and http/1.1.
+        // ALPN: the connection offers h2 only (APNsConnection).
         switch trustRoots {
         case .system:
             tls.trustRoots = .default

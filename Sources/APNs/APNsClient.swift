@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 public import Foundation
 public import Logging
 import NIOCore
-import NIOHTTP1
 
 /// Tells Wallet devices that a pass changed: one empty notification (`{}`) per push token, sent over HTTP/2 to
 /// `/3/device/<pushToken>` with the pass type identifier as `apns-topic`.
@@ -12,7 +10,7 @@ import NIOHTTP1
 public final class APNsClient: Sendable {
     /// The configuration the client was created with.
     public let configuration: Configuration
-    let httpClient: HTTPClient
+    let connection: APNsConnection
     let providerToken: APNsProviderToken?
     let logger: Logger
     let now: @Sendable () -> Date
@@ -39,13 +37,15 @@ public final class APNsClient: Sendable {
         } else {
             providerToken = nil
         }
-        var httpConfiguration = HTTPClient.Configuration()
-        httpConfiguration.tlsConfiguration = try configuration.makeTLSConfiguration()
-        httpConfiguration.timeout = .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000)),
-                                          read: .milliseconds(Int64(configuration.requestTimeout * 1000)))
-        httpConfiguration.httpVersion = .automatic
-        httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration,
-                                backgroundActivityLogger: logger)
+        do {
+            connection = try APNsConnection(
+                host: configuration.host, port: configuration.port, tls: try configuration.makeTLSConfiguration(),
+                connectTimeout: .milliseconds(Int64(configuration.connectTimeout * 1000)))
+        } catch let error as APNsError {
+            throw error
+        } catch {
+            throw .invalidCredentials("cannot set up TLS for \(configuration.host)", underlying: error)
+        }
     }
 
     /// Sends the pass update notification for one device.
@@ -64,18 +64,16 @@ public final class APNsClient: Sendable {
         logger[metadataKey: "apns.push_token"] = "\(APNsPushToken.redacted(pushToken))"
         logger[metadataKey: "apns.topic"] = "\(topic)"
 
-        let request = try await makeRequest(pushToken: pushToken, topic: topic, expiration: expiration)
+        let (path, headers) = try await makeRequest(pushToken: pushToken, topic: topic, expiration: expiration)
         let result: APNsResult
         do {
-            let response = try await httpClient.execute(request, timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)),
-                                                        logger: logger)
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            var headers: [String: String] = [:]
-            for (name, value) in response.headers { headers[name.lowercased()] = value }
-            result = APNsResult.classify(status: Int(response.status.code), headers: headers,
-                                         body: Data(body.readableBytesView), now: now())
-        } catch let error as HTTPClientError where error == .alreadyShutdown {
-            throw APNsError(.clientShutDown, "the APNs client was shut down", underlying: error)
+            let response = try await connection.send(
+                path: path, headers: headers, body: Self.body,
+                timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
+            result = APNsResult.classify(status: response.status, headers: response.headers,
+                                         body: Data(response.body.readableBytesView), now: now())
+        } catch .shutDown {
+            throw APNsError(.clientShutDown, "the APNs client was shut down")
         } catch {
             result = .retryable(status: nil, reason: "\(error)", retryAfter: nil)
         }
@@ -83,22 +81,24 @@ public final class APNsClient: Sendable {
         return result
     }
 
-    func makeRequest(pushToken: String, topic: String, expiration: Date?) async throws(APNsError) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: "\(configuration.baseURL)/3/device/\(pushToken)")
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
-        request.headers.add(name: "apns-topic", value: topic)
+    /// The payload of every pass update push: an empty JSON dictionary.
+    static let body = ByteBuffer(string: "{}")
+
+    /// The request's path and headers (besides the HTTP/2 pseudo-headers).
+    func makeRequest(pushToken: String, topic: String, expiration: Date?) async throws(APNsError)
+        -> (path: String, headers: [(String, String)])
+    {
+        var headers: [(String, String)] = [("content-type", "application/json"), ("apns-topic", topic)]
         let expiresAt = expiration ?? now().addingTimeInterval(configuration.expirationInterval)
         let expirationValue = configuration.expirationInterval == 0 && expiration == nil ? 0 : Int(expiresAt.timeIntervalSince1970)
-        request.headers.add(name: "apns-expiration", value: String(expirationValue))
-        if let priority = configuration.priority { request.headers.add(name: "apns-priority", value: String(priority)) }
-        if let pushType = configuration.pushType { request.headers.add(name: "apns-push-type", value: pushType) }
+        headers.append(("apns-expiration", String(expirationValue)))
+        if let priority = configuration.priority { headers.append(("apns-priority", String(priority))) }
+        if let pushType = configuration.pushType { headers.append(("apns-push-type", pushType)) }
         if let providerToken {
             let jwt = try await providerToken.token()
-            request.headers.add(name: "authorization", value: "bearer \(jwt)")
+            headers.append(("authorization", "bearer \(jwt)"))
         }
-        request.body = .bytes(ByteBuffer(string: "{}"))
-        return request
+        return ("/3/device/\(pushToken)", headers)
     }
 
     static func validate(topic: String) throws(APNsError) {

@@ -40,7 +40,11 @@ struct APNsBenchmark: AsyncParsableCommand {
             logger: Logger(label: "apns-bench"))
         let token = String(repeating: "ab", count: 32)
         // Warm-up: the connection and the provider token.
-        _ = try await client.send(pushToken: token, topic: topic)
+        let first = try await client.send(pushToken: token, topic: topic)
+        guard case .delivered = first else {
+            try await client.shutdown()
+            throw ValidationError("the first push to \(host):\(port) was not accepted: \(first)")
+        }
         let cpuBefore = Self.cpuSeconds()
         let start = ContinuousClock.now
         let delivered = try await withThrowingTaskGroup(of: Bool.self) { group in
