@@ -39,6 +39,14 @@ public final class TemplateWatcher: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    // Every template read once now, so the first request that needs one (a campaign, a device's
+                    // fetch) does not wait while its files are read, hashed and zipped.
+                    let summaries = (try? await self.issuer.templateSummaries()) ?? []
+                    for summary in summaries where summary.error != nil {
+                        self.logger.warning("template \(summary.name) does not load: \(summary.error ?? "")")
+                    }
+                }
+                group.addTask {
                     for await _ in signals {
                         self.logger.info("SIGHUP: reading the templates again")
                         await self.reload()

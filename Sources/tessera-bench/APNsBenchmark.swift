@@ -6,7 +6,7 @@ import Logging
 
 /// The APNs client's own ceiling: pass-update pushes per second to a host (a loopback stand-in), with a given number
 /// in flight, and the process's CPU time per push. The push dispatcher cannot go faster than this.
-struct APNsBenchmark: AsyncParsableCommand {
+struct APNsBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns",
         abstract: "Pass-update pushes per second through the APNs client to a stand-in host, and CPU time per push."
@@ -33,7 +33,18 @@ struct APNsBenchmark: AsyncParsableCommand {
     @Option(help: "The topic.")
     var topic = "pass.dev.tessera.demo"
 
-    func run() async throws {
+    func run() throws {
+        // Synchronous at the top like the other benchmarks: `openssl speed`, which `sign` runs, stops on SIGALRM,
+        // which an async main's threads would hand down blocked.
+        let (host, port, caFile, p8, pushes, concurrency, topic) = (host, port, caFile, p8, pushes, concurrency, topic)
+        try runBlocking {
+            try await Self.measure(host: host, port: port, caFile: caFile, p8: p8, pushes: pushes,
+                                   concurrency: concurrency, topic: topic)
+        }
+    }
+
+    static func measure(host: String, port: Int, caFile: String, p8: String, pushes: Int, concurrency: Int,
+                        topic: String) async throws {
         let client = try APNsClient(
             configuration: .init(host: host, port: port, authentication: .token(p8Path: p8, keyID: "BENCHKEY01", teamID: "TESSERA123"),
                                  trustRoots: .only(pemPath: caFile)),

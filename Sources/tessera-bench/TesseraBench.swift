@@ -14,7 +14,7 @@ import Synchronization
 
 /// `tessera-bench`: throughput figures for docs/benchmarks.md.
 @main
-struct TesseraBench: AsyncParsableCommand {
+struct TesseraBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
         abstract: "Benchmarks for Tessera (run with -c release).",
