@@ -149,8 +149,19 @@ extension SQLiteStore: CampaignStore {
                         last_modified = MAX(?, last_modified + 1)
                     WHERE pass_type_identifier = ? AND serial_number = ? AND update_tag = ?
                     """)
+                // One range of update tags for the batch, in one counter update (as the PostgreSQL store takes it).
+                var nextTag: Int64 = 0
+                if !batch.changes.isEmpty {
+                    guard let last = try Int64.fetchOne(db, sql: """
+                        UPDATE counters SET value = value + ? WHERE name = ? RETURNING value
+                        """, arguments: [batch.changes.count, tables.names.counter]) else {
+                        throw PassStoreError.invalidData("counters: the \(tables.names.counter) row is missing")
+                    }
+                    nextTag = last - Int64(batch.changes.count) + 1
+                }
                 for change in batch.changes {
-                    let tag = try Self.nextUpdateTag(tables, db)
+                    let tag = nextTag
+                    nextTag += 1
                     try update.execute(arguments: [
                         change.data, change.voided, change.templateVersion, tag, seconds, batch.passTypeIdentifier, change.serialNumber,
                         change.updateTag,

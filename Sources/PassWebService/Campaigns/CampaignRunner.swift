@@ -83,15 +83,30 @@ public final class CampaignRunner: Service, Sendable {
             return
         }
         var current = campaign
+        // The batch after the one being written, read and computed meanwhile (from the cursor that write moves to).
+        var prepared: (cursor: String?, batch: Task<CampaignBatch, any Error>)?
+        defer { prepared?.batch.cancel() }
         while current.state == .running {
             try Task.checkCancellation()
             let batch: CampaignBatch
             do {
-                batch = try await nextBatch(of: current, request: request)
+                if let next = prepared, next.cursor == current.cursor {
+                    batch = try await next.batch.value
+                } else {
+                    prepared?.batch.cancel()
+                    batch = try await nextBatch(of: current, request: request)
+                }
+                prepared = nil
             } catch let error as IssuerError {
                 logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
                 try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
                 return
+            }
+            if !batch.finishes {
+                var after = current
+                after.cursor = batch.cursor
+                let following = after
+                prepared = (batch.cursor, Task { try await self.nextBatch(of: following, request: request) })
             }
             switch try await store.writeCampaignBatch(batch, now: now()) {
             case .written(let record):
