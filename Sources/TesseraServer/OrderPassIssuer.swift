@@ -23,11 +23,19 @@ public struct OrderPassIssuer: OrderPassIssuing {
         -> IssuedOrderPass
     {
         let pass: PassRecord
-        if let type = try issuer.passTypeIdentifier(ofTemplate: template),
-           let existing = try await issuer.item(typeIdentifier: type, identifier: serialNumber) {
+        let type = try issuer.passTypeIdentifier(ofTemplate: template)
+        if let type, let existing = try await issuer.item(typeIdentifier: type, identifier: serialNumber) {
             pass = existing
         } else {
-            pass = try await issuer.createPass(template: template, data: data)
+            do {
+                pass = try await issuer.createPass(template: template, data: data)
+            } catch let error as IssuerError where error.code == .conflict {
+                // Another process issued this order's pass meanwhile (two recoveries of one authorization): the
+                // serial number comes from the order, so that pass is this one.
+                guard let type, let existing = try await issuer.item(typeIdentifier: type, identifier: serialNumber)
+                else { throw error }
+                pass = existing
+            }
         }
         return IssuedOrderPass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
                                downloadURL: issuer.downloadURL(for: pass))
