@@ -136,10 +136,6 @@ final class APNsConnection: Sendable {
         }
     }
 
-    var isShutDown: Bool {
-        state.withLock { if case .shutDown = $0 { true } else { false } }
-    }
-
     /// The open connection, or the one being opened (every push that waits for it gets the same).
     private func connection() -> EventLoopFuture<Open> {
         let eventLoop = group.next()
