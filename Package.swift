@@ -162,6 +162,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Signing identities of one server: the identities file, each identity's credentials and expiry
+        .target(
+            name: "SigningIdentities",
+            dependencies: ["PassBundle", "PassCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // The wallet service: pass and order issuers (templates, signing, versions), what the device protocol asks of
         // them, and the push dispatcher. No web framework: TesseraHTTP serves it
         .target(
@@ -224,7 +230,7 @@ let package = Package(
             name: "TesseraServer",
             dependencies: [
                 "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle", "TesseraHTTP",
-                "Webhooks",
+                "Webhooks", "SigningIdentities",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -242,7 +248,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
-                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks",
+                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks", "SigningIdentities",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -20,15 +20,19 @@ public struct PassCredentials: Sendable {
     ///   - privateKey: Its key.
     ///   - wwdr: The WWDR intermediate.
     ///   - now: The time for validity checks.
-    public init(certificate: Certificate, privateKey: PrivateKey, wwdr: Certificate, now: Date = Date()) throws {
+    ///   - allowingExpiry: Accept certificates outside their validity period (a server keeps an expired identity
+    ///     loaded to serve the passes it signed, and refuses new versions itself).
+    public init(
+        certificate: Certificate, privateKey: PrivateKey, wwdr: Certificate, now: Date = Date(), allowingExpiry: Bool = false
+    ) throws {
         guard certificate.matches(privateKey) else {
             throw PassBundleError(.credentials, "the private key does not belong to the certificate \"\(certificate.subject["CN"] ?? certificate.subject.oneLine)\"")
         }
-        try Self.checkValidity(certificate, role: "the \(Self.kind(of: certificate))", now: now)
+        if !allowingExpiry { try Self.checkValidity(certificate, role: "the \(Self.kind(of: certificate))", now: now) }
         guard certificate.isIssued(by: wwdr) else {
             throw PassBundleError(.wrongIntermediate, Self.wrongIntermediateReason(certificate: certificate, wwdr: wwdr))
         }
-        try Self.checkValidity(wwdr, role: "the WWDR intermediate", now: now)
+        if !allowingExpiry { try Self.checkValidity(wwdr, role: "the WWDR intermediate", now: now) }
         self.certificate = certificate
         self.privateKey = privateKey
         self.wwdr = wwdr
@@ -41,12 +45,15 @@ public struct PassCredentials: Sendable {
     ///   - keyPath: Its key (PKCS#1, PKCS#8 or SEC1; possibly encrypted).
     ///   - keyPassword: The key's password, if encrypted.
     ///   - wwdrPath: The WWDR intermediate.
+    ///   - allowingExpiry: Accept certificates outside their validity period.
     /// - Returns: Checked credentials.
-    public static func load(certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String) throws -> PassCredentials {
+    public static func load(
+        certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String, allowingExpiry: Bool = false
+    ) throws -> PassCredentials {
         let certificate = try mapCrypto { try Certificate(contentsOf: certificatePath) }
         let key = try mapCrypto { try PrivateKey(contentsOf: keyPath, password: keyPassword) }
         let wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
-        return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr)
+        return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr, allowingExpiry: allowingExpiry)
     }
 
     /// Loads a `.p12` (including macOS's legacy RC2-40 encryption) and the WWDR intermediate.
@@ -54,8 +61,11 @@ public struct PassCredentials: Sendable {
     ///   - p12Path: The PKCS#12 file.
     ///   - password: Its password.
     ///   - wwdrPath: The WWDR intermediate; when `nil`, an intermediate inside the `.p12` that issued the certificate is used.
+    ///   - allowingExpiry: Accept certificates outside their validity period.
     /// - Returns: Checked credentials.
-    public static func load(p12Path: String, password: String, wwdrPath: String?) throws -> PassCredentials {
+    public static func load(
+        p12Path: String, password: String, wwdrPath: String?, allowingExpiry: Bool = false
+    ) throws -> PassCredentials {
         let archive = try mapCrypto { try PKCS12Archive(contentsOf: p12Path, password: password) }
         let wwdr: Certificate
         if let wwdrPath {
@@ -66,7 +76,8 @@ public struct PassCredentials: Sendable {
             throw PassBundleError(
                 .intermediateMissing, "\(p12Path) holds no WWDR intermediate: the WWDR intermediate certificate (wwdrPath) is needed")
         }
-        return try PassCredentials(certificate: archive.certificate, privateKey: archive.privateKey, wwdr: wwdr)
+        return try PassCredentials(
+            certificate: archive.certificate, privateKey: archive.privateKey, wwdr: wwdr, allowingExpiry: allowingExpiry)
     }
 
     static func mapCrypto<T>(_ body: () throws -> T) throws -> T {

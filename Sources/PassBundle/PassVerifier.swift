@@ -10,6 +10,8 @@ public struct PassVerificationReport: Sendable {
     public var signerSubject: String?
     /// The signer's issuer, when the signature could be read.
     public var signerIssuer: String?
+    /// The signer certificate's serial number in hexadecimal, when the signature could be read.
+    public var signerSerialNumber: String?
     /// The `signingTime` attribute.
     public var signingTime: Date?
     /// The signature's digest algorithm.
@@ -171,6 +173,7 @@ public struct PassVerifier: Sendable {
         }
         report.signerSubject = info.signer.subject.oneLine
         report.signerIssuer = info.signer.issuer.oneLine
+        report.signerSerialNumber = info.signer.serialNumberHex
         report.signingTime = info.signingTime
         report.digestAlgorithm = info.digestAlgorithm
         report.chainVerified = info.chainVerified

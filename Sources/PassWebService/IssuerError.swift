@@ -6,7 +6,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure happened; the names are the ones the HTTP layer's error envelope uses.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidRequest, notFound, conflict, passesBundleLimit, internalError
+            case invalidRequest, notFound, conflict, passesBundleLimit, signingUnavailable, internalError
         }
 
         private let base: Base
@@ -20,6 +20,8 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
         public static let conflict = Code(.conflict)
         /// The passes asked for do not fit in one `.pkpasses` bundle (422).
         public static let passesBundleLimit = Code(.passesBundleLimit)
+        /// The pass's signing identity cannot sign new versions now: its certificate expired (503).
+        public static let signingUnavailable = Code(.signingUnavailable)
         /// The server's fault: a template that does not load, a bundle that cannot be made (500).
         public static let internalError = Code(.internalError)
 

@@ -46,7 +46,6 @@ public final class OrderIssuer: WalletItemIssuer {
     public let store: any PassStore
     /// The configuration.
     public let configuration: Configuration
-    let signer: OrderSigner
     let templates: OrderTemplateLibrary
     /// Signed bundles of current versions.
     public let cache: BundleCache
@@ -61,21 +60,62 @@ public final class OrderIssuer: WalletItemIssuer {
     ///   - configuration: Templates folder and public URL.
     ///   - now: The clock.
     ///   - onPushesQueued: Told when a change queued pushes.
-    public init(
+    public convenience init(
         store: any PassStore, signer: OrderSigner, configuration: Configuration,
         now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {}
     ) {
+        self.init(
+            store: store, sources: [TemplateSource(directory: configuration.templatesDirectory, signer: signer)],
+            configuration: configuration, now: now, onPushesQueued: onPushesQueued)
+    }
+
+    /// Creates an issuer over several Order Type IDs, each with its order templates folder (template names are
+    /// unique across the folders; the first folder holding a name is the one used).
+    /// - Parameters:
+    ///   - store: Where orders, their registrations and pushes live.
+    ///   - sources: The order templates folders and their signers.
+    ///   - configuration: Public URL and limits (its `templatesDirectory` is not read).
+    ///   - now: The clock.
+    ///   - onPushesQueued: Told when a change queued pushes.
+    public init(
+        store: any PassStore, sources: [TemplateSource], configuration: Configuration,
+        now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {}
+    ) {
         self.store = store
-        self.signer = signer
         self.configuration = configuration
-        self.templates = OrderTemplateLibrary(directory: configuration.templatesDirectory, signer: signer)
+        self.templates = OrderTemplateLibrary(sources: sources)
         self.cache = BundleCache(capacity: configuration.bundleCacheBytes)
         self.now = now
         self.onPushesQueued = onPushesQueued
     }
 
-    /// The Order Type ID every order of this issuer gets: its certificate's.
-    public var orderTypeIdentifier: String? { signer.identity.orderTypeIdentifier }
+    /// An order templates folder and the Order Type ID certificate its templates' orders are signed with.
+    public struct TemplateSource: Sendable {
+        /// The folder, one template per sub-folder.
+        public var directory: URL
+        /// Signs the orders of its templates.
+        public var signer: OrderSigner
+
+        /// Creates a source.
+        public init(directory: URL, signer: OrderSigner) {
+            self.directory = directory
+            self.signer = signer
+        }
+    }
+
+    /// The order templates folders and their signers, in lookup order.
+    public var templateSources: [TemplateSource] { templates.currentSources }
+
+    /// Replaces the signing identities (renewed certificates): orders built from now on are signed with them.
+    public func replaceSources(_ sources: [TemplateSource]) {
+        templates.replaceSources(sources)
+    }
+
+    /// Every Order Type ID this issuer signs for, in lookup order.
+    public var orderTypeIdentifiers: [String] { templateSources.compactMap(\.signer.identity.orderTypeIdentifier) }
+
+    /// The Order Type ID of the first order templates folder's certificate (the only one with a single identity).
+    public var orderTypeIdentifier: String? { templateSources.first?.signer.identity.orderTypeIdentifier }
 
     /// The `webServiceURL` written into every order: the public URL without a trailing slash.
     public var webServiceURL: String {
@@ -144,7 +184,9 @@ public final class OrderIssuer: WalletItemIssuer {
         guard let identifier = document["orderIdentifier"]?.stringValue else {
             throw IssuerError.invalidData("data.orderIdentifier: required, so the order is issued once")
         }
-        guard let type = orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
+        guard let type = try await templateBuilder(named: template).signer.identity.orderTypeIdentifier else {
+            throw Self.noOrderTypeIdentifier
+        }
         if let existing = try await order(orderTypeIdentifier: type, orderIdentifier: identifier) {
             return (existing, false)
         }
@@ -168,8 +210,8 @@ public final class OrderIssuer: WalletItemIssuer {
         for reserved in Self.serverKeys where data[reserved] != nil {
             throw IssuerError.invalidData("data.\(reserved): set by the server, not by the data document")
         }
-        guard let type = orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
         let builder = try await templateBuilder(named: name)
+        guard let type = builder.signer.identity.orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
         var document = data
         let identifier: String
         switch document["orderIdentifier"] {

@@ -4,16 +4,25 @@ import PassBundle
 import PassModel
 import Synchronization
 
-/// The order templates under the server's order templates folder, loaded on first use and kept with their signing
-/// builders.
+/// The order templates under the server's order templates folders, loaded on first use and kept with their signing
+/// builders. Each folder signs with its own Order Type ID (``OrderIssuer/TemplateSource``); a template name is looked
+/// up in the folders in order.
 final class OrderTemplateLibrary: Sendable {
-    private let directory: URL
-    private let signer: OrderSigner
+    private let sources: Mutex<[OrderIssuer.TemplateSource]>
     private let builders = Mutex([String: OrderBuilder]())
 
-    init(directory: URL, signer: OrderSigner) {
-        self.directory = directory
-        self.signer = signer
+    init(sources: [OrderIssuer.TemplateSource]) {
+        self.sources = Mutex(sources)
+    }
+
+    /// The folders and the identities they sign with, in lookup order.
+    var currentSources: [OrderIssuer.TemplateSource] { sources.withLock { $0 } }
+
+    /// Replaces the folders and identities (credentials renewed): every builder is dropped, so the next use builds
+    /// with the new signer.
+    func replaceSources(_ replacement: [OrderIssuer.TemplateSource]) {
+        sources.withLock { $0 = replacement }
+        builders.withLock { $0.removeAll() }
     }
 
     /// The builder of template `name` when it is already loaded, else `nil` (nothing is read).
@@ -25,9 +34,12 @@ final class OrderTemplateLibrary: Sendable {
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func builder(named name: String) throws -> OrderBuilder {
         if let builder = loadedBuilder(named: name) { return builder }
-        let folder = directory.appendingPathComponent(name, isDirectory: true)
         guard TemplateLibrary.isValidName(name),
-              FileManager.default.fileExists(atPath: folder.appendingPathComponent("order.json").path)
+              let (folder, signer) = currentSources.lazy.compactMap({ source -> (URL, OrderSigner)? in
+                  let folder = source.directory.appendingPathComponent(name, isDirectory: true)
+                  return FileManager.default.fileExists(atPath: folder.appendingPathComponent("order.json").path)
+                      ? (folder, source.signer) : nil
+              }).first
         else { throw IssuerError.unknownTemplate(name) }
         let builder: OrderBuilder
         do {

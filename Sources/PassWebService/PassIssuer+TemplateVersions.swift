@@ -2,6 +2,7 @@ public import Foundation
 import Logging
 import NIOPosix
 public import PassStore
+import Synchronization
 
 /// What reading the templates folder again found.
 public struct TemplateReload: Sendable {
@@ -47,8 +48,10 @@ extension PassIssuer {
         }
         let templates = self.templates
         let name = pass.template
+        let passTypeIdentifier = pass.passTypeIdentifier
         return try await NIOThreadPool.singleton.runIfActive {
-            try templates.earlierEntry(named: name, version: version, content: content)
+            try templates.earlierEntry(
+                named: name, version: version, content: content, passTypeIdentifier: passTypeIdentifier)
         }
     }
 
@@ -68,6 +71,35 @@ extension PassIssuer {
             templates.loadedEntry(named: name).map { (name, $0.version) }
         }, uniquingKeysWith: { first, _ in first })
         templates.forgetCurrent()
+        var reload = TemplateReload(changed: [], failed: [])
+        for (name, old) in before.sorted(by: { $0.key < $1.key }) {
+            do {
+                let entry = try await templateEntry(named: name)
+                if entry.version != old { reload.changed.append((name, old, entry.version)) }
+            } catch {
+                reload.failed.append((name, "\(error)"))
+            }
+        }
+        return reload
+    }
+}
+
+extension PassIssuer {
+    /// The templates folders and the identities they sign with, in lookup order.
+    public var templateSources: [TemplateSource] { templates.currentSources }
+
+    /// Replaces the signing identities (renewed certificates): templates used so far are built again with the new
+    /// signers, so new versions and fetches from now on are signed with them; requests already holding a builder
+    /// finish with the one they hold.
+    /// - Parameter sources: The folders and their new signers.
+    /// - Returns: The templates whose content changed meanwhile, and those that no longer load.
+    @discardableResult
+    public func replaceSources(_ sources: [TemplateSource]) async -> TemplateReload {
+        let before = Dictionary(templates.loadedNames.compactMap { name in
+            templates.loadedEntry(named: name).map { (name, $0.version) }
+        }, uniquingKeysWith: { first, _ in first })
+        templates.replaceSources(sources)
+        messageBuilders.withLock { $0.removeAll() }
         var reload = TemplateReload(changed: [], failed: [])
         for (name, old) in before.sorted(by: { $0.key < $1.key }) {
             do {

@@ -11,7 +11,7 @@ public struct TemplateSummary: Sendable, Equatable {
     /// The content version: the first 16 hexadecimal digits of SHA-256 over every file's path and bytes, so any
     /// edit of `pass.json`, an image or a localization gives another version.
     public var contentVersion: String?
-    /// The pass type identifier its passes get (the server's certificate's).
+    /// The pass type identifier its passes get (its signing identity's certificate's).
     public var passTypeIdentifier: String?
     /// Its style (`eventTicket`, ...), when it has one.
     public var style: String?
@@ -20,21 +20,13 @@ public struct TemplateSummary: Sendable, Equatable {
 }
 
 extension PassIssuer {
-    /// Every template under the templates folder, by name, as this process has loaded them (a template is read on
+    /// Every template under the templates folders, by name, as this process has loaded them (a template is read on
     /// its first use and kept).
     /// - Returns: The templates, sorted by name; one that does not load is listed with its error.
     public func templateSummaries() async throws -> [TemplateSummary] {
-        let directory = configuration.templatesDirectory
+        let directories = templateSources.map(\.directory)
         let names = try await NIOThreadPool.singleton.runIfActive { () -> [String] in
-            let manager = FileManager.default
-            let entries = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
-            return Set(entries.compactMap { entry -> String? in
-                guard !entry.hasPrefix("."),
-                      manager.fileExists(atPath: directory.appendingPathComponent(entry).appendingPathComponent("pass.json").path)
-                else { return nil }
-                let suffix = ".\(PassTemplate.designerBundleExtension)"
-                return entry.hasSuffix(suffix) ? String(entry.dropLast(suffix.count)) : entry
-            }).filter(TemplateLibrary.isValidName).sorted()
+            Set(directories.flatMap(Self.templateNames(in:))).sorted()
         }
         var summaries: [TemplateSummary] = []
         for name in names {
@@ -51,5 +43,20 @@ extension PassIssuer {
             }
         }
         return summaries
+    }
+
+    /// The names of the templates in a folder: sub-folders (or `.pkpasstemplate` bundles) holding `pass.json`.
+    /// - Parameter directory: A templates folder.
+    /// - Returns: The names, unsorted; none when the folder cannot be read.
+    public static func templateNames(in directory: URL) -> [String] {
+        let manager = FileManager.default
+        let entries = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        return Array(Set(entries.compactMap { entry -> String? in
+            guard !entry.hasPrefix("."),
+                  manager.fileExists(atPath: directory.appendingPathComponent(entry).appendingPathComponent("pass.json").path)
+            else { return nil }
+            let suffix = ".\(PassTemplate.designerBundleExtension)"
+            return entry.hasSuffix(suffix) ? String(entry.dropLast(suffix.count)) : entry
+        }).filter(TemplateLibrary.isValidName))
     }
 }

@@ -41,11 +41,24 @@ public final class PassIssuer: WalletItemIssuer {
         }
     }
 
+    /// A templates folder and the signing identity its templates' passes are signed with.
+    public struct TemplateSource: Sendable {
+        /// The folder, one template per sub-folder.
+        public var directory: URL
+        /// Signs the passes of its templates (the certificate's Pass Type ID and team fill each pass's).
+        public var signer: PassSigner
+
+        /// Creates a source.
+        public init(directory: URL, signer: PassSigner) {
+            self.directory = directory
+            self.signer = signer
+        }
+    }
+
     /// The store the passes live in.
     public let store: any PassStore
     /// The configuration.
     public let configuration: Configuration
-    let signer: PassSigner
     let templates: TemplateLibrary
     /// Signed bundles of current versions.
     public let cache: BundleCache
@@ -65,16 +78,34 @@ public final class PassIssuer: WalletItemIssuer {
     ///   - now: The clock.
     ///   - onPushesQueued: Told when a change queued pushes.
     ///   - usage: Where fetches (and, from the push dispatcher, pushes) are counted for analytics.
-    public init(
+    public convenience init(
         store: any PassStore, signer: PassSigner, configuration: Configuration,
+        now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {},
+        usage: UsageTally = UsageTally()
+    ) {
+        self.init(
+            store: store, sources: [TemplateSource(directory: configuration.templatesDirectory, signer: signer)],
+            configuration: configuration, now: now, onPushesQueued: onPushesQueued, usage: usage)
+    }
+
+    /// Creates an issuer over several signing identities, each with its templates folder (template names are unique
+    /// across the folders; the first folder holding a name is the one used).
+    /// - Parameters:
+    ///   - store: Where passes, registrations and pushes live.
+    ///   - sources: The templates folders and their signers.
+    ///   - configuration: Public URL and limits (its `templatesDirectory` is not read).
+    ///   - now: The clock.
+    ///   - onPushesQueued: Told when a change queued pushes.
+    ///   - usage: Where fetches (and, from the push dispatcher, pushes) are counted for analytics.
+    public init(
+        store: any PassStore, sources: [TemplateSource], configuration: Configuration,
         now: @escaping @Sendable () -> Date = Date.init, onPushesQueued: @escaping @Sendable () -> Void = {},
         usage: UsageTally = UsageTally()
     ) {
         self.store = store
         self.usage = usage
-        self.signer = signer
         self.configuration = configuration
-        self.templates = TemplateLibrary(directory: configuration.templatesDirectory, signer: signer)
+        self.templates = TemplateLibrary(sources: sources)
         self.cache = BundleCache(capacity: configuration.bundleCacheBytes)
         self.now = now
         self.onPushesQueued = onPushesQueued
@@ -123,6 +154,7 @@ public final class PassIssuer: WalletItemIssuer {
         guard let passTypeIdentifier = entry.builder.passTypeIdentifier else {
             throw IssuerError.invalidTemplate(name, "pass.json has no passTypeIdentifier")
         }
+        if let refusal = refusal(passTypeIdentifier: passTypeIdentifier) { throw refusal }
         var document = data
         for reserved in ["authenticationToken", "webServiceURL", "voided"] where document[reserved] != nil {
             throw IssuerError.invalidData("data.\(reserved): set by the server, not by the data document")
@@ -257,7 +289,7 @@ public final class PassIssuer: WalletItemIssuer {
             throw IssuerError.notAwaitingPersonalization
         }
         let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
-        let signer = self.signer
+        let signer = try await templateEntry(for: pass).builder.signer
         let signature = try await NIOThreadPool.singleton.runIfActive { try signer.signDetached(Data(token.utf8)) }
         // Conditional in the store: of two concurrent enrollments, one wins and the other changes nothing.
         guard try await apply(PassChange(personalization: info, onlyIfNotPersonalized: true), to: pass) != nil else {
@@ -266,7 +298,27 @@ public final class PassIssuer: WalletItemIssuer {
         return signature
     }
 
+    /// Why new versions of passes of `passTypeIdentifier` cannot be signed now: its identity's certificate (or WWDR
+    /// intermediate) expired or is not valid yet. Stored versions are still served; `nil` when it can sign.
+    func refusal(passTypeIdentifier: String) -> IssuerError? {
+        guard let source = templates.currentSources.first(where: {
+            $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
+        }) else { return nil }
+        let at = now()
+        let credentials = source.signer.credentials
+        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
+            if let notAfter = certificate.notAfter, notAfter < at {
+                return IssuerError(
+                    .signingUnavailable, status: .serviceUnavailable,
+                    description: "\(passTypeIdentifier): the signing \(role) expired on \(RFC3339.string(notAfter)); stored passes are still served, new versions cannot be signed until it is renewed",
+                    field: nil)
+            }
+        }
+        return nil
+    }
+
     private func apply(_ change: PassChange, to pass: PassRecord) async throws -> PassUpdate? {
+        if let refusal = refusal(passTypeIdentifier: pass.passTypeIdentifier) { throw refusal }
         let update = try await store.updatePass(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, change: change, now: now())
         if let update, update.pushesQueued > 0 { onPushesQueued() }

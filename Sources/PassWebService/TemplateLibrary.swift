@@ -4,9 +4,10 @@ import PassCrypto
 import PassModel
 import Synchronization
 
-/// The templates under the server's templates folder with their signing builders: each template's current content,
+/// The templates under the server's templates folders with their signing builders: each template's current content,
 /// read on first use and again after ``forgetCurrent()`` (an edit noticed on disk), and the earlier versions that
-/// passes are still pinned to, rebuilt from the content the store keeps.
+/// passes are still pinned to, rebuilt from the content the store keeps. Each folder signs with its own identity
+/// (``PassIssuer/TemplateSource``); a template name is looked up in the folders in order.
 final class TemplateLibrary: Sendable {
     /// A template ready to build passes: as is, and (for personalizable templates) personalized, i.e. without
     /// `personalization.json`, the way Wallet wants the pass after rewards enrollment.
@@ -26,14 +27,43 @@ final class TemplateLibrary: Sendable {
         var version: String
     }
 
-    private let directory: URL
-    private let signer: PassSigner
+    private let sources: Mutex<[PassIssuer.TemplateSource]>
     private let current = Mutex([String: Entry]())
     private let earlier = Mutex([VersionKey: Entry]())
 
-    init(directory: URL, signer: PassSigner) {
-        self.directory = directory
-        self.signer = signer
+    init(sources: [PassIssuer.TemplateSource]) {
+        self.sources = Mutex(sources)
+    }
+
+    /// The folders and the identities they sign with, in lookup order.
+    var currentSources: [PassIssuer.TemplateSource] { sources.withLock { $0 } }
+
+    /// Replaces the folders and identities (credentials renewed): every builder made so far is dropped, so the next
+    /// use of any version builds with the new signer; requests holding an entry finish with the one they hold.
+    func replaceSources(_ replacement: [PassIssuer.TemplateSource]) {
+        sources.withLock { $0 = replacement }
+        current.withLock { $0.removeAll() }
+        earlier.withLock { $0.removeAll() }
+    }
+
+    /// The signer of a pass type identifier: the source whose certificate names it, else the one whose templates
+    /// folder holds template `name`, else the first.
+    private func signer(passTypeIdentifier: String?, template name: String) -> PassSigner? {
+        let sources = currentSources
+        if let passTypeIdentifier,
+           let source = sources.first(where: { $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier })
+        {
+            return source.signer
+        }
+        return (sources.first { Self.folder(named: name, in: $0.directory) != nil } ?? sources.first)?.signer
+    }
+
+    /// The folder of template `name` under `directory`: a plain folder, or a Pass Designer bundle of the same name
+    /// (`name.pkpasstemplate`), holding `pass.json`.
+    private static func folder(named name: String, in directory: URL) -> URL? {
+        [name, "\(name).\(PassTemplate.designerBundleExtension)"].map {
+            directory.appendingPathComponent($0, isDirectory: true)
+        }.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("pass.json").path) }
     }
 
     /// Whether a template name is a plain folder name (no path separators, no `..`, no hidden folders).
@@ -62,18 +92,14 @@ final class TemplateLibrary: Sendable {
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func read(named name: String) throws -> (entry: Entry, content: Data) {
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
-        // A plain folder, or a Pass Designer bundle of the same name (`name.pkpasstemplate`).
-        let candidates = [name, "\(name).\(PassTemplate.designerBundleExtension)"].map {
-            directory.appendingPathComponent($0, isDirectory: true)
-        }
-        guard let folder = candidates.first(where: {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("pass.json").path)
-        }) else {
+        guard let (folder, signer) = currentSources.lazy.compactMap({ source in
+            Self.folder(named: name, in: source.directory).map { ($0, source.signer) }
+        }).first else {
             throw IssuerError.unknownTemplate(name)
         }
         do {
             let template = try PassTemplate(directory: folder)
-            var entry = try entry(for: template)
+            var entry = try entry(for: template, signer: signer)
             entry.settings = try TemplateSettings(folder: folder)
             return (entry, try StoredTemplate(template).encoded())
         } catch let error as PassModelError {
@@ -94,12 +120,16 @@ final class TemplateLibrary: Sendable {
         }
     }
 
-    /// Rebuilds an earlier version of template `name` from the content the store kept, and keeps it.
+    /// Rebuilds an earlier version of template `name` from the content the store kept, and keeps it; it signs with
+    /// the identity of `passTypeIdentifier` (the pass's own).
     /// - Throws: ``IssuerError`` `invalidTemplate` when the content does not decode or build.
-    func earlierEntry(named name: String, version: String, content: Data) throws -> Entry {
+    func earlierEntry(named name: String, version: String, content: Data, passTypeIdentifier: String?) throws -> Entry {
         if let entry = loadedEntry(named: name, version: version) { return entry }
+        guard let signer = signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
+            throw IssuerError.unknownTemplate(name)
+        }
         do {
-            let entry = try entry(for: try StoredTemplate.decode(content, name: name))
+            let entry = try entry(for: try StoredTemplate.decode(content, name: name), signer: signer)
             earlier.withLock { $0[VersionKey(name: name, version: version)] = entry }
             return entry
         } catch let error as PassModelError {
@@ -121,7 +151,7 @@ final class TemplateLibrary: Sendable {
         }
     }
 
-    private func entry(for template: PassTemplate) throws -> Entry {
+    private func entry(for template: PassTemplate, signer: PassSigner) throws -> Entry {
         var personalized: PassBuilder?
         if template.files["personalization.json"] != nil {
             var plain = template

@@ -8,7 +8,7 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidRequest, unauthorized, notFound, methodNotAllowed, conflict, payloadTooLarge, rateLimited
-            case passesBundleLimit, internalError
+            case passesBundleLimit, signingUnavailable, internalError
         }
 
         private let base: Base
@@ -30,6 +30,8 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
         public static let rateLimited = Code(.rateLimited)
         /// The passes asked for do not fit in one `.pkpasses` bundle: Wallet takes 1 to 10 passes and 150 MB (422).
         public static let passesBundleLimit = Code(.passesBundleLimit)
+        /// The signing identity of the pass cannot sign new versions now: its certificate expired (503).
+        public static let signingUnavailable = Code(.signingUnavailable)
         /// An unexpected failure, logged on the server (500).
         public static let internalError = Code(.internalError)
 

@@ -5,6 +5,7 @@ public import Foundation
 public import PassBundle
 public import PassWebService
 public import ServiceLifecycle
+public import SigningIdentities
 public import Webhooks
 
 /// Everything `tessera serve` needs, read from flags and environment variables by the CLI.
@@ -47,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     public var signer: PassSigner
     /// Wallet orders beside the passes (`/v1/orders/...`, `/api/v1/orders`); `nil` leaves them off.
     public var orders: Orders?
+    /// Several signing identities (`--identities`): when set, its pass identities' templates folders and signers
+    /// replace ``templatesDirectory`` and ``signer``, its order identities replace ``orders``, and pushes go out with
+    /// the credentials that cover each topic.
+    public var identities: Identities?
     /// The web service's limits and issuer API token.
     public var webService: PassWebService.Configuration
     /// Where and how pushes go to APNs; the server makes the client, starts and stops it, and sends both queues'
@@ -128,6 +133,25 @@ extension ServerConfiguration {
         public init(templatesDirectory: URL, signer: OrderSigner) {
             self.templatesDirectory = templatesDirectory
             self.signer = signer
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// The signing identities of an identities file, and how it is read again.
+    public struct Identities: Sendable {
+        /// The identities file (read again on `SIGHUP` and when it or a file it names changes).
+        public var file: URL
+        /// The identities loaded at start-up.
+        public var loaded: SigningIdentities
+        /// How often the identities file and the credential files it names are compared; `nil` leaves it to `SIGHUP`.
+        public var pollInterval: Duration?
+
+        /// Creates the identities settings.
+        public init(file: URL, loaded: SigningIdentities, pollInterval: Duration? = .seconds(2)) {
+            self.file = file
+            self.loaded = loaded
+            self.pollInterval = pollInterval
         }
     }
 }

@@ -4,7 +4,7 @@ public import PassWebService
 public import ServiceLifecycle
 import UnixSignals
 
-/// Notices edited templates: on `SIGHUP`, and when the files under the templates folder change (their paths, sizes
+/// Notices edited templates: on `SIGHUP`, and when the files under the templates folders change (their paths, sizes
 /// and modification times, compared every ``Configuration/pollInterval``). The issuer then reads the templates again:
 /// new passes use the new content, existing passes keep the version they are pinned to until a campaign
 /// republishes them (see ``PassWebService/PassIssuer/reloadTemplates()``).
@@ -21,14 +21,12 @@ public final class TemplateWatcher: Service, Sendable {
     }
 
     private let issuer: PassIssuer
-    private let directory: URL
     private let configuration: Configuration
     private let logger: Logger
 
-    /// Creates a watcher.
-    public init(issuer: PassIssuer, directory: URL, configuration: Configuration, logger: Logger) {
+    /// Creates a watcher of the issuer's templates folders (every signing identity's).
+    public init(issuer: PassIssuer, configuration: Configuration, logger: Logger) {
         self.issuer = issuer
-        self.directory = directory
         self.configuration = configuration
         self.logger = logger
     }
@@ -61,14 +59,14 @@ public final class TemplateWatcher: Service, Sendable {
     }
 
     private func poll(every interval: Duration) async {
-        var last = Self.fingerprint(of: directory)
+        var last = fingerprint()
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
-            let now = Self.fingerprint(of: directory)
+            let now = fingerprint()
             guard now != last else { continue }
             // Written while being copied? Wait for the files to settle for one more interval.
             do { try await Task.sleep(for: interval) } catch { return }
-            let settled = Self.fingerprint(of: directory)
+            let settled = fingerprint()
             guard settled == now else { continue }
             last = settled
             logger.info("template files changed: reading the templates again")
@@ -88,6 +86,11 @@ public final class TemplateWatcher: Service, Sendable {
                 "template": "\(failure.name)", "reason": "\(failure.reason)",
             ])
         }
+    }
+
+    /// Every file's path, size and modification time under every templates folder.
+    private func fingerprint() -> [String] {
+        issuer.templateSources.flatMap { Self.fingerprint(of: $0.directory) }
     }
 
     /// Every file's path, size and modification time under `directory`, in path order.

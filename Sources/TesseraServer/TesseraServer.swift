@@ -64,6 +64,11 @@ public enum TesseraServer {
     ) async throws -> Composition {
         var services: [any Service] = configuration.additionalServices
         // Made before the store opens, so a key that does not load stops start-up with nothing created.
+        let passSources = try IdentityComposition.passSources(configuration)
+        let orderSources = try configuration.identities.map { try IdentityComposition.orderSources($0.loaded) }
+            ?? configuration.orders.map { [OrderIssuer.TemplateSource(directory: $0.templatesDirectory, signer: $0.signer)] }
+        let health = IdentityHealth(identities: configuration.identities?.loaded, now: now)
+        try health.checkStartUp(logger: logger)
         let pushSender = try pushSender(configuration, services: &services, logger: logger)
         let store: any PassStore
         let orderStore: any PassStore
@@ -102,22 +107,26 @@ public enum TesseraServer {
             logger.notice("APNs is not configured: pushes are off (changes are queued and sent once it is)")
         }
         let issuer = PassIssuer(
-            store: store, signer: configuration.signer,
-            configuration: .init(templatesDirectory: configuration.templatesDirectory, publicURL: configuration.publicURL),
+            store: store, sources: passSources,
+            configuration: .init(templatesDirectory: passSources[0].directory, publicURL: configuration.publicURL),
             now: now, onPushesQueued: { dispatcher?.notify() }, usage: usage)
         // Orders have a push queue of their own, in their own tables, so a dispatcher of their own sends it.
-        let orderDispatcher = configuration.orders == nil ? nil : pushSender.map {
+        let orderDispatcher = orderSources == nil ? nil : pushSender.map {
             PushDispatcher(store: orderStore, sender: $0, configuration: configuration.pushDispatch, logger: logger, now: now)
         }
         if let orderDispatcher { services.append(orderDispatcher) }
-        let orderIssuer = configuration.orders.map { orders in
+        let orderIssuer = orderSources.map { sources in
             OrderIssuer(
-                store: orderStore, signer: orders.signer,
-                configuration: .init(templatesDirectory: orders.templatesDirectory, publicURL: configuration.publicURL),
+                store: orderStore, sources: sources,
+                configuration: .init(templatesDirectory: sources[0].directory, publicURL: configuration.publicURL),
                 now: now, onPushesQueued: { orderDispatcher?.notify() })
         }
+        if let identities = configuration.identities {
+            services.append(IdentityMonitor(
+                settings: identities, issuer: issuer, orderIssuer: orderIssuer, health: health, logger: logger, now: now))
+        }
         services.append(TemplateWatcher(
-            issuer: issuer, directory: configuration.templatesDirectory, configuration: configuration.templateWatch,
+            issuer: issuer, configuration: configuration.templateWatch,
             logger: logger))
         // Campaigns: accepted by the issuer API, applied by a runner in every process (progress is in the store).
         var campaigns: CampaignService?
@@ -156,7 +165,9 @@ public enum TesseraServer {
 
         var exposition: (@Sendable () -> [UInt8])?
         if let metrics { exposition = { metrics.emitToBuffer() } }
-        let router = HTTPServer.router(metrics: exposition)
+        var healthReport: (@Sendable () -> HealthReport)?
+        if configuration.identities != nil { healthReport = { health.report() } }
+        let router = HTTPServer.router(metrics: exposition, health: healthReport)
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
             // Checked before the payment processor exists: its HTTP client must be shut down once made.
@@ -180,6 +191,9 @@ public enum TesseraServer {
         _ configuration: ServerConfiguration, services: inout [any Service], logger: Logger
     ) throws -> (any PushSender)? {
         guard let apns = configuration.apns else { return configuration.pushSender }
+        if let identities = configuration.identities?.loaded {
+            return try IdentityComposition.pushSender(identities, endpoint: apns, services: &services, logger: logger)
+        }
         let client: APNsClient
         do {
             client = try APNsClient(configuration: apns, logger: logger)

@@ -51,11 +51,11 @@ public struct WalletOrderIssuer: WalletOrderIssuing {
         _ merchant: MerchantConfiguration, issuer: OrderIssuer?, now: @escaping @Sendable () -> Date
     ) throws -> WalletOrderIssuer? {
         guard let walletOrders = merchant.walletOrders, let issuer else { return nil }
-        let signed = issuer.orderTypeIdentifier ?? "?"
-        guard walletOrders.orderTypeIdentifier == signed else {
+        let signed = issuer.orderTypeIdentifiers
+        guard signed.contains(walletOrders.orderTypeIdentifier) else {
             throw ServerConfigurationError(
                 setting: "merchant",
-                "walletOrders.orderTypeIdentifier: \(walletOrders.orderTypeIdentifier) is not the Order Type ID the orders web service signs for (\(signed))")
+                "walletOrders.orderTypeIdentifier: \(walletOrders.orderTypeIdentifier) is not an Order Type ID the orders web service signs for (\(signed.isEmpty ? "?" : signed.joined(separator: ", ")))")
         }
         return WalletOrderIssuer(issuer: issuer, now: now)
     }

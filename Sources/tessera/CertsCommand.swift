@@ -7,7 +7,7 @@ struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
         abstract: "Certificate tooling.",
-        subcommands: [DevCertsCommand.self]
+        subcommands: [DevCertsCommand.self, CertsStatusCommand.self]
     )
 }
 

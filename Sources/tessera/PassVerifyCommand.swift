@@ -84,6 +84,7 @@ enum ReportJSON {
         var warnings: [ValidationIssue]
         var signer: String?
         var signerIssuer: String?
+        var signerSerialNumber: String?
         var signingTime: String?
         var digestAlgorithm: String?
         var chainVerified: Bool
@@ -92,7 +93,7 @@ enum ReportJSON {
     static func encode(_ report: PassVerificationReport) throws -> String {
         let value = Verification(
             wouldOpen: report.wouldOpen, errors: report.errors, warnings: report.warnings,
-            signer: report.signerSubject, signerIssuer: report.signerIssuer,
+            signer: report.signerSubject, signerIssuer: report.signerIssuer, signerSerialNumber: report.signerSerialNumber,
             signingTime: report.signingTime.map { ISO8601DateFormatter().string(from: $0) },
             digestAlgorithm: report.digestAlgorithm, chainVerified: report.chainVerified)
         return try encode(value)

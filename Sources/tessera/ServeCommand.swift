@@ -6,6 +6,7 @@ import Metrics
 import PassBundle
 import PassWebService
 import Prometheus
+import SigningIdentities
 import TesseraHTTP
 import TesseraServer
 
@@ -39,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     var templates: String?
 
     @OptionGroup var credentials: ServerCredentialOptions
+
+    @OptionGroup var identities: IdentitiesOption
 
     @OptionGroup var orders: OrderServeOptions
 
@@ -125,8 +128,21 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ServerConfigurationError {
             throw CommandFailure(message: FlagHints.message(for: error), exitCode: 2)
         }
-        let templates = templates ?? environment["TESSERA_TEMPLATES"] ?? "./PassTemplates"
-        guard FileManager.default.fileExists(atPath: templates) else {
+        let templatesGiven = templates ?? environment["TESSERA_TEMPLATES"]
+        var templates = templatesGiven ?? "./PassTemplates"
+        let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
+            guard let parsed = Double(text) else {
+                throw CommandFailure(message: "TESSERA_TEMPLATE_POLL_INTERVAL: \(text) is not a number of seconds", exitCode: 2)
+            }
+            return parsed
+        } ?? 2
+        guard poll.isFinite, (0...86_400).contains(poll) else {
+            throw CommandFailure(message: "--template-poll-interval: must be from 0 to 86400 seconds", exitCode: 2)
+        }
+        let pollInterval: Duration? = poll == 0 ? nil : .milliseconds(Int64(poll * 1000))
+        let identitySettings = try identities.load(
+            credentials: credentials, templatesGiven: templatesGiven != nil, orders: orders, pollInterval: pollInterval)
+        if identitySettings == nil, !FileManager.default.fileExists(atPath: templates) {
             throw CommandFailure(message: "--templates: folder \(templates) does not exist")
         }
         let adminToken = try Secret.read(
@@ -166,8 +182,16 @@ struct ServeCommand: AsyncParsableCommand {
             checkout.authorizationLease = TimeInterval(seconds)
             checkout.recoveryInterval = .seconds(min(5, seconds))
         }
-        let signer = try PassSigner(credentials: try credentials.load())
-        let orderSettings = try orders.load(wwdr: credentials.resolvedWWDR, environment: environment)
+        let signer: PassSigner
+        var orderSettings: ServerConfiguration.Orders?
+        if let identitySettings {
+            let first = try identitySettings.firstPassSource()
+            signer = first.signer
+            templates = first.templates.path
+        } else {
+            signer = try PassSigner(credentials: try credentials.load())
+            orderSettings = try orders.load(wwdr: credentials.resolvedWWDR, environment: environment)
+        }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)
         // Waits for a database connection are normally tens of microseconds: buckets from 50 µs, not 5 ms.
@@ -177,7 +201,8 @@ struct ServeCommand: AsyncParsableCommand {
             .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
         MetricsSystem.bootstrap(metricsFactory)
-        let apnsConfiguration = try apns.configuration(signerCredentials: credentials)
+        let apnsConfiguration = try identitySettings.map { try apns.endpoint(identities: $0) }
+            ?? apns.configuration(signerCredentials: credentials)
 
         let batchSize = try Self.wholeNumber(
             campaignBatchSize, flag: "--campaign-batch-size", variable: "TESSERA_CAMPAIGN_BATCH_SIZE", default: 500,
@@ -194,28 +219,22 @@ struct ServeCommand: AsyncParsableCommand {
             eventRetentionDays, flag: "--event-retention-days", variable: "TESSERA_EVENT_RETENTION_DAYS", default: 30,
             range: 1...3_650, environment)
         configuration.webhook = webhook
-        let poll = try templatePollInterval ?? environment["TESSERA_TEMPLATE_POLL_INTERVAL"].map { text in
-            guard let parsed = Double(text) else {
-                throw CommandFailure(message: "TESSERA_TEMPLATE_POLL_INTERVAL: \(text) is not a number of seconds", exitCode: 2)
-            }
-            return parsed
-        } ?? 2
-        guard poll.isFinite, (0...86_400).contains(poll) else {
-            throw CommandFailure(message: "--template-poll-interval: must be from 0 to 86400 seconds", exitCode: 2)
-        }
-        configuration.templateWatch.pollInterval = poll == 0 ? nil : .milliseconds(Int64(poll * 1000))
+        configuration.identities = identitySettings
+        configuration.templateWatch.pollInterval = pollInterval
         let app = try await { () async throws in
             do {
                 return try await TesseraServer.makeApplication(configuration: configuration, metrics: registry, logger: logger)
             } catch let error as ServerConfigurationError where error.setting == "apns" {
                 throw CommandFailure(message: "APNs: \(error.reason)")
+            } catch let error as ServerConfigurationError where error.setting == "identities" {
+                throw CommandFailure(message: "--identities: \(error.reason)")
             }
         }()
         logger.info(
             "tessera serve",
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
-                "templates": "\(templates)", "pushes": "\(apnsConfiguration == nil ? "off" : "on")",
+                "templates": "\(identitySettings.map { "\($0.loaded.passIdentities.count) identities" } ?? templates)", "pushes": "\(apnsConfiguration == nil ? "off" : "on")",
                 "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil ? "off" : "on")",
                 "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])

@@ -32,10 +32,12 @@ public final class ServeProcess: @unchecked Sendable {
     ///   - descriptorLimit: When set, the child runs with `RLIMIT_NOFILE` lowered to this (through the shell's
     ///     `ulimit -n`).
     ///   - reusing: Another (stopped) server whose folder, database and certificates this one takes over.
+    ///   - singleIdentity: Whether to pass `--templates` and the generated chain's `--cert`, `--key` and `--wwdr`
+    ///     (without them, the arguments name the signing identities, as `--identities` does).
     /// - Throws: When it does not start.
     public init(
         arguments: [String] = [], environment: [String: String] = [:], descriptorLimit: Int? = nil,
-        reusing previous: ServeProcess? = nil
+        reusing previous: ServeProcess? = nil, singleIdentity: Bool = true
     ) async throws {
         let chain = try previous?.chain ?? TestChain()
         self.chain = chain
@@ -48,10 +50,11 @@ public final class ServeProcess: @unchecked Sendable {
         var serve = [
             Subprocess.tesseraPath, "serve", "--port", "\(port)",
             "--database", "sqlite:\(folder.path)/data/tessera.sqlite",
+            "--admin-token-file", tokenFile.path, "--log-level", "info",
+        ] + (singleIdentity ? [
             "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
             "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
-            "--admin-token-file", tokenFile.path, "--log-level", "info",
-        ] + arguments
+        ] : []) + arguments
         process = Process()
         if let descriptorLimit {
             serve = ["/bin/sh", "-c", "ulimit -n \(descriptorLimit) && exec \"$@\"", "sh"] + serve

@@ -191,6 +191,7 @@ public final class CampaignRunner: Service, Sendable {
             }
             matched += 1
             do {
+                if let refusal = issuer.refusal(passTypeIdentifier: pass.passTypeIdentifier) { throw refusal }
                 var republishedVersion: String?
                 if case .republishTemplate = request.action {
                     republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)

@@ -9,12 +9,26 @@ import NIOCore
 public enum HTTPServer {
     /// A router with Hummingbird's metrics middleware (requests by route and status), `GET /health` and, when
     /// `metrics` is given, `GET /metrics` in Prometheus's text format. The services' routes are added to it.
-    /// - Parameter metrics: Writes the metrics exposition (a Prometheus registry's `emitToBuffer`), or `nil` for none.
+    /// - Parameters:
+    ///   - metrics: Writes the metrics exposition (a Prometheus registry's `emitToBuffer`), or `nil` for none.
+    ///   - health: What `GET /health` answers (a JSON report and its status); `nil` answers `ok` with 200.
     /// - Returns: The router.
-    public static func router(metrics: (@Sendable () -> [UInt8])?) -> Router<WebServiceRequestContext> {
+    public static func router(
+        metrics: (@Sendable () -> [UInt8])?, health: (@Sendable () -> HealthReport)? = nil
+    ) -> Router<WebServiceRequestContext> {
         let router = Router(context: WebServiceRequestContext.self)
         router.add(middleware: MetricsMiddleware())
-        router.get("health") { _, _ in "ok" }
+        if let health {
+            router.get("health") { _, _ in
+                let report = health()
+                return Response(
+                    status: report.isAvailable ? .ok : .serviceUnavailable,
+                    headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: report.json)))
+            }
+        } else {
+            router.get("health") { _, _ in "ok" }
+        }
         if let metrics {
             router.get("metrics") { _, _ in
                 Response(
@@ -51,5 +65,19 @@ public enum HTTPServer {
             },
             logger: logger
         )
+    }
+}
+
+/// What `GET /health` answers: a JSON document, and whether the server can do its work (200) or not (503).
+public struct HealthReport: Sendable {
+    /// Whether the server can do its work.
+    public var isAvailable: Bool
+    /// The JSON body.
+    public var json: [UInt8]
+
+    /// Creates a report.
+    public init(isAvailable: Bool, json: [UInt8]) {
+        self.isAvailable = isAvailable
+        self.json = json
     }
 }

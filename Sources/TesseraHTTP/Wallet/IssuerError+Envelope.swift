@@ -9,6 +9,7 @@ extension WebServiceError {
         case .notFound: .notFound
         case .conflict: .conflict
         case .passesBundleLimit: .passesBundleLimit
+        case .signingUnavailable: .signingUnavailable
         case .internalError: .internalError
         default: .invalidRequest
         }

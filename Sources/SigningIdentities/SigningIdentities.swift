@@ -1,0 +1,134 @@
+public import Foundation
+public import PassBundle
+import PassCrypto
+
+/// One loaded signing identity: its credentials, the templates it signs and when its certificate expires.
+public struct SigningIdentity: Sendable {
+    /// The Pass Type ID or Order Type ID.
+    public var identifier: String
+    /// Where it is in the identities file (`identities[1]`), for messages.
+    public var entry: String
+    /// The file's entry it was loaded from.
+    public var source: IdentitiesFile.Entry
+    /// The checked certificate, key and WWDR intermediate (an expired certificate is loaded too).
+    public var credentials: PassCredentials
+    /// The templates folder (pass templates, or order templates for an Order Type ID).
+    public var templatesDirectory: URL
+
+    /// Whether it signs orders rather than passes.
+    public var isOrderIdentity: Bool { source.isOrderIdentity }
+    /// The team the certificate names (its OU).
+    public var teamIdentifier: String? { credentials.identity.teamIdentifier }
+    /// The end of the certificate's validity.
+    public var expiresAt: Date? { credentials.certificate.notAfter }
+    /// The certificate's serial number in hexadecimal.
+    public var certificateSerialNumber: String { credentials.certificate.serialNumberHex }
+
+    /// Why it cannot sign new versions at `now` (its certificate or the WWDR intermediate expired, or is not valid
+    /// yet), else `nil`.
+    public func unusableReason(at now: Date) -> String? {
+        let format = ISO8601DateFormatter()
+        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
+            if let notAfter = certificate.notAfter, notAfter < now {
+                return "the \(role) expired on \(format.string(from: notAfter))"
+            }
+            if let notBefore = certificate.notBefore, notBefore > now {
+                return "the \(role) is not valid until \(format.string(from: notBefore))"
+            }
+        }
+        return nil
+    }
+
+    /// Whole days from `now` until the certificate expires (negative once expired).
+    public func daysLeft(at now: Date) -> Int? {
+        expiresAt.map { Int(($0.timeIntervalSince(now) / 86_400).rounded(.down)) }
+    }
+}
+
+/// Every identity of an identities file, loaded and checked.
+public struct SigningIdentities: Sendable {
+    /// The file they were read from.
+    public var file: IdentitiesFile
+    /// The identities, in the file's order.
+    public var identities: [SigningIdentity]
+
+    /// The pass identities.
+    public var passIdentities: [SigningIdentity] { identities.filter { !$0.isOrderIdentity } }
+    /// The order identities.
+    public var orderIdentities: [SigningIdentity] { identities.filter(\.isOrderIdentity) }
+
+    /// Loads every identity's credentials. An identity whose certificate has expired is loaded (its stored passes are
+    /// still served); the caller decides what an unusable identity may do.
+    /// - Parameters:
+    ///   - file: The identities file.
+    ///   - environment: Not read for passwords: each entry names its password files.
+    /// - Throws: ``IdentitiesFileError`` naming the entry and field at fault; nothing is half-loaded.
+    public static func load(_ file: IdentitiesFile) throws -> SigningIdentities {
+        SigningIdentities(file: file, identities: try file.identities.enumerated().map { index, entry in
+            try Self.identity(entry, at: "identities[\(index)]", file: file.url.path)
+        })
+    }
+
+    /// Reads the file and loads it.
+    /// - Parameter url: The identities file.
+    /// - Throws: ``IdentitiesFileError``.
+    public static func load(contentsOf url: URL) throws -> SigningIdentities {
+        try load(IdentitiesFile(contentsOf: url))
+    }
+
+    private static func identity(_ entry: IdentitiesFile.Entry, at path: String, file: String) throws -> SigningIdentity {
+        func failure(_ field: String?, _ reason: String) -> IdentitiesFileError {
+            IdentitiesFileError(file: file, field: field.map { "\(path).\($0)" } ?? path, reason)
+        }
+        func password(_ url: URL?, field: String) throws -> String? {
+            guard let url else { return nil }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw failure(field, "\(url.path): password file not found or unreadable")
+            }
+            var text = String(decoding: data, as: UTF8.self)
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            return text
+        }
+        let credentials: PassCredentials
+        do {
+            if let p12 = entry.p12 {
+                credentials = try PassCredentials.load(
+                    p12Path: p12.path, password: try password(entry.p12PasswordFile, field: "p12PasswordFile") ?? "",
+                    wwdrPath: entry.wwdr?.path, allowingExpiry: true)
+            } else {
+                credentials = try PassCredentials.load(
+                    certificatePath: entry.cert!.path, keyPath: entry.key!.path,
+                    keyPassword: try password(entry.keyPasswordFile, field: "keyPasswordFile"),
+                    wwdrPath: entry.wwdr!.path, allowingExpiry: true)
+            }
+        } catch let error as PassBundleError {
+            let field: String
+            switch error.code {
+            case .wrongIntermediate, .intermediateMissing: field = "wwdr"
+            case .passwordRequired: field = entry.p12 == nil ? "keyPasswordFile" : "p12PasswordFile"
+            default:
+                field = entry.p12 != nil ? "p12" : error.reason.contains("private key") ? "key" : "cert"
+            }
+            throw failure(field, error.reason)
+        }
+        let named: String?
+        if entry.isOrderIdentity {
+            named = OrderCertificateIdentity(certificate: credentials.certificate).orderTypeIdentifier
+        } else {
+            named = credentials.identity.passTypeIdentifier
+        }
+        guard let named else {
+            throw failure(entry.p12 == nil ? "cert" : "p12", "the certificate names no \(entry.isOrderIdentity ? "Order" : "Pass") Type ID (its UID)")
+        }
+        guard named == entry.identifier else {
+            throw failure("identifier", "\(entry.identifier) is not the certificate's identifier (\(named))")
+        }
+        let templates = (entry.isOrderIdentity ? entry.orderTemplates : entry.templates)!
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: templates.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw failure(entry.isOrderIdentity ? "orderTemplates" : "templates", "folder \(templates.path) does not exist")
+        }
+        return SigningIdentity(
+            identifier: entry.identifier, entry: path, source: entry, credentials: credentials, templatesDirectory: templates)
+    }
+}

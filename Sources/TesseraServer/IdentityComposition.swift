@@ -1,0 +1,139 @@
+import APNs
+import Foundation
+import Logging
+import PassBundle
+import PassWebService
+import ServiceLifecycle
+import SigningIdentities
+
+/// Turns the signing identities of an identities file into what the issuers and the push sender take.
+enum IdentityComposition {
+    /// The pass templates folders and their signers: every pass identity's, else the single `--templates` and
+    /// certificate.
+    /// - Throws: ``ServerConfigurationError`` (`identities`) naming the entry whose templates clash or whose
+    ///   credentials do not make a signer.
+    static func passSources(_ configuration: ServerConfiguration) throws -> [PassIssuer.TemplateSource] {
+        guard let identities = configuration.identities?.loaded else {
+            return [PassIssuer.TemplateSource(directory: configuration.templatesDirectory, signer: configuration.signer)]
+        }
+        return try passSources(identities)
+    }
+
+    /// The pass templates folders and signers of `identities`, template names checked unique across them.
+    static func passSources(_ identities: SigningIdentities) throws -> [PassIssuer.TemplateSource] {
+        let passIdentities = identities.passIdentities
+        try checkUniqueNames(passIdentities, file: identities.file.url.path, names: PassIssuer.templateNames(in:))
+        return try passIdentities.map { identity in
+            do {
+                return PassIssuer.TemplateSource(
+                    directory: identity.templatesDirectory, signer: try PassSigner(credentials: identity.credentials))
+            } catch {
+                throw ServerConfigurationError(setting: "identities", "\(identity.entry): \(error)")
+            }
+        }
+    }
+
+    /// The order templates folders and signers of `identities`' order identities (none: `nil`).
+    static func orderSources(_ identities: SigningIdentities) throws -> [OrderIssuer.TemplateSource]? {
+        let orderIdentities = identities.orderIdentities
+        guard !orderIdentities.isEmpty else { return nil }
+        try checkUniqueNames(orderIdentities, file: identities.file.url.path) { directory in
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            return entries.filter {
+                !$0.hasPrefix(".")
+                    && FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).appendingPathComponent("order.json").path)
+            }
+        }
+        return try orderIdentities.map { identity in
+            do {
+                return OrderIssuer.TemplateSource(
+                    directory: identity.templatesDirectory, signer: try OrderSigner(credentials: identity.credentials))
+            } catch {
+                throw ServerConfigurationError(setting: "identities", "\(identity.entry): \(error)")
+            }
+        }
+    }
+
+    /// Template names must be unique across identities: a name says which certificate signs.
+    private static func checkUniqueNames(
+        _ identities: [SigningIdentity], file: String, names: (URL) -> [String]
+    ) throws {
+        var owner: [String: SigningIdentity] = [:]
+        for identity in identities {
+            for name in names(identity.templatesDirectory).sorted() {
+                if let first = owner[name] {
+                    let field = identity.isOrderIdentity ? "orderTemplates" : "templates"
+                    throw ServerConfigurationError(
+                        setting: "identities",
+                        "\(file): \(identity.entry).\(field): template \(name) is also in \(first.entry) (\(first.identifier)); template names must be unique across identities")
+                }
+                owner[name] = identity
+            }
+        }
+    }
+
+    /// The push sender of an identities file: each topic (pass or order type identifier) goes out with its team's
+    /// token key when the file has one, else with the identity's own certificate. The clients are added to the
+    /// services so they start and stop with the server.
+    /// - Parameters:
+    ///   - identities: The loaded identities.
+    ///   - endpoint: Where pushes go (host, port, trust roots, timeouts); its authentication is replaced per client.
+    /// - Throws: ``ServerConfigurationError`` (`identities`) naming the entry no credentials cover, or a key that
+    ///   does not load.
+    static func pushSender(
+        _ identities: SigningIdentities, endpoint: APNsClient.Configuration, services: inout [any Service], logger: Logger
+    ) throws -> TopicPushSender {
+        let file = identities.file.url.path
+        var teamClients: [String: APNsClient] = [:]
+        for (index, key) in identities.file.apns.enumerated() {
+            var configuration = endpoint
+            configuration.authentication = .token(p8Path: key.p8.path, keyID: key.keyIdentifier, teamID: key.teamIdentifier)
+            do {
+                let client = try APNsClient(configuration: configuration, logger: logger)
+                teamClients[key.teamIdentifier] = client
+                services.append(client)
+            } catch {
+                throw ServerConfigurationError(setting: "identities", "\(file): apns[\(index)].p8: \(error)")
+            }
+        }
+        var senders: [String: APNsPushSender] = [:]
+        for identity in identities.identities {
+            if let team = identity.teamIdentifier, let client = teamClients[team] {
+                senders[identity.identifier] = APNsPushSender(client: client)
+                continue
+            }
+            guard let cert = identity.source.cert, let key = identity.source.key else {
+                throw ServerConfigurationError(
+                    setting: "identities",
+                    "\(file): \(identity.entry): no APNs credentials cover \(identity.identifier): add an apns key for team \(identity.teamIdentifier ?? "?"), or give the identity as cert and key (PEM) files")
+            }
+            var configuration = endpoint
+            var password: String?
+            if let passwordFile = identity.source.keyPasswordFile {
+                password = (try? String(contentsOf: passwordFile, encoding: .utf8))?
+                    .trimmingCharacters(in: .newlines)
+            }
+            configuration.authentication = .certificate(certificatePEMPath: cert.path, keyPEMPath: key.path, keyPassword: password)
+            do {
+                let client = try APNsClient(configuration: configuration, logger: logger)
+                services.append(client)
+                senders[identity.identifier] = APNsPushSender(client: client)
+            } catch {
+                throw ServerConfigurationError(setting: "identities", "\(file): \(identity.entry).cert: APNs: \(error)")
+            }
+        }
+        return TopicPushSender(senders: senders)
+    }
+}
+
+/// Sends each push with the client whose credentials cover its topic.
+struct TopicPushSender: PushSender {
+    let senders: [String: APNsPushSender]
+
+    func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
+        guard let sender = senders[passTypeIdentifier] else {
+            return .failed(reason: "no APNs credentials for topic \(passTypeIdentifier)")
+        }
+        return await sender.sendPassUpdate(pushToken: pushToken, passTypeIdentifier: passTypeIdentifier)
+    }
+}

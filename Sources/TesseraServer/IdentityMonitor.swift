@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import Metrics
+import PassWebService
+import ServiceLifecycle
+import SigningIdentities
+import UnixSignals
+
+/// Keeps the signing identities current: reads the identities file again on `SIGHUP` and when it or a credential
+/// file it names changes, and warns daily about certificates close to expiry.
+///
+/// A reload that works replaces the issuers' signers (new versions and fetches are signed with the new certificate;
+/// requests in flight finish with the old one). One that fails (a wrong password, a key that does not match, a
+/// certificate that expired, a template name now in two folders) keeps the identities in force, logs why naming the
+/// entry, and counts `tessera_identity_reload_failures_total`.
+final class IdentityMonitor: Service, Sendable {
+    private let settings: ServerConfiguration.Identities
+    private let issuer: PassIssuer
+    private let orderIssuer: OrderIssuer?
+    private let health: IdentityHealth
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+
+    init(
+        settings: ServerConfiguration.Identities, issuer: PassIssuer, orderIssuer: OrderIssuer?, health: IdentityHealth,
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.settings = settings
+        self.issuer = issuer
+        self.orderIssuer = orderIssuer
+        self.health = health
+        self.logger = logger
+        self.now = now
+    }
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in signals {
+                        self.logger.info("SIGHUP: reading the identities file again")
+                        await self.reload()
+                    }
+                }
+                if let interval = self.settings.pollInterval {
+                    group.addTask { await self.poll(every: interval) }
+                }
+                group.addTask {
+                    // The start-up warning was logged before listening; then once a day.
+                    while !Task.isCancelled {
+                        do { try await Task.sleep(for: .seconds(86_400)) } catch { return }
+                        self.health.warn(logger: self.logger)
+                    }
+                }
+                await group.waitForAll()
+            }
+        }
+    }
+
+    private func poll(every interval: Duration) async {
+        var last = fingerprint()
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            let current = fingerprint()
+            guard current != last else { continue }
+            // A renewal replaces several files: wait until they have settled for one more interval.
+            do { try await Task.sleep(for: interval) } catch { return }
+            let settled = fingerprint()
+            guard settled == current else { continue }
+            last = settled
+            logger.info("identities file or a credential file changed: reading the identities again")
+            await reload()
+        }
+    }
+
+    /// The size and modification time of the identities file and of every file its entries name.
+    private func fingerprint() -> [String] {
+        var urls = [settings.file]
+        if let identities = health.current {
+            for entry in identities.file.identities {
+                urls += [entry.cert, entry.key, entry.keyPasswordFile, entry.p12, entry.p12PasswordFile, entry.wwdr]
+                    .compactMap { $0 }
+            }
+            urls += identities.file.apns.map(\.p8)
+        }
+        return urls.map { url in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(url.path)\u{0}\(size)\u{0}\(modified)"
+        }
+    }
+
+    /// Loads the identities again and, when every one loads and can sign, puts them in force.
+    func reload() async {
+        let at = now()
+        do {
+            let replacement = try SigningIdentities.load(contentsOf: settings.file)
+            let previous = health.current
+            for identity in replacement.identities {
+                // A renewal that brings an expired certificate keeps the one in force.
+                if let reason = identity.unusableReason(at: at),
+                   previous?.identities.first(where: { $0.identifier == identity.identifier })?.unusableReason(at: at) == nil
+                {
+                    throw ServerConfigurationError(setting: "identities", "\(identity.entry) (\(identity.identifier)): \(reason)")
+                }
+            }
+            let passSources = try IdentityComposition.passSources(replacement)
+            let orderSources = try IdentityComposition.orderSources(replacement)
+            let added = Set(replacement.identities.map(\.identifier))
+                .subtracting(previous?.identities.map(\.identifier) ?? [])
+            await issuer.replaceSources(passSources)
+            if let orderSources { orderIssuer?.replaceSources(orderSources) }
+            health.update(replacement)
+            for identity in replacement.identities {
+                logger.notice("signing identity loaded", metadata: [
+                    "identifier": "\(identity.identifier)", "entry": "\(identity.entry)",
+                    "certificateSerialNumber": "\(identity.certificateSerialNumber)",
+                    "expiresAt": "\(identity.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?")",
+                ])
+            }
+            if !added.isEmpty {
+                logger.warning("identities added by a reload sign at once; pushes for their topics start after a restart", metadata: [
+                    "identifiers": "\(added.sorted().joined(separator: ", "))",
+                ])
+            }
+            health.warn(logger: logger)
+        } catch {
+            health.reloadFailed()
+            Counter(label: "tessera_identity_reload_failures_total").increment()
+            logger.error("identities not reloaded: the identities in force stay", metadata: ["reason": "\(error)"])
+        }
+    }
+}
