@@ -387,7 +387,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore", "Webhooks",
+                "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore", "Webhooks", "PassCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

@@ -16,6 +16,9 @@ final class TemplateLibrary: Sendable {
         var personalizedBuilder: PassBuilder?
         /// The content version (see ``TemplateLibrary/contentVersion(of:)``).
         var version: String
+        /// The ``TemplateLibrary`` sources' generation it was built in: an entry built with signers since replaced
+        /// is not kept.
+        var generation = 0
         /// The folder's `.tessera.json` as read with its current content (earlier versions keep the defaults: the
         /// settings in force are always the current folder's).
         var settings = TemplateSettings()
@@ -27,21 +30,23 @@ final class TemplateLibrary: Sendable {
         var version: String
     }
 
-    private let sources: Mutex<[PassIssuer.TemplateSource]>
+    private let sources: Mutex<(list: [PassIssuer.TemplateSource], generation: Int)>
     private let current = Mutex([String: Entry]())
     private let earlier = Mutex([VersionKey: Entry]())
 
     init(sources: [PassIssuer.TemplateSource]) {
-        self.sources = Mutex(sources)
+        self.sources = Mutex((sources, 0))
     }
 
     /// The folders and the identities they sign with, in lookup order.
-    var currentSources: [PassIssuer.TemplateSource] { sources.withLock { $0 } }
+    var currentSources: [PassIssuer.TemplateSource] { sources.withLock { $0.list } }
+
+    private var generation: Int { sources.withLock { $0.generation } }
 
     /// Replaces the folders and identities (credentials renewed): every builder made so far is dropped, so the next
     /// use of any version builds with the new signer; requests holding an entry finish with the one they hold.
     func replaceSources(_ replacement: [PassIssuer.TemplateSource]) {
-        sources.withLock { $0 = replacement }
+        sources.withLock { $0 = (replacement, $0.generation + 1) }
         current.withLock { $0.removeAll() }
         earlier.withLock { $0.removeAll() }
     }
@@ -92,6 +97,7 @@ final class TemplateLibrary: Sendable {
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func read(named name: String) throws -> (entry: Entry, content: Data) {
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
+        let generation = self.generation
         guard let (folder, signer) = currentSources.lazy.compactMap({ source in
             Self.folder(named: name, in: source.directory).map { ($0, source.signer) }
         }).first else {
@@ -100,6 +106,7 @@ final class TemplateLibrary: Sendable {
         do {
             let template = try PassTemplate(directory: folder)
             var entry = try entry(for: template, signer: signer)
+            entry.generation = generation
             entry.settings = try TemplateSettings(folder: folder)
             return (entry, try StoredTemplate(template).encoded())
         } catch let error as PassModelError {
@@ -110,8 +117,10 @@ final class TemplateLibrary: Sendable {
     }
 
     /// Keeps `entry` as the current content of `name`; the content it replaces stays available as an earlier version.
+    /// An entry built with signers replaced meanwhile is not kept (the next use builds it again with the new ones).
     func keepCurrent(_ entry: Entry, named name: String) {
-        let replaced = current.withLock { current in
+        let replaced = current.withLock { current -> Entry? in
+            guard entry.generation == generation else { return nil }
             defer { current[name] = entry }
             return current[name]
         }
@@ -125,13 +134,18 @@ final class TemplateLibrary: Sendable {
     /// - Throws: ``IssuerError`` `invalidTemplate` when the content does not decode or build.
     func earlierEntry(named name: String, version: String, content: Data, passTypeIdentifier: String?) throws -> Entry {
         if let entry = loadedEntry(named: name, version: version) { return entry }
+        let generation = self.generation
         guard let signer = signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
             throw IssuerError.unknownTemplate(name)
         }
         do {
             let entry = try entry(for: try StoredTemplate.decode(content, name: name), signer: signer)
-            earlier.withLock { $0[VersionKey(name: name, version: version)] = entry }
-            return entry
+            var built = entry
+            built.generation = generation
+            earlier.withLock { earlier in
+                if generation == self.generation { earlier[VersionKey(name: name, version: version)] = built }
+            }
+            return built
         } catch let error as PassModelError {
             throw IssuerError.invalidTemplate(name, "stored version \(version): \(error.description)")
         } catch let error as DecodingError {

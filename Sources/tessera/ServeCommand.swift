@@ -235,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "publicURL": "\(publicURL.absoluteString)", "database": "\(database.redactedDescription)",
                 "templates": "\(identitySettings.map { "\($0.loaded.passIdentities.count) identities" } ?? templates)", "pushes": "\(apnsConfiguration == nil ? "off" : "on")",
-                "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil ? "off" : "on")",
+                "checkout": "\(merchant == nil ? "off" : "on")", "orders": "\(orderSettings == nil && identitySettings?.loaded.orderIdentities.isEmpty ?? true ? "off" : "on")",
                 "maximumConnections": "\(connectionLimits.maximumConnections)",
             ])
         do {

@@ -5,7 +5,7 @@ import TesseraTestSupport
 /// Two brands of two teams on one `tessera serve --identities`: brand A's event tickets (token-authenticated pushes
 /// with its team's `.p8`), brand B's loyalty cards and shop orders (pushes with each identity's own certificate), each
 /// with its own development chain, templates folder and APNs credentials, pushing to one local APNs stand-in.
-struct IdentitiesServer {
+struct IdentitiesServer: Sendable {
     static let ticketType = "pass.com.brand-a.tickets"
     static let loyaltyType = "pass.com.brand-b.loyalty"
     static let orderType = "order.com.brand-b.shop"
@@ -39,6 +39,8 @@ struct IdentitiesServer {
             try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.copyItem(at: templates.appendingPathComponent(source), to: target)
         }
+        // Brand B's pass identity names its intermediate in a file of its own, so a renewal test can replace it.
+        try manager.copyItem(at: work.appendingPathComponent("b/wwdr.pem"), to: work.appendingPathComponent("b/pass-wwdr.pem"))
         let p8 = work.appendingPathComponent("a/AuthKey.p8").path
         let key = try await Subprocess.run("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt",
                                                             "ec_paramgen_curve:P-256", "-out", p8])
@@ -49,7 +51,7 @@ struct IdentitiesServer {
         try Data("""
             {"identities": [
               {"identifier": "\(ticketType)", \(brandA), "templates": "a/templates"},
-              {"identifier": "\(loyaltyType)", "cert": "b/pass.pem", "key": "b/pass.key", "wwdr": "b/wwdr.pem", "templates": "b/templates"},
+              {"identifier": "\(loyaltyType)", "cert": "b/pass.pem", "key": "b/pass.key", "wwdr": "b/pass-wwdr.pem", "templates": "b/templates"},
               {"identifier": "\(orderType)", "cert": "b/order.pem", "key": "b/order.key", "wwdr": "b/wwdr.pem", "orderTemplates": "b/orders"}
             ],
              "apns": [{"teamIdentifier": "\(teamA)", "p8": "a/AuthKey.p8", "keyIdentifier": "KEYA123456"}]}

@@ -40,7 +40,12 @@ extension PassIssuer {
     /// (rather than overriding the whole style, which merges and decodes the pass's JSON again for every pass).
     func builder(_ base: PassBuilder, version: String, personalized: Bool, message text: String) throws -> PassBuilder {
         let key = [base.template.name, version, personalized ? "p" : "", text].joined(separator: "\u{0}")
-        if let cached = messageBuilders.withLock({ $0[key] }) { return cached }
+        // A builder made with a signer replaced since (a renewed certificate) is made again.
+        if let cached = messageBuilders.withLock({ $0[key] }),
+           cached.signer.credentials.certificate === base.signer.credentials.certificate
+        {
+            return cached
+        }
         var root: [String: JSONValue] = [:]
         if case .object(let members) = try JSONValue(jsonData: base.template.passJSON) { root = members }
         guard let style = base.template.pass.style else { return base }

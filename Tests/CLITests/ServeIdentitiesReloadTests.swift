@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+import TesseraTestSupport
+
+/// Certificates renewed without downtime: a renewed certificate put in place and `SIGHUP` sent while devices fetch
+/// and the issuer creates passes; the next signatures carry the new certificate and no request fails. A renewal
+/// that does not load keeps the credentials in force and says so.
+@Suite("tessera serve --identities: renewal")
+struct ServeIdentitiesReloadTests {
+    typealias Server = IdentitiesServer
+
+    @Test("SIGHUP during a load run: 0 failed requests, new versions signed with the new certificate")
+    func renewalUnderLoad() async throws {
+        try await Server.with { server in
+            let token = try await server.createPass(template: "store-card", serial: "R-0")
+            // The renewed certificate: same Pass Type ID and team, a new key and serial number (a chain of its own
+            // here; Apple's renewals keep the WWDR intermediate, which changes nothing for the server).
+            let renewed = server.work.appendingPathComponent("renewed")
+            let made = try await Subprocess.tessera([
+                "certs", "dev", "--out", renewed.path, "--pass-type-id", Server.loyaltyType, "--team-id", Server.teamB,
+            ])
+            try #require(made.status == 0, "\(made.stderr)")
+
+            let tally = LoadTally()
+            let load = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for worker in 0..<4 {
+                        group.addTask {
+                            var round = 0
+                            while !tally.stop.load(ordering: .relaxed) {
+                                round += 1
+                                let answer: (status: Int, head: String, body: Data)
+                                do {
+                                    if worker % 2 == 0 {
+                                        answer = try await server.send(
+                                            "GET", "/v1/passes/\(Server.loyaltyType)/R-0", headers: ["Authorization: ApplePass \(token)"])
+                                    } else {
+                                        answer = try await server.api(
+                                            "POST", "/api/v1/passes",
+                                            body: #"{"template":"store-card","data":{"serialNumber":"L-\#(worker)-\#(round)"}}"#)
+                                    }
+                                } catch {
+                                    tally.failures.withLock { $0.append("\(error)") }
+                                    continue
+                                }
+                                tally.done.add(1, ordering: .relaxed)
+                                if !(200..<300).contains(answer.status) {
+                                    tally.failures.withLock { $0.append("\(answer.status) \(String(decoding: answer.body.prefix(200), as: UTF8.self))") }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .seconds(1))
+            for (name, destination) in [("pass.pem", "pass.pem"), ("pass.key", "pass.key"), ("wwdr.pem", "pass-wwdr.pem")] {
+                let target = server.work.appendingPathComponent("b/\(destination)")
+                let staged = server.work.appendingPathComponent("b/.\(name).new")
+                try FileManager.default.copyItem(at: renewed.appendingPathComponent(name), to: staged)
+                #expect(rename(staged.path, target.path) == 0)
+            }
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            // New versions from now on are signed with the renewed certificate.
+            let newSerial = try await Self.serialNumber(of: renewed.appendingPathComponent("pass.pem"))
+            var signedWithNew = false
+            for attempt in 0..<60 where !signedWithNew {
+                let serial = "N-\(attempt)"
+                let passToken = try await server.createPass(template: "store-card", serial: serial)
+                let verified = try await server.fetchAndVerify(
+                    type: Server.loyaltyType, serial: serial, token: passToken, root: "renewed/root.pem")
+                signedWithNew = verified.status == 0
+                    && (verified.report["signerSerialNumber"] as? String)?.lowercased() == newSerial.lowercased()
+                if !signedWithNew { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            try await Task.sleep(for: .seconds(1))
+            tally.stop.store(true, ordering: .relaxed)
+            await load.value
+            #expect(signedWithNew, "\(server.serve.log)")
+            #expect(tally.failures.withLock { $0 } == [], "requests failed during the reload")
+            #expect(tally.done.load(ordering: .relaxed) > 20, "the load ran through the reload")
+            #expect(server.serve.log.contains("signing identity loaded"))
+
+            // Brand A is untouched: its passes still verify up to its own root.
+            let ticket = try await server.createPass(template: "event-ticket", serial: "A-after")
+            #expect(try await server.fetchAndVerify(
+                type: Server.ticketType, serial: "A-after", token: ticket, root: "a/root.pem").status == 0)
+        }
+    }
+
+    @Test("a renewal that does not load keeps the credentials in force, logs why and counts it in /metrics")
+    func failedRenewal() async throws {
+        try await Server.with(arguments: ["--template-poll-interval", "0.3"]) { server in
+            // A wrong password for brand A's .p12: noticed by looking at the files, without SIGHUP.
+            try Data("wrong-password\n".utf8).write(to: server.work.appendingPathComponent("a/pass.p12.password"))
+            var failed = false
+            for _ in 0..<60 where !failed {
+                try await Task.sleep(for: .milliseconds(250))
+                failed = server.serve.log.contains("identities not reloaded")
+            }
+            #expect(failed, "\(server.serve.log)")
+            #expect(server.serve.log.contains("identities[0]"))
+            #expect(!server.serve.log.contains("wrong-password"), "a password is never logged")
+            let metrics = String(decoding: try await server.send("GET", "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("tessera_identity_reload_failures_total 1"), "\(metrics)")
+            let health = try OrdersServer.json(try await server.send("GET", "/health").body)
+            #expect(health["lastReloadFailed"] as? Bool == true)
+            // Brand A still signs with the certificate in force.
+            let ticket = try await server.createPass(template: "event-ticket", serial: "A-kept")
+            #expect(try await server.fetchAndVerify(
+                type: Server.ticketType, serial: "A-kept", token: ticket, root: "a/root.pem").status == 0)
+        }
+    }
+
+    /// What the load run saw, shared by its workers.
+    final class LoadTally: Sendable {
+        let stop = Atomic(false)
+        let failures = Mutex([String]())
+        let done = Atomic(0)
+    }
+
+    /// A certificate's serial number in hexadecimal, as `openssl x509 -serial` prints it.
+    static func serialNumber(of certificate: URL) async throws -> String {
+        let result = try await Subprocess.run("/usr/bin/env", ["openssl", "x509", "-in", certificate.path, "-noout", "-serial"])
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "serial=", with: "")
+    }
+}
