@@ -6,8 +6,10 @@ set -euo pipefail
 # libzint-dev and libqrencode-dev: barcodes; zint (the CLI): the barcode benchmark's comparison.
 # librsvg2-dev (with cairo) and fonts-dejavu-core: PNG pass previews.
 # postgresql: the PostgresStore tests' throwaway server (scripts/postgres.sh).
+# libengine-pkcs11-openssl: OpenSSL's pkcs11 engine, through which keys in a PKCS#11 module sign; softhsm2: the software
+# module the PKCS#11 tests create a token in.
 packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates libzint-dev libqrencode-dev zint librsvg2-dev fonts-dejavu-core
-    postgresql)
+    postgresql libengine-pkcs11-openssl softhsm2)
 command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 
 missing=()

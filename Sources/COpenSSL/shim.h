@@ -12,6 +12,8 @@
 #include <openssl/objects.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
+#include <openssl/engine.h>
+#include <openssl/ui.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
@@ -56,5 +58,34 @@ static inline int tessera_password_callback(char *buf, int size, int rwflag, voi
     return (int)length;
 }
 static inline pem_password_cb *tessera_password_callback_pointer(void) { return tessera_password_callback; }
+
+// Keys in a PKCS#11 module through libp11's `pkcs11` engine (libengine-pkcs11-openssl). The ENGINE API is deprecated
+// in OpenSSL 3 and still the one PKCS#11 binding Debian bookworm ships; the calls are kept here so Swift sees no
+// deprecated declaration.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/// The `pkcs11` engine loaded from OpenSSL's engines folder and initialised with `module_path`, or NULL.
+static inline ENGINE *tessera_pkcs11_engine(const char *module_path) {
+    ENGINE *engine = ENGINE_by_id("pkcs11");
+    if (engine == NULL) return NULL;
+    if (ENGINE_ctrl_cmd_string(engine, "MODULE_PATH", module_path, 0) != 1 || ENGINE_init(engine) != 1) {
+        ENGINE_free(engine);
+        return NULL;
+    }
+    return engine;
+}
+
+/// Sets the PIN the engine logs in with.
+static inline int tessera_pkcs11_set_pin(ENGINE *engine, const char *pin) {
+    return ENGINE_ctrl_cmd_string(engine, "PIN", pin, 0);
+}
+
+/// The private key named by a PKCS#11 URI, its private operations done by the module; never prompts.
+static inline EVP_PKEY *tessera_pkcs11_load_private_key(ENGINE *engine, const char *uri) {
+    return ENGINE_load_private_key(engine, uri, UI_null(), NULL);
+}
+
+#pragma GCC diagnostic pop
 
 #endif

@@ -46,12 +46,21 @@ public struct PassCredentials: Sendable {
     ///   - keyPassword: The key's password, if encrypted.
     ///   - wwdrPath: The WWDR intermediate.
     ///   - allowingExpiry: Accept certificates outside their validity period.
+    ///   - pkcs11: The PKCS#11 module and PIN, when `keyPath` is a PKCS#11 URI (`pkcs11:token=…;object=…`): the key
+    ///     stays in the module and signs there.
     /// - Returns: Checked credentials.
     public static func load(
-        certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String, allowingExpiry: Bool = false
+        certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String, allowingExpiry: Bool = false,
+        pkcs11: PKCS11Module? = nil
     ) throws -> PassCredentials {
         let certificate = try mapCrypto { try Certificate(contentsOf: certificatePath) }
-        let key = try mapCrypto { try PrivateKey(contentsOf: keyPath, password: keyPassword) }
+        let key = try mapCrypto {
+            guard PrivateKey.isPKCS11URI(keyPath) else { return try PrivateKey(contentsOf: keyPath, password: keyPassword) }
+            guard let pkcs11 else {
+                throw CryptoError(.invalidKey, "\(keyPath): a PKCS#11 URI needs the PKCS#11 module (pkcs11Module)")
+            }
+            return try PrivateKey.pkcs11(uri: keyPath, module: pkcs11)
+        }
         let wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
         return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr, allowingExpiry: allowingExpiry)
     }

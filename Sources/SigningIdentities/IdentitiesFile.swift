@@ -15,8 +15,10 @@ public struct IdentitiesFile: Sendable, Equatable {
         public var identifier: String
         /// The certificate (PEM or DER), with ``key``.
         public var cert: URL?
-        /// The private key, with ``cert``.
+        /// The private key file, with ``cert``.
         public var key: URL?
+        /// The private key as a PKCS#11 URI (`pkcs11:token=…;object=…`) instead of a file: it stays in the module.
+        public var keyURI: String?
         /// The file holding ``key``'s password.
         public var keyPasswordFile: URL?
         /// A PKCS#12 holding certificate and key, instead of ``cert`` and ``key``.
@@ -171,8 +173,11 @@ private struct Fields {
                 file: file.path, field: "\(path).identifier",
                 "\(identifier) is not a Pass Type ID (pass.com.example.name) or Order Type ID (order.com.example.name)")
         }
+        let keyText = try string(object, "key", at: path, required: false)
+        let keyURI = keyText.flatMap { $0.lowercased().hasPrefix("pkcs11:") ? $0 : nil }
         let entry = IdentitiesFile.Entry(
-            identifier: identifier, cert: try self.path(object, "cert", at: path), key: try self.path(object, "key", at: path),
+            identifier: identifier, cert: try self.path(object, "cert", at: path),
+            key: keyURI == nil ? try self.path(object, "key", at: path) : nil, keyURI: keyURI,
             keyPasswordFile: try self.path(object, "keyPasswordFile", at: path), p12: try self.path(object, "p12", at: path),
             p12PasswordFile: try self.path(object, "p12PasswordFile", at: path), wwdr: try self.path(object, "wwdr", at: path),
             templates: try self.path(object, "templates", at: path),
@@ -200,12 +205,14 @@ private struct Fields {
 
     private func checkCredentialFields(_ entry: IdentitiesFile.Entry, at path: String) throws {
         if entry.p12 != nil {
-            for (name, value) in [("cert", entry.cert), ("key", entry.key), ("keyPasswordFile", entry.keyPasswordFile)]
+            for (name, value) in [("cert", entry.cert), ("key", entry.key ?? entry.keyURI.map { URL(fileURLWithPath: $0) }),
+                                  ("keyPasswordFile", entry.keyPasswordFile)]
             where value != nil {
                 throw IdentitiesFileError(file: file.path, field: "\(path).\(name)", "give either p12 or cert with key, not both")
             }
         } else {
-            for (name, value) in [("cert", entry.cert), ("key", entry.key), ("wwdr", entry.wwdr)] where value == nil {
+            let key = entry.key ?? entry.keyURI.map { URL(fileURLWithPath: $0) }
+            for (name, value) in [("cert", entry.cert), ("key", key), ("wwdr", entry.wwdr)] where value == nil {
                 throw IdentitiesFileError(
                     file: file.path, field: "\(path).\(name)", "is required (cert, key and wwdr, or p12)")
             }

@@ -1,6 +1,6 @@
 public import Foundation
 public import PassBundle
-import PassCrypto
+public import PassCrypto
 
 /// One loaded signing identity: its credentials, the templates it signs and when its certificate expires.
 public struct SigningIdentity: Sendable {
@@ -61,22 +61,26 @@ public struct SigningIdentities: Sendable {
     /// still served); the caller decides what an unusable identity may do.
     /// - Parameters:
     ///   - file: The identities file.
-    ///   - environment: Not read for passwords: each entry names its password files.
+    ///   - pkcs11: The PKCS#11 module and PIN for keys given as PKCS#11 URIs.
     /// - Throws: ``IdentitiesFileError`` naming the entry and field at fault; nothing is half-loaded.
-    public static func load(_ file: IdentitiesFile) throws -> SigningIdentities {
+    public static func load(_ file: IdentitiesFile, pkcs11: PKCS11Module? = nil) throws -> SigningIdentities {
         SigningIdentities(file: file, identities: try file.identities.enumerated().map { index, entry in
-            try Self.identity(entry, at: "identities[\(index)]", file: file.url.path)
+            try Self.identity(entry, at: "identities[\(index)]", file: file.url.path, pkcs11: pkcs11)
         })
     }
 
     /// Reads the file and loads it.
-    /// - Parameter url: The identities file.
+    /// - Parameters:
+    ///   - url: The identities file.
+    ///   - pkcs11: The PKCS#11 module and PIN for keys given as PKCS#11 URIs.
     /// - Throws: ``IdentitiesFileError``.
-    public static func load(contentsOf url: URL) throws -> SigningIdentities {
-        try load(IdentitiesFile(contentsOf: url))
+    public static func load(contentsOf url: URL, pkcs11: PKCS11Module? = nil) throws -> SigningIdentities {
+        try load(IdentitiesFile(contentsOf: url), pkcs11: pkcs11)
     }
 
-    private static func identity(_ entry: IdentitiesFile.Entry, at path: String, file: String) throws -> SigningIdentity {
+    private static func identity(
+        _ entry: IdentitiesFile.Entry, at path: String, file: String, pkcs11: PKCS11Module?
+    ) throws -> SigningIdentity {
         func failure(_ field: String?, _ reason: String) -> IdentitiesFileError {
             IdentitiesFileError(file: file, field: field.map { "\(path).\($0)" } ?? path, reason)
         }
@@ -96,15 +100,19 @@ public struct SigningIdentities: Sendable {
                     p12Path: p12.path, password: try password(entry.p12PasswordFile, field: "p12PasswordFile") ?? "",
                     wwdrPath: entry.wwdr?.path, allowingExpiry: true)
             } else {
+                if entry.keyURI != nil, pkcs11 == nil {
+                    throw failure("key", "a PKCS#11 URI needs the PKCS#11 module (--pkcs11-module or TESSERA_PKCS11_MODULE)")
+                }
                 credentials = try PassCredentials.load(
-                    certificatePath: entry.cert!.path, keyPath: entry.key!.path,
+                    certificatePath: entry.cert!.path, keyPath: entry.keyURI ?? entry.key!.path,
                     keyPassword: try password(entry.keyPasswordFile, field: "keyPasswordFile"),
-                    wwdrPath: entry.wwdr!.path, allowingExpiry: true)
+                    wwdrPath: entry.wwdr!.path, allowingExpiry: true, pkcs11: pkcs11)
             }
         } catch let error as PassBundleError {
             let field: String
             switch error.code {
             case .wrongIntermediate, .intermediateMissing: field = "wwdr"
+            case .passwordRequired where entry.keyURI != nil: field = "key"
             case .passwordRequired: field = entry.p12 == nil ? "keyPasswordFile" : "p12PasswordFile"
             default:
                 field = entry.p12 != nil ? "p12" : error.reason.contains("private key") ? "key" : "cert"

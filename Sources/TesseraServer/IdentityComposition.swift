@@ -103,9 +103,11 @@ enum IdentityComposition {
                 continue
             }
             guard let cert = identity.source.cert, let key = identity.source.key else {
+                let why = identity.source.keyURI != nil
+                    ? "its key is in a PKCS#11 module, which cannot authenticate to APNs" : "it is given as a .p12"
                 throw ServerConfigurationError(
                     setting: "identities",
-                    "\(file): \(identity.entry): no APNs credentials cover \(identity.identifier): add an apns key for team \(identity.teamIdentifier ?? "?"), or give the identity as cert and key (PEM) files")
+                    "\(file): \(identity.entry): no APNs credentials cover \(identity.identifier) (\(why)): add an apns key for team \(identity.teamIdentifier ?? "?"), or give the identity as cert and key (PEM) files")
             }
             var configuration = endpoint
             var password: String?

@@ -96,7 +96,7 @@ final class IdentityMonitor: Service, Sendable {
     func reload() async {
         let at = now()
         do {
-            let replacement = try SigningIdentities.load(contentsOf: settings.file)
+            let replacement = try SigningIdentities.load(contentsOf: settings.file, pkcs11: settings.pkcs11)
             let previous = health.current
             for identity in replacement.identities {
                 // A renewal that brings an expired certificate keeps the one in force.

@@ -3,6 +3,7 @@ public import APNs
 public import Checkout
 public import Foundation
 public import PassBundle
+public import PassCrypto
 public import PassWebService
 public import ServiceLifecycle
 public import SigningIdentities
@@ -146,12 +147,15 @@ extension ServerConfiguration {
         public var loaded: SigningIdentities
         /// How often the identities file and the credential files it names are compared; `nil` leaves it to `SIGHUP`.
         public var pollInterval: Duration?
+        /// The PKCS#11 module and PIN for keys given as PKCS#11 URIs (used again on each reload).
+        public var pkcs11: PKCS11Module?
 
         /// Creates the identities settings.
-        public init(file: URL, loaded: SigningIdentities, pollInterval: Duration? = .seconds(2)) {
+        public init(file: URL, loaded: SigningIdentities, pollInterval: Duration? = .seconds(2), pkcs11: PKCS11Module? = nil) {
             self.file = file
             self.loaded = loaded
             self.pollInterval = pollInterval
+            self.pkcs11 = pkcs11
         }
     }
 }

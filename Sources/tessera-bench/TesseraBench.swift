@@ -53,6 +53,8 @@ struct SignBenchmark: ParsableCommand {
     @Option(help: "Also sign Wallet orders from this order template folder in each round (such as OrderTemplates/shop-order), with a development Order Type ID certificate.")
     var orderTemplate: String?
 
+    @OptionGroup var pkcs11: PKCS11SignOptions
+
     func run() throws {
         let passTemplate = try PassTemplate(directory: URL(fileURLWithPath: template))
         let chain = try DevelopmentChain.generate(passTypeIdentifier: passTemplate.pass.passTypeIdentifier ?? "pass.dev.tessera.demo",
@@ -60,6 +62,8 @@ struct SignBenchmark: ParsableCommand {
         let credentials = try PassCredentials(certificate: chain.pass, privateKey: chain.passKey, wwdr: chain.wwdr)
         let builder = try PassBuilder(template: passTemplate, signer: try PassSigner(credentials: credentials))
         _ = try builder.build(data: Self.data(0))  // warm up
+        let hsm = try pkcs11.builder(template: passTemplate)
+        _ = try hsm?.build(data: Self.data(0))
         let orders = try orderTemplate.map { try Self.orderBuilder(template: $0) }
         _ = try orders.map { try $0.build(data: Self.orderData(0)) }
         if breakdown {
@@ -97,6 +101,10 @@ struct SignBenchmark: ParsableCommand {
             if let orders, let orderOne {
                 orderRates = (orderOne, measure(workers: jobs) { _ = try orders.build(data: Self.orderData($0)) })
             }
+            let hsmRates = hsm.map { hsm in
+                (one: measure(workers: 1) { _ = try hsm.build(data: Self.data($0)) },
+                 many: measure(workers: jobs) { _ = try hsm.build(data: Self.data($0)) })
+            }
             let openSSLAll = try OpenSSLSpeed.rsa2048SignsPerSecond(processes: jobs, seconds: Int(seconds.rounded(.up)))
             ratios.append(single.cpu / openSSLOne)
             scalings.append(all.wall / single.wall)
@@ -109,6 +117,11 @@ struct SignBenchmark: ParsableCommand {
             print("| signed passes, 1 thread (wall clock) | \(format(single.wall)) |")
             print("| openssl speed rsa2048 sign, \(jobs) processes (wall clock, -multi) | \(format(openSSLAll)) |")
             print("| signed passes, \(jobs) threads (wall clock) | \(format(all.wall)) |")
+            if let hsmRates {
+                print("| signed passes, key in the PKCS#11 module, 1 thread (per CPU second) | \(format(hsmRates.one.cpu)) |")
+                print("| signed passes, key in the PKCS#11 module, 1 thread (wall clock) | \(format(hsmRates.one.wall)) |")
+                print("| signed passes, key in the PKCS#11 module, \(jobs) threads (wall clock) | \(format(hsmRates.many.wall)) |")
+            }
             if let (one, many) = orderRates {
                 print("| signed \(URL(fileURLWithPath: orderTemplate ?? "").lastPathComponent) orders, 1 thread (per CPU second) | \(format(one.cpu)) |")
                 print("| signed orders, 1 thread (wall clock) | \(format(one.wall)) |")

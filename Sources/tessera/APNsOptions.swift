@@ -40,6 +40,11 @@ struct APNsOptions: ParsableArguments {
                     message: "--apns-auth certificate uses the Pass Type ID certificate: give --cert and --key (PEM)",
                     exitCode: 2)
             }
+            if key.lowercased().hasPrefix("pkcs11:") {
+                throw CommandFailure(
+                    message: "--apns-auth certificate needs the key as a PEM file; with a key in a PKCS#11 module use --apns-auth token",
+                    exitCode: 2)
+            }
             let password = try Secret.read(file: signerCredentials.resolvedKeyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
             authentication = .certificate(certificatePEMPath: cert, keyPEMPath: key, keyPassword: password)
         case "token":

@@ -17,6 +17,8 @@ struct CertsStatusCommand: ParsableCommand {
     @Option(help: "The identities file of tessera serve (TESSERA_IDENTITIES).")
     var identities: String?
 
+    @OptionGroup var pkcs11: PKCS11Options
+
     @Option(help: "Days left below which the exit status is 1.")
     var days = 7
 
@@ -33,7 +35,7 @@ struct CertsStatusCommand: ParsableCommand {
         }
         let loaded: SigningIdentities
         do {
-            loaded = try SigningIdentities.load(contentsOf: URL(fileURLWithPath: path))
+            loaded = try SigningIdentities.load(contentsOf: URL(fileURLWithPath: path), pkcs11: try pkcs11.module())
         } catch let error as IdentitiesFileError {
             throw CommandFailure(message: "--identities \(error)")
         }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import PassBundle
+import PassCrypto
 
 /// The signing credentials every pass-making command takes.
 struct CredentialOptions: ParsableArguments {
     @Option(help: "Pass Type ID certificate (PEM or DER).")
     var cert: String?
 
-    @Option(help: "Private key for --cert (PEM or DER: PKCS#1, PKCS#8 or SEC1; may be encrypted).")
+    @Option(help: "Private key for --cert (PEM or DER: PKCS#1, PKCS#8 or SEC1; may be encrypted), or a PKCS#11 URI (pkcs11:token=…;object=…) with --pkcs11-module.")
     var key: String?
 
     @Option(help: "File holding the password of an encrypted --key (or set TESSERA_KEY_PASSWORD).")
@@ -21,6 +22,8 @@ struct CredentialOptions: ParsableArguments {
 
     @Option(help: "Apple WWDR intermediate certificate (PEM or DER) that issued the Pass Type ID certificate.")
     var wwdr: String?
+
+    @OptionGroup var pkcs11: PKCS11Options
 
     func validate() throws {
         if p12 != nil && (cert != nil || key != nil) {
@@ -36,12 +39,14 @@ struct CredentialOptions: ParsableArguments {
 
     /// Loads and checks the credentials; passwords come from files or the environment, never the command line.
     func load() throws -> PassCredentials {
-        try Self.load(cert: cert, key: key, keyPasswordFile: keyPasswordFile, p12: p12, p12PasswordFile: p12PasswordFile, wwdr: wwdr)
+        try Self.load(cert: cert, key: key, keyPasswordFile: keyPasswordFile, p12: p12, p12PasswordFile: p12PasswordFile, wwdr: wwdr,
+                      pkcs11: pkcs11.module())
     }
 
     /// Loads credentials from paths already checked for completeness.
     static func load(
-        cert: String?, key: String?, keyPasswordFile: String?, p12: String?, p12PasswordFile: String?, wwdr: String?
+        cert: String?, key: String?, keyPasswordFile: String?, p12: String?, p12PasswordFile: String?, wwdr: String?,
+        pkcs11: PKCS11Module? = nil
     ) throws -> PassCredentials {
         do {
             if let p12 {
@@ -51,8 +56,14 @@ struct CredentialOptions: ParsableArguments {
             guard let cert, let key, let wwdr else {
                 throw CommandFailure(message: "signing needs --cert, --key and --wwdr, or --p12", exitCode: 2)
             }
+            if PrivateKey.isPKCS11URI(key), pkcs11 == nil {
+                throw CommandFailure(
+                    message: "--key \(key.split(separator: "?").first ?? ""): a PKCS#11 URI needs --pkcs11-module (or TESSERA_PKCS11_MODULE)",
+                    exitCode: 2)
+            }
             let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
-            return try PassCredentials.load(certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr)
+            return try PassCredentials.load(
+                certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr, pkcs11: pkcs11)
         } catch let error as PassBundleError {
             throw CommandFailure(message: FlagHints.message(for: error, p12: p12 != nil))
         }
@@ -80,6 +91,8 @@ struct ServerCredentialOptions: ParsableArguments {
     @Option(help: "Apple WWDR intermediate that issued the certificate (TESSERA_WWDR).")
     var wwdr: String?
 
+    @OptionGroup var pkcs11: PKCS11Options
+
     private func value(_ flag: String?, _ variable: String) -> String? {
         flag ?? ProcessInfo.processInfo.environment[variable]
     }
@@ -103,7 +116,7 @@ struct ServerCredentialOptions: ParsableArguments {
         }
         return try CredentialOptions.load(
             cert: resolvedCert, key: resolvedKey, keyPasswordFile: resolvedKeyPasswordFile, p12: resolvedP12,
-            p12PasswordFile: resolvedP12PasswordFile, wwdr: resolvedWWDR)
+            p12PasswordFile: resolvedP12PasswordFile, wwdr: resolvedWWDR, pkcs11: pkcs11.module())
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PassBundle
+import PassCrypto
 import TesseraServer
 
 /// The Wallet orders options of `tessera serve`: the order templates and the Order Type ID credentials (the WWDR
@@ -22,7 +23,7 @@ struct OrderServeOptions: ParsableArguments {
     /// - Parameters:
     ///   - wwdr: The WWDR intermediate's path (`--wwdr`).
     ///   - environment: The process environment.
-    func load(wwdr: String?, environment: [String: String]) throws -> ServerConfiguration.Orders? {
+    func load(wwdr: String?, environment: [String: String], pkcs11: PKCS11Module? = nil) throws -> ServerConfiguration.Orders? {
         let cert = orderCert ?? environment["TESSERA_ORDER_CERT"]
         let key = orderKey ?? environment["TESSERA_ORDER_KEY"]
         guard let templates = orderTemplates ?? environment["TESSERA_ORDER_TEMPLATES"] else {
@@ -45,7 +46,8 @@ struct OrderServeOptions: ParsableArguments {
             file: orderKeyPasswordFile ?? environment["TESSERA_ORDER_KEY_PASSWORD_FILE"],
             environment: "TESSERA_ORDER_KEY_PASSWORD")
         do {
-            let credentials = try PassCredentials.load(certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr)
+            let credentials = try PassCredentials.load(
+                certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr, pkcs11: pkcs11)
             return ServerConfiguration.Orders(
                 templatesDirectory: URL(fileURLWithPath: templates), signer: try OrderSigner(credentials: credentials))
         } catch let error as PassBundleError {

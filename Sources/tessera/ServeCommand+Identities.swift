@@ -34,14 +34,15 @@ struct IdentitiesOption: ParsableArguments {
         }
         let loaded: SigningIdentities
         do {
-            loaded = try SigningIdentities.load(contentsOf: URL(fileURLWithPath: path))
+            loaded = try SigningIdentities.load(contentsOf: URL(fileURLWithPath: path), pkcs11: try credentials.pkcs11.module())
         } catch let error as IdentitiesFileError {
             throw CommandFailure(message: "--identities \(error)")
         }
         guard !loaded.passIdentities.isEmpty else {
             throw CommandFailure(message: "--identities \(path): identities: at least one Pass Type ID (pass.…) is needed")
         }
-        return ServerConfiguration.Identities(file: URL(fileURLWithPath: path), loaded: loaded, pollInterval: pollInterval)
+        return ServerConfiguration.Identities(
+            file: URL(fileURLWithPath: path), loaded: loaded, pollInterval: pollInterval, pkcs11: try credentials.pkcs11.module())
     }
 }
 

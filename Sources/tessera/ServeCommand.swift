@@ -190,7 +190,8 @@ struct ServeCommand: AsyncParsableCommand {
             templates = first.templates.path
         } else {
             signer = try PassSigner(credentials: try credentials.load())
-            orderSettings = try orders.load(wwdr: credentials.resolvedWWDR, environment: environment)
+            orderSettings = try orders.load(
+                wwdr: credentials.resolvedWWDR, environment: environment, pkcs11: try credentials.pkcs11.module())
         }
         let registry = PrometheusCollectorRegistry()
         var metricsFactory = PrometheusMetricsFactory(registry: registry)

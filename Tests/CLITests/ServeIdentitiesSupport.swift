@@ -14,7 +14,8 @@ struct IdentitiesServer: Sendable {
 
     /// The folder holding the identities file, the chains (`a/`, `b/`) and the templates.
     let work: URL
-    let apns: APNsStandIn
+    /// The APNs stand-in; `nil` for a server started without pushes.
+    let apns: APNsStandIn!
     let serve: ServeProcess
 
     var identitiesFile: URL { work.appendingPathComponent("identities.json") }
