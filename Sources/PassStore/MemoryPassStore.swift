@@ -41,6 +41,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     var lastEventNumber: Int64 = 0
     /// Every scan, in order.
     var scans: [MemoryScan] = []
+    var apiKeyRecords: [(record: APIKeyRecord, revokedAt: Date?)] = []
     /// Analytics rollups, the registration mirror and the fold's cursor.
     var analytics = MemoryAnalytics()
     /// Webhook endpoints' delivery cursors and leases.

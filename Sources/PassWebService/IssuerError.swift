@@ -81,7 +81,8 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
         "barcodeMessage", "passTypeIdentifier", "serialNumber", "place",
     ]
 
-    static func unknownTemplate(_ name: String) -> IssuerError {
+    /// No template of that name (422), also what a key sees of another brand's template.
+    public static func unknownTemplate(_ name: String) -> IssuerError {
         IssuerError(status: .unprocessableContent, description: "template: no template named \"\(name)\"")
     }
 
@@ -102,7 +103,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A query parameter is malformed (400), named in the message and as the field.
-    static func badQuery(_ name: String, _ reason: String) -> IssuerError {
+    public static func badQuery(_ name: String, _ reason: String) -> IssuerError {
         IssuerError(status: .badRequest, description: "\(name): \(reason)", field: name)
     }
 

@@ -182,3 +182,11 @@ extension OrderIssuer {
         return try JSONValue(jsonData: orderJSON)
     }
 }
+
+extension OrderIssuer {
+    /// The Order Type ID a template's orders are signed with (its identity's certificate's).
+    /// - Throws: ``IssuerError`` when there is no such template.
+    public func orderTypeIdentifier(ofTemplate name: String) async throws -> String? {
+        try await templateBuilder(named: name).signer.identity.orderTypeIdentifier
+    }
+}

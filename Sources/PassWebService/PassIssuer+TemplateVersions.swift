@@ -2,6 +2,7 @@ public import Foundation
 import Logging
 import NIOPosix
 public import PassStore
+import PassBundle
 import Synchronization
 
 /// What reading the templates folder again found.
@@ -110,5 +111,13 @@ extension PassIssuer {
             }
         }
         return reload
+    }
+}
+
+extension PassIssuer {
+    /// The Pass Type ID a template's passes get: its identity's certificate's (else the template's own).
+    /// - Throws: ``IssuerError`` when there is no such template or it does not load.
+    public func signedPassTypeIdentifier(ofTemplate name: String) async throws -> String? {
+        try await templateEntry(named: name).builder.passTypeIdentifier
     }
 }

@@ -49,6 +49,9 @@ public struct PassWebService: Sendable {
     public let campaigns: CampaignService?
     /// The event log, when the store keeps one (`nil`: `/api/v1/events` is not mounted).
     public let events: EventService?
+    /// Issuer API keys of brands and teams, when the store keeps them (`nil`: only the admin token, and
+    /// `/api/v1/keys` is not mounted).
+    public let keys: APIKeyService?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).
@@ -64,9 +67,11 @@ public struct PassWebService: Sendable {
     ///   - now: The clock.
     public init(
         issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, campaigns: CampaignService? = nil,
-        events: EventService? = nil, configuration: Configuration, now: @escaping @Sendable () -> Date = Date.init
+        events: EventService? = nil, keys: APIKeyService? = nil, configuration: Configuration,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.events = events
+        self.keys = keys
         self.issuer = issuer
         self.orderIssuer = orderIssuer
         self.campaigns = campaigns

@@ -48,6 +48,21 @@ extension PostgresStore {
         redemptionTables,
         analyticsTables,
         campaignPushCountTables,
+        apiKeyTables,
+    ]
+
+    /// Version 10: issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.
+    private static let apiKeyTables: [String] = [
+        """
+        CREATE TABLE api_keys (
+            id text PRIMARY KEY,
+            name text NOT NULL,
+            secret_hash bytea NOT NULL UNIQUE,
+            scope text NOT NULL,
+            created_at timestamptz NOT NULL,
+            revoked_at timestamptz
+        )
+        """,
     ]
 
     /// Version 9: each campaign's pushes sent as a counter the push completions add to, so reading a campaign costs

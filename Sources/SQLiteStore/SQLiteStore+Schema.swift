@@ -32,6 +32,9 @@ extension SQLiteStore {
         migrator.registerMigration("v9: each campaign's count of pushes sent") { db in
             try db.execute(sql: version9)
         }
+        migrator.registerMigration("v10: issuer API keys") { db in
+            try db.execute(sql: version10)
+        }
         return migrator
     }()
 
@@ -150,6 +153,18 @@ extension SQLiteStore {
     /// Each campaign's pushes sent as a counter the push completions add to, so reading a campaign costs the same
     /// at 250,000 pushes as at none (counting the sent rows of `campaign_pushes` grew with every push). Filled from
     /// those rows for the campaigns already there.
+    /// Issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.
+    private static let version10 = """
+        CREATE TABLE api_keys (
+            id TEXT NOT NULL PRIMARY KEY,
+            name TEXT NOT NULL,
+            secret_hash BLOB NOT NULL UNIQUE,
+            scope TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            revoked_at REAL
+        );
+        """
+
     private static let version9 = """
         CREATE TABLE campaign_push_counts (
             campaign_id TEXT NOT NULL PRIMARY KEY,

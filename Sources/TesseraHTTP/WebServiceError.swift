@@ -7,7 +7,7 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
     /// What kind of failure happened; the names are shared with `CheckoutError.Code` where the meaning is the same.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidRequest, unauthorized, notFound, methodNotAllowed, conflict, payloadTooLarge, rateLimited
+            case invalidRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, payloadTooLarge, rateLimited
             case passesBundleLimit, signingUnavailable, internalError
         }
 
@@ -18,6 +18,8 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
         public static let invalidRequest = Code(.invalidRequest)
         /// The credential is missing or wrong (401).
         public static let unauthorized = Code(.unauthorized)
+        /// The credential is valid but may not do this: an API key without the permission, or a key managing keys (403).
+        public static let forbidden = Code(.forbidden)
         /// No such pass, link or route (404).
         public static let notFound = Code(.notFound)
         /// A method the server never serves (405).
@@ -41,6 +43,7 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
         public static func standing(for status: HTTPResponse.Status) -> Code {
             switch status.code {
             case 401: .unauthorized
+            case 403: .forbidden
             case 404, 410: .notFound
             case 405: .methodNotAllowed
             case 409: .conflict

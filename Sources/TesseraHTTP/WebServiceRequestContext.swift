@@ -1,5 +1,6 @@
 public import Hummingbird
 public import NIOCore
+public import PassWebService
 
 /// The request context of Tessera's routes: Hummingbird's core context plus the peer address, which the log
 /// endpoint's rate limit is keyed by.
@@ -8,6 +9,8 @@ public struct WebServiceRequestContext: RequestContext, RemoteAddressRequestCont
     public var coreContext: CoreRequestContextStorage
     /// The connected peer.
     public let remoteAddress: SocketAddress?
+    /// Who called the issuer API, set by its access middleware (`nil` elsewhere: nothing is visible).
+    public var issuerPrincipal: IssuerPrincipal?
 
     /// Creates the context of one request.
     public init(source: ApplicationRequestContextSource) {

@@ -156,8 +156,10 @@ public enum TesseraServer {
             if case .sqlite = configuration.database { webhook.exclusiveStore = true }
             services.append(WebhookDispatcher(configuration: webhook, store: outbox, logger: logger, now: now))
         }
+        // API keys of brands and teams: in the store, so a revocation holds for every process at once.
+        let keys = (store as? any APIKeyStore).map { APIKeyService(store: $0, now: now) }
         let webService = PassWebService(
-            issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events,
+            issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events, keys: keys,
             configuration: configuration.webService, now: now)
         if configuration.webService.adminToken == nil {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")

@@ -22,8 +22,13 @@ struct CampaignServerOptions: ParsableArguments {
     @Option(help: "File holding the issuer API's bearer token (TESSERA_ADMIN_TOKEN_FILE or TESSERA_ADMIN_TOKEN).")
     var adminTokenFile: String?
 
-    /// The API's base URL and token.
+    /// The campaign API's base URL and token.
     func resolve() throws -> (base: String, token: String) {
+        try resolve(path: "/api/v1/campaigns")
+    }
+
+    /// The URL of an issuer API path on the server, and the token.
+    func resolve(path: String) throws -> (base: String, token: String) {
         let environment = ProcessInfo.processInfo.environment
         var base = server ?? environment["TESSERA_SERVER_URL"] ?? "http://127.0.0.1:8080"
         guard let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -36,7 +41,7 @@ struct CampaignServerOptions: ParsableArguments {
         else {
             throw CommandFailure(message: "--admin-token-file: the issuer API's token is needed (or TESSERA_ADMIN_TOKEN)", exitCode: 2)
         }
-        return (base + "/api/v1/campaigns", token)
+        return (base + path, token)
     }
 }
 
@@ -67,6 +72,7 @@ enum CampaignAPI {
             let message = error?["message"]?.stringValue ?? String(decoding: bytes.readableBytesView, as: UTF8.self)
             throw CommandFailure(message: "\(response.status.code): \(message)")
         }
+        if response.status.code == 204 { return [:] }
         guard case .object(let members)? = json else {
             throw CommandFailure(message: "\(url): the answer is not a JSON object")
         }

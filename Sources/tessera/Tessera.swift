@@ -12,7 +12,7 @@ struct Tessera: AsyncParsableCommand {
         version: TesseraVersion.current,
         subcommands: [
             CertsCommand.self, PassCommand.self, OrderCommand.self, BarcodeCommand.self, PayCommand.self, ServeCommand.self,
-            CampaignCommand.self,
+            CampaignCommand.self, KeysCommand.self,
         ]
     )
 

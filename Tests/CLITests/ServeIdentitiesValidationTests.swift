@@ -120,16 +120,28 @@ struct ServeIdentitiesValidationTests {
     @Test("an identity that expires while serving: its passes are still served, new versions refused, /health names it")
     func expiryWhileServing() async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-expiry")
-        // Expires 25 s from now; the other identity has a year.
-        let brief = try TestChain(passTypeIdentifier: "pass.com.brief.tickets", passValidity: 3600 + 25)
+        // Both identities start with a year; once a pass exists, the first is renewed with a certificate that expires
+        // 30 s later (how long a busy machine takes to start a server does not matter then).
+        let first = try TestChain(passTypeIdentifier: "pass.com.brief.tickets")
         let lasting = try TestChain(passTypeIdentifier: "pass.com.lasting.cards")
-        let file = try expiringFile([(brief, "pass.com.brief.tickets"), (lasting, "pass.com.lasting.cards")], work: work)
-        let serve = try await ServeProcess(arguments: ["--identities", file.path], singleIdentity: false)
-        let tls = try TestServerCertificates()
-        let server = IdentitiesServer(work: work, apns: try await APNsStandIn.start(
-            certificatePEMPath: tls.serverCertificatePEMPath, keyPEMPath: tls.serverKeyPEMPath), serve: serve)
-        #expect(serve.log.contains("signing certificate expires soon"), "the start-up warning: \(serve.log)")
+        let file = try expiringFile([(first, "pass.com.brief.tickets"), (lasting, "pass.com.lasting.cards")], work: work)
+        let serve = try await ServeProcess(
+            arguments: ["--identities", file.path, "--template-poll-interval", "0"], singleIdentity: false)
+        let server = IdentitiesServer(work: work, apns: nil, serve: serve)
         let token = try await server.createPass(template: "event-ticket", serial: "E-1")
+        let brief = try TestChain(passTypeIdentifier: "pass.com.brief.tickets", passValidity: 3600 + 30)
+        for name in ["pass.pem", "pass.key", "wwdr.pem"] {
+            let staged = first.directory.appendingPathComponent(".\(name).new")
+            try FileManager.default.copyItem(at: brief.directory.appendingPathComponent(name), to: staged)
+            #expect(rename(staged.path, first.path(name)) == 0)
+        }
+        kill(serve.process.processIdentifier, SIGHUP)
+        var warned = false
+        for _ in 0..<80 where !warned {
+            try await Task.sleep(for: .milliseconds(250))
+            warned = serve.log.contains("signing certificate expires soon")
+        }
+        #expect(warned, "the renewal's warning: \(serve.log)")
         let expiresAt = try #require(brief.chain.pass.notAfter)
         try await Task.sleep(for: .seconds(max(0, expiresAt.timeIntervalSinceNow) + 1.5))
 
@@ -151,7 +163,6 @@ struct ServeIdentitiesValidationTests {
         #expect(report["status"] as? String == "degraded")
         #expect(report["expired"] as? [String] == ["pass.com.brief.tickets"])
         _ = try await serve.terminate()
-        try await server.apns.shutdown()
 
         // At start-up with no identity left that can sign: refused, naming it.
         let alone = try TemporaryDirectory.make(prefix: "serve-expiry")

@@ -89,6 +89,7 @@ struct OpenAPIConformanceTests {
                 try await call(.post, "/api/v1/pkpasses", [:], bundle)
                 try await exerciseCampaigns(call)
                 try await exerciseEvents(call)
+                try await exerciseKeys(call)
                 try await exerciseRedemptions(call)
                 try await exerciseSearch(call)
                 try await call(.get, "/api/v1/templates", .admin)

@@ -183,5 +183,11 @@ public final class CampaignService: Sendable {
         !id.isEmpty && id.count <= 64 && id.utf8.allSatisfy { $0.isLetterOrDigitASCII || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
-    static let notFound = IssuerError(status: .notFound, description: "no such campaign")
+    /// No campaign with that id (404); also what an API key sees of another brand's campaign.
+    public static let notFound = IssuerError(status: .notFound, description: "no such campaign")
+
+    /// What a campaign whose `select.template` names no template is refused with (422).
+    public static func unknownTemplate(_ name: String) -> IssuerError {
+        IssuerError.invalid("select.template: no template named \"\(name)\"")
+    }
 }

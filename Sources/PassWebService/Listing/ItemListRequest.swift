@@ -16,6 +16,14 @@ public struct ItemListRequest: Sendable, Equatable {
     public var fields: [Field]
     /// The page size.
     public var limit: Int
+    /// The identifiers the caller sees (an API key's scope); `nil` for all. Items of others are passed over as if
+    /// they were not stored.
+    public var visibleScope: IssuerScope?
+
+    /// Shows the caller only what its scope names.
+    public mutating func restrict(to principal: IssuerPrincipal) {
+        if case .key(_, _, let scope) = principal { visibleScope = scope }
+    }
 
     public struct Field: Sendable, Equatable {
         public var key: String

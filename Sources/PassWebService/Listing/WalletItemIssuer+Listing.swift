@@ -21,6 +21,9 @@ extension WalletItemIssuer {
     /// - Throws: ``IssuerError`` 501 when the store cannot list.
     public func listItems(_ request: ItemListRequest) async throws -> ItemListPage {
         let store = try listingStore()
+        if let scope = request.visibleScope, let type = request.query.typeIdentifier, !scope.covers(type) {
+            return ItemListPage(items: [], nextCursor: nil)
+        }
         var query = request.query
         // One more than a page: when it is there, the page is not the last, so the last page ends with no cursor.
         query.limit = request.limit + 1
@@ -29,7 +32,7 @@ extension WalletItemIssuer {
         while true {
             let page = try await store.listPasses(query)
             scanned += page.count
-            for (index, listing) in page.enumerated() where try await matches(listing.record, fields: request.fields) {
+            for (index, listing) in page.enumerated() where try await matches(listing.record, request) {
                 items.append(listing)
                 if items.count == request.limit {
                     let more = index < page.count - 1 || page.count == query.limit
@@ -52,12 +55,13 @@ extension WalletItemIssuer {
         async throws
     {
         let store = try listingStore()
+        if let scope = request.visibleScope, let type = request.query.typeIdentifier, !scope.covers(type) { return }
         var query = request.query
         query.limit = pageSize
         while true {
             let page = try await store.listPasses(query)
             var matching: [PassListing] = []
-            for listing in page where try await matches(listing.record, fields: request.fields) { matching.append(listing) }
+            for listing in page where try await matches(listing.record, request) { matching.append(listing) }
             if !matching.isEmpty { try await body(matching) }
             guard let last = page.last, page.count == pageSize else { return }
             query.after = last.key
@@ -71,7 +75,9 @@ extension WalletItemIssuer {
         return store
     }
 
-    private func matches(_ item: PassRecord, fields: [ItemListRequest.Field]) async throws -> Bool {
+    private func matches(_ item: PassRecord, _ request: ItemListRequest) async throws -> Bool {
+        if let scope = request.visibleScope, !scope.covers(item.passTypeIdentifier) { return false }
+        let fields = request.fields
         guard !fields.isEmpty else { return true }
         let values = try await currentFieldValues(of: item)
         return fields.allSatisfy { Self.sameValue(values[$0.key], $0.value) }

@@ -30,7 +30,10 @@ extension PassIssuer {
     ///   - idempotencyKey: The scanner's `Idempotency-Key`: a repeat is answered as the first time.
     /// - Throws: ``IssuerError``: 422 naming the member at fault, 409 for a key used with another body or a message
     ///   that several passes carry.
-    public func redeem(body: [String: JSONValue], idempotencyKey: String?) async throws -> RedemptionAnswer {
+    ///   - visible: The identifiers the caller sees (an API key's scope): another brand's pass is `unknown` to it.
+    public func redeem(
+        body: [String: JSONValue], idempotencyKey: String?, visible: IssuerScope? = nil
+    ) async throws -> RedemptionAnswer {
         guard let store = store as? any RedemptionStore else {
             throw IssuerError(status: .notImplemented, description: "this store does not keep redemptions")
         }
@@ -46,7 +49,8 @@ extension PassIssuer {
             guard body["passTypeIdentifier"] == nil, body["serialNumber"] == nil else {
                 throw IssuerError.invalid("barcodeMessage: give a barcode message or passTypeIdentifier and serialNumber, not both")
             }
-            let found = try await store.passes(barcodeMessage: message, limit: 2)
+            let found = try await store.passes(barcodeMessage: message, limit: visible == nil ? 2 : 20)
+                .filter { visible?.covers($0.passTypeIdentifier) ?? true }
             guard found.count < 2 else {
                 throw IssuerError(status: .conflict, description: "barcodeMessage: several passes carry this message; "
                                   + "redeem by passTypeIdentifier and serialNumber")
@@ -60,7 +64,8 @@ extension PassIssuer {
                     ? "barcodeMessage: required, or passTypeIdentifier and serialNumber"
                     : "\(body["passTypeIdentifier"] == nil ? "passTypeIdentifier" : "serialNumber"): required with the other")
             }
-            pass = try await self.store.pass(passTypeIdentifier: type, serialNumber: serial)
+            pass = visible.map { $0.covers(type) } ?? true
+                ? try await self.store.pass(passTypeIdentifier: type, serialNumber: serial) : nil
         }
         let now = now()
         guard let pass else {

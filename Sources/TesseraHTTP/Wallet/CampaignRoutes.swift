@@ -10,14 +10,15 @@ import Timestamps
 /// protected like the rest of the issuer API.
 struct CampaignRoutes: Sendable {
     let campaigns: CampaignService
-    let adminToken: String
+    let issuer: PassIssuer
+    let access: IssuerAccess
     /// The limit of a campaign's body, whose data may carry images and whose selection up to 100,000 serial numbers.
     let maximumBodySize: Int
 
     static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
-        let routes = group.group("campaigns").add(middleware: BearerTokenMiddleware(token: adminToken))
+        let routes = group.group("campaigns").add(middleware: access.middleware(typeParameter: nil))
         routes.post(use: create)
         routes.get(use: list)
         routes.get(":id", use: read)
@@ -81,6 +82,16 @@ struct CampaignRoutes: Sendable {
         guard case .object(let members) = body else {
             throw WebServiceError.invalid("body", "body: must be a JSON object, found \(body.kindName)")
         }
+        if !context.principal.isAdmin, case .object(let select)? = members["select"] {
+            if let name = select["template"]?.stringValue {
+                guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: name), context.principal.covers(type)
+                else { throw CampaignService.unknownTemplate(name) }
+            }
+            if let type = select["passTypeIdentifier"]?.stringValue, !context.principal.covers(type) {
+                throw WebServiceError.invalid(
+                    "select.passTypeIdentifier", "select.passTypeIdentifier: \(type) is not an identifier this API key covers")
+            }
+        }
         let (campaign, _) = try await campaigns.create(body: members, idempotencyKey: key)
         var response = try JSONBody.response(View(campaign), status: .accepted)
         response.headers[.location] = "\(campaigns.webServiceURL)/api/v1/campaigns/\(campaign.id)"
@@ -88,7 +99,22 @@ struct CampaignRoutes: Sendable {
     }
 
     @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONBody.response(View(try await campaigns.campaign(id: context.parameters.get("id") ?? "")))
+        let campaign = try await campaigns.campaign(id: context.parameters.get("id") ?? "")
+        guard await visible(campaign, to: context.principal) else { throw CampaignService.notFound }
+        return try JSONBody.response(View(campaign))
+    }
+
+    /// Whether the caller sees a campaign: the pass type it selects (by identifier, or its template's) is in scope.
+    private func visible(_ campaign: CampaignRecord, to principal: IssuerPrincipal) async -> Bool {
+        guard !principal.isAdmin else { return true }
+        guard case .object(let specification)? = try? JSONValue(jsonData: campaign.specification),
+              case .object(let select)? = specification["select"]
+        else { return false }
+        if let type = select["passTypeIdentifier"]?.stringValue { return principal.covers(type) }
+        guard let name = select["template"]?.stringValue,
+              let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: name)
+        else { return false }
+        return principal.covers(type)
     }
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -96,10 +122,16 @@ struct CampaignRoutes: Sendable {
         let page = try await campaigns.campaigns(
             state: query["state"].map(String.init), limit: query["limit"].map(String.init),
             cursor: query["cursor"].map(String.init))
-        return try JSONBody.response(Page(campaigns: page.campaigns.map(View.init), nextCursor: page.nextCursor))
+        var shown: [CampaignRecord] = []
+        for campaign in page.campaigns where await visible(campaign, to: context.principal) { shown.append(campaign) }
+        return try JSONBody.response(Page(campaigns: shown.map(View.init), nextCursor: page.nextCursor))
     }
 
     @Sendable func cancel(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONBody.response(View(try await campaigns.cancel(id: context.parameters.get("id") ?? "")))
+        let id = context.parameters.get("id") ?? ""
+        if !context.principal.isAdmin {
+            guard await visible(try await campaigns.campaign(id: id), to: context.principal) else { throw CampaignService.notFound }
+        }
+        return try JSONBody.response(View(try await campaigns.cancel(id: id)))
     }
 }

@@ -8,10 +8,10 @@ import PassWebService
 /// Bearer-token protected like the rest of the issuer API.
 struct EventRoutes: Sendable {
     let events: EventService
-    let adminToken: String
+    let access: IssuerAccess
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
-        group.group("events").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: list)
+        group.group("events").add(middleware: access.middleware(typeParameter: nil)).get(use: list)
     }
 
     /// An event as the API shows it (a webhook's body, `WalletEvent.jsonBody()`, is the same object).
@@ -39,6 +39,13 @@ struct EventRoutes: Sendable {
         let page = try await events.events(
             after: query["after"].map(String.init), types: query.getAll("type").map { String($0) },
             limit: query["limit"].map(String.init))
-        return try JSONBody.response(Page(events: page.events.map(View.init), nextCursor: page.nextCursor))
+        // A key sees the events of its identifiers (the cursor still moves past the others').
+        let principal = context.principal
+        let shown = principal.isAdmin ? page.events : page.events.filter { event in
+            let data = (try? JSONValue(jsonData: event.data))?.objectValue
+            let type = data?["passTypeIdentifier"]?.stringValue ?? data?["orderTypeIdentifier"]?.stringValue
+            return type.map(principal.covers) ?? false
+        }
+        return try JSONBody.response(Page(events: shown.map(View.init), nextCursor: page.nextCursor))
     }
 }

@@ -28,12 +28,40 @@ extension IssuerRoutes {
 
         var buckets: [Bucket]
         var totals: Bucket
+
+        /// The same buckets with every count 0.
+        func zeroed() -> AnalyticsView {
+            func zero(_ bucket: Bucket) -> Bucket {
+                var bucket = bucket
+                bucket.installs = 0; bucket.removals = 0; bucket.activeDevices = 0; bucket.activePasses = 0
+                bucket.updates = 0; bucket.pushesSent = 0; bucket.fetches = 0
+                return bucket
+            }
+            return AnalyticsView(buckets: buckets.map(zero), totals: zero(totals))
+        }
     }
 
     /// `GET /api/v1/analytics/passes?template=&passTypeIdentifier=&from=&to=&interval=hour|day|week`.
     @Sendable func analytics(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let report = try await issuer.analytics(parameters: ItemListResponse.parameters(request))
-        return try JSONBody.response(AnalyticsView(buckets: report.buckets.map(AnalyticsView.Bucket.init),
-                                                   totals: AnalyticsView.Bucket(report.totals)))
+        let parameters = ItemListResponse.parameters(request)
+        let report = try await issuer.analytics(parameters: parameters)
+        var view = AnalyticsView(buckets: report.buckets.map(AnalyticsView.Bucket.init),
+                                 totals: AnalyticsView.Bucket(report.totals))
+        let principal = context.principal
+        if !principal.isAdmin {
+            // A key sees its own identifiers' figures; another brand's are those of an identifier with no passes.
+            let named = parameters.first { $0.name == "passTypeIdentifier" }?.value
+            let template = parameters.first { $0.name == "template" }?.value
+            guard named != nil || template != nil else {
+                throw IssuerError.badQuery("passTypeIdentifier", "required (or template) with an API key")
+            }
+            var visible = named.map(principal.covers) ?? true
+            if let template {
+                let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template)
+                visible = visible && type.map(principal.covers) == true
+            }
+            if !visible { view = view.zeroed() }
+        }
+        return try JSONBody.response(view)
     }
 }

@@ -12,7 +12,8 @@ extension IssuerRoutes {
     /// `application/x-ndjson` every matching pass streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let format = try ItemListResponse.format(accept: request.headers[.accept])
-        let search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
+        var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
+        search.restrict(to: context.principal)
         guard format == .json else { return try await export(format, search) }
         let page = try await issuer.listItems(search)
         var states: [PassState] = []

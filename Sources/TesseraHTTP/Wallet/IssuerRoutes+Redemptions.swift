@@ -57,8 +57,10 @@ extension IssuerRoutes {
         guard case .object(let members) = body else {
             throw WebServiceError.invalid("body", "body: must be a JSON object, found \(body.kindName)")
         }
+        var visible: IssuerScope?
+        if case .key(_, _, let scope) = context.principal { visible = scope }
         let answer = try await issuer.redeem(
-            body: members, idempotencyKey: request.headers[CampaignRoutes.idempotencyKeyHeader])
+            body: members, idempotencyKey: request.headers[CampaignRoutes.idempotencyKeyHeader], visible: visible)
         let outcome = answer.outcome
         var view = RedemptionView(
             result: outcome.result.rawValue, pass: nil, redeemedAt: nil, place: nil, redemptions: outcome.redemptions,

@@ -10,13 +10,13 @@ import Timestamps
 /// The issuer API under `/api/v1`: create, read, change, void and download passes. Bearer-token protected.
 struct IssuerRoutes: Sendable {
     let issuer: PassIssuer
-    let adminToken: String
+    let access: IssuerAccess
     let maximumBodySize: Int
     /// The limit of create and change bodies, whose data may carry the pass's own images.
     let maximumPassDataBodySize: Int
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
-        let passes = group.group("passes").add(middleware: BearerTokenMiddleware(token: adminToken))
+        let passes = group.group("passes").add(middleware: access.middleware())
         passes.post(use: create)
         passes.get(use: list)
         passes.get(":passTypeIdentifier/:serialNumber", use: read)
@@ -24,10 +24,10 @@ struct IssuerRoutes: Sendable {
         passes.delete(":passTypeIdentifier/:serialNumber", use: void)
         passes.get(":passTypeIdentifier/:serialNumber/pkpass", use: download)
         passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
-        group.group("pkpasses").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: downloadBundle)
-        group.group("templates").add(middleware: BearerTokenMiddleware(token: adminToken)).get(use: templates)
-        group.group("redemptions").add(middleware: BearerTokenMiddleware(token: adminToken)).post(use: redeem)
-        group.group("analytics").add(middleware: BearerTokenMiddleware(token: adminToken)).get("passes", use: analytics)
+        group.group("pkpasses").add(middleware: access.middleware(typeParameter: nil)).post(use: downloadBundle)
+        group.group("templates").add(middleware: access.middleware(typeParameter: nil)).get(use: templates)
+        group.group("redemptions").add(middleware: access.middleware(typeParameter: nil)).post(use: redeem)
+        group.group("analytics").add(middleware: access.middleware(typeParameter: nil)).get("passes", use: analytics)
     }
 
     private struct TemplateList: Encodable {
@@ -44,7 +44,10 @@ struct IssuerRoutes: Sendable {
 
     /// `GET /api/v1/templates`: every template with its content version.
     @Sendable func templates(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let summaries = try await issuer.templateSummaries()
+        let principal = context.principal
+        let summaries = try await issuer.templateSummaries().filter {
+            principal.isAdmin || $0.passTypeIdentifier.map(principal.covers) == true
+        }
         return try JSONBody.response(TemplateList(templates: summaries.map {
             .init(name: $0.name, contentVersion: $0.contentVersion, passTypeIdentifier: $0.passTypeIdentifier,
                   style: $0.style, error: $0.error)
@@ -87,6 +90,12 @@ struct IssuerRoutes: Sendable {
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumPassDataBodySize)
+        // Another brand's template is, to a key, a template that does not exist.
+        if !context.principal.isAdmin {
+            guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: body.template),
+                  context.principal.covers(type)
+            else { throw IssuerError.unknownTemplate(body.template) }
+        }
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
         return try IssuerRequestBodies.created(
             try await state(pass, warnings: warnings),
@@ -153,7 +162,8 @@ struct IssuerRoutes: Sendable {
                 throw WebServiceError.invalid(
                     "passes[\(index)].serialNumber", "passes[\(index)].serialNumber: not a serial number")
             }
-            guard let pass = try await issuer.item(typeIdentifier: item.passTypeIdentifier, identifier: item.serialNumber)
+            guard context.principal.covers(item.passTypeIdentifier),
+                  let pass = try await issuer.item(typeIdentifier: item.passTypeIdentifier, identifier: item.serialNumber)
             else {
                 throw WebServiceError(
                     .notFound, status: .notFound,
@@ -173,25 +183,6 @@ struct IssuerRoutes: Sendable {
         let pass = try await existing(context)
         let count = try await issuer.registrationCount(of: pass)
         return try JSONBody.response(RegistrationCount(count: count))
-    }
-}
-
-/// Lets a request through only with `Authorization: Bearer <token>` matching the configured token (constant time).
-struct BearerTokenMiddleware: RouterMiddleware {
-    let token: String
-
-    func handle(
-        _ request: Request, context: WebServiceRequestContext,
-        next: (Request, WebServiceRequestContext) async throws -> Response
-    ) async throws -> Response {
-        guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]),
-              SecretToken.constantTimeEqual(given, token)
-        else {
-            throw WebServiceError(
-                .unauthorized, status: .unauthorized, "a valid bearer token is required",
-                headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""])
-        }
-        return try await next(request, context)
     }
 }
 

@@ -10,7 +10,8 @@ extension OrderIssuerRoutes {
     /// (order type, order identifier) order, or with `Accept: text/csv` or `application/x-ndjson` every match streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let format = try ItemListResponse.format(accept: request.headers[.accept])
-        let search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .order)
+        var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .order)
+        search.restrict(to: context.principal)
         guard format == .json else {
             return ItemListResponse.export(
                 format, issuer: issuer, request: search, name: "orders",

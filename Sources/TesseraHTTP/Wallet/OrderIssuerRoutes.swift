@@ -10,11 +10,11 @@ import Timestamps
 /// the same error envelope as `/api/v1/passes`.
 struct OrderIssuerRoutes: Sendable {
     let issuer: OrderIssuer
-    let adminToken: String
+    let access: IssuerAccess
     let maximumBodySize: Int
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
-        let orders = group.group("orders").add(middleware: BearerTokenMiddleware(token: adminToken))
+        let orders = group.group("orders").add(middleware: access.middleware(notFound: { Self.notFound }))
         orders.post(use: create)
         orders.get(use: list)
         orders.get(":passTypeIdentifier/:serialNumber", use: read)
@@ -57,6 +57,11 @@ struct OrderIssuerRoutes: Sendable {
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(IssuerRequestBodies.Create.self, from: request, limit: maximumBodySize)
+        // Another brand's template is, to a key, a template that does not exist.
+        if !context.principal.isAdmin {
+            guard let type = try? await issuer.orderTypeIdentifier(ofTemplate: body.template), context.principal.covers(type)
+            else { throw IssuerError.unknownTemplate(body.template) }
+        }
         let (order, warnings) = try await issuer.createOrder(template: body.template, data: body.data ?? [:])
         let location = "\(issuer.webServiceURL)/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
         return try IssuerRequestBodies.created(try await state(order, warnings: warnings), location: location)

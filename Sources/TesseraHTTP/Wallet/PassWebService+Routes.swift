@@ -26,18 +26,22 @@ extension PassWebService {
         DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
-            IssuerRoutes(issuer: issuer, adminToken: token, maximumBodySize: configuration.maximumBodySize,
+            let access = IssuerAccess(adminToken: token, keys: keys)
+            IssuerRoutes(issuer: issuer, access: access, maximumBodySize: configuration.maximumBodySize,
                          maximumPassDataBodySize: configuration.maximumPassDataBodySize).add(to: api)
             if let campaigns {
-                CampaignRoutes(campaigns: campaigns, adminToken: token,
+                CampaignRoutes(campaigns: campaigns, issuer: issuer, access: access,
                                maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)
             }
             if let events {
-                EventRoutes(events: events, adminToken: token).add(to: api)
+                EventRoutes(events: events, access: access).add(to: api)
             }
             if let orderIssuer {
-                OrderIssuerRoutes(issuer: orderIssuer, adminToken: token, maximumBodySize: configuration.maximumBodySize)
+                OrderIssuerRoutes(issuer: orderIssuer, access: access, maximumBodySize: configuration.maximumBodySize)
                     .add(to: api)
+            }
+            if let keys {
+                KeyRoutes(keys: keys, access: access, maximumBodySize: configuration.maximumBodySize).add(to: api)
             }
         }
         // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not

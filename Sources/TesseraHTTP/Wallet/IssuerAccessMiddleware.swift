@@ -1,0 +1,84 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassCrypto
+import PassWebService
+
+/// Who may call the issuer API and on what: `Authorization: Bearer <admin token>` (everything) or `Bearer <API key>`
+/// (its scope's identifiers, with its permissions). Sets ``WebServiceRequestContext/issuerPrincipal``.
+///
+/// Order of checks, so nothing can be learnt about another brand's items: the credential (401), then the permission
+/// the method needs (403, the same whether the item exists or not), then the path's type identifier (an identifier
+/// outside the key's scope answers exactly as a missing item).
+struct IssuerAccessMiddleware: RouterMiddleware {
+    let adminToken: String
+    let keys: APIKeyService?
+    /// The path parameter holding the type identifier (`passTypeIdentifier`), when the routes have one.
+    var typeParameter: String? = "passTypeIdentifier"
+    /// What a missing item answers (the route's own not-found).
+    var notFound: @Sendable () -> any Error = { IssuerError.notFound }
+    /// Only the admin token (key management).
+    var adminOnly = false
+
+    func handle(
+        _ request: Request, context: WebServiceRequestContext,
+        next: (Request, WebServiceRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        let principal = try await Self.principal(request, adminToken: adminToken, keys: keys)
+        if adminOnly, !principal.isAdmin {
+            throw WebServiceError(.forbidden, status: .forbidden, "only the admin token manages API keys")
+        }
+        let permission = Self.permission(for: request)
+        guard principal.allows(permission) else {
+            throw WebServiceError(.forbidden, status: .forbidden, "this API key has no \(permission.rawValue) permission")
+        }
+        if let typeParameter, let type = context.parameters.get(typeParameter),
+           !principal.covers(type.removingPercentEncoding ?? type)
+        {
+            throw notFound()
+        }
+        context.issuerPrincipal = principal
+        return try await next(request, context)
+    }
+
+    /// The caller of a request: the admin token (compared in constant time) or a key not revoked.
+    static func principal(_ request: Request, adminToken: String, keys: APIKeyService?) async throws -> IssuerPrincipal {
+        let unauthorized = WebServiceError(
+            .unauthorized, status: .unauthorized, "a valid bearer token is required",
+            headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""])
+        guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]) else { throw unauthorized }
+        if SecretToken.constantTimeEqual(given, adminToken) { return .admin }
+        guard let keys, let principal = try await keys.principal(secret: String(given)) else { throw unauthorized }
+        return principal
+    }
+
+    /// `read` for GET and HEAD, `redeem` for a redemption, `write` for everything else.
+    static func permission(for request: Request) -> IssuerPermission {
+        if request.method == .get || request.method == .head { return .read }
+        if request.method == .post, request.uri.path.hasSuffix("/redemptions") { return .redeem }
+        return .write
+    }
+}
+
+/// The issuer API's credentials: the admin token and, when the store keeps them, API keys.
+struct IssuerAccess: Sendable {
+    let adminToken: String
+    let keys: APIKeyService?
+
+    /// The access check of a group of routes.
+    func middleware(
+        typeParameter: String? = "passTypeIdentifier", notFound: @escaping @Sendable () -> any Error = { IssuerError.notFound },
+        adminOnly: Bool = false
+    ) -> IssuerAccessMiddleware {
+        IssuerAccessMiddleware(
+            adminToken: adminToken, keys: keys, typeParameter: typeParameter, notFound: notFound, adminOnly: adminOnly)
+    }
+}
+
+extension WebServiceRequestContext {
+    /// The issuer API's caller; nothing is visible without one.
+    var principal: IssuerPrincipal {
+        issuerPrincipal ?? .key(id: "", name: "", scope: IssuerScope(identifiers: [], permissions: []))
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import NIOHTTP1
+import PassModel
+
+/// `tessera keys`: the issuer API keys of brands and teams on a running server (admin token only).
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Make, list and revoke the API keys brands and teams use on a running server.",
+        subcommands: [KeysCreateCommand.self, KeysListCommand.self, KeysRevokeCommand.self]
+    )
+}
+
+/// `tessera keys create`.
+struct KeysCreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Make an API key; its secret is printed this once.",
+        discussion: """
+        Example: tessera keys create --name brand-a --identifier 'pass.com.brand-a.*' --identifier order.com.brand-a.shop \
+        --permission read --permission write. The key sees only passes, orders, templates, campaigns, events and \
+        analytics of its identifiers (others answer exactly as if they did not exist).
+        """
+    )
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Option(help: "A name for people (brand-a).")
+    var name: String
+
+    @Option(help: "A pass or order type identifier the key covers, or a prefix ending in * (repeat for several).")
+    var identifier: [String]
+
+    @Option(help: "read, write or redeem (repeat for several).")
+    var permission: [String]
+
+    @Option(help: "Write the secret to this file (mode 0600) instead of printing it.")
+    var secretFile: String?
+
+    func run() async throws {
+        let (url, token) = try server.resolve(path: "/api/v1/keys")
+        let body: JSONValue = .object([
+            "name": .string(name),
+            "scope": .object(["identifiers": .array(identifier.map(JSONValue.string)),
+                              "permissions": .array(permission.map(JSONValue.string))]),
+        ])
+        var created = try await CampaignAPI.send(
+            .POST, url, token: token, body: try body.jsonData(sortedKeys: true, prettyPrinted: false))
+        if let secretFile, let secret = created["secret"]?.stringValue {
+            let file = URL(fileURLWithPath: secretFile)
+            try Data((secret + "\n").utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            created["secret"] = .string("(written to \(secretFile))")
+        }
+        try CampaignAPI.print(created)
+    }
+}
+
+/// `tessera keys list`.
+struct KeysListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the API keys not revoked (never their secrets).")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    func run() async throws {
+        let (url, token) = try server.resolve(path: "/api/v1/keys")
+        try CampaignAPI.print(try await CampaignAPI.send(.GET, url, token: token))
+    }
+}
+
+/// `tessera keys revoke`.
+struct KeysRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Revoke an API key at once, on every server process of the database.")
+
+    @OptionGroup var server: CampaignServerOptions
+
+    @Argument(help: "The key's id (key_…).")
+    var id: String
+
+    func validate() throws {
+        guard id.hasPrefix("key_"), id.count < 100, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            throw ValidationError("the id looks like key_… (see tessera keys list)")
+        }
+    }
+
+    func run() async throws {
+        let (url, token) = try server.resolve(path: "/api/v1/keys")
+        _ = try await CampaignAPI.send(.DELETE, "\(url)/\(id)", token: token)
+        print("revoked \(id)")
+    }
+}
