@@ -5,6 +5,7 @@ import PassBundle
 import PassWebService
 import ServiceLifecycle
 import SigningIdentities
+import Synchronization
 
 /// Turns the signing identities of an identities file into what the issuers and the push sender take.
 enum IdentityComposition {
@@ -72,26 +73,24 @@ enum IdentityComposition {
         }
     }
 
-    /// The push sender of an identities file: each topic (pass or order type identifier) goes out with its team's
-    /// token key when the file has one, else with the identity's own certificate. The clients are added to the
-    /// services so they start and stop with the server.
+    /// The push senders of an identities file by topic: each topic (pass or order type identifier) goes out with its
+    /// team's token key when the file has one, else with the identity's own certificate. Nothing is connected yet;
+    /// ``TopicPushSender`` closes the clients.
     /// - Parameters:
     ///   - identities: The loaded identities.
     ///   - endpoint: Where pushes go (host, port, trust roots, timeouts); its authentication is replaced per client.
     /// - Throws: ``ServerConfigurationError`` (`identities`) naming the entry no credentials cover, or a key that
     ///   does not load.
-    static func pushSender(
-        _ identities: SigningIdentities, endpoint: APNsClient.Configuration, services: inout [any Service], logger: Logger
-    ) throws -> TopicPushSender {
+    static func pushSenders(
+        _ identities: SigningIdentities, endpoint: APNsClient.Configuration, logger: Logger
+    ) throws -> [String: APNsPushSender] {
         let file = identities.file.url.path
         var teamClients: [String: APNsClient] = [:]
         for (index, key) in identities.file.apns.enumerated() {
             var configuration = endpoint
             configuration.authentication = .token(p8Path: key.p8.path, keyID: key.keyIdentifier, teamID: key.teamIdentifier)
             do {
-                let client = try APNsClient(configuration: configuration, logger: logger)
-                teamClients[key.teamIdentifier] = client
-                services.append(client)
+                teamClients[key.teamIdentifier] = try APNsClient(configuration: configuration, logger: logger)
             } catch {
                 throw ServerConfigurationError(setting: "identities", "\(file): apns[\(index)].p8: \(error)")
             }
@@ -117,25 +116,58 @@ enum IdentityComposition {
             }
             configuration.authentication = .certificate(certificatePEMPath: cert.path, keyPEMPath: key.path, keyPassword: password)
             do {
-                let client = try APNsClient(configuration: configuration, logger: logger)
-                services.append(client)
-                senders[identity.identifier] = APNsPushSender(client: client)
+                senders[identity.identifier] = APNsPushSender(client: try APNsClient(configuration: configuration, logger: logger))
             } catch {
                 throw ServerConfigurationError(setting: "identities", "\(file): \(identity.entry).cert: APNs: \(error)")
             }
         }
-        return TopicPushSender(senders: senders)
+        return senders
     }
 }
 
-/// Sends each push with the client whose credentials cover its topic.
-struct TopicPushSender: PushSender {
-    let senders: [String: APNsPushSender]
+/// Sends each push with the client whose credentials cover its topic. The clients are replaced when the identities
+/// are reloaded (a renewed certificate, a new identity); the replaced ones are closed once the pushes in flight on
+/// them had their time. A service: on shutdown it closes every client.
+final class TopicPushSender: PushSender, Service, Sendable {
+    private let senders: Mutex<[String: APNsPushSender]>
+    private let retiring = Mutex<[APNsClient]>([])
+    /// How long replaced clients stay open for the pushes already sent through them.
+    private let retirement: Duration
+
+    init(senders: [String: APNsPushSender], retirement: Duration = .seconds(35)) {
+        self.senders = Mutex(senders)
+        self.retirement = retirement
+    }
 
     func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
-        guard let sender = senders[passTypeIdentifier] else {
+        guard let sender = senders.withLock({ $0[passTypeIdentifier] }) else {
             return .failed(reason: "no APNs credentials for topic \(passTypeIdentifier)")
         }
         return await sender.sendPassUpdate(pushToken: pushToken, passTypeIdentifier: passTypeIdentifier)
+    }
+
+    /// Puts new senders in force; the clients they replace close after ``retirement``.
+    func replace(with replacement: [String: APNsPushSender]) {
+        let old = senders.withLock { senders in
+            defer { senders = replacement }
+            return Self.clients(of: senders)
+        }
+        retiring.withLock { $0 += old }
+        let retirement = self.retirement
+        Task {
+            try? await Task.sleep(for: retirement)
+            for client in old { try? await client.shutdown() }
+        }
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let all = senders.withLock { Self.clients(of: $0) } + retiring.withLock { $0 }
+        for client in all { try? await client.shutdown() }
+    }
+
+    private static func clients(of senders: [String: APNsPushSender]) -> [APNsClient] {
+        var seen = Set<ObjectIdentifier>()
+        return senders.values.map(\.client).filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 }

@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import Logging
 import Metrics
@@ -18,13 +19,17 @@ final class IdentityMonitor: Service, Sendable {
     private let issuer: PassIssuer
     private let orderIssuer: OrderIssuer?
     private let health: IdentityHealth
+    /// The push sender whose clients a reload replaces, and where pushes go.
+    private let pushes: (sender: TopicPushSender, endpoint: APNsClient.Configuration)?
     private let logger: Logger
     private let now: @Sendable () -> Date
 
     init(
         settings: ServerConfiguration.Identities, issuer: PassIssuer, orderIssuer: OrderIssuer?, health: IdentityHealth,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        pushes: (sender: TopicPushSender, endpoint: APNsClient.Configuration)?, logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) {
+        self.pushes = pushes
         self.settings = settings
         self.issuer = issuer
         self.orderIssuer = orderIssuer
@@ -108,9 +113,12 @@ final class IdentityMonitor: Service, Sendable {
             }
             let passSources = try IdentityComposition.passSources(replacement)
             let orderSources = try IdentityComposition.orderSources(replacement)
-            let added = Set(replacement.identities.map(\.identifier))
-                .subtracting(previous?.identities.map(\.identifier) ?? [])
+            // Made before anything changes: a key or certificate APNs cannot use keeps everything as it was.
+            let senders = try pushes.map {
+                try IdentityComposition.pushSenders(replacement, endpoint: $0.endpoint, logger: logger)
+            }
             await issuer.replaceSources(passSources)
+            if let senders { pushes?.sender.replace(with: senders) }
             if let orderSources { orderIssuer?.replaceSources(orderSources) }
             health.update(replacement)
             for identity in replacement.identities {
@@ -118,11 +126,6 @@ final class IdentityMonitor: Service, Sendable {
                     "identifier": "\(identity.identifier)", "entry": "\(identity.entry)",
                     "certificateSerialNumber": "\(identity.certificateSerialNumber)",
                     "expiresAt": "\(identity.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?")",
-                ])
-            }
-            if !added.isEmpty {
-                logger.warning("identities added by a reload sign at once; pushes for their topics start after a restart", metadata: [
-                    "identifiers": "\(added.sorted().joined(separator: ", "))",
                 ])
             }
             health.warn(logger: logger)

@@ -123,7 +123,9 @@ public enum TesseraServer {
         }
         if let identities = configuration.identities {
             services.append(IdentityMonitor(
-                settings: identities, issuer: issuer, orderIssuer: orderIssuer, health: health, logger: logger, now: now))
+                settings: identities, issuer: issuer, orderIssuer: orderIssuer, health: health,
+                pushes: (pushSender as? TopicPushSender).flatMap { sender in configuration.apns.map { (sender, $0) } },
+                logger: logger, now: now))
         }
         services.append(TemplateWatcher(
             issuer: issuer, configuration: configuration.templateWatch,
@@ -194,7 +196,10 @@ public enum TesseraServer {
     ) throws -> (any PushSender)? {
         guard let apns = configuration.apns else { return configuration.pushSender }
         if let identities = configuration.identities?.loaded {
-            return try IdentityComposition.pushSender(identities, endpoint: apns, services: &services, logger: logger)
+            let sender = TopicPushSender(
+                senders: try IdentityComposition.pushSenders(identities, endpoint: apns, logger: logger))
+            services.append(sender)
+            return sender
         }
         let client: APNsClient
         do {

@@ -81,6 +81,20 @@ struct ServeIdentitiesReloadTests {
             #expect(tally.done.load(ordering: .relaxed) > 20, "the load ran through the reload")
             #expect(server.serve.log.contains("signing identity loaded"))
 
+            // Pushes for the renewed identity go out through the client made from the reloaded file.
+            let pushToken = "cd" + String(repeating: "1", count: 62)
+            let registered = try await server.send(
+                "POST", "/v1/devices/device-r/registrations/\(Server.loyaltyType)/R-0",
+                headers: ["Authorization: ApplePass \(token)"], body: #"{"pushToken":"\#(pushToken)"}"#)
+            #expect(registered.status == 201)
+            let changed = try await server.api(
+                "PATCH", "/api/v1/passes/\(Server.loyaltyType)/R-0", body: #"{"data":{"fields":{"balance":"$5"}}}"#)
+            #expect(changed.status == 200)
+            let pushes = try await server.apns.requests(topic: Server.loyaltyType, within: 30) {
+                $0.contains { $0.pushToken == pushToken }
+            }
+            #expect(pushes.contains { $0.pushToken == pushToken }, "\(server.serve.log)")
+
             // Brand A is untouched: its passes still verify up to its own root.
             let ticket = try await server.createPass(template: "event-ticket", serial: "A-after")
             #expect(try await server.fetchAndVerify(
