@@ -68,10 +68,16 @@ extension PassIssuer {
     /// - Returns: The templates whose content changed, and those that no longer load.
     @discardableResult
     public func reloadTemplates() async -> TemplateReload {
+        await readAgain { templates.forgetCurrent() }
+    }
+
+    /// Notes the versions of the templates used so far, runs `forget` (which drops the library's entries), then
+    /// reads those templates again and says which changed and which no longer load.
+    private func readAgain(after forget: () -> Void) async -> TemplateReload {
         let before = Dictionary(templates.loadedNames.compactMap { name in
             templates.loadedEntry(named: name).map { (name, $0.version) }
         }, uniquingKeysWith: { first, _ in first })
-        templates.forgetCurrent()
+        forget()
         var reload = TemplateReload(changed: [], failed: [])
         for (name, old) in before.sorted(by: { $0.key < $1.key }) {
             do {
@@ -96,21 +102,10 @@ extension PassIssuer {
     /// - Returns: The templates whose content changed meanwhile, and those that no longer load.
     @discardableResult
     public func replaceSources(_ sources: [TemplateSource]) async -> TemplateReload {
-        let before = Dictionary(templates.loadedNames.compactMap { name in
-            templates.loadedEntry(named: name).map { (name, $0.version) }
-        }, uniquingKeysWith: { first, _ in first })
-        templates.replaceSources(sources)
-        messageBuilders.withLock { $0.removeAll() }
-        var reload = TemplateReload(changed: [], failed: [])
-        for (name, old) in before.sorted(by: { $0.key < $1.key }) {
-            do {
-                let entry = try await templateEntry(named: name)
-                if entry.version != old { reload.changed.append((name, old, entry.version)) }
-            } catch {
-                reload.failed.append((name, "\(error)"))
-            }
+        await readAgain {
+            templates.replaceSources(sources)
+            messageBuilders.withLock { $0.removeAll() }
         }
-        return reload
     }
 }
 

@@ -98,11 +98,7 @@ struct IdentitiesServer: Sendable {
     func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil) async throws
         -> (status: Int, head: String, body: Data)
     {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n"
-        for header in headers { text += header + "\r\n" }
-        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
-        text += "Connection: close\r\n\r\n" + (body ?? "")
-        return try #require(try await serve.request(text, timeout: 30), "no answer to \(method) \(path)")
+        try #require(try await serve.send(method, path, headers: headers, body: body), "no answer to \(method) \(path)")
     }
 
     /// An issuer API request with the admin token.

@@ -89,6 +89,17 @@ public final class ServeProcess: @unchecked Sendable {
     /// Everything it logged so far.
     public var log: String { String(decoding: (try? Data(contentsOf: logFile)) ?? Data(), as: UTF8.self) }
 
+    /// One request on a new connection: method, path, extra header lines, a JSON body; `nil` when no answer came.
+    public func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil, timeout: TimeInterval = 30)
+        async throws -> (status: Int, head: String, body: Data)?
+    {
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n"
+        for header in headers { text += header + "\r\n" }
+        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        text += "Connection: close\r\n\r\n" + (body ?? "")
+        return try await request(text, timeout: timeout)
+    }
+
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
