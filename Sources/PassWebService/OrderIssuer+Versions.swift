@@ -1,8 +1,10 @@
 public import Foundation
+import HTTPTypes
 import NIOCore
 import NIOPosix
 import OrderModel
 import PassBundle
+import PassCrypto
 public import PassModel
 public import PassStore
 import Validation
@@ -39,6 +41,7 @@ extension OrderIssuer {
             guard let current = try await order(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
             else { return nil }
             let builder = try await templateBuilder(named: current.template)
+            if let refusal = refusal(builder) { throw refusal }
             let time = now()
             var next = current
             next.data = try Self.merged(patch, into: Self.object(try orderJSON(current, builder: builder)))
@@ -188,5 +191,22 @@ extension OrderIssuer {
     /// - Throws: ``IssuerError`` when there is no such template.
     public func orderTypeIdentifier(ofTemplate name: String) async throws -> String? {
         try await templateBuilder(named: name).signer.identity.orderTypeIdentifier
+    }
+
+    /// Why new versions of `builder`'s orders cannot be signed now: its Order Type ID certificate (or the WWDR
+    /// intermediate) expired. Stored versions are still served; `nil` when it can sign.
+    func refusal(_ builder: OrderBuilder) -> IssuerError? {
+        let credentials = builder.signer.credentials
+        let at = now()
+        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
+            if let notAfter = certificate.notAfter, notAfter < at {
+                let type = builder.signer.identity.orderTypeIdentifier ?? "the order identity"
+                return IssuerError(
+                    .signingUnavailable, status: .serviceUnavailable,
+                    description: "\(type): the signing \(role) expired on \(RFC3339.string(notAfter)); stored orders are still served, new versions cannot be signed until it is renewed",
+                    field: nil)
+            }
+        }
+        return nil
     }
 }

@@ -212,6 +212,7 @@ public final class OrderIssuer: WalletItemIssuer {
         }
         let builder = try await templateBuilder(named: name)
         guard let type = builder.signer.identity.orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
+        if let refusal = refusal(builder) { throw refusal }
         var document = data
         let identifier: String
         switch document["orderIdentifier"] {

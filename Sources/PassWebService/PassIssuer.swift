@@ -123,12 +123,13 @@ public final class PassIssuer: WalletItemIssuer {
         "\(webServiceURL)/download/\(pass.downloadToken).pkpass"
     }
 
-    /// The pass type identifier a template's passes get.
+    /// The pass type identifier a template's passes get: its signing identity's certificate's (the template's own
+    /// only when the certificate names none), which is what they are stored under.
     /// - Parameter name: The template's folder name.
-    /// - Returns: Its `passTypeIdentifier`, `nil` when its pass.json has none.
+    /// - Returns: The Pass Type ID, `nil` when neither the certificate nor pass.json names one.
     /// - Throws: ``IssuerError`` when there is no such template.
     public func passTypeIdentifier(ofTemplate name: String) throws -> String? {
-        try (templates.loadedEntry(named: name) ?? templates.read(named: name).entry).builder.template.pass.passTypeIdentifier
+        try (templates.loadedEntry(named: name) ?? templates.read(named: name).entry).builder.passTypeIdentifier
     }
 
     /// Creates a pass from a template and a data document; the serial number is generated when the data has none.
