@@ -64,16 +64,8 @@ final class IdentityMonitor: Service, Sendable {
     }
 
     private func poll(every interval: Duration) async {
-        var last = fingerprint()
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: interval) } catch { return }
-            let current = fingerprint()
-            guard current != last else { continue }
-            // A renewal replaces several files: wait until they have settled for one more interval.
-            do { try await Task.sleep(for: interval) } catch { return }
-            let settled = fingerprint()
-            guard settled == current else { continue }
-            last = settled
+        // A renewal replaces several files: a change counts once they have settled.
+        await SettledChanges.watch(every: interval, fingerprint: fingerprint) {
             logger.info("identities file or a credential file changed: reading the identities again")
             await reload()
         }

@@ -59,16 +59,8 @@ public final class TemplateWatcher: Service, Sendable {
     }
 
     private func poll(every interval: Duration) async {
-        var last = fingerprint()
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: interval) } catch { return }
-            let now = fingerprint()
-            guard now != last else { continue }
-            // Written while being copied? Wait for the files to settle for one more interval.
-            do { try await Task.sleep(for: interval) } catch { return }
-            let settled = fingerprint()
-            guard settled == now else { continue }
-            last = settled
+        // Written while being copied? A change counts once the files have settled.
+        await SettledChanges.watch(every: interval, fingerprint: fingerprint) {
             logger.info("template files changed: reading the templates again")
             await reload()
         }
