@@ -127,3 +127,27 @@ public struct PassCredentials: Sendable {
         return reason
     }
 }
+
+extension PassCredentials {
+    /// Why these credentials cannot sign at `now` (the certificate or the WWDR intermediate expired, or is not valid
+    /// yet), else `nil`. Credentials loaded with `allowingExpiry` are checked here before each new version.
+    public func unusableReason(at now: Date) -> String? {
+        if let expired = expiryReason(at: now) { return expired }
+        for (role, certificate) in [("certificate", certificate), ("WWDR intermediate", wwdr)] {
+            if let notBefore = certificate.notBefore, notBefore > now {
+                return "the \(role) is not valid until \(ISO8601DateFormatter().string(from: notBefore))"
+            }
+        }
+        return nil
+    }
+
+    /// Why these credentials no longer sign at `now`: the certificate or the WWDR intermediate expired; else `nil`.
+    public func expiryReason(at now: Date) -> String? {
+        for (role, certificate) in [("certificate", certificate), ("WWDR intermediate", wwdr)] {
+            if let notAfter = certificate.notAfter, notAfter < now {
+                return "the \(role) expired on \(ISO8601DateFormatter().string(from: notAfter))"
+            }
+        }
+        return nil
+    }
+}

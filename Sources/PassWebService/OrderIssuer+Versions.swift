@@ -196,17 +196,8 @@ extension OrderIssuer {
     /// Why new versions of `builder`'s orders cannot be signed now: its Order Type ID certificate (or the WWDR
     /// intermediate) expired. Stored versions are still served; `nil` when it can sign.
     func refusal(_ builder: OrderBuilder) -> IssuerError? {
-        let credentials = builder.signer.credentials
-        let at = now()
-        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
-            if let notAfter = certificate.notAfter, notAfter < at {
-                let type = builder.signer.identity.orderTypeIdentifier ?? "the order identity"
-                return IssuerError(
-                    .signingUnavailable, status: .serviceUnavailable,
-                    description: "\(type): the signing \(role) expired on \(RFC3339.string(notAfter)); stored orders are still served, new versions cannot be signed until it is renewed",
-                    field: nil)
-            }
-        }
-        return nil
+        IssuerError.signingUnavailable(
+            builder.signer.identity.orderTypeIdentifier ?? "the order identity", items: "orders",
+            credentials: builder.signer.credentials, at: now())
     }
 }

@@ -41,20 +41,6 @@ public final class PassIssuer: WalletItemIssuer {
         }
     }
 
-    /// A templates folder and the signing identity its templates' passes are signed with.
-    public struct TemplateSource: Sendable {
-        /// The folder, one template per sub-folder.
-        public var directory: URL
-        /// Signs the passes of its templates (the certificate's Pass Type ID and team fill each pass's).
-        public var signer: PassSigner
-
-        /// Creates a source.
-        public init(directory: URL, signer: PassSigner) {
-            self.directory = directory
-            self.signer = signer
-        }
-    }
-
     /// The store the passes live in.
     public let store: any PassStore
     /// The configuration.
@@ -297,25 +283,6 @@ public final class PassIssuer: WalletItemIssuer {
             throw IssuerError.notAwaitingPersonalization
         }
         return signature
-    }
-
-    /// Why new versions of passes of `passTypeIdentifier` cannot be signed now: its identity's certificate (or WWDR
-    /// intermediate) expired or is not valid yet. Stored versions are still served; `nil` when it can sign.
-    func refusal(passTypeIdentifier: String) -> IssuerError? {
-        guard let source = templates.currentSources.first(where: {
-            $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
-        }) else { return nil }
-        let at = now()
-        let credentials = source.signer.credentials
-        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
-            if let notAfter = certificate.notAfter, notAfter < at {
-                return IssuerError(
-                    .signingUnavailable, status: .serviceUnavailable,
-                    description: "\(passTypeIdentifier): the signing \(role) expired on \(RFC3339.string(notAfter)); stored passes are still served, new versions cannot be signed until it is renewed",
-                    field: nil)
-            }
-        }
-        return nil
     }
 
     private func apply(_ change: PassChange, to pass: PassRecord) async throws -> PassUpdate? {

@@ -27,16 +27,7 @@ public struct SigningIdentity: Sendable {
     /// Why it cannot sign new versions at `now` (its certificate or the WWDR intermediate expired, or is not valid
     /// yet), else `nil`.
     public func unusableReason(at now: Date) -> String? {
-        let format = ISO8601DateFormatter()
-        for (role, certificate) in [("certificate", credentials.certificate), ("WWDR intermediate", credentials.wwdr)] {
-            if let notAfter = certificate.notAfter, notAfter < now {
-                return "the \(role) expired on \(format.string(from: notAfter))"
-            }
-            if let notBefore = certificate.notBefore, notBefore > now {
-                return "the \(role) is not valid until \(format.string(from: notBefore))"
-            }
-        }
-        return nil
+        credentials.unusableReason(at: now)
     }
 
     /// Whole days from `now` until the certificate expires (negative once expired).

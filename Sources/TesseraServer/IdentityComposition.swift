@@ -111,8 +111,11 @@ enum IdentityComposition {
             var configuration = endpoint
             var password: String?
             if let passwordFile = identity.source.keyPasswordFile {
-                password = (try? String(contentsOf: passwordFile, encoding: .utf8))?
-                    .trimmingCharacters(in: .newlines)
+                guard let text = try? String(contentsOf: passwordFile, encoding: .utf8) else {
+                    throw ServerConfigurationError(
+                        setting: "identities", "\(file): \(identity.entry).keyPasswordFile: \(passwordFile.path) is unreadable")
+                }
+                password = text.trimmingCharacters(in: .newlines)
             }
             configuration.authentication = .certificate(certificatePEMPath: cert.path, keyPEMPath: key.path, keyPassword: password)
             do {
