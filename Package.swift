@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "CheckoutPersistence", targets: ["CheckoutPersistence"]),
         .library(name: "TesseraServer", targets: ["TesseraServer"]),
         .library(name: "Webhooks", targets: ["Webhooks"]),
+        .library(name: "GoogleWallet", targets: ["GoogleWallet"]),
         .executable(name: "tessera", targets: ["tessera"]),
     ],
     dependencies: [
@@ -53,6 +54,8 @@ let package = Package(
         // Already in the graph through Hummingbird; named here for NIOHTTPTypes (the server's connection handlers).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // RS256 JWTs for Google Wallet: save links and the service account's OAuth 2.0 token requests.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         // C libraries
@@ -113,6 +116,18 @@ let package = Package(
         // Pass web service storage: the protocol and an in-memory store; SQLite (GRDB) and PostgreSQL (postgres-nio)
         .target(
             name: "PassStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // Google Wallet: Tessera passes as Google classes and objects, checked against Google's published schema;
+        // save links signed with a service account
+        .target(
+            name: "GoogleWallet",
+            dependencies: [
+                "PassModel", "Validation", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Event webhooks: signed posts of the event log to an issuer's endpoint, the signature shared with checkout
@@ -248,7 +263,7 @@ let package = Package(
             name: "tessera",
             dependencies: [
                 "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
-                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks", "SigningIdentities",
+                "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks", "SigningIdentities", "GoogleWallet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -259,6 +274,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -292,6 +308,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GoogleWalletTests", dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"], swiftSettings: swiftSettings),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swiftSettings),

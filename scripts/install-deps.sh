@@ -38,6 +38,14 @@ if ! python3 -c "import zxingcpp, PIL" >/dev/null 2>&1; then
         || python3 -m pip install --quiet --break-system-packages zxing-cpp pillow
 fi
 
+# The Google Wallet tests check every template's class and object against Google's discovery document (shipped in
+# google-api-python-client) and verify save links' JWTs with PyJWT, implementations independent of Tessera's.
+if ! python3 -c "import googleapiclient, jwt, cryptography" >/dev/null 2>&1; then
+    echo "==> installing google-api-python-client, PyJWT and cryptography (Google Wallet tests)"
+    python3 -m pip install --quiet google-api-python-client 'PyJWT[crypto]' cryptography 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages google-api-python-client 'PyJWT[crypto]' cryptography
+fi
+
 # The OpenAPI fuzzing test runs schemathesis (from PyPI) against a tessera serve child.
 if ! command -v st >/dev/null 2>&1 || ! python3 -c "import schemathesis" >/dev/null 2>&1; then
     echo "==> installing schemathesis (OpenAPI fuzzing test)"

@@ -10,7 +10,7 @@ struct PassCommand: ParsableCommand {
         abstract: "Create, batch-create, verify and inspect .pkpass files.",
         subcommands: [
             PassCreateCommand.self, PassBatchCommand.self, PassBundleCommand.self, PassVerifyCommand.self, PassInspectCommand.self,
-            PassPreviewCommand.self,
+            PassPreviewCommand.self, PassGoogleCommand.self,
         ]
     )
 }

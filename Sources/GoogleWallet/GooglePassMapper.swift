@@ -1,0 +1,106 @@
+public import Foundation
+public import PassModel
+public import Validation
+
+/// A pass's Google Wallet class and object, ready to insert or to put in a save link.
+public struct GoogleWalletPass: Sendable, Equatable {
+    /// The kind of Google pass.
+    public var vertical: GoogleVertical
+    /// The class (`EventTicketClass`, ...), an object with an `id`.
+    public var classJSON: JSONValue
+    /// The object (`EventTicketObject`, ...), an object with an `id` and `classId`.
+    public var objectJSON: JSONValue
+    /// Problems that do not stop Google from taking the pass (text cut on small screens).
+    public var warnings: [ValidationIssue]
+
+    /// The class's id.
+    public var classId: String { classJSON["id"]?.stringValue ?? "" }
+    /// The object's id.
+    public var objectId: String { objectJSON["id"]?.stringValue ?? "" }
+}
+
+/// The state of a Google object: how Wallet shows it.
+public enum GoogleObjectState: String, Sendable, Codable {
+    /// Usable.
+    case active = "ACTIVE"
+    /// Voided: shown under expired passes.
+    case inactive = "INACTIVE"
+    /// Used: a redeemed pass.
+    case completed = "COMPLETED"
+}
+
+/// Makes a pass's Google Wallet class and object from its template and its own `pass.json`: the style picks the
+/// kind (event ticket, flight, transit, loyalty, offer, generic), semantics and fields fill it, `.lproj` strings
+/// become translations, and the template's `google.json` adds or replaces what it wants.
+public struct GooglePassMapper: Sendable {
+    /// The Google Wallet issuer id (digits).
+    public var issuerId: String
+    /// The https address of one of the template's images (file name, bytes), or `nil` when no public address is
+    /// known (then the image is left out, and a class that needs one says so).
+    public var imageURL: @Sendable (_ fileName: String, _ data: Data) -> String?
+
+    /// Creates a mapper.
+    /// - Parameters:
+    ///   - issuerId: The issuer id.
+    ///   - imageURL: Where the server serves a template image.
+    public init(issuerId: String, imageURL: @escaping @Sendable (_ fileName: String, _ data: Data) -> String? = { _, _ in nil }) {
+        self.issuerId = issuerId
+        self.imageURL = imageURL
+    }
+
+    /// Maps one pass and checks the result against Google's schema.
+    /// - Parameters:
+    ///   - pass: The pass (the template with its data applied).
+    ///   - template: Its template (images, strings, `google.json`).
+    ///   - state: The object's state; voided passes are ``GoogleObjectState/inactive`` whatever this says.
+    /// - Returns: The class and object.
+    /// - Throws: ``GoogleWalletError`` `invalidOverrides` for a bad `google.json`; `invalidMapping` with every
+    ///   problem and its path, saying what to add to `google.json`.
+    public func map(_ pass: Pass, template: PassTemplate, state: GoogleObjectState = .active) throws(GoogleWalletError) -> GoogleWalletPass {
+        let overrides = try GoogleOverrides.of(template)
+        var context = MappingContext(pass: pass, template: template, overrides: overrides, issuerId: issuerId, imageURL: imageURL)
+        let vertical = overrides.vertical ?? Self.vertical(of: pass)
+        var (classMembers, objectMembers) = context.common(state: pass.voided == true ? .inactive : state)
+        context.fill(vertical, class: &classMembers, object: &objectMembers)
+        context.addTextModules(to: &objectMembers, cardRows: &classMembers)
+        let classJSON = JSONValue.object(classMembers).merging(overrides.classMembers)
+        let objectJSON = JSONValue.object(objectMembers).merging(overrides.objectMembers)
+        var issues = context.problems
+        issues += WalletObjectsSchema.validate(classJSON, as: vertical.classSchema, at: "\(vertical.classesMember)[0]")
+        issues += WalletObjectsSchema.validate(objectJSON, as: vertical.objectSchema, at: "\(vertical.objectsMember)[0]")
+        let errors = issues.filter { $0.severity == .error }.map { Self.withHint($0, vertical: vertical) }
+        guard errors.isEmpty else {
+            let list = errors.map(\.description).joined(separator: "\n  ")
+            throw GoogleWalletError(.invalidMapping,
+                                    "template \(template.name): the Google Wallet \(vertical.rawValue) pass has \(errors.count) problem(s):\n  \(list)",
+                                    issues: errors)
+        }
+        return GoogleWalletPass(vertical: vertical, classJSON: classJSON, objectJSON: objectJSON,
+                                warnings: issues.filter { $0.severity == .warning })
+    }
+
+    /// The kind of Google pass a pass style maps to.
+    /// - Parameter pass: The pass.
+    /// - Returns: Event ticket, flight (air boarding passes), transit (other boarding passes), loyalty (store cards),
+    ///   offer (coupons) or generic.
+    public static func vertical(of pass: Pass) -> GoogleVertical {
+        if pass.eventTicket != nil { return .eventTicket }
+        if let boarding = pass.boardingPass {
+            return boarding.transitType?.rawValue == "PKTransitTypeAir" ? .flight : .transit
+        }
+        if pass.storeCard != nil { return .loyalty }
+        if pass.coupon != nil { return .offer }
+        return .generic
+    }
+
+    /// A missing member says where `google.json` can give it.
+    private static func withHint(_ issue: ValidationIssue, vertical: GoogleVertical) -> ValidationIssue {
+        guard issue.message.hasPrefix("is required") else { return issue }
+        let isClass = issue.path.hasPrefix(vertical.classesMember)
+        let prefix = isClass ? "\(vertical.classesMember)[0]." : "\(vertical.objectsMember)[0]."
+        let member = issue.path.hasPrefix(prefix) ? String(issue.path.dropFirst(prefix.count)) : issue.path
+        var hinted = issue
+        hinted.message += "; the template does not say it: add \"\(member)\" to google.json's \"\(isClass ? "class" : "object")\""
+        return hinted
+    }
+}
