@@ -245,7 +245,8 @@ let package = Package(
             name: "TesseraServer",
             dependencies: [
                 "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle", "TesseraHTTP",
-                "Webhooks", "SigningIdentities",
+                "Webhooks", "SigningIdentities", "GoogleWallet", "PassModel",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -78,7 +78,8 @@ extension MappingContext {
         var seat: [String: JSONValue] = [:]
         let seats = semantics["seats"]?[0]
         for (google, apple, field) in [("seat", "seatNumber", "seat"), ("row", "seatRow", "row"), ("section", "seatSection", "section")] {
-            if let value = seats?[apple]?.stringValue ?? take(field).map({ localizer.display($0) }) {
+            // The field first: it is what the holder reads on the Apple pass, and what the issuer changes.
+            if let value = take(field).map({ localizer.display($0) }) ?? seats?[apple]?.stringValue {
                 seat[google] = localizer.localized(value)
                 consumedFields.insert(field)
             }
@@ -144,7 +145,7 @@ extension MappingContext {
         let confirmation = text(semantic: "confirmationNumber", orField: "confirmation") ?? pass.serialNumber ?? ""
         object["reservationInfo"] = .object(["confirmationCode": .string(confirmation)])
         var seating: [String: JSONValue] = [:]
-        if let seat = semantics["seats"]?[0]?["seatNumber"]?.stringValue ?? take("seat").map({ localizer.display($0) }) {
+        if let seat = take("seat").map({ localizer.display($0) }) ?? semantics["seats"]?[0]?["seatNumber"]?.stringValue {
             seating["seatNumber"] = .string(seat)
             consumedFields.insert("seat")
         }

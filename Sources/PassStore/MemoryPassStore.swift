@@ -72,6 +72,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         )
         passes[key] = record
         downloadTokens[new.downloadToken] = key
+        log([.created(kind, record: record)], now: now)
         return record
     }
 

@@ -334,6 +334,26 @@ public final class PassIssuer: WalletItemIssuer {
     /// Builds and signs one version. Personalized passes use the template without `personalization.json`, with
     /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
     func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
+        let (builder, data) = try prepare(pass, entry: entry)
+        do {
+            let built = try builder.build(data: data)
+            return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
+        } catch let error as PassModelError {
+            throw IssuerError.invalidData("data: \(error.description)")
+        } catch let error as PassBundleError {
+            throw IssuerError.invalidData(Self.reportingWarnings(error))
+        }
+    }
+
+    /// The builder and data of a pass's current version: its template (personalized or not, with a campaign's
+    /// message as a back field) and its data with the holder's details.
+    /// - Parameters:
+    ///   - pass: The pass.
+    ///   - entry: Its template version.
+    ///   - keepingMessage: Whether a campaign's message becomes a back field (Wallet's lock-screen message).
+    func prepare(_ pass: PassRecord, entry: TemplateLibrary.Entry, keepingMessage: Bool = true) throws
+        -> (builder: PassBuilder, data: PassData)
+    {
         var overrides = try Self.document(pass.data)
         var fields: [String: JSONValue] = [:]
         if case .object(let given)? = overrides.removeValue(forKey: "fields") {
@@ -355,7 +375,7 @@ public final class PassIssuer: WalletItemIssuer {
                 fields[key] = value
             }
         }
-        if let message = overrides.removeValue(forKey: Self.messageKey) {
+        if let message = overrides.removeValue(forKey: Self.messageKey), keepingMessage {
             if case .string(let text) = message, !text.isEmpty, let style = builder.template.pass.style,
                overrides[style.rawValue] == nil
             {
@@ -364,14 +384,7 @@ public final class PassIssuer: WalletItemIssuer {
                 try Self.applyMessage(message, to: &overrides, template: builder.template.pass)
             }
         }
-        do {
-            let built = try builder.build(data: PassData(overrides: overrides, fields: fields))
-            return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
-        } catch let error as PassModelError {
-            throw IssuerError.invalidData("data: \(error.description)")
-        } catch let error as PassBundleError {
-            throw IssuerError.invalidData(Self.reportingWarnings(error))
-        }
+        return (builder, PassData(overrides: overrides, fields: fields))
     }
 
     /// A refused pass's errors and, after them, its warnings: every problem at once, as `tessera pass create` prints

@@ -52,6 +52,8 @@ public struct PassWebService: Sendable {
     /// Issuer API keys of brands and teams, when the store keeps them (`nil`: only the admin token, and
     /// `/api/v1/keys` is not mounted).
     public let keys: APIKeyService?
+    /// Google Wallet: save links and object states in the issuer API's pass answers, when configured.
+    public var google: (any GoogleWalletLinking)?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).

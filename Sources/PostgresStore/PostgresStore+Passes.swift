@@ -56,7 +56,9 @@ extension PostgresStore {
             guard let row = rows.first else {
                 throw PassStoreError.duplicatePass(passTypeIdentifier: new.passTypeIdentifier, serialNumber: new.serialNumber)
             }
-            return try Self.passRecord(row)
+            let inserted = try Self.passRecord(row)
+            try await self.record([.created(itemKind, record: inserted)], now: now, connection)
+            return inserted
         }
     }
 

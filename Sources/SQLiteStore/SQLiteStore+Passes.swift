@@ -69,7 +69,9 @@ extension SQLiteStore {
         guard let row else {
             throw PassStoreError.duplicatePass(passTypeIdentifier: new.passTypeIdentifier, serialNumber: new.serialNumber)
         }
-        return passRecord(row)
+        let inserted = passRecord(row)
+        try Self.record([.created(tables.itemKind, record: inserted)], now: now, db)
+        return inserted
     }
 
     /// - Parameters:

@@ -69,6 +69,8 @@ public struct ServerConfiguration: Sendable {
     public var eventRetention: EventRetention.Configuration = .init()
     /// Where events are posted (`--webhook-url`); `nil`: no webhooks.
     public var webhook: WebhookDispatcher.Configuration?
+    /// Google Wallet (`--google-issuer-id`, `--google-service-account`); `nil`: no Google side.
+    public var google: GoogleWalletSync.Configuration?
     /// How edited templates are noticed (besides `SIGHUP`).
     public var templateWatch: TemplateWatcher.Configuration = .init()
     /// The merchant checkout (`/checkout/...`); `nil` leaves it off.

@@ -160,9 +160,13 @@ public enum TesseraServer {
         }
         // API keys of brands and teams: in the store, so a revocation holds for every process at once.
         let keys = (store as? any APIKeyStore).map { APIKeyService(store: $0, now: now) }
-        let webService = PassWebService(
+        var webService = PassWebService(
             issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events, keys: keys,
             configuration: configuration.webService, now: now)
+        if let google = try googleSync(configuration, issuer: issuer, store: store, logger: logger, now: now) {
+            services.append(google)
+            webService.google = google
+        }
         if configuration.webService.adminToken == nil {
             logger.notice("no admin token configured: the issuer API (/api/v1) is off")
         }

@@ -52,6 +52,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var webhooks: WebhookOptions
 
+    @OptionGroup(title: "Google Wallet") var google: GoogleOptions
+
+    @Option(name: .customLong("google-origin"), help: "A web origin allowed to show Save to Google Wallet buttons (repeatable; or TESSERA_GOOGLE_ORIGINS, comma-separated).")
+    var googleOrigins: [String] = []
+
     @Option(help: "Merchant configuration (JSON, see docs/checkout.md): turns on the checkout API and payment sheet (TESSERA_MERCHANT_CONFIG).")
     var merchantConfig: String?
 
@@ -220,6 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
             eventRetentionDays, flag: "--event-retention-days", variable: "TESSERA_EVENT_RETENTION_DAYS", default: 30,
             range: 1...3_650, environment)
         configuration.webhook = webhook
+        configuration.google = try googleConfiguration(publicURL: publicURL)
         configuration.identities = identitySettings
         configuration.templateWatch.pollInterval = pollInterval
         let app = try await { () async throws in

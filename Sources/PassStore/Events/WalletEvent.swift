@@ -66,6 +66,7 @@ public struct EventCursor: Sendable, Hashable, Comparable, CustomStringConvertib
 
 /// The kinds of event, as their `type` strings.
 public enum WalletEventType: String, Sendable, CaseIterable {
+    case passCreated = "pass.created"
     case passRegistered = "pass.registered"
     case passUnregistered = "pass.unregistered"
     case passPersonalized = "pass.personalized"
@@ -73,6 +74,7 @@ public enum WalletEventType: String, Sendable, CaseIterable {
     case passVoided = "pass.voided"
     case passUnvoided = "pass.unvoided"
     case passRedeemed = "pass.redeemed"
+    case orderCreated = "order.created"
     case orderRegistered = "order.registered"
     case orderUnregistered = "order.unregistered"
     case orderUpdated = "order.updated"
@@ -107,6 +109,13 @@ public struct WalletEventDraft: Sendable, Equatable {
     public static func deviceHash(_ deviceLibraryIdentifier: String) -> String {
         let digest = SHA256.hash(data: Data(("tessera.device:" + deviceLibraryIdentifier).utf8))
         return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The issuer created an item: its first version, its template and update tag.
+    public static func created(_ kind: WalletItemKind, record: PassRecord) -> WalletEventDraft {
+        item(kind.created, kind, record.passTypeIdentifier, record.serialNumber, [
+            "updateTag": .integer(record.updateTag), "template": .string(record.template),
+        ])
     }
 
     /// A device added an item (its first registration for it on that device).
@@ -236,6 +245,7 @@ public enum WalletItemKind: String, Sendable {
     case pass
     case order
 
+    var created: WalletEventType { self == .pass ? .passCreated : .orderCreated }
     var registered: WalletEventType { self == .pass ? .passRegistered : .orderRegistered }
     var unregistered: WalletEventType { self == .pass ? .passUnregistered : .orderUnregistered }
     var updated: WalletEventType { self == .pass ? .passUpdated : .orderUpdated }

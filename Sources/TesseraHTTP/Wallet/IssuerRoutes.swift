@@ -14,6 +14,8 @@ struct IssuerRoutes: Sendable {
     let maximumBodySize: Int
     /// The limit of create and change bodies, whose data may carry the pass's own images.
     let maximumPassDataBodySize: Int
+    /// Google Wallet, when configured: `googleSaveURL` and `google` in pass answers.
+    var google: (any GoogleWalletLinking)?
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         let passes = group.group("passes").add(middleware: access.middleware())
@@ -71,12 +73,17 @@ struct IssuerRoutes: Sendable {
         var redemptions: Int
         var redeemedAt: String?
         var pushesQueued: Int?
+        /// The "Save to Google Wallet" link, when Google Wallet is configured.
+        var googleSaveURL: String?
+        /// The pass's Google object: ids, state, saves and deletes, updates not yet delivered.
+        var google: GoogleWalletState?
         /// The validator's warnings for the version just made (unknown keys, ...), as `tessera pass create` prints.
         var warnings: [String]?
     }
 
     func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
         let redemption = try await issuer.redemptionSummary(of: pass)
+        let googleState = await google?.googleState(of: pass)
         return PassState(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
             authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
@@ -85,7 +92,7 @@ struct IssuerRoutes: Sendable {
             lastModified: HTTPDate.format(pass.lastModified),
             registrations: try await issuer.registrationCount(of: pass),
             redemptions: redemption?.redemptions ?? 0, redeemedAt: redemption.map { RFC3339.format($0.firstRedeemedAt) },
-            pushesQueued: pushesQueued, warnings: warnings)
+            pushesQueued: pushesQueued, googleSaveURL: googleState?.saveURL, google: googleState, warnings: warnings)
     }
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {

@@ -24,11 +24,12 @@ extension PassWebService {
             limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
         ).add(to: v1)
         DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
+        if let google { GoogleRoutes(google: google).add(to: root) }
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
             let access = IssuerAccess(adminToken: token, keys: keys)
             IssuerRoutes(issuer: issuer, access: access, maximumBodySize: configuration.maximumBodySize,
-                         maximumPassDataBodySize: configuration.maximumPassDataBodySize).add(to: api)
+                         maximumPassDataBodySize: configuration.maximumPassDataBodySize, google: google).add(to: api)
             if let campaigns {
                 CampaignRoutes(campaigns: campaigns, issuer: issuer, access: access,
                                maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)

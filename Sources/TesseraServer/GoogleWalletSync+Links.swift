@@ -1,0 +1,73 @@
+import Crypto
+public import Foundation
+import GoogleWallet
+import PassModel
+public import PassStore
+public import PassWebService
+import Synchronization
+
+extension GoogleWalletSync {
+    /// A pass's save link and Google state, for the issuer API.
+    public func googleState(of pass: PassRecord) async -> GoogleWalletState? {
+        let mapped: GoogleWalletPass
+        do {
+            mapped = try await map(pass)
+        } catch let error as GoogleWalletError {
+            return GoogleWalletState(saveURL: nil, classId: "", objectId: "", state: "", saves: 0, deletes: 0, pending: 0,
+                                     error: error.reason)
+        } catch {
+            return GoogleWalletState(saveURL: nil, classId: "", objectId: "", state: "", saves: 0, deletes: 0, pending: 0,
+                                     error: "\(error)")
+        }
+        var link: GoogleSaveLink?
+        // Whole when it fits; else the object (its class is inserted by the sync); else its id (inserted too).
+        for content in GoogleSaveLink.Content.allCases {
+            guard let signed = try? await GoogleSaveLink.sign([mapped], content: content, account: configuration.account,
+                                                              origins: configuration.origins, issuedAt: now()) else { break }
+            link = signed
+            if signed.fits { break }
+        }
+        let counts = await callbackCounts(pass)
+        return GoogleWalletState(
+            saveURL: link?.fits == true ? link?.url : nil, classId: mapped.classId, objectId: mapped.objectId,
+            state: mapped.objectJSON["state"]?.stringValue ?? "", saves: counts?.saves ?? 0, deletes: counts?.deletes ?? 0,
+            pending: await pending(pass))
+    }
+
+    /// Saves and deletes Google's callbacks reported for a pass.
+    func callbackCounts(_ pass: PassRecord) async -> (saves: Int, deletes: Int)? { nil }
+
+    /// Changes to a pass after the cursor this process last saw (other processes' progress is not counted).
+    func pending(_ pass: PassRecord) async -> Int {
+        let cursor = seen.withLock { $0 }
+        guard let cursor, let events = try? await store.events(after: cursor, types: Self.eventTypes, limit: 1000) else {
+            return 0
+        }
+        let key = GoogleChanges.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        return GoogleChanges(events).order.contains(key) ? events.filter {
+            let json = try? JSONSerialization.jsonObject(with: $0.data) as? [String: Any]
+            return json?["passTypeIdentifier"] as? String == key.passTypeIdentifier && json?["serialNumber"] as? String == key.serialNumber
+        }.count : 0
+    }
+
+    /// A template image by its SHA-256, indexing every template's images on a miss (after a restart or an edit).
+    public func image(sha256: String) async -> Data? {
+        if let data = images.image(sha256) { return data }
+        for data in await issuer.templateImages() { _ = images.remember(data) }
+        return images.image(sha256)
+    }
+}
+
+/// Template images by content address: the addresses Google objects refer to, and what they serve.
+final class GoogleImageIndex: Sendable {
+    private let images = Mutex<[String: Data]>([:])
+
+    /// Keeps an image and returns its address (SHA-256 in hex).
+    func remember(_ data: Data) -> String {
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        images.withLock { if $0[digest] == nil { $0[digest] = data } }
+        return digest
+    }
+
+    func image(_ digest: String) -> Data? { images.withLock { $0[digest] } }
+}

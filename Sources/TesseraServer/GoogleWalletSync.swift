@@ -1,0 +1,253 @@
+import Crypto
+import Synchronization
+public import Foundation
+public import GoogleWallet
+public import Logging
+import Metrics
+import PassModel
+public import PassStore
+public import PassWebService
+public import ServiceLifecycle
+
+/// Keeps every pass's Google Wallet object current: reads the event log after its own cursor (kept in the store,
+/// leased by one process at a time, as webhooks are), and for the passes that changed sends their newest state once
+/// (an insert for a new pass, a patch otherwise, the class updated once per round, `addMessage` for a campaign's
+/// message). A failure Google may recover from (429, 5xx, no answer) is retried with backoff, the cursor staying
+/// where it was, so a kill -9 loses nothing: the next process starts from the same events.
+public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
+    /// How the sync runs.
+    public struct Configuration: Sendable {
+        /// The Google Wallet issuer id.
+        public var issuerId: String
+        /// The service account.
+        public var account: GoogleServiceAccount
+        /// Where Google's API is.
+        public var client: GoogleWalletClient.Configuration
+        /// The server's public URL: images are served under `{publicURL}/google/images/`.
+        public var publicURL: URL
+        /// Web origins allowed to show save buttons (the save JWT's `origins`).
+        public var origins: [String]
+        /// How often an idle sync looks at the event log.
+        public var pollInterval: Duration = .milliseconds(250)
+        /// Events read per round.
+        public var batchSize = 500
+        /// How long a process holds the delivery lease without renewing it.
+        public var lease: TimeInterval = 30
+        /// The first retry's delay; it doubles up to ``maximumRetryDelay``.
+        public var firstRetryDelay: TimeInterval = 1
+        public var maximumRetryDelay: TimeInterval = 300
+        /// One process per store (SQLite): a lease left by a process that is gone is taken at once.
+        public var exclusiveStore = false
+
+        /// Creates a configuration.
+        public init(issuerId: String, account: GoogleServiceAccount, client: GoogleWalletClient.Configuration = .init(),
+                    publicURL: URL, origins: [String] = []) {
+            self.issuerId = issuerId
+            self.account = account
+            self.client = client
+            self.publicURL = publicURL
+            self.origins = origins
+        }
+    }
+
+    /// The events that change what Google shows.
+    static let eventTypes: Set<String> = [
+        "pass.created", "pass.updated", "pass.voided", "pass.unvoided", "pass.redeemed", "pass.personalized",
+    ]
+
+    let configuration: Configuration
+    let issuer: PassIssuer
+    let store: any EventStore & WebhookOutboxStore
+    let client: GoogleWalletClient
+    let images: GoogleImageIndex
+    let logger: Logger
+    let now: @Sendable () -> Date
+    let owner: String
+    let endpoint: String
+    /// The cursor this process last saved or read.
+    let seen = Mutex<EventCursor?>(nil)
+    /// The classes this process sent, by id: their content's hash.
+    let sentClasses = Mutex<[String: Int]>([:])
+    private let delivered = Counter(label: "tessera_google_updates_total", dimensions: [("result", "delivered")])
+    private let failed = Counter(label: "tessera_google_updates_total", dimensions: [("result", "failed")])
+    private let retries = Counter(label: "tessera_google_retries_total")
+
+    /// Creates the sync (and its HTTP client, shut down when ``run()`` ends).
+    public init(configuration: Configuration, issuer: PassIssuer, store: any EventStore & WebhookOutboxStore,
+                logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
+        self.configuration = configuration
+        self.issuer = issuer
+        self.store = store
+        self.logger = logger
+        self.now = now
+        client = GoogleWalletClient(account: configuration.account, configuration: configuration.client)
+        images = GoogleImageIndex()
+        endpoint = "google-wallet:\(configuration.issuerId)"
+        owner = configuration.exclusiveStore
+            ? "tessera serve"
+            : "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString)"
+    }
+
+    /// The mapper, its images served by this server.
+    var mapper: GooglePassMapper {
+        let base = configuration.publicURL.absoluteString.hasSuffix("/")
+            ? String(configuration.publicURL.absoluteString.dropLast()) : configuration.publicURL.absoluteString
+        let images = images
+        // Google fetches images over https only: a development server on http leaves them out.
+        let servesImages = configuration.publicURL.scheme == "https"
+        return GooglePassMapper(issuerId: configuration.issuerId) { name, data in
+            servesImages ? "\(base)/google/images/\(images.remember(data)).png" : nil
+        }
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var start: EventCursor?
+            while !Task.isCancelled {
+                do {
+                    if start == nil { start = try await self.store.latestEventCursor() }
+                    if let last = self.seen.withLock({ $0 }),
+                       try await self.store.events(after: last, types: Self.eventTypes, limit: 1).isEmpty {
+                        try? await Task.sleep(for: self.configuration.pollInterval)
+                        continue
+                    }
+                    if try await self.deliverRound(start: start ?? .start) { continue }
+                } catch is CancellationError {
+                    break
+                } catch is LeaseLost {
+                    self.logger.notice("google: another process took over the updates")
+                } catch {
+                    self.logger.error("google: cannot read the event log", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: self.configuration.pollInterval)
+            }
+        }
+        try? await store.releaseWebhookDelivery(endpoint: endpoint, owner: owner)
+        try await client.shutdown()
+    }
+
+    struct LeaseLost: Error {}
+
+    /// Takes the lease and delivers the passes the next events changed.
+    /// - Returns: Whether there were events.
+    func deliverRound(start: EventCursor) async throws -> Bool {
+        guard let position = try await store.leaseWebhookDelivery(
+            endpoint: endpoint, owner: owner, start: start, now: now(), lease: configuration.lease)
+        else { return false }
+        seen.withLock { $0 = position }
+        let events = try await store.events(after: position, types: Self.eventTypes, limit: configuration.batchSize)
+        guard let last = events.last else { return false }
+        let changes = GoogleChanges(events)
+        var classesSent: Set<String> = []
+        for key in changes.order {
+            try await deliver(key, changes: changes, classesSent: &classesSent) {
+                guard try await self.save(position) else { throw LeaseLost() }
+            }
+        }
+        guard try await save(last.cursor) else { throw LeaseLost() }
+        seen.withLock { $0 = last.cursor }
+        return true
+    }
+
+    private func save(_ cursor: EventCursor) async throws -> Bool {
+        try await store.saveWebhookCursor(endpoint: endpoint, owner: owner, cursor: cursor, now: now(), lease: configuration.lease)
+    }
+
+    /// Sends one pass's newest state until Google takes it or refuses it for good.
+    private func deliver(_ key: GoogleChanges.Key, changes: GoogleChanges, classesSent: inout Set<String>,
+                         renewLease: () async throws -> Void) async throws {
+        var delay = configuration.firstRetryDelay
+        while true {
+            try Task.checkCancellation()
+            do {
+                guard let record = try await issuer.item(typeIdentifier: key.passTypeIdentifier, identifier: key.serialNumber)
+                else { return }
+                let mapped = try await map(record)
+                // A class is sent when its content differs from what this process last sent (once per campaign).
+                let classHash = mapped.classJSON.hashValue
+                if !classesSent.contains(mapped.classId), sentClasses.withLock({ $0[mapped.classId] }) != classHash {
+                    try await client.upsertClass(of: mapped)
+                    sentClasses.withLock { $0[mapped.classId] = classHash }
+                }
+                classesSent.insert(mapped.classId)
+                if changes.created.contains(key) {
+                    try await client.upsertObject(of: mapped)
+                } else {
+                    try await client.patchObject(of: mapped)
+                }
+                for campaign in changes.campaigns[key] ?? [] {
+                    guard let message = try await issuer.currentPass(of: record).message else { continue }
+                    let header = mapped.classJSON["issuerName"]?.stringValue ?? mapped.objectJSON["cardTitle"]?["defaultValue"]?["value"]?.stringValue ?? ""
+                    try await client.addMessage(message, id: GoogleIdentifier.make(campaign), header: header, to: mapped)
+                }
+                delivered.increment()
+                return
+            } catch let error as GoogleAPIError where error.retryable {
+                retries.increment()
+                logger.warning("google: update failed; retrying", metadata: [
+                    "object": "\(key.serialNumber)", "reason": "\(error.reason)", "in": "\(delay)",
+                ])
+                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                try await renewLease()
+                delay = min(delay * 2, configuration.maximumRetryDelay)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch is LeaseLost {
+                throw LeaseLost()
+            } catch {
+                failed.increment()
+                logger.error("google: update refused; not retried", metadata: [
+                    "passTypeIdentifier": "\(key.passTypeIdentifier)", "serialNumber": "\(key.serialNumber)",
+                    "reason": "\(error)",
+                ])
+                return
+            }
+        }
+    }
+
+    /// A pass as Google's class and object.
+    func map(_ record: PassRecord) async throws -> GoogleWalletPass {
+        let (pass, template, _) = try await issuer.currentPass(of: record)
+        var state = GoogleObjectState.active
+        if try await issuer.redemptionSummary(of: record) != nil,
+           [.eventTicket, .flight, .transit, .offer].contains(GooglePassMapper.vertical(of: pass)) {
+            state = .completed
+        }
+        return try mapper.map(pass, template: template, state: state)
+    }
+}
+
+/// The passes a batch of events changed, in the order of their first change, coalesced: each pass once.
+struct GoogleChanges {
+    struct Key: Hashable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+    }
+
+    var order: [Key] = []
+    var created: Set<Key> = []
+    /// The campaigns that changed each pass (their messages go to Google once each).
+    var campaigns: [Key: [String]] = [:]
+
+    init(_ events: [WalletEvent]) {
+        var seen: Set<Key> = []
+        for event in events {
+            guard let json = try? JSONValue(jsonData: event.data), let type = json["passTypeIdentifier"]?.stringValue,
+                  let serial = json["serialNumber"]?.stringValue else { continue }
+            let key = Key(passTypeIdentifier: type, serialNumber: serial)
+            if seen.insert(key).inserted { order.append(key) }
+            if event.type == "pass.created" { created.insert(key) }
+            if event.type == "pass.updated", let campaign = json["campaign"]?.stringValue,
+               campaigns[key]?.contains(campaign) != true {
+                campaigns[key, default: []].append(campaign)
+            }
+        }
+    }
+}
+
+/// Google's message and object identifiers take letters, digits, `.`, `_` and `-`.
+enum GoogleIdentifier {
+    static func make(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) ? Character($0) : "_" })
+    }
+}

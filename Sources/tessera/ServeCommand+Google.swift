@@ -1,0 +1,28 @@
+import Foundation
+import GoogleWallet
+import TesseraServer
+
+extension ServeCommand {
+    /// Google Wallet's settings, when `--google-issuer-id` (or `TESSERA_GOOGLE_ISSUER_ID`) is given.
+    func googleConfiguration(publicURL: URL) throws -> GoogleWalletSync.Configuration? {
+        guard google.isConfigured else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let origins = googleOrigins.isEmpty
+            ? (environment["TESSERA_GOOGLE_ORIGINS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            : googleOrigins
+        for origin in origins where URL(string: origin)?.scheme == nil || URL(string: origin)?.host == nil {
+            throw CommandFailure(message: "--google-origin \(origin): not a web origin such as https://tickets.example.com", exitCode: 2)
+        }
+        let isLoopback = ["127.0.0.1", "localhost", "::1"].contains(publicURL.host ?? "")
+        guard publicURL.scheme == "https" || isLoopback else {
+            throw CommandFailure(message: "--google-issuer-id: Google fetches pass images over https, so --public-url must be https (it is \(publicURL.absoluteString))", exitCode: 2)
+        }
+        var configuration = GoogleWalletSync.Configuration(
+            issuerId: try google.issuerId(), account: try google.serviceAccount(), client: try google.clientConfiguration(),
+            publicURL: publicURL, origins: origins.isEmpty ? [publicURL.absoluteString] : origins)
+        if let text = environment["TESSERA_GOOGLE_RETRY_SECONDS"], let seconds = TimeInterval(text), seconds > 0 {
+            configuration.firstRetryDelay = seconds
+        }
+        return configuration
+    }
+}
