@@ -51,20 +51,20 @@ struct ServeWebhookTests {
 
         receiver.failing = false
         let second = try await ServeProcess(arguments: receiver.serveArguments, reusing: first)
-        let delivered = try await receiver.wait { requests in requests.filter { $0.status == 200 }.count >= 4 }
+        let delivered = try await receiver.wait { requests in requests.filter { $0.status == 200 }.count >= 5 }
         let accepted = delivered.filter { $0.status == 200 }
         #expect(accepted.map { $0.event["type"] as? String ?? "" }
-            == ["pass.registered", "pass.updated", "pass.updated", "pass.voided"])
+            == ["pass.created", "pass.registered", "pass.updated", "pass.updated", "pass.voided"])
         let signed = delivered.allSatisfy { $0.signatureValid }
         #expect(signed, "the receiver's own HMAC check, on every request")
         let ids = accepted.compactMap { Int64($0.eventID) }
-        #expect(ids == ids.sorted() && Set(ids).count == 4)
+        #expect(ids == ids.sorted() && Set(ids).count == 5)
         #expect(accepted.allSatisfy { ($0.event["id"] as? String) == $0.eventID })
         #expect((accepted[0].event["data"] as? [String: Any])?["serialNumber"] as? String == "WH-1")
         // More events after the restart go out at once.
         try await Self.makeEvents(second, serial: "WH-2")
-        let later = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 8 }
-        #expect(later.filter { $0.status == 200 }.count == 8)
+        let later = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 10 }
+        #expect(later.filter { $0.status == 200 }.count == 10)
         _ = try await second.terminate()
         receiver.stop()
     }
@@ -77,11 +77,11 @@ struct ServeWebhookTests {
             for (index, server) in servers.enumerated() {
                 for round in 0..<3 { try await Self.makeEvents(server.serve, serial: "PG-\(index)-\(round)") }
             }
-            let requests = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 24 }
+            let requests = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 30 }
             try await Task.sleep(for: .seconds(1))  // a duplicate would arrive by now
             let accepted = receiver.requests.filter { $0.status == 200 }
             let ids = accepted.compactMap { Int64($0.eventID) }
-            #expect(ids.count == 24 && Set(ids).count == 24, "\(requests.count) requests: \(ids)")
+            #expect(ids.count == 30 && Set(ids).count == 30, "\(requests.count) requests: \(ids)")
             let signed = accepted.allSatisfy { $0.signatureValid }
             #expect(signed, "the receiver's own HMAC check")
             // Per pass, the events arrive in the order they happened.
@@ -91,7 +91,7 @@ struct ServeWebhookTests {
                 perPass[serial, default: []].append(request.event["type"] as? String ?? "")
             }
             #expect(perPass.count == 6)
-            #expect(perPass.values.allSatisfy { $0 == ["pass.registered", "pass.updated", "pass.updated", "pass.voided"] })
+            #expect(perPass.values.allSatisfy { $0 == ["pass.created", "pass.registered", "pass.updated", "pass.updated", "pass.voided"] })
         }
         receiver.stop()
     }

@@ -37,7 +37,8 @@ struct AnalyticsStoreConformanceTests {
                                            change: PassChange(data: Data(#"{"x":1}"#.utf8)), now: hour)
             #expect(try await Fixtures.unregister("a", "A2", in: store))
             #expect(try await Fixtures.unregister("b", "A1", in: store))
-            try await Self.foldAll(analytics, count: 6)
+            // The three passes' creations, then six device and issuer events.
+            try await Self.foldAll(analytics, count: 9)
             #expect(try await analytics.foldAnalytics(limit: 100) == 0, "each event is folded once")
 
             try await analytics.addUsage([
@@ -98,7 +99,8 @@ struct AnalyticsStoreConformanceTests {
                 }
                 return try await group.reduce(0, +)
             }
-            #expect(folded == 40)
+            // Forty creations, forty registrations.
+            #expect(folded == 80)
             let rows = try await stores[1].analyticsRows(AnalyticsFilter(), from: Fixtures.now.addingTimeInterval(-3600),
                                                          to: Date().addingTimeInterval(3600)).rows
             #expect(rows.reduce(0) { $0 + $1.installs } == 40 && rows.reduce(0) { $0 + $1.activeDevicesChange } == 40)
