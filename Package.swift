@@ -124,6 +124,7 @@ let package = Package(
             name: "GoogleWallet",
             dependencies: [
                 "PassModel", "Validation", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -220,6 +221,7 @@ let package = Package(
             name: "TesseraHTTP",
             dependencies: [
                 "PassWebService", "Checkout", "PaymentRequest", "PassStore", "PassModel", "PassCrypto", "Timestamps",
+                "Barcodes", "Markup",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -310,7 +312,8 @@ let package = Package(
         ),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "GoogleWalletTests", dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport"],
+            name: "GoogleWalletTests",
+            dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),

@@ -93,6 +93,34 @@ public struct GooglePassMapper: Sendable {
         return .generic
     }
 
+    /// The pass an object id names: `<issuer>.<pass type>.<serial>` with Google's forbidden characters as `-XX`.
+    /// - Parameter objectId: The object id.
+    /// - Returns: The pass type and serial number, or `nil` for an id of another issuer or another shape.
+    public func pass(ofObjectId objectId: String) -> (passTypeIdentifier: String, serialNumber: String)? {
+        guard objectId.hasPrefix(issuerId + "."), let dot = objectId.lastIndex(of: ".") else { return nil }
+        let type = objectId[objectId.index(objectId.startIndex, offsetBy: issuerId.count + 1)..<dot]
+        let serial = objectId[objectId.index(after: dot)...]
+        guard !type.isEmpty, let decodedType = Self.decode(type), let decodedSerial = Self.decode(serial) else { return nil }
+        return (decodedType, decodedSerial)
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == "-" {
+                guard let end = text.index(index, offsetBy: 3, limitedBy: text.endIndex),
+                      let byte = UInt8(text[text.index(after: index)..<end], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = end
+            } else {
+                bytes.append(contentsOf: Array(String(text[index]).utf8))
+                index = text.index(after: index)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
     /// A missing member says where `google.json` can give it.
     private static func withHint(_ issue: ValidationIssue, vertical: GoogleVertical) -> ValidationIssue {
         guard issue.message.hasPrefix("is required") else { return issue }

@@ -101,6 +101,20 @@ public final class GoogleWalletClient: Sendable {
         _ = try await send(.POST, path: path, body: body)
     }
 
+    /// Fetches a public document without credentials (Google's callback signing keys).
+    /// - Parameter url: Where.
+    /// - Returns: The body of a 200 answer.
+    /// - Throws: ``GoogleAPIError``.
+    public func fetchPublic(_ url: URL) async throws(GoogleAPIError) -> Data {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        let (status, body) = try await Self.perform(request, on: http, timeout: configuration.timeout)
+        guard status == 200 else {
+            throw GoogleAPIError(status: status, reason: "GET \(url.absoluteString): \(status)", retryable: status == 429 || status >= 500)
+        }
+        return body
+    }
+
     private func upsert(_ json: JSONValue, resource: String, id: String) async throws(GoogleAPIError) {
         do {
             _ = try await send(.POST, path: "walletobjects/v1/\(resource)", body: json)

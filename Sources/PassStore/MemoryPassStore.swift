@@ -46,6 +46,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     var analytics = MemoryAnalytics()
     /// Webhook endpoints' delivery cursors and leases.
     var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
+    var googleCallbacks: [String: GoogleCallbackRecord] = [:]
 
     /// Creates an empty store.
     /// - Parameter kind: What it holds: passes, or orders (the events say `order.*`).

@@ -45,4 +45,23 @@ public protocol GoogleWalletLinking: Sendable {
     /// - Parameter sha256: The image's SHA-256 in hex.
     /// - Returns: The PNG, or `nil` when no template has it.
     func image(sha256: String) async -> Data?
+
+    /// One of Google's save and delete callbacks (`POST /google/v1/callbacks`): verified, then counted and recorded.
+    /// - Parameter body: The request body.
+    /// - Returns: What became of it.
+    func receiveCallback(_ body: Data) async -> GoogleCallbackOutcome
+}
+
+/// What became of a Google callback.
+public enum GoogleCallbackOutcome: Sendable, Equatable {
+    /// Verified, counted and recorded.
+    case accepted
+    /// Verified, but its nonce was seen before: counted once.
+    case repeated
+    /// Not verified (forged, stale, another issuer's, malformed): the reason.
+    case refused(String)
+    /// Verified, about an object of no pass here.
+    case unknownPass
+    /// The store or Google's keys cannot be reached now.
+    case unavailable(String)
 }

@@ -49,6 +49,21 @@ extension PostgresStore {
         analyticsTables,
         campaignPushCountTables,
         apiKeyTables,
+        googleCallbackTables,
+    ]
+
+    /// Version 11: Google Wallet's save and delete callbacks, once per nonce (see ``PassStore/GoogleCallbackStore``).
+    private static let googleCallbackTables: [String] = [
+        """
+        CREATE TABLE google_callbacks (
+            nonce text PRIMARY KEY,
+            pass_type_identifier text NOT NULL,
+            serial_number text NOT NULL,
+            saved boolean NOT NULL,
+            received_at timestamptz NOT NULL
+        )
+        """,
+        "CREATE INDEX google_callbacks_pass ON google_callbacks (pass_type_identifier, serial_number)",
     ]
 
     /// Version 10: issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.

@@ -35,6 +35,9 @@ extension SQLiteStore {
         migrator.registerMigration("v10: issuer API keys") { db in
             try db.execute(sql: version10)
         }
+        migrator.registerMigration("v11: Google Wallet callbacks") { db in
+            try db.execute(sql: version11)
+        }
         return migrator
     }()
 
@@ -153,6 +156,18 @@ extension SQLiteStore {
     /// Each campaign's pushes sent as a counter the push completions add to, so reading a campaign costs the same
     /// at 250,000 pushes as at none (counting the sent rows of `campaign_pushes` grew with every push). Filled from
     /// those rows for the campaigns already there.
+    /// Google Wallet's save and delete callbacks, once per nonce (see ``PassStore/GoogleCallbackStore``): a new table.
+    private static let version11 = """
+        CREATE TABLE google_callbacks (
+            nonce TEXT NOT NULL PRIMARY KEY,
+            pass_type_identifier TEXT NOT NULL,
+            serial_number TEXT NOT NULL,
+            saved INTEGER NOT NULL,
+            received_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX google_callbacks_pass ON google_callbacks (pass_type_identifier, serial_number);
+        """
+
     /// Issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.
     private static let version10 = """
         CREATE TABLE api_keys (

@@ -34,8 +34,6 @@ extension GoogleWalletSync {
             pending: await pending(pass))
     }
 
-    /// Saves and deletes Google's callbacks reported for a pass.
-    func callbackCounts(_ pass: PassRecord) async -> (saves: Int, deletes: Int)? { nil }
 
     /// Changes to a pass after the cursor this process last saw (other processes' progress is not counted).
     func pending(_ pass: PassRecord) async -> Int {

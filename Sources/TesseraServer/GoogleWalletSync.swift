@@ -38,6 +38,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         public var maximumRetryDelay: TimeInterval = 300
         /// One process per store (SQLite): a lease left by a process that is gone is taken at once.
         public var exclusiveStore = false
+        /// Google's callback signing keys: a URL (Google's published keys by default) or a file.
+        public var callbackKeys = GoogleCallbackKeys.googleKeysURL.absoluteString
 
         /// Creates a configuration.
         public init(issuerId: String, account: GoogleServiceAccount, client: GoogleWalletClient.Configuration = .init(),
@@ -66,6 +68,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     let endpoint: String
     /// The cursor this process last saved or read.
     let seen = Mutex<EventCursor?>(nil)
+    /// Google's callback signing keys and when they were read.
+    let callbackKeys = Mutex<(keys: GoogleCallbackKeys, read: Date)?>(nil)
     /// The classes this process sent, by id: their content's hash.
     let sentClasses = Mutex<[String: Int]>([:])
     private let delivered = Counter(label: "tessera_google_updates_total", dimensions: [("result", "delivered")])
@@ -213,7 +217,20 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
            [.eventTicket, .flight, .transit, .offer].contains(GooglePassMapper.vertical(of: pass)) {
             state = .completed
         }
-        return try mapper.map(pass, template: template, state: state)
+        var mapped = try mapper.map(pass, template: template, state: state)
+        // Google calls back on saves and deletes of the class's objects (over https only).
+        if configuration.publicURL.scheme == "https", mapped.classJSON["callbackOptions"] == nil,
+           case .object(var members) = mapped.classJSON {
+            members["callbackOptions"] = .object(["url": .string(callbackURL)])
+            mapped.classJSON = .object(members)
+        }
+        return mapped
+    }
+
+    /// `{public-url}/google/v1/callbacks`.
+    var callbackURL: String {
+        let base = configuration.publicURL.absoluteString
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/google/v1/callbacks"
     }
 }
 

@@ -20,6 +20,13 @@ extension ServeCommand {
         var configuration = GoogleWalletSync.Configuration(
             issuerId: try google.issuerId(), account: try google.serviceAccount(), client: try google.clientConfiguration(),
             publicURL: publicURL, origins: origins.isEmpty ? [publicURL.absoluteString] : origins)
+        if let keys = googleCallbackKeys ?? environment["TESSERA_GOOGLE_CALLBACK_KEYS"] {
+            let isURL = keys.hasPrefix("https://") || keys.hasPrefix("http://")
+            guard isURL ? URL(string: keys)?.host != nil : FileManager.default.isReadableFile(atPath: keys) else {
+                throw CommandFailure(message: "--google-callback-keys \(keys): neither an http(s) URL nor a readable file", exitCode: 2)
+            }
+            configuration.callbackKeys = keys
+        }
         if let text = environment["TESSERA_GOOGLE_RETRY_SECONDS"], let seconds = TimeInterval(text), seconds > 0 {
             configuration.firstRetryDelay = seconds
         }

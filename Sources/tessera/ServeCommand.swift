@@ -57,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("google-origin"), help: "A web origin allowed to show Save to Google Wallet buttons (repeatable; or TESSERA_GOOGLE_ORIGINS, comma-separated).")
     var googleOrigins: [String] = []
 
+    @Option(name: .customLong("google-callback-keys"), help: "Google's callback signing keys: a URL or a JSON file (or TESSERA_GOOGLE_CALLBACK_KEYS); Google's published keys by default.")
+    var googleCallbackKeys: String?
+
     @Option(help: "Merchant configuration (JSON, see docs/checkout.md): turns on the checkout API and payment sheet (TESSERA_MERCHANT_CONFIG).")
     var merchantConfig: String?
 

@@ -39,7 +39,7 @@ struct OrderMigrationTests {
             DROP TABLE events; DROP TABLE webhook_deliveries;
             DROP TABLE redemptions; DROP INDEX passes_barcode_message; ALTER TABLE passes DROP COLUMN redemptions;
             DROP TABLE analytics_hourly; DROP TABLE analytics_registrations; DROP TABLE analytics_state;
-            DROP TABLE campaign_push_counts; DROP TABLE api_keys;
+            DROP TABLE campaign_push_counts; DROP TABLE api_keys; DROP TABLE google_callbacks;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
+import NIOFoundationCompat
 import PassWebService
 
 /// Google Wallet's public paths: the template images Google objects refer to, by content address.
@@ -11,6 +13,34 @@ struct GoogleRoutes: Sendable {
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         group.get("google/images/:file", use: image)
         group.head("google/images/:file", use: image)
+        group.post("google/v1/callbacks", use: callback)
+    }
+
+    /// `POST /google/v1/callbacks`: Google's save and delete callbacks. 200 when verified (also for a repeated
+    /// nonce, counted once), 400 when forged, stale, another issuer's or malformed, 404 for an object of no pass here,
+    /// 503 when the keys or the store cannot be reached (Google retries).
+    @Sendable func callback(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: 64 << 10)
+        } catch {
+            return Self.text(.contentTooLarge, "a callback is at most 64 KiB\n")
+        }
+        switch await google.receiveCallback(Data(buffer: body)) {
+        case .accepted, .repeated:
+            return Self.text(.ok, "ok\n")
+        case .refused(let reason):
+            return Self.text(.badRequest, "callback refused: \(reason)\n")
+        case .unknownPass:
+            return Self.text(.notFound, "no pass has this object\n")
+        case .unavailable(let reason):
+            context.logger.error("google: callback not recorded", metadata: ["reason": "\(reason)"])
+            return Self.text(.serviceUnavailable, "try again later\n")
+        }
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `GET /google/images/<sha256>.png`: a template image, cached for a year (its address changes with its bytes).

@@ -24,7 +24,10 @@ extension PassWebService {
             limiter: RateLimiter(burst: configuration.logBurst, perMinute: configuration.logRequestsPerMinute), now: now
         ).add(to: v1)
         DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
-        if let google { GoogleRoutes(google: google).add(to: root) }
+        if let google {
+            GoogleRoutes(google: google).add(to: root)
+            HolderPage(issuer: issuer, google: google).add(to: root)
+        }
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
             let access = IssuerAccess(adminToken: token, keys: keys)
