@@ -70,6 +70,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     let seen = Mutex<EventCursor?>(nil)
     /// Google's callback signing keys and when they were read.
     let callbackKeys = Mutex<(keys: GoogleCallbackKeys, read: Date)?>(nil)
+    /// The update tag of each pass's state this process last sent.
+    let deliveredTags = Mutex<[GoogleChanges.Key: Int64]>([:])
     /// The classes this process sent, by id: their content's hash.
     let sentClasses = Mutex<[String: Int]>([:])
     private let delivered = Counter(label: "tessera_google_updates_total", dimensions: [("result", "delivered")])
@@ -166,6 +168,13 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
             do {
                 guard let record = try await issuer.item(typeIdentifier: key.passTypeIdentifier, identifier: key.serialNumber)
                 else { return }
+                // Changes already sent with a newer state (while an earlier one waited out Google's 429s) are not
+                // sent again: ten quick changes reach Google as the newest state once.
+                let sentTag = deliveredTags.withLock { $0[key] }
+                if let sentTag, let newest = changes.newestTag[key], newest <= sentTag,
+                   !changes.created.contains(key), !changes.redeemed.contains(key), changes.campaigns[key] == nil {
+                    return
+                }
                 let mapped = try await map(record)
                 // A class is sent when its content differs from what this process last sent (once per campaign).
                 let classHash = mapped.classJSON.hashValue
@@ -183,6 +192,10 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                     guard let message = try await issuer.currentPass(of: record).message else { continue }
                     let header = mapped.classJSON["issuerName"]?.stringValue ?? mapped.objectJSON["cardTitle"]?["defaultValue"]?["value"]?.stringValue ?? ""
                     try await client.addMessage(message, id: GoogleIdentifier.make(campaign), header: header, to: mapped)
+                }
+                deliveredTags.withLock { tags in
+                    if tags.count > 100_000 { tags.removeAll() }
+                    tags[key] = max(tags[key] ?? 0, record.updateTag)
                 }
                 delivered.increment()
                 return
@@ -243,6 +256,10 @@ struct GoogleChanges {
 
     var order: [Key] = []
     var created: Set<Key> = []
+    /// Each pass's newest update tag among the events.
+    var newestTag: [Key: Int64] = [:]
+    /// Passes redeemed in these events.
+    var redeemed: Set<Key> = []
     /// The campaigns that changed each pass (their messages go to Google once each).
     var campaigns: [Key: [String]] = [:]
 
@@ -253,6 +270,12 @@ struct GoogleChanges {
                   let serial = json["serialNumber"]?.stringValue else { continue }
             let key = Key(passTypeIdentifier: type, serialNumber: serial)
             if seen.insert(key).inserted { order.append(key) }
+            // A redemption changes the Google state without a new version: always sent.
+            if event.type == "pass.redeemed" {
+                redeemed.insert(key)
+            } else if let tag = json["updateTag"]?.intValue {
+                newestTag[key] = max(newestTag[key] ?? 0, Int64(tag))
+            }
             if event.type == "pass.created" { created.insert(key) }
             if event.type == "pass.updated", let campaign = json["campaign"]?.stringValue,
                campaigns[key]?.contains(campaign) != true {
