@@ -375,7 +375,7 @@ let package = Package(
             name: "PassWebServiceTests",
             dependencies: [
                 "PassWebService", "TesseraHTTP", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "PassModel", "APNs", "tessera",
-                "TesseraTestSupport",
+                "TesseraTestSupport", "GoogleWallet",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -4,6 +4,7 @@ public import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
+import Synchronization
 public import PassModel
 
 /// Google Wallet's REST API (`walletobjects/v1`): classes and objects inserted or updated, objects patched, messages
@@ -36,8 +37,19 @@ public final class GoogleWalletClient: Sendable {
     /// The service account.
     public let account: GoogleServiceAccount
     let configuration: Configuration
-    let http: HTTPClient
+    private let connections: Mutex<HTTPClient?>
+    private let httpConfiguration: HTTPClient.Configuration
     let tokens: GoogleAccessToken
+
+    /// The HTTP client, made on first use: a client that never sent a request needs no shutdown.
+    var http: HTTPClient {
+        connections.withLock { client in
+            if let client { return client }
+            let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+            client = made
+            return made
+        }
+    }
 
     /// Creates a client (shut it down with ``shutdown()``).
     /// - Parameters:
@@ -53,12 +65,17 @@ public final class GoogleWalletClient: Sendable {
         }
         var http = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         http.timeout = .init(connect: .seconds(10), read: configuration.timeout)
-        self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+        httpConfiguration = http
+        connections = Mutex(nil)
         tokens = GoogleAccessToken(account: account)
     }
 
     /// Closes the client's connections.
-    public func shutdown() async throws { try await http.shutdown() }
+    public func shutdown() async throws {
+        if let client = connections.withLock({ client in defer { client = nil }; return client }) {
+            try await client.shutdown()
+        }
+    }
 
     /// Inserts a class, or updates it when it exists (409 on insert, then `PUT`).
     /// - Parameter pass: The pass whose class it is.

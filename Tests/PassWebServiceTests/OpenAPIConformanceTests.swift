@@ -19,7 +19,9 @@ struct OpenAPIConformanceTests {
     @Test("every documented operation answers as documented")
     func conformance() async throws {
         let folder = try TemporaryDirectory.make(prefix: "openapi")
-        let configuration = try openAPIServerConfiguration(folder: folder)
+        let google = try GoogleWalletStandIn()
+        defer { google.stop() }
+        let configuration = try openAPIServerConfiguration(folder: folder, google: google)
         let document = Mutex(try OpenAPIDocument(
             contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json")))
         let problems = Mutex([String]())
@@ -92,6 +94,7 @@ struct OpenAPIConformanceTests {
                 try await exerciseKeys(call)
                 try await exerciseRedemptions(call)
                 try await exerciseSearch(call)
+                try await exerciseGoogle(call, downloadLink: link)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)

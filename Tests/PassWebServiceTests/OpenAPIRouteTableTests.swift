@@ -63,7 +63,9 @@ struct OpenAPIRouteTableTests {
     func routesAreTheDocument() async throws {
         let folder = try TemporaryDirectory.make(prefix: "openapi-routes")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let configuration = try openAPIServerConfiguration(folder: folder, merchant: try Self.merchant())
+        let google = try GoogleWalletStandIn()
+        defer { google.stop() }
+        let configuration = try openAPIServerConfiguration(folder: folder, merchant: try Self.merchant(), google: google)
         let routes = try await TesseraServer.routes(configuration: configuration, logger: Logger(label: "openapi-routes"))
             .map { description -> Operation in
                 let parts = description.split(separator: " ", maxSplits: 1).map(String.init)
