@@ -31,6 +31,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         public var pollInterval: Duration = .milliseconds(250)
         /// Events read per round.
         public var batchSize = 500
+        /// Passes sent to Google at once.
+        public var concurrency = 8
         /// How long a process holds the delivery lease without renewing it.
         public var lease: TimeInterval = 30
         /// The first retry's delay; it doubles up to ``maximumRetryDelay``.
@@ -144,11 +146,21 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         let events = try await store.events(after: position, types: Self.eventTypes, limit: configuration.batchSize)
         guard let last = events.last else { return false }
         let changes = GoogleChanges(events)
-        var classesSent: Set<String> = []
-        for key in changes.order {
-            try await deliver(key, changes: changes, classesSent: &classesSent) {
-                guard try await self.save(position) else { throw LeaseLost() }
+        let renew: @Sendable () async throws -> Void = {
+            guard try await self.save(position) else { throw LeaseLost() }
+        }
+        // The first pass alone (its class is sent once), then the rest a few at a time; the lease renewed between.
+        var index = 0
+        while index < changes.order.count {
+            let chunk = changes.order[index..<min(index + (index == 0 ? 1 : configuration.concurrency), changes.order.count)]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for key in chunk {
+                    group.addTask { try await self.deliver(key, changes: changes, renewLease: renew) }
+                }
+                try await group.waitForAll()
             }
+            index += chunk.count
+            try await renew()
         }
         guard try await save(last.cursor) else { throw LeaseLost() }
         seen.withLock { $0 = last.cursor }
@@ -160,8 +172,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     }
 
     /// Sends one pass's newest state until Google takes it or refuses it for good.
-    private func deliver(_ key: GoogleChanges.Key, changes: GoogleChanges, classesSent: inout Set<String>,
-                         renewLease: () async throws -> Void) async throws {
+    private func deliver(_ key: GoogleChanges.Key, changes: GoogleChanges,
+                         renewLease: @Sendable () async throws -> Void) async throws {
         var delay = configuration.firstRetryDelay
         while true {
             try Task.checkCancellation()
@@ -178,11 +190,10 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 let mapped = try await map(record)
                 // A class is sent when its content differs from what this process last sent (once per campaign).
                 let classHash = mapped.classJSON.hashValue
-                if !classesSent.contains(mapped.classId), sentClasses.withLock({ $0[mapped.classId] }) != classHash {
+                if sentClasses.withLock({ $0[mapped.classId] }) != classHash {
                     try await client.upsertClass(of: mapped)
                     sentClasses.withLock { $0[mapped.classId] = classHash }
                 }
-                classesSent.insert(mapped.classId)
                 if changes.created.contains(key) {
                     try await client.upsertObject(of: mapped)
                 } else {
@@ -248,8 +259,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
 }
 
 /// The passes a batch of events changed, in the order of their first change, coalesced: each pass once.
-struct GoogleChanges {
-    struct Key: Hashable {
+struct GoogleChanges: Sendable {
+    struct Key: Hashable, Sendable {
         var passTypeIdentifier: String
         var serialNumber: String
     }

@@ -70,10 +70,10 @@ struct PassGoogleCommand: AsyncParsableCommand {
                     imageURL: @escaping @Sendable (String, Data) -> String?) throws -> GoogleWalletPass {
         do {
             return try GooglePassMapper(issuerId: issuerId, imageURL: imageURL).map(pass, template: template)
-        } catch let error as GoogleWalletError where !error.issues.isEmpty {
+        } catch where !error.issues.isEmpty {
             for issue in error.issues { Terminal.standardError(issue.description) }
             throw CommandFailure(message: "\(template.name): \(error.issues.count) problem(s) in the Google Wallet pass")
-        } catch let error as GoogleWalletError {
+        } catch {
             throw CommandFailure(message: error.reason)
         }
     }

@@ -88,6 +88,24 @@ struct PassGoogleCLITests {
         #expect(classCalls.last?.method == "PUT" && classCalls.last?.status == 200)
     }
 
+    @Test func httpsToGoogleTrustsTheCAFileGivenAndNothingElse() async throws {
+        let tls = try TestServerCertificates()
+        let secure = try GoogleWalletStandIn(tls: tls)
+        defer { secure.stop() }
+        let arguments = ["pass", "google", "--template", templates.appendingPathComponent("event-ticket").path,
+                         "--google-issuer-id", Self.issuerId, "--google-service-account", secure.serviceAccountFile.path,
+                         "--google-api-url", secure.baseURL, "--public-url", "https://tessera.example.com", "--insert-classes"]
+        #expect(secure.baseURL.hasPrefix("https://"))
+        let untrusted = try await tessera(arguments)
+        #expect(untrusted.status == 1, "\(untrusted.stderr)")
+        #expect(untrusted.stderr.contains("Google Wallet API"))
+        let trusted = try await tessera(arguments + ["--google-ca-file", tls.authorityPEMPath])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(secure.requests(matching: "/walletobjects/v1/eventTicketClass").first?.status == 200)
+        let missing = try await tessera(arguments + ["--google-ca-file", "/nonexistent/ca.pem"])
+        #expect(missing.status == 2 && missing.stderr.contains("--google-ca-file /nonexistent/ca.pem"))
+    }
+
     @Test func badInputIsRefusedNamingTheFlagOrField() async throws {
         let template = templates.appendingPathComponent("generic").path
         let account = work.appendingPathComponent("broken.json")

@@ -15,10 +15,10 @@ extension OpenAPIConformanceTests {
         #expect(image.status == .ok, "a template image by its address")
         var conditional = HTTPFields()
         conditional[.ifNoneMatch] = "\"\(digest)\""
-        try await call(.get, "/google/images/\(digest).png", conditional, nil)
-        try await call(.head, "/google/images/\(digest).png", [:], nil)
-        try await call(.get, "/google/images/\(String(repeating: "0", count: 64)).png", [:], nil)
-        try await call(.head, "/google/images/nope.png", [:], nil)
+        _ = try await call(.get, "/google/images/\(digest).png", conditional, nil)
+        _ = try await call(.head, "/google/images/\(digest).png", [:], nil)
+        _ = try await call(.get, "/google/images/\(String(repeating: "0", count: 64)).png", [:], nil)
+        _ = try await call(.head, "/google/images/nope.png", [:], nil)
 
         let issuer = openAPIGoogleIssuerId
         let object = "\(issuer).pass.dev.tessera.demo.O-2D1"
@@ -29,14 +29,13 @@ extension OpenAPIConformanceTests {
             #expect(accepted.status == .ok)
             let elsewhere = try GoogleCallbackSigner.sign(issuerId: issuer, classId: "\(issuer).x",
                                                           objectId: "\(issuer).pass.dev.tessera.demo.NOPE", eventType: "del", nonce: "openapi-2")
-            try await call(.post, "/google/v1/callbacks", .json(), String(decoding: elsewhere, as: UTF8.self))
+            _ = try await call(.post, "/google/v1/callbacks", .json(), String(decoding: elsewhere, as: UTF8.self))
         }
-        try await call(.post, "/google/v1/callbacks", .json(), #"{"protocolVersion":"ECv2SigningOnly"}"#)
-        try await call(.post, "/google/v1/callbacks", .json(), String(repeating: "x", count: 70_000))
+        _ = try await call(.post, "/google/v1/callbacks", .json(), #"{"protocolVersion":"ECv2SigningOnly"}"#)
 
         let token = downloadLink.split(separator: "/").last.map { String($0.dropLast(".pkpass".count)) } ?? ""
         let page = try await call(.get, "/p/\(token)", [:], nil)
         #expect(page.status == .ok)
-        try await call(.get, "/p/no-such-token", [:], nil)
+        _ = try await call(.get, "/p/no-such-token", [:], nil)
     }
 }

@@ -21,9 +21,10 @@ public final class GoogleWalletStandIn: @unchecked Sendable {
     }
 
     static let script = #"""
-import http.server, json, os, sys, threading, time, urllib.parse
+import http.server, json, os, ssl, sys, threading, time, urllib.parse
 import jwt
 out_path, public_key_path, issuer_email = sys.argv[1], sys.argv[2], sys.argv[3]
+tls = sys.argv[4:6]  # certificate and key PEM files: https
 public_key = open(public_key_path, "rb").read()
 fail_path = out_path + ".fail429"
 lock = threading.Lock()
@@ -92,7 +93,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             result = store.get(key, {"error": {"code": status, "message": "stand-in"}})
         return self.answer(status, result if status == 200 else {"error": {"code": status, "message": "stand-in %d" % status}})
     def token_uri(self):
-        return "http://127.0.0.1:%d/token" % self.server.server_address[1]
+        return "%s://127.0.0.1:%d/token" % ("https" if tls else "http", self.server.server_address[1])
     do_POST = do_PUT = do_PATCH = do_GET = handle_any
     def log_message(self, *args):
         pass
@@ -103,6 +104,10 @@ def orphaned():
     os._exit(0)
 threading.Thread(target=orphaned, daemon=True).start()
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+if tls:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls[0], tls[1])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()
 """#
@@ -123,10 +128,13 @@ server.serve_forever()
     private var output: URL { folder.appendingPathComponent("requests.jsonl") }
 
     /// The API's base URL, for `--google-api-url`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
+    private let scheme: String
 
     /// Makes a service account key and starts the stand-in.
-    public init() throws {
+    /// - Parameter tls: A server certificate to answer https with (the token endpoint too); http when `nil`.
+    public init(tls: TestServerCertificates? = nil) throws {
+        scheme = tls == nil ? "http" : "https"
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("google-standin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = folder.appendingPathComponent("key.pem")
@@ -146,6 +154,7 @@ server.serve_forever()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, folder.appendingPathComponent("requests.jsonl").path, publicKeyFile.path, clientEmail]
+            + (tls.map { [$0.serverCertificatePEMPath, $0.serverKeyPEMPath] } ?? [])
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -160,7 +169,7 @@ server.serve_forever()
         let account: [String: String] = [
             "type": "service_account", "project_id": "tessera-tests", "private_key_id": privateKeyID,
             "private_key": try String(contentsOf: key, encoding: .utf8), "client_email": clientEmail,
-            "client_id": "1", "token_uri": "http://127.0.0.1:\(port)/token",
+            "client_id": "1", "token_uri": "\(scheme)://127.0.0.1:\(port)/token",
         ]
         try JSONSerialization.data(withJSONObject: account).write(to: serviceAccountFile)
     }
