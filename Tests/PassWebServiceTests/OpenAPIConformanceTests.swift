@@ -22,6 +22,7 @@ struct OpenAPIConformanceTests {
         let google = try GoogleWalletStandIn()
         defer { google.stop() }
         let configuration = try openAPIServerConfiguration(folder: folder, google: google)
+        let googleFixtures = try await GoogleExerciseFixtures.make()
         let document = Mutex(try OpenAPIDocument(
             contentsOf: Subprocess.repositoryRoot.appendingPathComponent("docs/openapi.json")))
         let problems = Mutex([String]())
@@ -94,7 +95,7 @@ struct OpenAPIConformanceTests {
                 try await exerciseKeys(call)
                 try await exerciseRedemptions(call)
                 try await exerciseSearch(call)
-                try await exerciseGoogle(call, downloadLink: link)
+                try await exerciseGoogle(call, downloadLink: link, fixtures: googleFixtures)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)
