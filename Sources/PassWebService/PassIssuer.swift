@@ -331,62 +331,6 @@ public final class PassIssuer: WalletItemIssuer {
         }
     }
 
-    /// Builds and signs one version. Personalized passes use the template without `personalization.json`, with
-    /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
-    func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
-        let (builder, data) = try prepare(pass, entry: entry)
-        do {
-            let built = try builder.build(data: data)
-            return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
-        } catch let error as PassModelError {
-            throw IssuerError.invalidData("data: \(error.description)")
-        } catch let error as PassBundleError {
-            throw IssuerError.invalidData(Self.reportingWarnings(error))
-        }
-    }
-
-    /// The builder and data of a pass's current version: its template (personalized or not, with a campaign's
-    /// message as a back field) and its data with the holder's details.
-    /// - Parameters:
-    ///   - pass: The pass.
-    ///   - entry: Its template version.
-    ///   - keepingMessage: Whether a campaign's message becomes a back field (Wallet's lock-screen message).
-    func prepare(_ pass: PassRecord, entry: TemplateLibrary.Entry, keepingMessage: Bool = true) throws
-        -> (builder: PassBuilder, data: PassData)
-    {
-        var overrides = try Self.document(pass.data)
-        var fields: [String: JSONValue] = [:]
-        if case .object(let given)? = overrides.removeValue(forKey: "fields") {
-            fields = given
-        } else if let other = overrides["fields"] {
-            throw IssuerError.invalidData("data.fields: must be an object of field key to value, found \(other.kindName)")
-        }
-        overrides["serialNumber"] = .string(pass.serialNumber)
-        overrides["authenticationToken"] = .string(pass.authenticationToken)
-        overrides["webServiceURL"] = .string(webServiceURL)
-        if pass.voided { overrides["voided"] = .bool(true) }
-        var builder = entry.builder
-        var personalized = false
-        if let personalization = pass.personalization, let personalizedBuilder = entry.personalizedBuilder {
-            builder = personalizedBuilder
-            personalized = true
-            let keys = Set(Self.fieldKeys(of: builder.template.pass))
-            for (key, value) in try Self.document(personalization) where keys.contains(key) && fields[key] == nil {
-                fields[key] = value
-            }
-        }
-        if let message = overrides.removeValue(forKey: Self.messageKey), keepingMessage {
-            if case .string(let text) = message, !text.isEmpty, let style = builder.template.pass.style,
-               overrides[style.rawValue] == nil
-            {
-                builder = try self.builder(builder, version: entry.version, personalized: personalized, message: text)
-            } else {
-                try Self.applyMessage(message, to: &overrides, template: builder.template.pass)
-            }
-        }
-        return (builder, PassData(overrides: overrides, fields: fields))
-    }
-
     /// A refused pass's errors and, after them, its warnings: every problem at once, as `tessera pass create` prints
     /// them, so one answer says all that needs fixing.
     static func reportingWarnings(_ error: PassBundleError) -> String {
