@@ -48,9 +48,12 @@ extension GoogleWalletSync {
         }.count : 0
     }
 
-    /// A template image by its SHA-256, indexing every template's images on a miss (after a restart or an edit).
+    /// A template image by its SHA-256, indexing every template's images on a miss (after a restart or an edit), at
+    /// most once every ten seconds: requests for addresses no template has cannot make the server hash all its
+    /// images again and again.
     public func image(sha256: String) async -> Data? {
         if let data = images.image(sha256) { return data }
+        guard images.mayReindex(at: now()) else { return nil }
         for data in await issuer.templateImages() { _ = images.remember(data) }
         return images.image(sha256)
     }
@@ -68,4 +71,15 @@ final class GoogleImageIndex: Sendable {
     }
 
     func image(_ digest: String) -> Data? { images.withLock { $0[digest] } }
+
+    private let lastReindex = Mutex<Date?>(nil)
+
+    /// Whether the templates may be indexed again now (not within ten seconds of the last time); notes the time.
+    func mayReindex(at now: Date) -> Bool {
+        lastReindex.withLock { last in
+            if let last, now.timeIntervalSince(last) < 10 { return false }
+            last = now
+            return true
+        }
+    }
 }
