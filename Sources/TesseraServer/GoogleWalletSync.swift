@@ -200,7 +200,9 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                     try await client.patchObject(of: mapped)
                 }
                 for campaign in changes.campaigns[key] ?? [] {
-                    guard let message = try await issuer.currentPass(of: record).message else { continue }
+                    // The campaign's own message: a campaign without one leaves an earlier campaign's in the pass's
+                    // data, which must not be sent again.
+                    guard let message = try await campaignMessage(campaign) else { continue }
                     let header = mapped.classJSON["issuerName"]?.stringValue ?? mapped.objectJSON["cardTitle"]?["defaultValue"]?["value"]?.stringValue ?? ""
                     try await client.addMessage(message, id: GoogleIdentifier.make(campaign), header: header, to: mapped)
                 }
@@ -231,6 +233,13 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 return
             }
         }
+    }
+
+    /// A campaign's lock-screen message, from its stored specification; `nil` when it has none.
+    func campaignMessage(_ id: String) async throws -> String? {
+        guard let campaigns = store as? any CampaignStore, let record = try await campaigns.campaign(id: id),
+              let specification = try? JSONValue(jsonData: record.specification) else { return nil }
+        return specification["message"]?.stringValue
     }
 
     /// A pass as Google's class and object.

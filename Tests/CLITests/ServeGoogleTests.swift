@@ -96,6 +96,14 @@ struct ServeGoogleTests {
         #expect(message?["body"] as? String == "Doors now open at 19:00")
         #expect(message?["messageType"] as? String == "TEXT_AND_NOTIFY")
 
+        // A later campaign without a message changes the object but adds no message (not the earlier one again).
+        let quiet = try await server.send("POST", "/api/v1/campaigns", headers: [Self.admin],
+                                          body: #"{"select":{"template":"event-ticket"},"data":{"fields":{"terms":"No refunds."}}}"#)
+        #expect(quiet?.status == 202)
+        _ = try await Self.wait(google) { $0.contains { $0.method == "PATCH" && $0.path == object && $0.bodyJSON.contains("No refunds.") } }
+        try await Task.sleep(for: .seconds(1))  // a message would follow the patch at once
+        #expect(google.requests(matching: object + "/addMessage").count == 1)
+
         // A void: the object becomes INACTIVE, and the API says so.
         let voided = try await server.send("DELETE", "/api/v1/passes/pass.dev.tessera.demo/G-1", headers: [Self.admin])
         #expect(voided.map { (Self.json($0.body)["google"] as? [String: Any])?["state"] as? String } == "INACTIVE")
