@@ -7,33 +7,28 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Products several targets depend on.
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: "swift-nio")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+
+let libraries = [
+    "Validation", "Timestamps", "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview",
+    "PaymentRequest", "PaymentToken", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassWebService", "TesseraHTTP",
+    "Checkout", "CheckoutPersistence", "TesseraServer", "Webhooks", "GoogleWallet",
+]
+
 let package = Package(
     name: "tessera",
     platforms: [.macOS(.v15)],
-    products: [
-        .library(name: "Validation", targets: ["Validation"]),
-        .library(name: "Timestamps", targets: ["Timestamps"]),
-        .library(name: "PassModel", targets: ["PassModel"]),
-        .library(name: "OrderModel", targets: ["OrderModel"]),
-        .library(name: "PassCrypto", targets: ["PassCrypto"]),
-        .library(name: "PassBundle", targets: ["PassBundle"]),
-        .library(name: "Barcodes", targets: ["Barcodes"]),
-        .library(name: "PassPreview", targets: ["PassPreview"]),
-        .library(name: "PaymentRequest", targets: ["PaymentRequest"]),
-        .library(name: "PaymentToken", targets: ["PaymentToken"]),
-        .library(name: "PassStore", targets: ["PassStore"]),
-        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
-        .library(name: "PostgresStore", targets: ["PostgresStore"]),
-        .library(name: "APNs", targets: ["APNs"]),
-        .library(name: "PassWebService", targets: ["PassWebService"]),
-        .library(name: "TesseraHTTP", targets: ["TesseraHTTP"]),
-        .library(name: "Checkout", targets: ["Checkout"]),
-        .library(name: "CheckoutPersistence", targets: ["CheckoutPersistence"]),
-        .library(name: "TesseraServer", targets: ["TesseraServer"]),
-        .library(name: "Webhooks", targets: ["Webhooks"]),
-        .library(name: "GoogleWallet", targets: ["GoogleWallet"]),
-        .executable(name: "tessera", targets: ["tessera"]),
-    ],
+    // Every library target is a product of its own name.
+    products: libraries.map { .library(name: $0, targets: [$0]) } + [.executable(name: "tessera", targets: ["tessera"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
@@ -106,8 +101,7 @@ let package = Package(
         .target(
             name: "PaymentToken",
             dependencies: [
-                "PassCrypto", "COpenSSL", "PassModel",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "PassCrypto", "COpenSSL", "PassModel", crypto,
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -115,7 +109,7 @@ let package = Package(
 
         // Pass web service storage: the protocol and an in-memory store; SQLite (GRDB) and PostgreSQL (postgres-nio)
         .target(
-            name: "PassStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            name: "PassStore", dependencies: [crypto],
             swiftSettings: swiftSettings
         ),
         // Google Wallet: Tessera passes as Google classes and objects, checked against Google's published schema;
@@ -124,10 +118,9 @@ let package = Package(
             name: "GoogleWallet",
             dependencies: [
                 "PassModel", "Validation", .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                crypto, asyncHTTPClient,
+                nioCore, .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"), nioSSL,
             ],
             swiftSettings: swiftSettings
         ),
@@ -135,14 +128,9 @@ let package = Package(
         .target(
             name: "Webhooks",
             dependencies: [
-                "PassStore", "PassCrypto",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "PassStore", "PassCrypto", crypto, asyncHTTPClient, nioCore,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                logging, metrics, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -156,9 +144,7 @@ let package = Package(
             dependencies: [
                 "PassStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                logging, metrics, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -166,15 +152,10 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
-                "Timestamps",
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "Timestamps", nioSSL, nioCore, nioPosix,
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                crypto, logging, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -190,12 +171,9 @@ let package = Package(
             name: "PassWebService",
             dependencies: [
                 "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "OrderModel", "Validation",
-                .product(name: "NIOPosix", package: "swift-nio"),
+                nioPosix,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                nioCore, logging, metrics, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -205,12 +183,7 @@ let package = Package(
             dependencies: [
                 "PaymentRequest", "PaymentToken", "PassStore", "PassModel", "OrderModel", "PassCrypto", "Markup", "Webhooks",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                asyncHTTPClient, nioSSL, nioCore, crypto, logging, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -221,13 +194,11 @@ let package = Package(
             name: "TesseraHTTP",
             dependencies: [
                 "PassWebService", "Checkout", "PaymentRequest", "PassStore", "PassModel", "PassCrypto", "Timestamps",
-                "Barcodes", "Markup",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Barcodes", "Markup", hummingbird,
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                nioCore, logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -238,7 +209,7 @@ let package = Package(
                 "Checkout", "SQLiteStore", "PostgresStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -247,16 +218,11 @@ let package = Package(
             name: "TesseraServer",
             dependencies: [
                 "PassWebService", "Checkout", "CheckoutPersistence", "PassStore", "SQLiteStore", "PostgresStore", "APNs", "PassBundle", "TesseraHTTP",
-                "Webhooks", "SigningIdentities", "GoogleWallet", "PassModel",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "Webhooks", "SigningIdentities", "GoogleWallet", "PassModel", crypto, hummingbird, nioCore, nioPosix,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                logging, metrics,
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),
@@ -268,16 +234,13 @@ let package = Package(
                 "PassModel", "OrderModel", "PassCrypto", "PassBundle", "Barcodes", "PassPreview", "PaymentRequest", "PaymentToken",
                 "TesseraServer", "TesseraHTTP", "PassWebService", "APNs", "Checkout", "Webhooks", "SigningIdentities", "GoogleWallet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                nioCore, nioPosix,
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                logging, metrics,
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                serviceLifecycle, asyncHTTPClient,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                crypto,
             ],
             swiftSettings: swiftSettings
         ),
@@ -288,10 +251,7 @@ let package = Package(
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
                 "PassStore", "SQLiteStore", "PaymentToken", "OrderModel", "APNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                logging, hummingbird, nioCore, nioPosix,
             ],
             swiftSettings: swiftSettings
         ),
@@ -300,11 +260,10 @@ let package = Package(
         .target(
             name: "TesseraTestSupport",
             dependencies: [
-                "PassCrypto", "PassModel", "PostgresStore", .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "PassCrypto", "PassModel", "PostgresStore", logging, nioCore, nioPosix,
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                nioSSL, .product(name: "NIOTLS", package: "swift-nio"),
+                hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/TesseraTestSupport",
@@ -313,7 +272,7 @@ let package = Package(
         .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GoogleWalletTests",
-            dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport", crypto],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
@@ -350,8 +309,7 @@ let package = Package(
         .testTarget(
             name: "PassStoreTests",
             dependencies: [
-                "PassStore", "SQLiteStore", "PostgresStore", "TesseraTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "PassStore", "SQLiteStore", "PostgresStore", "TesseraTestSupport", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -362,12 +320,9 @@ let package = Package(
                 "APNs", "PassCrypto", "TesseraTestSupport",
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                nioCore,
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                crypto, nioSSL, nioPosix, logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -377,10 +332,9 @@ let package = Package(
                 "PassWebService", "TesseraHTTP", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "PassModel", "APNs", "tessera",
                 "TesseraTestSupport", "GoogleWallet",
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
+                asyncHTTPClient, logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -390,13 +344,10 @@ let package = Package(
                 "Checkout", "TesseraServer", "PaymentRequest", "PaymentToken", "PassWebService", "TesseraHTTP", "PassCrypto", "tessera",
                 "TesseraTestSupport", "PassBundle", "PassStore", "PassModel", "OrderModel",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                asyncHTTPClient, nioSSL, crypto, logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -404,7 +355,7 @@ let package = Package(
             name: "CheckoutPersistenceTests",
             dependencies: [
                 "CheckoutPersistence", "Checkout", "SQLiteStore", "PostgresStore", "PassStore", "PaymentRequest",
-                "TesseraTestSupport", .product(name: "Logging", package: "swift-log"),
+                "TesseraTestSupport", logging,
             ],
             swiftSettings: swiftSettings
         ),
@@ -412,7 +363,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "tessera", "TesseraTestSupport", "PassStore", "SQLiteStore", "PostgresStore", "Webhooks", "PassCrypto",
-                .product(name: "Logging", package: "swift-log"),
+                logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings

@@ -40,11 +40,6 @@ public enum WalletObjectsSchema {
         return .scalar(type: json["type"]?.stringValue ?? "any", values: values)
     }
 
-    /// Whether the schema knows a type, such as `EventTicketClass`.
-    /// - Parameter name: The schema's name.
-    /// - Returns: `true` if it is one of the checked schemas.
-    public static func knows(_ name: String) -> Bool { schemas[name] != nil }
-
     /// Checks a class or object against its schema and Google's documented limits.
     /// - Parameters:
     ///   - value: The JSON.

@@ -37,15 +37,13 @@ extension GoogleWalletSync {
 
     /// Changes to a pass after the cursor this process last saw (other processes' progress is not counted).
     func pending(_ pass: PassRecord) async -> Int {
-        let cursor = seen.withLock { $0 }
-        guard let cursor, let events = try? await store.events(after: cursor, types: Self.eventTypes, limit: 1000) else {
-            return 0
-        }
-        let key = GoogleChanges.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        return GoogleChanges(events).order.contains(key) ? events.filter {
-            let json = try? JSONSerialization.jsonObject(with: $0.data) as? [String: Any]
-            return json?["passTypeIdentifier"] as? String == key.passTypeIdentifier && json?["serialNumber"] as? String == key.serialNumber
-        }.count : 0
+        guard let cursor = seen.withLock({ $0 }),
+              let events = try? await store.events(after: cursor, types: Self.eventTypes, limit: 1000) else { return 0 }
+        return events.filter { event in
+            let json = try? JSONValue(jsonData: event.data)
+            return json?["passTypeIdentifier"]?.stringValue == pass.passTypeIdentifier
+                && json?["serialNumber"]?.stringValue == pass.serialNumber
+        }.count
     }
 
     /// A template image by its SHA-256, indexing every template's images on a miss (after a restart or an edit), at

@@ -87,7 +87,20 @@ struct PassGoogleCommand: AsyncParsableCommand {
         }
         let client = GoogleWalletClient(account: account, configuration: try google.clientConfiguration())
         do {
-            defer { Task { try? await client.shutdown() } }
+            let link = try await insertAndSign(pass, account: account, client: client)
+            try? await client.shutdown()
+            return link
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Inserts the class, then the object if the link is still too long, and signs the link that refers to them.
+    private func insertAndSign(_ pass: GoogleWalletPass, account: GoogleServiceAccount, client: GoogleWalletClient)
+        async throws -> GoogleSaveLink
+    {
+        do {
             try await client.upsertClass(of: pass)
             let objects = try await GoogleSaveLink.sign([pass], content: .objects, account: account, origins: origins)
             if objects.fits { return objects }

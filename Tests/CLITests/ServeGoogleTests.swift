@@ -110,6 +110,16 @@ struct ServeGoogleTests {
         _ = try await Self.wait(google) { requests in
             requests.contains { $0.method == "PATCH" && $0.path == object && $0.body["state"] as? String == "INACTIVE" }
         }
+
+        // An unvoiding campaign makes it ACTIVE again.
+        let unvoid = try await server.send("POST", "/api/v1/campaigns", headers: [Self.admin],
+                                           body: #"{"select":{"passTypeIdentifier":"pass.dev.tessera.demo","serialNumbers":["G-1"]},"unvoid":true}"#)
+        #expect(unvoid?.status == 202, "\(String(decoding: unvoid?.body ?? Data(), as: UTF8.self))")
+        _ = try await Self.wait(google) { requests in
+            let patches = requests.filter { $0.method == "PATCH" && $0.path == object }
+            return patches.last?.body["state"] as? String == "ACTIVE"
+                && patches.contains { $0.body["state"] as? String == "INACTIVE" }
+        }
         _ = try await server.terminate()
     }
 
