@@ -170,7 +170,7 @@ let package = Package(
         .target(
             name: "PassWebService",
             dependencies: [
-                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "OrderModel", "Validation",
+                "PassModel", "PassBundle", "PassCrypto", "PassStore", "Timestamps", "OrderModel", "Validation", "PassPreview",
                 nioPosix,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 nioCore, logging, metrics, serviceLifecycle,
@@ -260,7 +260,8 @@ let package = Package(
         .target(
             name: "TesseraTestSupport",
             dependencies: [
-                "PassCrypto", "PassModel", "PostgresStore", logging, nioCore, nioPosix,
+                "PassCrypto", "PassModel", "PostgresStore", logging, nioCore, nioPosix, asyncHTTPClient,
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 nioSSL, .product(name: "NIOTLS", package: "swift-nio"),
                 hummingbird,

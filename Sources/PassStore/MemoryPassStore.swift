@@ -47,6 +47,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     /// Webhook endpoints' delivery cursors and leases.
     var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
     var googleCallbacks: [String: GoogleCallbackRecord] = [:]
+    var consoleSessions: [Data: ConsoleSessionRecord] = [:]
 
     /// Creates an empty store.
     /// - Parameter kind: What it holds: passes, or orders (the events say `order.*`).

@@ -109,6 +109,11 @@ public final class PassIssuer: WalletItemIssuer {
         "\(webServiceURL)/download/\(pass.downloadToken).pkpass"
     }
 
+    /// The holder's landing page of a pass: the wallets' buttons for the device that opens it.
+    public func holderPageURL(for pass: PassRecord) -> String {
+        "\(webServiceURL)/p/\(pass.downloadToken)"
+    }
+
     /// The pass type identifier a template's passes get: its signing identity's certificate's (the template's own
     /// only when the certificate names none), which is what they are stored under.
     /// - Parameter name: The template's folder name.

@@ -54,6 +54,8 @@ public struct PassWebService: Sendable {
     public let keys: APIKeyService?
     /// Google Wallet: save links and object states in the issuer API's pass answers, when configured.
     public var google: (any GoogleWalletLinking)?
+    /// The console's sessions, when the console is on (`/console`, and the session cookie on `/api/v1`).
+    public var consoleSessions: ConsoleSessionService?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).

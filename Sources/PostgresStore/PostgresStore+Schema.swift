@@ -50,6 +50,20 @@ extension PostgresStore {
         campaignPushCountTables,
         apiKeyTables,
         googleCallbackTables,
+        consoleSessionTables,
+    ]
+
+    /// Version 12: the console's signed-in sessions (see ``PassStore/ConsoleSessionStore``): a new table only.
+    private static let consoleSessionTables: [String] = [
+        """
+        CREATE TABLE console_sessions (
+            secret_hash bytea PRIMARY KEY,
+            key_id text,
+            created_at timestamptz NOT NULL,
+            expires_at timestamptz NOT NULL
+        )
+        """,
+        "CREATE INDEX console_sessions_expiry ON console_sessions (expires_at)",
     ]
 
     /// Version 11: Google Wallet's save and delete callbacks, once per nonce (see ``PassStore/GoogleCallbackStore``).

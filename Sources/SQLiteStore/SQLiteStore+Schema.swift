@@ -38,6 +38,9 @@ extension SQLiteStore {
         migrator.registerMigration("v11: Google Wallet callbacks") { db in
             try db.execute(sql: version11)
         }
+        migrator.registerMigration("v12: console sessions") { db in
+            try db.execute(sql: version12)
+        }
         return migrator
     }()
 
@@ -166,6 +169,17 @@ extension SQLiteStore {
             received_at REAL NOT NULL
         ) WITHOUT ROWID;
         CREATE INDEX google_callbacks_pass ON google_callbacks (pass_type_identifier, serial_number);
+        """
+
+    /// The console's signed-in sessions (see ``PassStore/ConsoleSessionStore``): a new table only.
+    private static let version12 = """
+        CREATE TABLE console_sessions (
+            secret_hash BLOB NOT NULL PRIMARY KEY,
+            key_id TEXT,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
         """
 
     /// Issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.

@@ -163,6 +163,10 @@ public enum TesseraServer {
         var webService = PassWebService(
             issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events, keys: keys,
             configuration: configuration.webService, now: now)
+        // The console: on with the issuer API; its sessions in the store, so signing out holds for every process.
+        if let token = configuration.webService.adminToken, let sessionStore = store as? any ConsoleSessionStore {
+            webService.consoleSessions = ConsoleSessionService(store: sessionStore, keys: keys, adminToken: token, now: now)
+        }
         if let google = try googleSync(configuration, issuer: issuer, store: store, logger: logger, now: now) {
             services.append(google)
             webService.google = google

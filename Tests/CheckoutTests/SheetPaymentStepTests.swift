@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TesseraTestSupport
 
 /// The sheet without Apple Pay and outside development mode, paying through the merchant's payment step: a card
 /// gateway's hosted element on another origin, in headless Chromium.

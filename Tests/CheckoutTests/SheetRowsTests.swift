@@ -1,6 +1,7 @@
 import Checkout
 import Foundation
 import Testing
+import TesseraTestSupport
 
 /// The sheet's rows in headless Chromium: only those the request needs, each showing its value with a chevron and
 /// opening its picker in place; one primary button stating the amount; live regions and focus kept.

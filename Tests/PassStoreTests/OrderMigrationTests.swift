@@ -40,6 +40,7 @@ struct OrderMigrationTests {
             DROP TABLE redemptions; DROP INDEX passes_barcode_message; ALTER TABLE passes DROP COLUMN redemptions;
             DROP TABLE analytics_hourly; DROP TABLE analytics_registrations; DROP TABLE analytics_state;
             DROP TABLE campaign_push_counts; DROP TABLE api_keys; DROP TABLE google_callbacks;
+            DROP TABLE console_sessions;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

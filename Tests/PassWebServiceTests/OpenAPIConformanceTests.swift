@@ -96,6 +96,7 @@ struct OpenAPIConformanceTests {
                 try await exerciseRedemptions(call)
                 try await exerciseSearch(call)
                 try await exerciseGoogle(call, downloadLink: link, fixtures: googleFixtures)
+                try await exerciseConsole(call, passPath: path)
                 try await call(.get, "/api/v1/templates", .admin)
                 try await call(.get, "/api/v1/templates", [:])
                 try await call(.delete, path, .admin)

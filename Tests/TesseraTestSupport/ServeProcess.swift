@@ -93,7 +93,9 @@ public final class ServeProcess: @unchecked Sendable {
     public func send(_ method: String, _ path: String, headers: [String] = [], body: String? = nil, timeout: TimeInterval = 30)
         async throws -> (status: Int, head: String, body: Data)?
     {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n"
+        // `Host: x` unless the caller names one.
+        let host = headers.contains { $0.lowercased().hasPrefix("host:") } ? "" : "Host: x\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\n\(host)"
         for header in headers { text += header + "\r\n" }
         if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
         text += "Connection: close\r\n\r\n" + (body ?? "")

@@ -25,13 +25,20 @@ public struct EventService: Sendable {
 
     /// Events after a cursor.
     /// - Parameters:
-    ///   - after: The `nextCursor` of the previous page, or `nil` for the start of the log.
+    ///   - after: The `nextCursor` of the previous page, `latest` for the end of the log as it is now (an empty page),
+    ///     or `nil` for the start of the log.
     ///   - types: Event types to keep (each may be a comma-separated list); every type when empty.
     ///   - limit: The page size, 1 to ``maximumPageSize`` (default ``defaultPageSize``).
     /// - Throws: ``IssuerError`` 400 naming `after`, `type` or `limit` when one is malformed.
     public func events(after: String?, types: [String], limit: String?) async throws -> Page {
         var cursor = EventCursor.start
-        if let after {
+        if after == "latest" {
+            // The end of the log as it is now: an empty page whose cursor a reader follows for what happens next.
+            guard let outbox = store as? any WebhookOutboxStore else {
+                throw IssuerError.badQuery("after", "this store cannot say where its log ends")
+            }
+            return Page(events: [], nextCursor: try await outbox.latestEventCursor().description)
+        } else if let after {
             guard let parsed = EventCursor(after) else {
                 throw IssuerError.badQuery("after", "not a cursor this server gave (a nextCursor from GET /api/v1/events)")
             }

@@ -5,7 +5,8 @@ import PassCrypto
 import PassWebService
 
 /// Who may call the issuer API and on what: `Authorization: Bearer <admin token>` (everything) or `Bearer <API key>`
-/// (its scope's identifiers, with its permissions). Sets ``WebServiceRequestContext/issuerPrincipal``.
+/// (its scope's identifiers, with its permissions), or the console's session cookie standing for either (a request that
+/// changes something then carries the session's `X-CSRF-Token`). Sets ``WebServiceRequestContext/issuerPrincipal``.
 ///
 /// Order of checks, so nothing can be learnt about another brand's items: the credential (401), then the permission
 /// the method needs (403, the same whether the item exists or not), then the path's type identifier (an identifier
@@ -13,6 +14,8 @@ import PassWebService
 struct IssuerAccessMiddleware: RouterMiddleware {
     let adminToken: String
     let keys: APIKeyService?
+    /// The console's sessions, when the console is on.
+    var consoleSessions: ConsoleSessionService?
     /// The path parameter holding the type identifier (`passTypeIdentifier`), when the routes have one.
     var typeParameter: String? = "passTypeIdentifier"
     /// What a missing item answers (the route's own not-found).
@@ -25,7 +28,7 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         next: (Request, WebServiceRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let principal = try await Self.principal(request, adminToken: adminToken, keys: keys)
+        let principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
         if adminOnly, !principal.isAdmin {
             throw WebServiceError(.forbidden, status: .forbidden, "only the admin token manages API keys")
         }
@@ -42,11 +45,19 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The caller of a request: the admin token (compared in constant time) or a key not revoked.
-    static func principal(_ request: Request, adminToken: String, keys: APIKeyService?) async throws -> IssuerPrincipal {
+    /// The caller of a request: the admin token (compared in constant time), a key not revoked, or (without an
+    /// `Authorization` header) a console session whose CSRF token a state-changing request carries.
+    static func principal(
+        _ request: Request, adminToken: String, keys: APIKeyService?, consoleSessions: ConsoleSessionService? = nil
+    ) async throws -> IssuerPrincipal {
         let unauthorized = WebServiceError(
             .unauthorized, status: .unauthorized, "a valid bearer token is required",
             headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""])
+        if request.headers[.authorization] == nil, let consoleSessions, let secret = ConsoleCookie.secret(of: request) {
+            guard let session = try await consoleSessions.principal(secret: secret) else { throw unauthorized }
+            try ConsoleCookie.checkCSRF(request, secret: secret)
+            return session.principal
+        }
         guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]) else { throw unauthorized }
         if SecretToken.constantTimeEqual(given, adminToken) { return .admin }
         guard let keys, let principal = try await keys.principal(secret: String(given)) else { throw unauthorized }
@@ -65,6 +76,8 @@ struct IssuerAccessMiddleware: RouterMiddleware {
 struct IssuerAccess: Sendable {
     let adminToken: String
     let keys: APIKeyService?
+    /// The console's sessions, when the console is on.
+    var consoleSessions: ConsoleSessionService?
 
     /// The access check of a group of routes.
     func middleware(
@@ -72,7 +85,8 @@ struct IssuerAccess: Sendable {
         adminOnly: Bool = false
     ) -> IssuerAccessMiddleware {
         IssuerAccessMiddleware(
-            adminToken: adminToken, keys: keys, typeParameter: typeParameter, notFound: notFound, adminOnly: adminOnly)
+            adminToken: adminToken, keys: keys, consoleSessions: consoleSessions, typeParameter: typeParameter,
+            notFound: notFound, adminOnly: adminOnly)
     }
 }
 

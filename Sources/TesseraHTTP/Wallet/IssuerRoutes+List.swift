@@ -11,7 +11,7 @@ extension IssuerRoutes {
     /// a page of pass states in (pass type, serial number) order, or with `Accept: text/csv` or
     /// `application/x-ndjson` every matching pass streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let format = try ItemListResponse.format(accept: request.headers[.accept])
+        let format = try ItemListResponse.format(of: request)
         var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
         search.restrict(to: context.principal)
         guard format == .json else { return try await export(format, search) }

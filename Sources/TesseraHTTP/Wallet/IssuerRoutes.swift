@@ -27,7 +27,9 @@ struct IssuerRoutes: Sendable {
         passes.get(":passTypeIdentifier/:serialNumber/pkpass", use: download)
         passes.get(":passTypeIdentifier/:serialNumber/registrations", use: registrations)
         group.group("pkpasses").add(middleware: access.middleware(typeParameter: nil)).post(use: downloadBundle)
-        group.group("templates").add(middleware: access.middleware(typeParameter: nil)).get(use: templates)
+        let templateGroup = group.group("templates").add(middleware: access.middleware(typeParameter: nil))
+        templateGroup.get(use: templates)
+        addPreviews(passes: passes, templates: templateGroup, group: group)
         group.group("redemptions").add(middleware: access.middleware(typeParameter: nil)).post(use: redeem)
         group.group("analytics").add(middleware: access.middleware(typeParameter: nil)).get("passes", use: analytics)
     }
@@ -38,6 +40,8 @@ struct IssuerRoutes: Sendable {
             var contentVersion: String?
             var passTypeIdentifier: String?
             var style: String?
+            /// Its field keys, in the order the pass lists them.
+            var fields: [String]?
             var error: String?
         }
 
@@ -50,10 +54,14 @@ struct IssuerRoutes: Sendable {
         let summaries = try await issuer.templateSummaries().filter {
             principal.isAdmin || $0.passTypeIdentifier.map(principal.covers) == true
         }
-        return try JSONBody.response(TemplateList(templates: summaries.map {
-            .init(name: $0.name, contentVersion: $0.contentVersion, passTypeIdentifier: $0.passTypeIdentifier,
-                  style: $0.style, error: $0.error)
-        }))
+        var items: [TemplateList.Item] = []
+        for summary in summaries {
+            items.append(.init(
+                name: summary.name, contentVersion: summary.contentVersion, passTypeIdentifier: summary.passTypeIdentifier,
+                style: summary.style, fields: summary.error == nil ? await issuer.templateFieldKeys(named: summary.name) : nil,
+                error: summary.error))
+        }
+        return try JSONBody.response(TemplateList(templates: items))
     }
 
     /// The state of a pass as the issuer API shows it.
@@ -79,6 +87,11 @@ struct IssuerRoutes: Sendable {
         var google: GoogleWalletState?
         /// The validator's warnings for the version just made (unknown keys, ...), as `tessera pass create` prints.
         var warnings: [String]?
+        /// Every field's value as the pass shows it now (the template's, with the pass's own data over it): in the
+        /// answers about one pass (read, change, void), not in lists.
+        var fields: [String: JSONValue]?
+        /// The holder's landing page (Apple Wallet on an iPhone, Google Wallet on Android, a QR code elsewhere).
+        var holderPageURL: String?
     }
 
     func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
@@ -92,7 +105,8 @@ struct IssuerRoutes: Sendable {
             lastModified: HTTPDate.format(pass.lastModified),
             registrations: try await issuer.registrationCount(of: pass),
             redemptions: redemption?.redemptions ?? 0, redeemedAt: redemption.map { RFC3339.format($0.firstRedeemedAt) },
-            pushesQueued: pushesQueued, googleSaveURL: googleState?.saveURL, google: googleState, warnings: warnings)
+            pushesQueued: pushesQueued, googleSaveURL: googleState?.saveURL, google: googleState, warnings: warnings,
+            fields: try? await issuer.currentFieldValues(of: pass), holderPageURL: issuer.holderPageURL(for: pass))
     }
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {

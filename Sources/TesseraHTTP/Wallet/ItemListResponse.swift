@@ -54,7 +54,21 @@ enum ItemListResponse {
 
     /// The query parameters in order, decoded.
     static func parameters(_ request: Request) -> [(name: String, value: String)] {
-        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        request.uri.queryParameters.filter { $0.key != "format" }.map { (String($0.key), String($0.value)) }
+    }
+
+    /// The format a request asks for: `format=csv|ndjson|json` in the query (what a download link can say), else by
+    /// its `Accept` header (see ``format(accept:)``).
+    /// - Throws: 400 naming `format` for another value; 406 as ``format(accept:)``.
+    static func format(of request: Request) throws -> Format {
+        let given = request.uri.queryParameters.getAll("format")
+        guard !given.isEmpty else { return try format(accept: request.headers[.accept]) }
+        switch given.count == 1 ? String(given[0]) : "" {
+        case "csv": return .csv
+        case "ndjson": return .ndjson
+        case "json": return .json
+        default: throw WebServiceError.invalid("format", "format: must be csv, ndjson or json, once")
+        }
     }
 
     /// Streams every match as CSV or NDJSON.

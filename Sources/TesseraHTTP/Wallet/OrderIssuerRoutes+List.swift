@@ -9,7 +9,7 @@ extension OrderIssuerRoutes {
     /// `GET /api/v1/orders?template=&orderTypeIdentifier=&updatedSince=&limit=&cursor=`: a page of order states in
     /// (order type, order identifier) order, or with `Accept: text/csv` or `application/x-ndjson` every match streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let format = try ItemListResponse.format(accept: request.headers[.accept])
+        let format = try ItemListResponse.format(of: request)
         var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .order)
         search.restrict(to: context.principal)
         guard format == .json else {

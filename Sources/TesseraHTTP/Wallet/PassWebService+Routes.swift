@@ -26,11 +26,11 @@ extension PassWebService {
         DownloadRoutes(issuer: issuer, orderIssuer: orderIssuer).add(to: root)
         if let google {
             GoogleRoutes(google: google).add(to: root)
-            HolderPage(issuer: issuer, google: google).add(to: root)
         }
+        HolderPage(issuer: issuer, google: google).add(to: root)
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
-            let access = IssuerAccess(adminToken: token, keys: keys)
+            let access = IssuerAccess(adminToken: token, keys: keys, consoleSessions: consoleSessions)
             IssuerRoutes(issuer: issuer, access: access, maximumBodySize: configuration.maximumBodySize,
                          maximumPassDataBodySize: configuration.maximumPassDataBodySize, google: google).add(to: api)
             if let campaigns {
@@ -46,6 +46,12 @@ extension PassWebService {
             }
             if let keys {
                 KeyRoutes(keys: keys, access: access, maximumBodySize: configuration.maximumBodySize).add(to: api)
+            }
+            if let consoleSessions {
+                ConsoleRoutes(
+                    sessions: consoleSessions, pathPrefix: pathPrefix, maximumBodySize: configuration.maximumBodySize,
+                    signInLimiter: RateLimiter(burst: 10, perMinute: 10), now: now
+                ).add(to: root)
             }
         }
         // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not

@@ -1,21 +1,20 @@
 import AsyncHTTPClient
-import Foundation
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 import NIOCore
 import NIOHTTP1
-import TesseraTestSupport
 
 /// A minimal W3C WebDriver client for chromium-driver: start the driver, open a headless Chromium session, find,
 /// click, type, read text and attributes, and poll until the page shows what the test waits for.
-final class WebDriver: @unchecked Sendable {
-    let base: String
-    let sessionId: String
+public final class WebDriver: @unchecked Sendable {
+    public let base: String
+    public let sessionId: String
     private let process: Process
 
     /// Where Debian puts Chromium and its driver, or `nil` when either is missing.
-    static func locate() -> (browser: String, driver: String)? {
+    public static func locate() -> (browser: String, driver: String)? {
         let browsers = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         let drivers = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
         guard let browser = browsers.first(where: FileManager.default.isExecutableFile(atPath:)),
@@ -24,7 +23,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Starts chromium-driver on a free port and opens a headless session.
-    static func start(browser: String, driver: String) async throws -> WebDriver {
+    public static func start(browser: String, driver: String) async throws -> WebDriver {
         let port = ServeProcess.unusedPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driver)
@@ -48,7 +47,7 @@ final class WebDriver: @unchecked Sendable {
             let exited = process.isRunning ? "still running" : "exited with status \(process.terminationStatus)"
             // SIGKILL: a driver started from a worker thread may have SIGTERM blocked, and must not outlive the test.
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            throw CheckoutTestError("chromedriver did not answer /status on port \(port) after \(tries) tries and "
+            throw WebDriverError("chromedriver did not answer /status on port \(port) after \(tries) tries and "
                 + "\(Int(TestTime.seconds(60))) s (TESSERA_TEST_TIME_FACTOR \(TestTime.factor)); it had \(exited)")
         }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
@@ -56,10 +55,11 @@ final class WebDriver: @unchecked Sendable {
             "goog:chromeOptions": ["binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
                                                               "--disable-dev-shm-usage", "--window-size=1000,1400",
                                                               "--lang=en-US", "--hide-scrollbars"]],
+            "goog:loggingPrefs": ["browser": "ALL"],
         ] as [String: Any]]]
         do {
             let value = try await call("POST", base + "/session", capabilities)
-            guard let sessionId = value["sessionId"] as? String else { throw CheckoutTestError("no WebDriver session: \(value)") }
+            guard let sessionId = value["sessionId"] as? String else { throw WebDriverError("no WebDriver session: \(value)") }
             TestProgress.say("chromedriver 127.0.0.1:\(port)", "session open")
             return WebDriver(base: base + "/session/" + sessionId, sessionId: sessionId, process: process)
         } catch {
@@ -75,7 +75,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Ends the session and stops the driver.
-    func quit() async {
+    public func quit() async {
         let name = "chromedriver \(base.split(separator: "/")[1])"
         TestProgress.say(name, "closing the session")
         _ = try? await Self.call("DELETE", base)
@@ -88,21 +88,21 @@ final class WebDriver: @unchecked Sendable {
         TestProgress.say(name, process.isRunning ? "still running: SIGKILL sent" : "stopped")
     }
 
-    func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
+    public func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
 
-    func element(_ selector: String) async throws -> String {
+    public func element(_ selector: String) async throws -> String {
         let value = try await Self.call("POST", base + "/element", ["using": "css selector", "value": selector])
         guard let id = value["element-6066-11e4-a52e-4f735466cecf"] as? String else {
-            throw CheckoutTestError("no element \(selector): \(value)")
+            throw WebDriverError("no element \(selector): \(value)")
         }
         return id
     }
 
-    func click(_ selector: String) async throws {
+    public func click(_ selector: String) async throws {
         _ = try await Self.call("POST", base + "/element/\(try await element(selector))/click", [:])
     }
 
-    func type(_ selector: String, _ text: String) async throws {
+    public func type(_ selector: String, _ text: String) async throws {
         let id = try await element(selector)
         _ = try await Self.call("POST", base + "/element/\(id)/clear", [:])
         _ = try await Self.call("POST", base + "/element/\(id)/value", ["text": text])
@@ -110,7 +110,7 @@ final class WebDriver: @unchecked Sendable {
 
     /// Moves the session into the frame `selector` finds (commands then act on the frame's document), or back to the
     /// top-level document with `nil`.
-    func frame(_ selector: String?) async throws {
+    public func frame(_ selector: String?) async throws {
         if let selector {
             let id = try await element(selector)
             _ = try await Self.call("POST", base + "/frame", ["id": ["element-6066-11e4-a52e-4f735466cecf": id]])
@@ -120,50 +120,62 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Sends keys (WebDriver key codes such as `"\u{E015}"`, arrow down) to the element without clearing it.
-    func keys(_ selector: String, _ text: String) async throws {
+    public func keys(_ selector: String, _ text: String) async throws {
         _ = try await Self.call("POST", base + "/element/\(try await element(selector))/value", ["text": text])
     }
 
     /// Runs `script` in the page (a function body; `arguments` holds `args`) and returns what it returns.
-    func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
+    public func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
         try await Self.callAny("POST", base + "/execute/sync", ["script": script, "args": args])
     }
 
     /// Runs a Chrome DevTools Protocol command through chromium-driver (device metrics, emulated media features).
-    func devTools(_ command: String, _ parameters: [String: Any]) async throws {
+    public func devTools(_ command: String, _ parameters: [String: Any]) async throws {
         _ = try await Self.callAny("POST", base + "/goog/cdp/execute", ["cmd": command, "params": parameters])
     }
 
     /// Runs `script` as an asynchronous script: it finishes by calling its last argument with the result.
-    func executeAsync(_ script: String) async throws -> Any? {
+    public func executeAsync(_ script: String) async throws -> Any? {
         try await Self.callAny("POST", base + "/execute/async", ["script": script, "args": []])
     }
 
+    /// What the page wrote to the browser's console since the last call (Chromium's log: level and message),
+    /// network errors included.
+    public func browserLog() async throws -> [(level: String, message: String)] {
+        let entries = try await Self.callAny("POST", base + "/se/log", ["type": "browser"]) as? [[String: Any]] ?? []
+        return entries.map { (($0["level"] as? String) ?? "", ($0["message"] as? String) ?? "") }
+    }
+
+    /// The address of the current page.
+    public func currentURL() async throws -> String {
+        try await Self.callAny("GET", base + "/url") as? String ?? ""
+    }
+
     /// Reloads the current page.
-    func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
+    public func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
 
     /// Sets the browser window's outer size in CSS pixels.
-    func setWindowSize(width: Int, height: Int) async throws {
+    public func setWindowSize(width: Int, height: Int) async throws {
         _ = try await Self.call("POST", base + "/window/rect", ["width": width, "height": height])
     }
 
     /// A PNG of the viewport.
-    func screenshot() async throws -> Data {
+    public func screenshot() async throws -> Data {
         guard let base64 = try await Self.callAny("GET", base + "/screenshot") as? String,
-              let data = Data(base64Encoded: base64) else { throw CheckoutTestError("no screenshot") }
+              let data = Data(base64Encoded: base64) else { throw WebDriverError("no screenshot") }
         return data
     }
 
-    func text(_ selector: String) async throws -> String {
+    public func text(_ selector: String) async throws -> String {
         try await Self.callAny("GET", base + "/element/\(try await element(selector))/text") as? String ?? ""
     }
 
-    func attribute(_ selector: String, _ name: String) async throws -> String? {
+    public func attribute(_ selector: String, _ name: String) async throws -> String? {
         try await Self.callAny("GET", base + "/element/\(try await element(selector))/attribute/\(name)") as? String
     }
 
     /// Polls `read` until `condition` holds (30 s, generous for a loaded machine), returning the last value read.
-    func wait<T: Sendable>(_ read: () async throws -> T, until condition: (T) -> Bool) async throws -> T {
+    public func wait<T: Sendable>(_ read: () async throws -> T, until condition: (T) -> Bool) async throws -> T {
         var last = try await read()
         for _ in 0..<300 where !condition(last) {
             try await Task.sleep(for: .milliseconds(100))
@@ -194,8 +206,16 @@ final class WebDriver: @unchecked Sendable {
         let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView), options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if response.status.code >= 400 {
-            throw CheckoutTestError("WebDriver \(method) \(url): \(response.status.code) \(value ?? "")")
+            throw WebDriverError("WebDriver \(method) \(url): \(response.status.code) \(value ?? "")")
         }
         return value is NSNull ? nil : value
     }
+}
+
+
+/// A WebDriver command that failed, or a browser that did not start.
+public struct WebDriverError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,90 @@
+public import Foundation
+import PassCrypto
+public import PassStore
+
+/// The console's sessions: opened with the admin token or an API key, kept in the store (so signing out, or revoking
+/// the key, ends a session on every server process), and carried by the browser as a cookie holding a random secret.
+///
+/// State-changing requests of a session carry its CSRF token, a hash of the session's secret: a page of another
+/// origin can neither read the cookie nor compute the token.
+public final class ConsoleSessionService: Sendable {
+    /// How long a session lasts at most from sign-in (12 hours: a working day, then sign in again).
+    public static let defaultLifetime: TimeInterval = 12 * 3600
+
+    private let store: any ConsoleSessionStore
+    private let keys: APIKeyService?
+    private let adminToken: String
+    private let lifetime: TimeInterval
+    private let now: @Sendable () -> Date
+
+    /// Creates the service.
+    public init(
+        store: any ConsoleSessionStore, keys: APIKeyService?, adminToken: String,
+        lifetime: TimeInterval = ConsoleSessionService.defaultLifetime, now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.keys = keys
+        self.adminToken = adminToken
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    /// A session just opened.
+    public struct Opened: Sendable {
+        /// The cookie's value (never stored).
+        public var secret: String
+        /// Who signed in.
+        public var principal: IssuerPrincipal
+        /// When it ends.
+        public var expiresAt: Date
+    }
+
+    /// Opens a session for the admin token or an API key's secret; always a new secret, whatever the browser held
+    /// before (no session fixation).
+    /// - Returns: The session, or `nil` when the token is neither.
+    public func signIn(token: String) async throws -> Opened? {
+        let token = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty, token.utf8.count < 400 else { return nil }
+        let principal: IssuerPrincipal
+        if SecretToken.constantTimeEqual(token, adminToken) {
+            principal = .admin
+        } else if let keys, let key = try await keys.principal(secret: token) {
+            principal = key
+        } else {
+            return nil
+        }
+        let at = now()
+        // Ended sessions go when a new one starts: the table stays the size of the sessions in use.
+        try await store.deleteEndedConsoleSessions(now: at)
+        let secret = "tcs_" + SecretToken.random(length: 43)
+        var keyID: String?
+        if case .key(let id, _, _) = principal { keyID = id }
+        let expiresAt = at.addingTimeInterval(lifetime)
+        try await store.insertConsoleSession(ConsoleSessionRecord(
+            secretHash: Self.hash(secret), keyID: keyID, createdAt: at, expiresAt: expiresAt))
+        return Opened(secret: secret, principal: principal, expiresAt: expiresAt)
+    }
+
+    /// Who a session's secret stands for, while it lasts and its key is not revoked.
+    public func principal(secret: String) async throws -> (principal: IssuerPrincipal, expiresAt: Date)? {
+        guard secret.hasPrefix("tcs_"), secret.utf8.count < 200 else { return nil }
+        guard let found = try await store.consoleSession(secretHash: Self.hash(secret), now: now()) else { return nil }
+        guard let key = found.key else { return (.admin, found.session.expiresAt) }
+        return (.key(id: key.id, name: key.name, scope: APIKeyService.scope(of: key)), found.session.expiresAt)
+    }
+
+    /// Ends a session on every process.
+    public func signOut(secret: String) async throws {
+        guard secret.hasPrefix("tcs_"), secret.utf8.count < 200 else { return }
+        try await store.deleteConsoleSession(secretHash: Self.hash(secret))
+    }
+
+    /// The CSRF token of a session: what its state-changing requests carry in `X-CSRF-Token`.
+    public static func csrfToken(secret: String) -> String {
+        Digest.sha256(Array(("tessera-console-csrf:" + secret).utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func hash(_ secret: String) -> Data {
+        Data(Digest.sha256(Array(secret.utf8)))
+    }
+}

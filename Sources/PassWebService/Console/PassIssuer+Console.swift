@@ -1,0 +1,101 @@
+public import Foundation
+import HTTPTypes
+import PassBundle
+import PassCrypto
+import PassModel
+import PassPreview
+public import PassStore
+
+/// A signing identity as the console shows it: which passes it signs and when its certificate expires.
+public struct IdentitySummary: Sendable, Equatable {
+    /// The Pass Type ID its certificate names.
+    public var identifier: String
+    /// The team (the certificate's OU).
+    public var teamIdentifier: String?
+    /// The templates signed with it.
+    public var templates: [String]
+    /// When the certificate expires.
+    public var expiresAt: Date?
+    /// When the Apple WWDR intermediate expires.
+    public var intermediateExpiresAt: Date?
+    /// Whole days until the earlier of the two (negative once expired).
+    public var daysLeft: Int?
+    /// Why it signs nothing now (expired), else `nil`.
+    public var problem: String?
+}
+
+extension PassIssuer {
+    /// Every signing identity of the templates folders, in their order.
+    public func identitySummaries() async -> [IdentitySummary] {
+        let at = now()
+        let summaries = (try? await templateSummaries()) ?? []
+        var seen: [String: Int] = [:]
+        var identities: [IdentitySummary] = []
+        for source in templates.currentSources {
+            let credentials = source.signer.credentials
+            guard let identifier = credentials.identity.passTypeIdentifier else { continue }
+            let names = PassIssuer.templateNames(in: source.directory).filter { name in
+                summaries.first { $0.name == name }?.passTypeIdentifier.map { $0 == identifier } ?? true
+            }
+            if let index = seen[identifier] {
+                identities[index].templates += names
+                continue
+            }
+            let expiries = [credentials.certificate.notAfter, credentials.wwdr.notAfter].compactMap { $0 }
+            seen[identifier] = identities.count
+            identities.append(IdentitySummary(
+                identifier: identifier, teamIdentifier: credentials.identity.teamIdentifier, templates: names,
+                expiresAt: credentials.certificate.notAfter, intermediateExpiresAt: credentials.wwdr.notAfter,
+                daysLeft: expiries.min().map { Int(($0.timeIntervalSince(at) / 86_400).rounded(.down)) },
+                problem: credentials.expiryReason(at: at)))
+        }
+        return identities
+    }
+
+    /// A picture of a pass as its holder sees it now (its current data on its template), as PNG at twice the point
+    /// size.
+    /// - Parameters:
+    ///   - record: The pass.
+    ///   - side: `front` or `back`.
+    /// - Throws: ``IssuerError`` when its template is gone or the picture cannot be drawn.
+    public func preview(of record: PassRecord, side: String) async throws -> Data {
+        let current = try await currentPass(of: record)
+        var files = current.template.files
+        files.removeValue(forKey: "pass.json")
+        return try await Self.render(PassPreviewRenderer(pass: current.pass, files: files), side: side)
+    }
+
+    /// A picture of a template as it is now, with its own sample values, as PNG.
+    /// - Throws: ``IssuerError`` `unknownTemplate` for a template that does not exist.
+    public func templatePreview(named name: String, side: String) async throws -> Data {
+        guard templateSources.contains(where: { PassIssuer.templateNames(in: $0.directory).contains(name) }) else {
+            throw IssuerError.unknownTemplate(name)
+        }
+        let entry = try await templateEntry(named: name)
+        let template = entry.builder.template
+        let renderer: PassPreviewRenderer
+        do {
+            renderer = try PassPreviewRenderer(template: template)
+        } catch {
+            throw IssuerError.invalidTemplate(name, "\(error)")
+        }
+        return try await Self.render(renderer, side: side)
+    }
+
+    /// The template's field keys, in the order the pass lists them.
+    public func templateFieldKeys(named name: String) async -> [String] {
+        guard let entry = try? await templateEntry(named: name) else { return [] }
+        return Self.fieldKeys(of: entry.builder.template.pass)
+    }
+
+    private static func render(_ renderer: PassPreviewRenderer, side: String) async throws -> Data {
+        guard let side = PassPreviewRenderer.Side(rawValue: side), side != .both else {
+            throw IssuerError(status: .badRequest, description: "side: must be front or back, found \(side)", field: "side")
+        }
+        do {
+            return try renderer.png(side: side, scale: 2)
+        } catch {
+            throw IssuerError(status: .unprocessableContent, description: "the preview cannot be drawn: \(error)", field: nil)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PassCrypto
+import PassWebService
+
+/// The console's session cookie and the CSRF check of requests that carry it.
+enum ConsoleCookie {
+    /// The cookie's name.
+    static let name = "tessera_console"
+    /// The header a state-changing request of a session carries its CSRF token in.
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
+    /// The session secret of the request's cookie, if it has one of the right form.
+    static func secret(of request: Request) -> String? {
+        guard let value = request.cookies[name]?.value, value.hasPrefix("tcs_"), value.utf8.count < 200 else { return nil }
+        return value
+    }
+
+    /// Refuses a state-changing request (anything but GET and HEAD) whose `X-CSRF-Token` is not the session's, or
+    /// whose `Origin`, when sent, is not this server's.
+    static func checkCSRF(_ request: Request, secret: String) throws {
+        guard request.method != .get, request.method != .head else { return }
+        let expected = ConsoleSessionService.csrfToken(secret: secret)
+        guard let given = request.headers[csrfHeader], SecretToken.constantTimeEqual(given, expected) else {
+            throw WebServiceError(.forbidden, status: .forbidden,
+                                  "X-CSRF-Token: a console request that changes something must carry the session's CSRF token")
+        }
+        if let origin = request.headers[.origin], let host = request.head.authority,
+           origin != "http://\(host)", origin != "https://\(host)"
+        {
+            throw WebServiceError(.forbidden, status: .forbidden, "Origin: \(origin) is not this server's")
+        }
+    }
+
+    /// Whether the request came to a loopback address over plain HTTP (development: the cookie cannot be `Secure`).
+    static func isLoopbackDevelopment(_ request: Request) -> Bool {
+        let host = (request.head.authority ?? "").lowercased()
+        let bare = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.split(separator: ":").first ?? "")
+        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased()
+        return proto != "https" && (bare == "localhost" || bare == "::1" || bare.hasPrefix("127."))
+    }
+
+    /// `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure outside loopback development, ending with
+    /// the session.
+    static func setting(_ secret: String, expiresAt: Date, path: String, request: Request) -> String {
+        let maxAge = max(0, Int(expiresAt.timeIntervalSinceNow.rounded(.down)))
+        return "\(name)=\(secret); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
+            + (isLoopbackDevelopment(request) ? "" : "; Secure")
+    }
+
+    /// `Set-Cookie` that removes the cookie.
+    static func clearing(path: String, request: Request) -> String {
+        "\(name)=; Path=\(path); Max-Age=0; HttpOnly; SameSite=Strict" + (isLoopbackDevelopment(request) ? "" : "; Secure")
+    }
+}

@@ -1,0 +1,168 @@
+extension ConsoleScript {
+    static let campaigns = #"""
+        const campaignStates = { scheduled: "Scheduled", running: "Running", done: "Done", cancelled: "Cancelled", failed: "Failed" };
+
+        function campaignChange(campaign) {
+          const spec = campaign;
+          if (spec.republishTemplate) return "Republish from the template";
+          if (spec.void) return "Void";
+          if (spec.unvoid) return "Unvoid";
+          return "Change fields";
+        }
+
+        /** Counts the passes a selection matches, up to 10,000 (10 pages of the search). */
+        async function countMatches(select) {
+          const query = new URLSearchParams({ template: select.template, limit: "1000", voided: "false" });
+          for (const [key, value] of Object.entries(select.fields || {})) query.set("field." + key, value);
+          let count = 0;
+          for (let page = 0; page < 10; page++) {
+            const found = await api("GET", "/api/v1/passes?" + query.toString());
+            count += found.passes.length;
+            if (!found.nextCursor) return { count, more: false };
+            query.set("cursor", found.nextCursor);
+          }
+          return { count, more: true };
+        }
+
+        pages.campaigns = async function () {
+          const params = new URLSearchParams(location.search);
+          const templates = (await templateList()).filter((t) => !t.error);
+          const list = el("div", { id: "campaign-list" });
+          const live = el("div", { id: "campaign-progress", role: "status", "aria-live": "polite" });
+          const sections = [];
+
+          if (can("write")) {
+            const templateChoice = templateSelect("campaign-template", templates, params.get("template"));
+            const matchKey = el("input", { id: "campaign-match-key", autocomplete: "off" });
+            const matchValue = el("input", { id: "campaign-match-value", autocomplete: "off" });
+            const count = el("p", { id: "campaign-count", "aria-live": "polite" }, "");
+            const changeKinds = [["data", "Change field values"], ["republish", "Republish from the template's current version"], ["void", "Void the passes"], ["unvoid", "Unvoid voided passes"]];
+            const chosen = params.get("change") === "republish" ? "republish" : "data";
+            const radios = changeKinds.map(([value, label]) => el("div", {},
+              el("input", { type: "radio", name: "change", id: "change-" + value, value, checked: value === chosen }),
+              el("label", { for: "change-" + value, class: "inline" }, label)));
+            const fieldKey = el("select", { id: "campaign-field-key" });
+            const fieldValue = el("input", { id: "campaign-field-value", autocomplete: "off" });
+            const dataFields = el("div", { id: "campaign-data", class: "form-grid" }, field("Field", fieldKey), field("New value", fieldValue));
+            const message = el("textarea", { id: "campaign-message", rows: "2", maxlength: "500" });
+            const when = el("input", { id: "campaign-at", type: "datetime-local" });
+            const result = el("div", { id: "campaign-result" });
+            const submit = el("button", { type: "submit", id: "start-campaign" }, "Start campaign");
+
+            const fillKeys = () => {
+              const template = templates.find((t) => t.name === templateChoice.value);
+              fieldKey.replaceChildren(...((template && template.fields) || []).map((key) => el("option", { value: key }, key)));
+            };
+            const selection = () => {
+              const select = { template: templateChoice.value };
+              if (matchKey.value.trim()) select.fields = { [matchKey.value.trim()]: matchValue.value };
+              return select;
+            };
+            let counting = 0;
+            const recount = async () => {
+              const mine = ++counting;
+              count.textContent = "Counting matching passes…";
+              try {
+                const found = await countMatches(selection());
+                if (mine !== counting) return;
+                count.textContent = (found.more ? "More than " : "") + formatNumber(found.count) + (found.count === 1 && !found.more ? " pass matches." : " passes match.");
+              } catch (error) {
+                if (mine === counting) count.textContent = error.message;
+              }
+            };
+            const syncChange = () => {
+              const kind = document.querySelector("input[name=change]:checked").value;
+              dataFields.hidden = kind !== "data";
+            };
+            const syncWhen = () => { submit.textContent = when.value ? "Schedule campaign" : "Start campaign"; };
+            templateChoice.addEventListener("change", () => { fillKeys(); recount(); });
+            matchKey.addEventListener("change", recount);
+            matchValue.addEventListener("change", recount);
+            when.addEventListener("input", syncWhen);
+
+            const form = el("form", { id: "campaign-form", "aria-labelledby": "compose-title" },
+              el("h2", { id: "compose-title" }, "New campaign"),
+              el("fieldset", {}, el("legend", {}, "Which passes"),
+                el("div", { class: "form-grid" }, field("Template", templateChoice),
+                  field("Only where field", matchKey, "Optional: a field key, such as date."), field("Has the value", matchValue)),
+                count),
+              el("fieldset", {}, el("legend", {}, "The change"), radios, dataFields),
+              el("fieldset", {}, el("legend", {}, "Message and time"),
+                field("Lock-screen message", message, "Optional: what Wallet shows on the holder's lock screen with this change."),
+                field("Apply at", when, "Leave empty to apply now; a time in your browser's time zone schedules it.")),
+              el("div", { class: "actions" }, submit), result);
+            form.addEventListener("change", (event) => { if (event.target.name === "change") syncChange(); });
+            form.addEventListener("submit", async (event) => {
+              event.preventDefault();
+              result.replaceChildren();
+              const kind = document.querySelector("input[name=change]:checked").value;
+              const body = { select: selection() };
+              if (kind === "data") {
+                if (!fieldKey.value) { result.append(problem("Pick the field to change.")); fieldKey.focus(); return; }
+                body.data = { fields: { [fieldKey.value]: fieldValue.value } };
+              } else if (kind === "republish") body.republishTemplate = true;
+              else if (kind === "void") body.void = true;
+              else body.unvoid = true;
+              if (message.value.trim()) body.message = message.value.trim();
+              if (when.value) body.scheduledAt = new Date(when.value).toISOString();
+              submit.disabled = true;
+              try {
+                const campaign = await api("POST", "/api/v1/campaigns", body, { idempotencyKey: randomKey() });
+                result.append(el("p", { class: "notice" }, (campaign.state === "scheduled" ? "Scheduled for " + formatDate(campaign.scheduledAt) : "Started") + ": campaign " + campaign.id + "."));
+                await refresh();
+              } catch (error) {
+                result.append(problem(error));
+              }
+              submit.disabled = false;
+            });
+            fillKeys();
+            syncChange();
+            syncWhen();
+            sections.push(el("section", { class: "card" }, form));
+            recount();
+          }
+
+          sections.push(el("section", { class: "card", "aria-labelledby": "campaigns-title" }, el("h2", { id: "campaigns-title" }, "Campaigns"), live, list));
+          show(...sections);
+
+          const finished = new Set();
+          let first = true;
+          async function refresh() {
+            const page = await api("GET", "/api/v1/campaigns?limit=25");
+            const rows = page.campaigns.map((campaign) => {
+              const active = campaign.state === "running" || campaign.state === "scheduled";
+              const cancel = active && can("write") ? el("button", { type: "button", class: "secondary", id: "cancel-" + campaign.id,
+                "aria-label": "Cancel campaign " + campaign.id, onclick: async () => {
+                  try {
+                    const after = await api("DELETE", "/api/v1/campaigns/" + enc(campaign.id));
+                    announce("Campaign cancelled: " + formatNumber(after.changed) + " passes had changed.");
+                  } catch (error) { announce(error.message); }
+                  refresh();
+                } }, "Cancel") : null;
+              const progress = campaign.state === "running" && campaign.matched
+                ? el("progress", { max: campaign.matched, value: campaign.changed + campaign.failed, "aria-label": "Progress of campaign " + campaign.id }) : null;
+              return el("tr", { id: "campaign-" + campaign.id, "data-state": campaign.state },
+                el("td", {}, formatDate(campaign.createdAt)),
+                el("td", {}, el("span", { class: "badge " + (campaign.state === "done" ? "ok" : campaign.state === "failed" ? "critical" : "") }, campaignStates[campaign.state] || campaign.state), progress),
+                el("td", {}, campaign.scheduledAt ? formatDate(campaign.scheduledAt) : "Now"),
+                el("td", { class: "matched" }, formatNumber(campaign.matched)), el("td", { class: "changed" }, formatNumber(campaign.changed)),
+                el("td", {}, formatNumber(campaign.failed)), el("td", { class: "pushes" }, formatNumber(campaign.pushesSent)),
+                el("td", {}, cancel));
+            });
+            list.replaceChildren(table("Campaigns, newest first", ["Created", "State", "Applies", "Matched", "Changed", "Failed", "Pushes sent", ""], rows,
+              { id: "campaigns-table", hideCaption: true, empty: "No campaigns yet." }));
+            for (const campaign of page.campaigns) {
+              if (!["done", "failed", "cancelled"].includes(campaign.state) || finished.has(campaign.id)) continue;
+              finished.add(campaign.id);
+              if (!first) live.replaceChildren(el("p", { class: "notice" }, "Campaign " + campaign.id + " " + (campaignStates[campaign.state] || campaign.state).toLowerCase() +
+                ": " + formatNumber(campaign.changed) + " passes changed, " + formatNumber(campaign.pushesSent) + " pushes sent."));
+            }
+            first = false;
+            const busy = page.campaigns.some((c) => c.state === "running" || c.state === "scheduled");
+            window.clearTimeout(refresh.timer);
+            refresh.timer = window.setTimeout(() => refresh().catch(() => {}), busy ? 1000 : 5000);
+          }
+          await refresh();
+        };
+        """#
+}
