@@ -29,7 +29,7 @@ struct ServeConsoleSessionTests {
             // Without a session every page leads to sign-in, and back.
             let page = try await server.send("GET", "/console/passes?template=event-ticket")
             #expect(page.status == 303)
-            #expect(OrdersServer.header("Location", in: page.head) == "/console/sign-in?next=%2Fconsole%2Fpasses")
+            #expect(OrdersServer.header("Location", in: page.head) == "/console/sign-in?next=%2Fconsole%2Fpasses%3Ftemplate%3Devent%2Dticket")
             let signInPage = try await server.send("GET", "/console/sign-in")
             #expect(signInPage.status == 200)
             let policy = try #require(OrdersServer.header("Content-Security-Policy", in: signInPage.head))

@@ -8,29 +8,11 @@ import TesseraTestSupport
 @Suite("The payment sheet passes axe-core", .serialized)
 struct SheetAccessibilityTests {
     /// axe.min.js from the installed Python package, or `nil`.
-    static func axeSource() async throws -> String? {
-        let result = try await offCooperativePool {
-            try Subprocess.run("python3", ["-c", "import importlib.util, os; spec = importlib.util.find_spec('axe_playwright_python'); "
-                + "print(os.path.join(os.path.dirname(spec.origin), 'axe.min.js') if spec else '')"])
-        }
-        let path = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !path.isEmpty else { return nil }
-        return try? String(contentsOfFile: path, encoding: .utf8)
-    }
+    static func axeSource() async throws -> String? { try await AxeCore.source() }
 
-    /// The serious and critical violations axe finds on the page as it is now, as "rule: n nodes" lines; with
-    /// `iframes` false, frames (a gateway's card element, which is the gateway's own page) are left out.
+    /// The serious and critical violations axe finds on the sheet as it is now (see ``AxeCore``).
     static func violations(_ page: SheetBrowser.Page, axe: String, iframes: Bool = true) async throws -> [String] {
-        if try await page.evaluate("typeof axe") != "object" { _ = try await page.driver.execute(axe) }
-        let script = """
-            const done = arguments[arguments.length - 1];
-            axe.run(document, { resultTypes: ['violations'], iframes: \(iframes) })
-              .then((r) => done(JSON.stringify(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-                .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))))
-              .catch((e) => done(JSON.stringify(['axe failed: ' + e])));
-            """
-        let json = try await page.driver.executeAsync(script) as? String ?? "[\"no answer from axe\"]"
-        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String] ?? [json]
+        try await AxeCore.violations(page.driver, axe: axe, iframes: iframes)
     }
 
     @Test("No serious or critical violation", arguments: [("phone", 390, 844), ("desktop", 1280, 800)], ["light", "dark"])

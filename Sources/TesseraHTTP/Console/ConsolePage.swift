@@ -56,6 +56,7 @@ struct ConsolePage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(kind.title) · Tessera console</title>
+            <link rel="icon" href="data:,">
             <link rel="stylesheet" href="\(MarkupText.html(base))/console/assets/console.css">
             <script defer src="\(MarkupText.html(base))/console/assets/console.js"></script>
             </head>

@@ -46,7 +46,8 @@ struct ConsoleRoutes: Sendable {
     /// A page: to the sign-in page without a session (coming back here after).
     func page(_ kind: ConsolePage.Kind, _ request: Request, _ context: WebServiceRequestContext) async throws -> Response {
         guard let secret = ConsoleCookie.secret(of: request), try await sessions.principal(secret: secret) != nil else {
-            let next = request.uri.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let asked = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+            let next = asked.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             return Self.redirect(to: base + "/console/sign-in?next=" + next)
         }
         return ConsolePage(kind: kind, base: base).response()

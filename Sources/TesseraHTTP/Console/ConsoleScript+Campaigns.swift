@@ -32,7 +32,8 @@ extension ConsoleScript {
           const sections = [];
 
           if (can("write")) {
-            const templateChoice = templateSelect("campaign-template", templates, params.get("template"));
+            const templateChoice = templateSelect("campaign-template", templates, params.get("template"), "Choose a template");
+            templateChoice.required = true;
             const matchKey = el("input", { id: "campaign-match-key", autocomplete: "off" });
             const matchValue = el("input", { id: "campaign-match-value", autocomplete: "off" });
             const count = el("p", { id: "campaign-count", "aria-live": "polite" }, "");
@@ -41,11 +42,12 @@ extension ConsoleScript {
             const radios = changeKinds.map(([value, label]) => el("div", {},
               el("input", { type: "radio", name: "change", id: "change-" + value, value, checked: value === chosen }),
               el("label", { for: "change-" + value, class: "inline" }, label)));
+            const checkedChange = () => radios.map((row) => row.querySelector("input")).find((input) => input.checked).value;
             const fieldKey = el("select", { id: "campaign-field-key" });
             const fieldValue = el("input", { id: "campaign-field-value", autocomplete: "off" });
             const dataFields = el("div", { id: "campaign-data", class: "form-grid" }, field("Field", fieldKey), field("New value", fieldValue));
             const message = el("textarea", { id: "campaign-message", rows: "2", maxlength: "500" });
-            const when = el("input", { id: "campaign-at", type: "datetime-local" });
+            const when = el("input", { id: "campaign-at", type: "datetime-local", step: "1" });
             const result = el("div", { id: "campaign-result" });
             const submit = el("button", { type: "submit", id: "start-campaign" }, "Start campaign");
 
@@ -61,6 +63,7 @@ extension ConsoleScript {
             let counting = 0;
             const recount = async () => {
               const mine = ++counting;
+              if (!templateChoice.value) { count.textContent = "Choose a template to see how many passes match."; return; }
               count.textContent = "Counting matching passes…";
               try {
                 const found = await countMatches(selection());
@@ -71,8 +74,7 @@ extension ConsoleScript {
               }
             };
             const syncChange = () => {
-              const kind = document.querySelector("input[name=change]:checked").value;
-              dataFields.hidden = kind !== "data";
+              dataFields.hidden = checkedChange() !== "data";
             };
             const syncWhen = () => { submit.textContent = when.value ? "Schedule campaign" : "Start campaign"; };
             templateChoice.addEventListener("change", () => { fillKeys(); recount(); });
@@ -95,7 +97,8 @@ extension ConsoleScript {
             form.addEventListener("submit", async (event) => {
               event.preventDefault();
               result.replaceChildren();
-              const kind = document.querySelector("input[name=change]:checked").value;
+              if (!templateChoice.value) { result.append(problem("Choose the template whose passes change.")); templateChoice.focus(); return; }
+              const kind = checkedChange();
               const body = { select: selection() };
               if (kind === "data") {
                 if (!fieldKey.value) { result.append(problem("Pick the field to change.")); fieldKey.focus(); return; }

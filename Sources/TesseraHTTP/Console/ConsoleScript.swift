@@ -179,6 +179,7 @@ enum ConsoleScript {
           const failure = el("div", { id: "sign-in-problem" });
           const button = el("button", { type: "submit", id: "sign-in" }, "Sign in");
           const form = el("form", { class: "card signin", "aria-labelledby": "page-title" },
+            el("input", { type: "text", name: "username", autocomplete: "username", value: "tessera-console", hidden: true }),
             field("Admin token or API key", input,
               "The administrator's token, or an API key made for your brand (it starts with tsk_). The console then keeps you signed in for 12 hours on this browser."),
             el("div", { class: "actions" }, button), failure);

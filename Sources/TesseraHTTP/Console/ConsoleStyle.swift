@@ -34,6 +34,7 @@ enum ConsoleStyle {
         .form-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.25rem 1rem;align-items:end}
         .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.75rem 0}
         .card{background:#fff;border:1px solid #e4e4e7;border-radius:.6rem;padding:1rem;margin:0 0 1rem}
+        .card>h2:first-child,.card>form>h2:first-child{margin-top:0}
         .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(20rem,1fr));gap:1rem}
         .previews{display:flex;flex-wrap:wrap;gap:.75rem;margin:.5rem 0}
         .previews img{width:160px;height:auto;border-radius:.5rem;background:#e4e4e7}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// A new issuer walks through the console in headless Chromium against `tessera serve`: sign in, find a pass, change
+/// a field (a new version and pushes at the APNs stand-in), compose a scheduled campaign and watch it finish, read
+/// the analytics of the registrations made, export CSV, make a key, sign in with it and see its session end when it
+/// is revoked. Every page passes axe-core and writes nothing to the browser's console; HTML in a field value stays
+/// text everywhere.
+@Suite("The console in a browser", .serialized)
+struct ConsoleBrowserTests {
+    static let passType = OrdersServer.passType
+    static let hostile = #"<img src=x onerror="window.injected=1">&amp;"#
+
+    @Test("a new issuer's walk through every page")
+    func walkThrough() async throws {
+        try await ConsoleBrowser.run { page in
+            let server = page.server
+            // Three tickets of one event, one with HTML in its seat; devices add E-1 (two) and E-2 (one).
+            var tokens: [String: String] = [:]
+            for serial in ["E-1", "E-2", "E-3"] {
+                tokens[serial] = try await ServeCampaignTests.createPass(server, serial: serial, fields: #"{"section":"C"}"#)
+            }
+            let hostileJSON = String(decoding: try JSONSerialization.data(withJSONObject: ["seat": Self.hostile]), as: UTF8.self)
+            _ = try await ServeCampaignTests.createPass(server, serial: "X-1", fields: hostileJSON)
+            for (device, serial) in [(1, "E-1"), (2, "E-1"), (3, "E-2")] {
+                try await ServeCampaignTests.register(server, device: device, serial: serial, token: tokens[serial] ?? "")
+            }
+
+            // Sign in: a page asked for without a session leads to sign-in and back.
+            try await page.open("/console/passes?template=event-ticket")
+            _ = try await page.location { $0.hasPrefix("/console/sign-in?next=") }
+            try await page.ready("#token")
+            try await page.check("sign-in")
+            try await page.driver.type("#token", ServeProcess.adminToken)
+            try await page.driver.click("#sign-in")
+            #expect(try await page.location { $0 == "/console/passes?template=event-ticket" } == "/console/passes?template=event-ticket")
+            _ = try await page.text("#passes-table") { $0.contains("E-3") }
+            #expect(try await page.text("#signed-in-as") { !$0.isEmpty } == "Signed in as Administrator")
+            try await page.check("passes")
+
+            // Templates with their pictures.
+            try await page.open("/console/templates")
+            _ = try await page.text("#content") { $0.contains("event-ticket") && $0.contains("Content version") }
+            let drawn = try await page.driver.wait({ try await page.evaluate(
+                "[...document.querySelectorAll('.previews img')].filter((i) => i.complete && i.naturalWidth > 0).length") },
+                until: { Int($0) ?? 0 >= 4 })
+            #expect(Int(drawn) ?? 0 >= 4, "template pictures drawn: \(drawn)")
+            try await page.check("templates")
+
+            // Find one pass by serial number, change its seat: a new version, and a push to each of its two devices.
+            try await page.open("/console/passes")
+            try await page.ready("#search-serial")
+            try await page.driver.type("#search-serial", "E-1")
+            try await page.driver.click("#search")
+            _ = try await page.location { $0 == "/console/passes/\(Self.passType)/E-1" }
+            let before = try await page.text("#pass-version") { !$0.isEmpty }
+            try await page.ready("#field-seat")
+            #expect(try await page.driver.attribute("#field-seat", "value") == "F")
+            try await page.driver.type("#field-seat", "14A")
+            try await page.driver.click("#save-fields")
+            let saved = try await page.text("#saved") { $0.hasPrefix("Saved") }
+            let state = try OrdersServer.json(try await server.api("GET", "/api/v1/passes/\(Self.passType)/E-1").body)
+            let tag = try #require(state["updateTag"] as? String)
+            #expect(tag != before && saved == "Saved: version \(tag). 2 pushes sent to the holder's devices.", "\(saved)")
+            #expect(try await page.text("#pass-version") { $0 == tag } == tag)
+            #expect(((state["data"] as? [String: Any])?["fields"] as? [String: Any])?["seat"] as? String == "14A")
+            let pushes = try await server.apns.requests(topic: Self.passType, within: TestTime.seconds(30)) { $0.count >= 2 }
+            #expect(Set(pushes.compactMap(\.pushToken)) == [ServeCampaignTests.pushToken(1), ServeCampaignTests.pushToken(2)])
+            try await page.check("pass")
+
+            // HTML in a field value is text: in the field, the list and the page, nothing injected.
+            try await page.open("/console/passes/\(Self.passType)/X-1")
+            try await page.ready("#field-seat")
+            #expect(try await page.driver.wait({ try await page.driver.attribute("#field-seat", "value") ?? "" }, until: { $0 == Self.hostile }) == Self.hostile)
+            #expect(try await page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == "0")
+            #expect(try await page.evaluate("typeof window.injected") == "undefined")
+            try await page.check("pass-hostile", screenshot: false)
+
+            // Export CSV: every matching pass, with the cookie the download link carries.
+            try await page.open("/console/passes?template=event-ticket")
+            try await page.ready("#export-csv")
+            let href = try #require(try await page.driver.wait({ try await page.driver.attribute("#export-csv", "href") ?? "" }, until: { !$0.isEmpty }))
+            let csv = try await page.driver.executeAsync("""
+                const done = arguments[arguments.length - 1];
+                fetch(\(String(decoding: try JSONSerialization.data(withJSONObject: [href], options: []), as: UTF8.self))[0])
+                  .then((r) => r.text()).then(done).catch((e) => done('failed: ' + e));
+                """) as? String ?? ""
+            let lines = csv.split(separator: "\r\n")
+            #expect(lines.first?.hasPrefix("passTypeIdentifier,serialNumber,template") == true && lines.count == 5, "\(csv)")
+            #expect(csv.contains("E-1") && csv.contains("14A"))
+
+            // A campaign scheduled a few seconds ahead: it runs, the page follows it to the end.
+            try await page.open("/console/campaigns")
+            try await page.ready("#campaign-at")
+            _ = try await page.driver.execute("""
+                const select = document.getElementById('campaign-template'); select.value = 'event-ticket';
+                select.dispatchEvent(new Event('change', { bubbles: true })); return null;
+                """)
+            #expect(try await page.text("#campaign-count") { $0 == "4 passes match." } == "4 passes match.")
+            _ = try await page.driver.execute("""
+                const at = new Date(Date.now() + 4000); const pad = (n) => String(n).padStart(2, '0');
+                const input = document.getElementById('campaign-at');
+                input.value = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) + 'T' + pad(at.getHours()) + ':' + pad(at.getMinutes()) + ':' + pad(at.getSeconds());
+                input.dispatchEvent(new Event('input'));
+                """)
+            try await page.driver.click("#change-data")
+            _ = try await page.driver.execute("document.getElementById('campaign-field-key').value = 'doors'; return null;")
+            try await page.driver.type("#campaign-field-value", "2026-12-05T19:00-08:00")
+            try await page.driver.type("#campaign-message", "Doors open at 19:00")
+            #expect(try await page.driver.text("#start-campaign") == "Schedule campaign")
+            try await page.driver.click("#start-campaign")
+            let result = try await page.text("#campaign-result") { !$0.isEmpty }
+            #expect(result.hasPrefix("Scheduled for"), "\(result)")
+            let id = try #require(result.split(separator: " ").last.map { String($0.dropLast()) })
+            let finished = try await page.driver.wait({ try await page.driver.attribute("#campaign-\(id)", "data-state") ?? "" },
+                                                      until: { $0 == "done" })
+            #expect(finished == "done")
+            #expect(try await page.text("#campaign-\(id) .changed") { $0 == "4" } == "4")
+            #expect(try await page.text("#campaign-progress") { $0.contains("done") }.contains("4 passes changed"))
+            try await page.check("campaigns")
+
+            // Analytics: the installs equal the registrations made.
+            var installs = ""
+            for _ in 0..<60 where installs != "3" {
+                try await page.open("/console/analytics?template=event-ticket&interval=hour")
+                installs = try await page.text("#total-installs") { !$0.isEmpty }
+                if installs != "3" { try await Task.sleep(for: .seconds(1)) }
+            }
+            #expect(installs == "3")
+            #expect(try await page.evaluate("document.querySelectorAll('.chart svg rect.installs').length") != "0")
+            try await page.check("analytics")
+
+            // Events from the start of the log.
+            try await page.open("/console/events?from=start")
+            try await page.ready("#events-table")
+            _ = try await page.text("#events-table") { $0.contains("pass.registered") && $0.contains("campaign.finished") }
+            try await page.check("events")
+
+            // Certificates and keys: make a key (its secret shown once).
+            try await page.open("/console/keys")
+            _ = try await page.text("#identities-table") { $0.contains(Self.passType) }
+            try await page.ready("#key-name")
+            try await page.driver.type("#key-name", "door staff")
+            try await page.driver.type("#key-identifiers", "pass.dev.tessera.*")
+            try await page.driver.click("#create-key")
+            let secret = try await page.text("#key-secret") { $0.hasPrefix("tsk_") }
+            _ = try await page.text("#keys-table") { $0.contains("door staff") }
+            try await page.check("keys")
+
+            // Signed in with the key: its own view; revoked, its session ends.
+            try await page.driver.click("#sign-out")
+            _ = try await page.location { $0.hasPrefix("/console/sign-in") }
+            try await page.ready("#token")
+            try await page.driver.type("#token", secret)
+            try await page.driver.click("#sign-in")
+            #expect(try await page.text("#signed-in-as") { !$0.isEmpty } == "Signed in as door staff")
+            _ = try await page.text("#content") { $0.contains("event-ticket") }
+            let keys = try OrdersServer.json(try await server.api("GET", "/api/v1/keys").body)
+            let keyID = try #require(((keys["keys"] as? [[String: Any]]) ?? []).first { $0["name"] as? String == "door staff" }?["id"] as? String)
+            #expect(try await server.api("DELETE", "/api/v1/keys/\(keyID)").status == 204)
+            try await page.open("/console/passes")
+            #expect(try await page.location { $0.hasPrefix("/console/sign-in") }.hasPrefix("/console/sign-in?next="))
+        }
+    }
+}
