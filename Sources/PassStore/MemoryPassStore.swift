@@ -48,6 +48,8 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     var webhookDeliveries: [String: MemoryWebhookDelivery] = [:]
     var googleCallbacks: [String: GoogleCallbackRecord] = [:]
     var consoleSessions: [Data: ConsoleSessionRecord] = [:]
+    var webhookAttempts: [WebhookAttempt] = []
+    var webhookRetryRequests: [String: Date] = [:]
 
     /// Creates an empty store.
     /// - Parameter kind: What it holds: passes, or orders (the events say `order.*`).

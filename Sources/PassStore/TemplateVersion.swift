@@ -23,3 +23,10 @@ public protocol TemplateVersionStore: Sendable {
     /// - Returns: The content saved with ``saveTemplateVersion(name:version:content:now:)``, or `nil`.
     func templateVersionContent(name: String, version: String) async throws -> Data?
 }
+
+/// How many passes of a template carry each of its versions: what an edited template leaves behind until a campaign
+/// republishes it.
+public protocol TemplateVersionCounting: Sendable {
+    /// The passes of `template` by the version they are pinned to (`nil`: not pinned yet), in no order.
+    func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)]
+}

@@ -56,6 +56,8 @@ public struct PassWebService: Sendable {
     public var google: (any GoogleWalletLinking)?
     /// The console's sessions, when the console is on (`/console`, and the session cookie on `/api/v1`).
     public var consoleSessions: ConsoleSessionService?
+    /// The webhook endpoint and its recent posts, when the store keeps them (`/api/v1/webhooks`).
+    public var webhooks: WebhookStatusService?
     /// The configuration.
     public let configuration: Configuration
     /// The clock (rate limits, registration times).

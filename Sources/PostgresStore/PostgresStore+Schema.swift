@@ -53,7 +53,10 @@ extension PostgresStore {
         consoleSessionTables,
     ]
 
-    /// Version 12: the console's signed-in sessions (see ``PassStore/ConsoleSessionStore``): a new table only.
+    /// Version 12: the console's signed-in sessions (see ``PassStore/ConsoleSessionStore``), the recent posts to webhook
+    /// endpoints and retry requests (``PassStore/WebhookAttemptStore``): new tables; and the events of one item
+    /// (``PassStore/ItemEventStore``) and the passes of each template version (``PassStore/TemplateVersionCounting``):
+    /// indexes, built once over the kept log and the passes.
     private static let consoleSessionTables: [String] = [
         """
         CREATE TABLE console_sessions (
@@ -64,6 +67,23 @@ extension PostgresStore {
         )
         """,
         "CREATE INDEX console_sessions_expiry ON console_sessions (expires_at)",
+        """
+        CREATE TABLE webhook_attempts (
+            id bigserial PRIMARY KEY,
+            endpoint text NOT NULL,
+            event_id bigint NOT NULL,
+            event_type text NOT NULL,
+            attempted_at timestamptz NOT NULL,
+            outcome text NOT NULL,
+            status integer,
+            detail text,
+            next_attempt_at timestamptz
+        )
+        """,
+        "CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint, id)",
+        "CREATE TABLE webhook_retry_requests (endpoint text PRIMARY KEY, requested_at timestamptz NOT NULL)",
+        "CREATE INDEX events_item ON events (type_identifier, identifier, id)",
+        "CREATE INDEX passes_template_version ON passes (template, template_version)",
     ]
 
     /// Version 11: Google Wallet's save and delete callbacks, once per nonce (see ``PassStore/GoogleCallbackStore``).

@@ -33,3 +33,14 @@ extension PostgresStore: TemplateVersionStore {
         return try rows.first?.decode(Data.self)
     }
 }
+
+extension PostgresStore: TemplateVersionCounting {
+    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+        try await rows("""
+            SELECT template_version, COUNT(*) FROM passes WHERE template = \(template) GROUP BY template_version
+            """).map { row in
+            let (version, count) = try row.decode((String?, Int64).self)
+            return (version: version, passes: Int(count))
+        }
+    }
+}

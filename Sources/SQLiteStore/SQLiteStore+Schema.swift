@@ -38,7 +38,7 @@ extension SQLiteStore {
         migrator.registerMigration("v11: Google Wallet callbacks") { db in
             try db.execute(sql: version11)
         }
-        migrator.registerMigration("v12: console sessions") { db in
+        migrator.registerMigration("v12: console sessions, webhook attempts, events by item, passes by template version") { db in
             try db.execute(sql: version12)
         }
         return migrator
@@ -171,7 +171,10 @@ extension SQLiteStore {
         CREATE INDEX google_callbacks_pass ON google_callbacks (pass_type_identifier, serial_number);
         """
 
-    /// The console's signed-in sessions (see ``PassStore/ConsoleSessionStore``): a new table only.
+    /// The console's signed-in sessions (see ``PassStore/ConsoleSessionStore``), the recent posts to webhook endpoints
+    /// and retry requests (``PassStore/WebhookAttemptStore``): new tables; and the events of one item
+    /// (``PassStore/ItemEventStore``) and the passes of each template version (``PassStore/TemplateVersionCounting``):
+    /// indexes, built once over the kept log and the passes.
     private static let version12 = """
         CREATE TABLE console_sessions (
             secret_hash BLOB NOT NULL PRIMARY KEY,
@@ -180,6 +183,24 @@ extension SQLiteStore {
             expires_at REAL NOT NULL
         ) WITHOUT ROWID;
         CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+        CREATE TABLE webhook_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            endpoint TEXT NOT NULL,
+            event_id INTEGER NOT NULL,
+            event_type TEXT NOT NULL,
+            attempted_at REAL NOT NULL,
+            outcome TEXT NOT NULL,
+            status INTEGER,
+            detail TEXT,
+            next_attempt_at REAL
+        );
+        CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint, id);
+        CREATE TABLE webhook_retry_requests (
+            endpoint TEXT NOT NULL PRIMARY KEY,
+            requested_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX events_item ON events (type_identifier, identifier, id);
+        CREATE INDEX passes_template_version ON passes (template, template_version);
         """
 
     /// Issuer API keys of brands and teams (see ``PassStore/APIKeyStore``): a new table only.

@@ -25,3 +25,14 @@ extension SQLiteStore: TemplateVersionStore {
         }
     }
 }
+
+extension SQLiteStore: TemplateVersionCounting {
+    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT template_version, COUNT(*) FROM passes INDEXED BY passes_template_version
+                WHERE template = ? GROUP BY template_version
+                """, arguments: [template]).map { (version: $0[0], passes: $0[1]) }
+        }
+    }
+}

@@ -163,6 +163,11 @@ public enum TesseraServer {
         var webService = PassWebService(
             issuer: issuer, orderIssuer: orderIssuer, campaigns: campaigns, events: events, keys: keys,
             configuration: configuration.webService, now: now)
+        // The webhook endpoint's recent posts (whether or not one is configured, so the console can say so).
+        if let attempts = store as? any WebhookAttemptStore {
+            webService.webhooks = WebhookStatusService(
+                endpoint: configuration.webhook?.destination.url.absoluteString, store: attempts, now: now)
+        }
         // The console: on with the issuer API; its sessions in the store, so signing out holds for every process.
         if let token = configuration.webService.adminToken, let sessionStore = store as? any ConsoleSessionStore {
             webService.consoleSessions = ConsoleSessionService(store: sessionStore, keys: keys, adminToken: token, now: now)

@@ -63,17 +63,20 @@ public final class WebhookDispatcher: Service, Sendable {
 
     /// What one post came to.
     enum Outcome: Equatable {
-        case delivered
+        /// 2xx, with the status.
+        case delivered(Int)
         /// Not 2xx and not worth retrying.
         case refused(Int)
-        /// Worth retrying: why.
-        case retry(String)
+        /// Worth retrying: why, and the status when the receiver answered.
+        case retry(String, Int?)
     }
 
     private struct LeaseLost: Error {}
 
     private let configuration: Configuration
     private let store: any WebhookOutboxStore & EventStore
+    /// Where posts are noted and retries asked for, when the store keeps them.
+    private var attempts: (any WebhookAttemptStore)? { store as? any WebhookAttemptStore }
     private let client: HTTPClient
     private let logger: Logger
     private let now: @Sendable () -> Date
@@ -176,39 +179,65 @@ public final class WebhookDispatcher: Service, Sendable {
         var delay = configuration.firstRetryDelay
         while true {
             try Task.checkCancellation()
-            switch await post(body, event: event) {
-            case .delivered:
+            let attemptedAt = now()
+            let outcome = await post(body, event: event)
+            switch outcome {
+            case .delivered(let status):
                 delivered.increment()
+                await record(event, at: attemptedAt, .delivered, status: status)
                 return
             case .refused(let status):
                 refused.increment()
+                await record(event, at: attemptedAt, .refused, status: status, detail: "the receiver answered \(status)")
                 logger.warning("webhook: the receiver refused an event; not retried", metadata: [
                     "event": "\(event.id)", "type": "\(event.type)", "status": "\(status)",
                 ])
                 return
-            case .retry(let reason):
+            case .retry(let reason, let status):
                 guard now().timeIntervalSince(first) < configuration.retryWindow else {
                     abandoned.increment()
+                    await record(event, at: attemptedAt, .abandoned, status: status, detail: reason)
                     logger.error("webhook: gave up on an event after its retry window", metadata: [
                         "event": "\(event.id)", "type": "\(event.type)", "reason": "\(reason)",
                     ])
                     return
                 }
                 retries.increment()
+                await record(event, at: attemptedAt, .retrying, status: status, detail: reason,
+                             next: now().addingTimeInterval(TimeInterval(delay.components.seconds)))
                 logger.warning("webhook: delivery failed; retrying", metadata: [
                     "event": "\(event.id)", "reason": "\(reason)", "in": "\(delay)",
                 ])
-                // Sleeps in slices shorter than the lease, renewing it, so no other process takes over meanwhile.
+                // Sleeps in slices shorter than the lease, renewing it, so no other process takes over meanwhile; and
+                // of a second at most when the operator can ask for a retry now (read from the store each slice).
                 var left = delay
-                let slice = Duration.seconds(max(1, configuration.lease / 3))
+                let slice = Duration.seconds(attempts == nil ? max(1, configuration.lease / 3) : 1)
+                let waitingSince = now()
                 while left > .zero {
                     let step = min(left, slice)
                     try await Task.sleep(for: step)
                     left -= step
                     try await renewLease()
+                    if let asked = try? await attempts?.webhookRetryRequested(endpoint: endpoint), asked > waitingSince {
+                        logger.notice("webhook: retrying now, as asked", metadata: ["event": "\(event.id)"])
+                        break
+                    }
                 }
                 delay = min(delay * 2, configuration.longestRetryDelay)
             }
+        }
+    }
+
+    /// Notes a post for the operator (the newest 500 per endpoint); a store that cannot is logged, never fatal.
+    private func record(_ event: WalletEvent, at attemptedAt: Date, _ outcome: WebhookAttempt.Outcome, status: Int?,
+                        detail: String? = nil, next: Date? = nil) async {
+        guard let attempts else { return }
+        do {
+            try await attempts.recordWebhookAttempt(WebhookAttempt(
+                endpoint: endpoint, eventID: event.id, eventType: event.type, attemptedAt: attemptedAt, outcome: outcome,
+                status: status, detail: detail.map { String($0.prefix(500)) }, nextAttemptAt: next), keep: 500)
+        } catch {
+            logger.warning("webhook: cannot record a delivery attempt", metadata: ["error": "\(error)"])
         }
     }
 
@@ -227,12 +256,12 @@ public final class WebhookDispatcher: Service, Sendable {
             let response = try await client.execute(request, timeout: configuration.timeout, logger: logger)
             _ = try? await response.body.collect(upTo: 1 << 16)
             switch response.status.code {
-            case 200..<300: return .delivered
-            case 408, 429, 500...: return .retry("the receiver answered \(response.status.code)")
+            case 200..<300: return .delivered(Int(response.status.code))
+            case 408, 429, 500...: return .retry("the receiver answered \(response.status.code)", Int(response.status.code))
             default: return .refused(Int(response.status.code))
             }
         } catch {
-            return .retry("\(error)")
+            return .retry("\(error)", nil)
         }
     }
 }

@@ -67,6 +67,8 @@ struct ConsoleBrowserTests {
             #expect(((state["data"] as? [String: Any])?["fields"] as? [String: Any])?["seat"] as? String == "14A")
             let pushes = try await server.apns.requests(topic: Self.passType, within: TestTime.seconds(30)) { $0.count >= 2 }
             #expect(Set(pushes.compactMap(\.pushToken)) == [ServeCampaignTests.pushToken(1), ServeCampaignTests.pushToken(2)])
+            let history = try await page.text("#history-table") { $0.contains("New version") && $0.contains("seat") }
+            #expect(history.contains("Added to a device") && history.contains("Created"), "\(history)")
             try await page.check("pass")
 
             // HTML in a field value is text: in the field, the list and the page, nothing injected.
@@ -113,10 +115,12 @@ struct ConsoleBrowserTests {
             let result = try await page.text("#campaign-result") { !$0.isEmpty }
             #expect(result.hasPrefix("Scheduled for"), "\(result)")
             let id = try #require(result.split(separator: " ").last.map { String($0.dropLast()) })
-            let finished = try await page.driver.wait({ try await page.driver.attribute("#campaign-\(id)", "data-state") ?? "" },
+            // The list is drawn again every second: read the row's state in one script call.
+            let finished = try await page.driver.wait({ try await page.evaluate("document.getElementById('campaign-\(id)')?.dataset.state") },
                                                       until: { $0 == "done" })
             #expect(finished == "done")
-            #expect(try await page.text("#campaign-\(id) .changed") { $0 == "4" } == "4")
+            #expect(try await page.driver.wait({ try await page.evaluate("document.querySelector('#campaign-\(id) .changed')?.textContent") },
+                                               until: { $0 == "4" }) == "4")
             #expect(try await page.text("#campaign-progress") { $0.contains("done") }.contains("4 passes changed"))
             try await page.check("campaigns")
 

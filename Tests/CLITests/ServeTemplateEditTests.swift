@@ -71,6 +71,11 @@ struct ServeTemplateEditTests {
 
             let newToken = try await ServeCampaignTests.createPass(server, serial: "ED-NEW")
             #expect(try await Self.description(server, serial: "ED-NEW", token: newToken) == "Concert ticket, moved to Hall B")
+            // The console's count: one pass on the new version, one left on the first.
+            let counts = try Server.json(try await server.api("GET", "/api/v1/templates/event-ticket/versions").body)
+            #expect(counts["currentVersion"] as? String == second && counts["passesOnOlderVersions"] as? Int == 1, "\(counts)")
+            let listed = (counts["versions"] as? [[String: Any]] ?? []).map { "\($0["version"] ?? "-"):\($0["passes"] ?? 0)" }
+            #expect(listed == ["\(second ?? ""):1", "\(first ?? ""):1"], "\(listed)")
             // A change to the old pass is a new version, still built from the template it was made from.
             let patched = try await server.api("PATCH", "/api/v1/passes/\(Server.passType)/ED-OLD",
                                                body: #"{"data":{"fields":{"seat":"F-12"}}}"#)
@@ -93,6 +98,8 @@ struct ServeTemplateEditTests {
                 #expect(try await Self.description(restarted, serial: "ED-OLD", token: oldToken) == "Concert ticket, moved to Hall B")
                 #expect(try await Self.description(restarted, serial: "ED-NEW", token: newToken) == "Concert ticket, moved to Hall B")
                 #expect(try await Self.listedVersion(restarted) == second)
+                let after = try Server.json(try await restarted.api("GET", "/api/v1/templates/event-ticket/versions").body)
+                #expect(after["passesOnOlderVersions"] as? Int == 0, "\(after)")
             } catch {
                 _ = try? await restarted.serve.terminate()
                 throw error

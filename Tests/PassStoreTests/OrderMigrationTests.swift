@@ -32,6 +32,7 @@ struct OrderMigrationTests {
         let latest = try await passSchema(path)
         // Back to the schema before orders (and what came after them): what a store made by that release holds.
         let downgrade = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
+            DROP INDEX passes_template_version;
             DROP TABLE order_push_queue; DROP TABLE order_registrations; DROP TABLE order_devices; DROP TABLE orders;
             DELETE FROM counters WHERE name = 'order_update_tag';
             DROP TABLE campaign_pushes; DROP TABLE campaigns; DROP INDEX passes_template;
@@ -40,7 +41,7 @@ struct OrderMigrationTests {
             DROP TABLE redemptions; DROP INDEX passes_barcode_message; ALTER TABLE passes DROP COLUMN redemptions;
             DROP TABLE analytics_hourly; DROP TABLE analytics_registrations; DROP TABLE analytics_state;
             DROP TABLE campaign_push_counts; DROP TABLE api_keys; DROP TABLE google_callbacks;
-            DROP TABLE console_sessions;
+            DROP TABLE console_sessions; DROP TABLE webhook_attempts; DROP TABLE webhook_retry_requests;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")

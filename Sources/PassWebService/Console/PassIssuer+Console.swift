@@ -82,6 +82,22 @@ extension PassIssuer {
         return try await Self.render(renderer, side: side)
     }
 
+    /// How many of a template's passes carry each version of it, the current one first, then the most used: what an
+    /// edited template left behind until a campaign republishes it.
+    /// - Returns: The current version and the counts (`version` `nil`: passes not pinned to a version yet).
+    /// - Throws: ``IssuerError`` `unknownTemplate`; 404 when the store does not count them.
+    public func templateVersionCounts(named name: String) async throws
+        -> (current: String, versions: [(version: String?, passes: Int)])
+    {
+        guard templateSources.contains(where: { PassIssuer.templateNames(in: $0.directory).contains(name) }) else {
+            throw IssuerError.unknownTemplate(name)
+        }
+        guard let counting = store as? any TemplateVersionCounting else { throw IssuerError.notFound }
+        let current = try await templateEntry(named: name).version
+        let counts = try await counting.passCountsByTemplateVersion(template: name)
+        return (current, counts.sorted { ($0.version == current ? 1 : 0, $0.passes) > ($1.version == current ? 1 : 0, $1.passes) })
+    }
+
     /// The template's field keys, in the order the pass lists them.
     public func templateFieldKeys(named name: String) async -> [String] {
         guard let entry = try? await templateEntry(named: name) else { return [] }

@@ -64,4 +64,19 @@ public struct EventService: Sendable {
         let events = try await store.events(after: cursor, types: wanted, limit: count)
         return Page(events: events, nextCursor: (events.last?.cursor ?? cursor).description)
     }
+
+    /// The events about one pass or order, newest first: its history (versions, devices, redemptions).
+    /// - Parameter limit: The page size, 1 to ``maximumPageSize`` (default ``defaultPageSize``).
+    /// - Throws: ``IssuerError`` 400 naming `limit`; 404 when the store keeps no history by item.
+    public func history(typeIdentifier: String, identifier: String, limit: String?) async throws -> [WalletEvent] {
+        var count = Self.defaultPageSize
+        if let limit {
+            guard let value = Int(limit), (1...Self.maximumPageSize).contains(value) else {
+                throw IssuerError.badQuery("limit", "a whole number from 1 to \(Self.maximumPageSize)")
+            }
+            count = value
+        }
+        guard let items = store as? any ItemEventStore else { throw IssuerError.notFound }
+        return try await items.events(typeIdentifier: typeIdentifier, identifier: identifier, limit: count)
+    }
 }

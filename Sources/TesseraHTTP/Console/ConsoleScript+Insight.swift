@@ -83,6 +83,39 @@ extension ConsoleScript {
         """#
 
     static let events = #"""
+        const outcomes = { delivered: ["Delivered", "ok"], refused: ["Refused", "critical"], retrying: ["Retrying", "warn"], abandoned: ["Given up", "critical"] };
+
+        async function webhookStatus(box) {
+          const answer = await api("GET", "/api/v1/webhooks");
+          if (!answer.endpoint) {
+            box.replaceChildren(el("p", {}, "No webhook endpoint is configured: start the server with --webhook-url and --webhook-secret-file to have every event posted, signed, to your system. The events below can also be read with GET /api/v1/events."));
+            return;
+          }
+          const retried = el("p", { id: "webhook-retried", role: "status", "aria-live": "polite" });
+          const retry = el("button", { type: "button", id: "webhook-retry", class: "secondary" }, "Retry now");
+          retry.addEventListener("click", async () => {
+            try {
+              await api("POST", "/api/v1/webhooks/retry");
+              retried.textContent = "Asked: the waiting event is posted again within a second.";
+            } catch (error) { retried.textContent = error.message; }
+            window.setTimeout(() => webhookStatus(box).catch(() => {}), 1500);
+          });
+          const rows = answer.deliveries.map((attempt) => {
+            const [word, level] = outcomes[attempt.outcome] || [attempt.outcome, ""];
+            return el("tr", {}, el("td", {}, formatDate(attempt.attemptedAt)), el("td", {}, attempt.eventType + " #" + attempt.eventId),
+              el("td", {}, el("span", { class: "badge " + level }, word)), el("td", {}, attempt.status ? String(attempt.status) : "—"),
+              el("td", {}, attempt.detail || "", attempt.nextAttemptAt ? " Next try " + formatDate(attempt.nextAttemptAt) + "." : ""));
+          });
+          const waiting = answer.deliveries.length && answer.deliveries[0].outcome === "retrying";
+          box.replaceChildren(facts([["Endpoint", el("span", { id: "webhook-endpoint" }, answer.endpoint)],
+              ["State", waiting ? "An event is waiting to be retried" : "Delivering"]]),
+            el("div", { class: "actions" }, retry), retried,
+            table("Recent deliveries, newest first", ["Time", "Event", "Result", "Status", "Details"], rows,
+              { id: "webhook-deliveries", empty: "Nothing posted yet." }));
+          window.clearTimeout(webhookStatus.timer);
+          webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
+        }
+
         pages.events = async function () {
           const params = new URLSearchParams(location.search);
           const chosen = params.get("type") || "";
@@ -103,10 +136,12 @@ extension ConsoleScript {
             el("table", { id: "events-table" }, el("caption", { id: "events-caption", class: "visually-hidden" }, "Events, newest first"),
               el("thead", {}, el("tr", {}, ["Time", "Type", "Item", "Details"].map((h) => el("th", { scope: "col" }, h)))), body));
           const follow = el("p", { id: "events-live", role: "status", "aria-live": "polite", class: "muted" }, "");
+          const hooks = el("div", { id: "webhook-status" });
           show(
-            el("section", { class: "card", "aria-labelledby": "webhook-title" }, el("h2", { id: "webhook-title" }, "Webhooks"),
-              el("p", {}, "Each event below is also posted, signed, to the webhook endpoint the server was started with (tessera serve --webhook-url), in order, retried for 24 hours; an issuer behind a firewall reads the same log from GET /api/v1/events.")),
+            el("section", { class: "card", "aria-labelledby": "webhook-title" }, el("h2", { id: "webhook-title" }, "Webhooks"), hooks),
             el("section", { class: "card", "aria-labelledby": "events-title" }, el("h2", { id: "events-title" }, "Events"), form, follow, log));
+          if (session.isAdmin) await webhookStatus(hooks);
+          else hooks.append(el("p", {}, "The webhook endpoint is the administrator's: every event is posted to it, signed, in order, and retried for 24 hours."));
           let cursor = (params.get("from") || "now") === "now" ? (await api("GET", "/api/v1/events?after=latest")).nextCursor : null;
           const seen = [];
           async function poll() {

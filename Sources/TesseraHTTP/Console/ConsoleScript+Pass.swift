@@ -68,6 +68,7 @@ extension ConsoleScript {
               saved.append(el("p", { class: "notice" }, "Saved: version " + pass.updateTag + ". " +
                 (pushes === 1 ? "1 push" : pushes + " pushes") + " sent to the holder's devices."));
               draw();
+              drawHistory().catch(() => {});
             } catch (error) {
               saved.append(problem(error));
             }
@@ -104,6 +105,25 @@ extension ConsoleScript {
             } catch (error) { saved.append(problem(error)); }
           });
 
+          const history = el("div", { id: "pass-history" });
+          const eventWords = { "pass.created": "Created", "pass.updated": "New version", "pass.voided": "Voided", "pass.unvoided": "Unvoided",
+            "pass.registered": "Added to a device", "pass.unregistered": "Removed from a device", "pass.personalized": "Personalized",
+            "pass.redeemed": "Redeemed" };
+          const drawHistory = async () => {
+            const answer = await api("GET", path + "/events?limit=50");
+            history.replaceChildren(table("The pass's history, newest first", ["Time", "What", "Details"], answer.events.map((event) => {
+              const data = event.data || {};
+              const details = [];
+              if (data.changed) details.push("changed: " + [].concat(data.changed).join(", "));
+              if (data.campaign) details.push("campaign " + data.campaign);
+              if (data.wallet) details.push(data.wallet === "google" ? "Google Wallet" : data.wallet);
+              if (data.device) details.push("device " + String(data.device).slice(0, 8));
+              if (data.place) details.push("at " + data.place);
+              return el("tr", {}, el("td", {}, formatDate(event.createdAt)), el("td", {}, eventWords[event.type] || event.type), el("td", {}, details.join("; ")));
+            }), { id: "history-table", hideCaption: true, empty: "No events kept for this pass." }),
+            el("p", { class: "muted" }, "Each new version is pushed once to every device the pass is on; devices then fetch it."));
+          };
+
           const holder = pass.holderPageURL;
           show(
             el("div", { class: "cards" },
@@ -117,8 +137,10 @@ extension ConsoleScript {
                 ["Landing page", holder ? el("a", { href: holder, id: "holder-link" }, holder) : null],
               ]),
               holder ? el("figure", { class: "qr" }, image(path + "/holder-qr", "QR code of the holder landing page"),
-                el("figcaption", { class: "muted" }, "Scan to open the landing page on a phone.")) : null));
+                el("figcaption", { class: "muted" }, "Scan to open the landing page on a phone.")) : null),
+            el("section", { class: "card", "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "History"), history));
           draw();
+          await drawHistory();
         };
         """#
 }

@@ -26,6 +26,15 @@ extension ConsoleScript {
                 can("write") ? el("a", { class: "button secondary", href: consoleBase + "/console/campaigns?template=" + enc(template.name) + "&change=republish" },
                   "Republish to its passes…") : null),
               el("p", { class: "muted" }, "An edited template changes new passes only; its existing passes keep the version they were made with until you republish it to them."));
+            const versions = el("div", { id: "versions-" + slug(template.name), role: "status" });
+            card.append(versions);
+            api("GET", "/api/v1/templates/" + enc(template.name) + "/versions").then((counts) => {
+              const current = counts.versions.find((v) => v.current);
+              const older = counts.passesOnOlderVersions;
+              versions.append(el("p", { class: older ? "notice" : "muted" },
+                formatNumber(current ? current.passes : 0) + " passes carry this version" +
+                (older ? "; " + formatNumber(older) + (older === 1 ? " pass still carries" : " passes still carry") + " an older one: republish to bring them up to date." : ".")));
+            }).catch(() => {});
             cards.append(card);
           }
           show(templates.templates.length ? cards : el("p", {}, "No templates: add a folder under the templates directory."));

@@ -8,10 +8,13 @@ import PassWebService
 /// Bearer-token protected like the rest of the issuer API.
 struct EventRoutes: Sendable {
     let events: EventService
+    let issuer: PassIssuer
     let access: IssuerAccess
 
     func add(to group: RouterGroup<WebServiceRequestContext>) {
         group.group("events").add(middleware: access.middleware(typeParameter: nil)).get(use: list)
+        group.group("passes").add(middleware: access.middleware())
+            .get(":passTypeIdentifier/:serialNumber/events", use: history)
     }
 
     /// An event as the API shows it (a webhook's body, `WalletEvent.jsonBody()`, is the same object).
@@ -32,6 +35,20 @@ struct EventRoutes: Sendable {
     struct Page: Encodable {
         var events: [View]
         var nextCursor: String
+    }
+
+    private struct History: Encodable {
+        var events: [View]
+    }
+
+    /// `GET /api/v1/passes/{type}/{serial}/events`: the pass's events, newest first (its versions, devices, scans).
+    @Sendable func history(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let type = try PathSegments.passTypeIdentifier(in: context)
+        let serial = try PathSegments.serialNumber(in: context)
+        guard try await issuer.item(typeIdentifier: type, identifier: serial) != nil else { throw IssuerError.notFound }
+        let found = try await events.history(
+            typeIdentifier: type, identifier: serial, limit: request.uri.queryParameters["limit"].map(String.init))
+        return try JSONBody.response(History(events: found.map(View.init)))
     }
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {

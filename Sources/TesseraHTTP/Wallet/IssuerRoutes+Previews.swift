@@ -15,6 +15,7 @@ extension IssuerRoutes {
         passes.get(":passTypeIdentifier/:serialNumber/preview", use: passPreview)
         passes.get(":passTypeIdentifier/:serialNumber/holder-qr", use: holderQR)
         templates.get(":name/preview", use: templatePreview)
+        templates.get(":name/versions", use: templateVersions)
         group.group("identities").add(middleware: access.middleware(typeParameter: nil)).get(use: identities)
     }
 
@@ -52,6 +53,34 @@ extension IssuerRoutes {
             throw WebServiceError(.notFound, status: .notFound, "no template named \"\(name)\"")
         }
         return Self.png(try await issuer.templatePreview(named: name, side: Self.side(request)))
+    }
+
+    private struct VersionCounts: Encodable {
+        struct Item: Encodable {
+            var version: String?
+            var passes: Int
+            var current: Bool
+        }
+
+        var name: String
+        var currentVersion: String
+        var versions: [Item]
+        /// Passes not on the current version.
+        var passesOnOlderVersions: Int
+    }
+
+    /// `GET /api/v1/templates/{name}/versions`: how many passes carry each version of the template.
+    @Sendable func templateVersions(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        let name = context.parameters.get("name") ?? ""
+        let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: name)
+        guard let type, context.principal.covers(type) else {
+            throw WebServiceError(.notFound, status: .notFound, "no template named \"\(name)\"")
+        }
+        let counts = try await issuer.templateVersionCounts(named: name)
+        let items = counts.versions.map { VersionCounts.Item(version: $0.version, passes: $0.passes, current: $0.version == counts.current) }
+        return try JSONBody.response(VersionCounts(
+            name: name, currentVersion: counts.current, versions: items,
+            passesOnOlderVersions: items.filter { !$0.current }.reduce(0) { $0 + $1.passes }))
     }
 
     private static func png(_ data: Data) -> Response {

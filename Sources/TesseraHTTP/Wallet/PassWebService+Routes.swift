@@ -38,7 +38,7 @@ extension PassWebService {
                                maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)
             }
             if let events {
-                EventRoutes(events: events, access: access).add(to: api)
+                EventRoutes(events: events, issuer: issuer, access: access).add(to: api)
             }
             if let orderIssuer {
                 OrderIssuerRoutes(issuer: orderIssuer, access: access, maximumBodySize: configuration.maximumBodySize)
@@ -46,6 +46,9 @@ extension PassWebService {
             }
             if let keys {
                 KeyRoutes(keys: keys, access: access, maximumBodySize: configuration.maximumBodySize).add(to: api)
+            }
+            if let webhooks {
+                WebhookRoutes(webhooks: webhooks, access: access).add(to: api)
             }
             if let consoleSessions {
                 ConsoleRoutes(

@@ -1,0 +1,7 @@
+extension MemoryPassStore: TemplateVersionCounting {
+    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+        var counts: [String?: Int] = [:]
+        for pass in passes.values where pass.template == template { counts[pass.templateVersion, default: 0] += 1 }
+        return counts.map { ($0.key, $0.value) }
+    }
+}
