@@ -203,7 +203,11 @@ enum ConsoleScript {
             button.disabled = false;
             input.focus();
           });
-          show(form);
+          const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname) || location.hostname.startsWith("127.");
+          const insecure = location.protocol === "http:" && !loopback
+            ? el("p", { class: "problem", id: "needs-https" }, "This page was opened over plain http: the console's session cookie is Secure, so the browser will not keep it. Open the console over https (or on this computer's loopback address for development).")
+            : null;
+          show(...[insecure, form].filter((node) => node));
           input.focus();
         };
         """#
