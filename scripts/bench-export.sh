@@ -13,20 +13,9 @@
 # Environment: BIN (release binaries, default .build/release), PASSES.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="${BIN:-.build/release}"
+. scripts/bench-common.sh
 passes="${PASSES:-1000000}"
-if [ ! -x "$bin/tessera" ] || [ ! -x "$bin/tessera-bench" ]; then
-    swift build -c release --product tessera >&2
-    swift build -c release --product tessera-bench >&2
-fi
-work="$(mktemp -d /tmp/tessera-bench-export-XXXXXX)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-
-"$bin/tessera" certs dev --out "$work/certs" >/dev/null
-openssl rand -hex 24 >"$work/admin-token"
-token="$(cat "$work/admin-token")"
+bench_setup export
 "$bin/tessera-bench" seed --sqlite "$work/export.sqlite" --passes "$passes" --devices $((passes / 16)) >&2
 "$bin/tessera" serve --port 18401 --database "sqlite:$work/export.sqlite" --templates PassTemplates \
     --cert "$work/certs/pass.pem" --key "$work/certs/pass.key" --wwdr "$work/certs/wwdr.pem" \
