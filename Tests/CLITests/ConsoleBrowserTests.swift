@@ -168,3 +168,47 @@ struct ConsoleBrowserTests {
         }
     }
 }
+
+extension ConsoleBrowserTests {
+    static let tab = "\u{E004}", enter = "\u{E007}"
+
+    /// What has the focus: its id, else its text.
+    static func focused(_ page: ConsoleBrowser) async throws -> String {
+        try await page.evaluate("document.activeElement.id || document.activeElement.textContent.trim()")
+    }
+
+    @Test("the keyboard alone: sign in, skip to the content, change a field and save")
+    func keyboardAlone() async throws {
+        try await ConsoleBrowser.run { page in
+            _ = try await ServeCampaignTests.createPass(page.server, serial: "K-1")
+            try await page.open("/console/passes/\(Self.passType)/K-1")
+            try await page.ready("#token")
+            #expect(try await Self.focused(page) == "token", "the token field has the focus")
+            try await page.driver.press(ServeProcess.adminToken + Self.enter)
+            _ = try await page.location { $0 == "/console/passes/\(Self.passType)/K-1" }
+            try await page.ready("#field-seat")
+            // The first Tab stop is the skip link; it moves the focus to the page's content.
+            try await page.driver.press(Self.tab)
+            #expect(try await Self.focused(page) == "Skip to content")
+            try await page.driver.press(Self.enter)
+            #expect(try await page.driver.wait({ try await Self.focused(page) }, until: { $0 == "main" }) == "main")
+            // Tab through to the seat, type, Tab on to Save and press Enter.
+            var stops: [String] = []
+            for _ in 0..<40 where stops.last != "field-seat" {
+                try await page.driver.press(Self.tab)
+                stops.append(try await Self.focused(page))
+            }
+            #expect(stops.last == "field-seat", "focus order: \(stops)")
+            // Tabbing into a text field selects its value: typing replaces it.
+            try await page.driver.press("22B")
+            while try await Self.focused(page) != "save-fields", stops.count < 80 {
+                try await page.driver.press(Self.tab)
+                stops.append(try await Self.focused(page))
+            }
+            try await page.driver.press(Self.enter)
+            _ = try await page.text("#saved") { $0.hasPrefix("Saved") }
+            let state = try OrdersServer.json(try await page.server.api("GET", "/api/v1/passes/\(Self.passType)/K-1").body)
+            #expect(((state["data"] as? [String: Any])?["fields"] as? [String: Any])?["seat"] as? String == "22B")
+        }
+    }
+}

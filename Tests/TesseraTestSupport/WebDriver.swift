@@ -124,6 +124,14 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await Self.call("POST", base + "/element/\(try await element(selector))/value", ["text": text])
     }
 
+    /// Presses keys as a keyboard would, on whatever has the focus (WebDriver key codes such as `"\u{E004}"`, Tab).
+    public func press(_ keys: String) async throws {
+        let actions = keys.unicodeScalars.flatMap { key in
+            [["type": "keyDown", "value": String(key)], ["type": "keyUp", "value": String(key)]]
+        }
+        _ = try await Self.callAny("POST", base + "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
     /// Runs `script` in the page (a function body; `arguments` holds `args`) and returns what it returns.
     public func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
         try await Self.callAny("POST", base + "/execute/sync", ["script": script, "args": args])
