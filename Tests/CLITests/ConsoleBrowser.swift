@@ -13,7 +13,7 @@ struct ConsoleBrowser {
 
     /// Starts the server and Chromium and runs `body`; `nil` when Chromium is missing and the run asked to skip
     /// browser tests (`TESSERA_SKIP_BROWSER=1`).
-    static func run(_ body: @escaping (ConsoleBrowser) async throws -> Void) async throws {
+    static func run(arguments: [String] = [], _ body: @escaping (ConsoleBrowser) async throws -> Void) async throws {
         if ProcessInfo.processInfo.environment["TESSERA_SKIP_BROWSER"] == "1" { return }
         guard let chromium = WebDriver.locate() else {
             Issue.record("Chromium or chromedriver not found: run scripts/chromium.sh (or set TESSERA_SKIP_BROWSER=1)")
@@ -21,7 +21,7 @@ struct ConsoleBrowser {
         }
         let axe = try await AxeCore.source()
         if axe == nil { Issue.record("axe-core not found: run scripts/chromium.sh (or set TESSERA_SKIP_BROWSER=1)") }
-        try await OrdersServer.with(.sqlite) { server in
+        try await OrdersServer.with(.sqlite, arguments: arguments) { server in
             let driver = try await WebDriver.start(browser: chromium.browser, driver: chromium.driver)
             do {
                 try await body(ConsoleBrowser(driver: driver, server: server, axe: axe))

@@ -212,3 +212,29 @@ extension ConsoleBrowserTests {
         }
     }
 }
+
+extension ConsoleBrowserTests {
+    @Test("webhooks: a failing receiver's deliveries shown as retrying; Retry now delivers at once")
+    func webhookRetry() async throws {
+        let receiver = try WebhookReceiver(failing: true)
+        defer { receiver.stop() }
+        try await ConsoleBrowser.run(arguments: receiver.serveArguments) { page in
+            _ = try await ServeCampaignTests.createPass(page.server, serial: "W-1")
+            // Refused three times: the next try waits 4 s, then 8 s.
+            _ = try await receiver.wait(seconds: 30) { $0.count >= 3 }
+            try await page.open("/console/sign-in?next=%2Fconsole%2Fevents")
+            try await page.ready("#token")
+            try await page.driver.type("#token", ServeProcess.adminToken)
+            try await page.driver.click("#sign-in")
+            _ = try await page.text("#webhook-deliveries") { $0.contains("Retrying") && $0.contains("503") }
+            #expect(try await page.text("#webhook-endpoint") { !$0.isEmpty }.hasPrefix("http://127.0.0.1:"))
+            try await page.check("events-webhooks", screenshot: false)
+            receiver.failing = false
+            try await page.driver.click("#webhook-retry")
+            _ = try await page.text("#webhook-retried") { $0.hasPrefix("Asked") }
+            let shown = try await page.text("#webhook-deliveries") { $0.contains("Delivered") }
+            #expect(shown.contains("Delivered") && shown.contains("pass.created"), "\(shown)")
+            #expect(receiver.requests.contains { $0.status == 200 })
+        }
+    }
+}
