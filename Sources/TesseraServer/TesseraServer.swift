@@ -170,7 +170,8 @@ public enum TesseraServer {
         }
         // The console: on with the issuer API; its sessions in the store, so signing out holds for every process.
         if let token = configuration.webService.adminToken, let sessionStore = store as? any ConsoleSessionStore {
-            webService.consoleSessions = ConsoleSessionService(store: sessionStore, keys: keys, adminToken: token, now: now)
+            webService.consoleSessions = ConsoleSessionService(
+                store: sessionStore, keys: keys, adminToken: token, publicURL: configuration.publicURL, now: now)
         }
         if let google = try googleSync(configuration, issuer: issuer, store: store, logger: logger, now: now) {
             services.append(google)

@@ -77,6 +77,13 @@ struct ServeConsoleSessionTests {
             #expect(otherSessionsToken.status == 403)
             let crossOrigin = try await server.send("PATCH", path, headers: [Self.cookie(admin.secret), "X-CSRF-Token: \(csrf)", "Origin: https://evil.example"], body: change)
             #expect(crossOrigin.status == 403)
+            // Behind a proxy that forwards another Host: the forwarded host, or the public URL's origin, is this server's.
+            let forwarded = try await server.send("PATCH", path, headers: [Self.cookie(admin.secret), "X-CSRF-Token: \(csrf)",
+                                                   "Origin: https://wallet.example.com", "X-Forwarded-Host: wallet.example.com"], body: change)
+            #expect(forwarded.status == 200)
+            let publicOrigin = try await server.send("PATCH", path, headers: [Self.cookie(admin.secret), "X-CSRF-Token: \(csrf)",
+                                                      "Origin: \(server.serve.baseURL)"], body: change)
+            #expect(publicOrigin.status == 200, "the default public URL is http://127.0.0.1:<port>")
             let changed = try await server.send("PATCH", path, headers: [Self.cookie(admin.secret), "X-CSRF-Token: \(csrf)", "Origin: \(server.serve.baseURL)", loopback], body: change)
             #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
             let state = try OrdersServer.json(changed.body)

@@ -16,12 +16,19 @@ public final class ConsoleSessionService: Sendable {
     private let adminToken: String
     private let lifetime: TimeInterval
     private let now: @Sendable () -> Date
+    /// The origin of the server's public URL (`https://passes.example.com`): a browser's `Origin` for the console
+    /// behind a proxy that forwards another `Host`.
+    public let publicOrigin: String?
 
     /// Creates the service.
     public init(
         store: any ConsoleSessionStore, keys: APIKeyService?, adminToken: String,
-        lifetime: TimeInterval = ConsoleSessionService.defaultLifetime, now: @escaping @Sendable () -> Date = Date.init
+        lifetime: TimeInterval = ConsoleSessionService.defaultLifetime, publicURL: URL? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
+        publicOrigin = publicURL.flatMap { url in
+            url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } }
+        }
         self.store = store
         self.keys = keys
         self.adminToken = adminToken

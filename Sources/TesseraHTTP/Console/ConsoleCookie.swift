@@ -18,18 +18,20 @@ enum ConsoleCookie {
     }
 
     /// Refuses a state-changing request (anything but GET and HEAD) whose `X-CSRF-Token` is not the session's, or
-    /// whose `Origin`, when sent, is not this server's.
-    static func checkCSRF(_ request: Request, secret: String) throws {
+    /// whose `Origin`, when sent, is not this server's: its `Host`, a proxy's `X-Forwarded-Host`, or the public URL's.
+    static func checkCSRF(_ request: Request, secret: String, publicOrigin: String? = nil) throws {
         guard request.method != .get, request.method != .head else { return }
         let expected = ConsoleSessionService.csrfToken(secret: secret)
         guard let given = request.headers[csrfHeader], SecretToken.constantTimeEqual(given, expected) else {
             throw WebServiceError(.forbidden, status: .forbidden,
                                   "X-CSRF-Token: a console request that changes something must carry the session's CSRF token")
         }
-        if let origin = request.headers[.origin], let host = request.head.authority,
-           origin != "http://\(host)", origin != "https://\(host)"
-        {
-            throw WebServiceError(.forbidden, status: .forbidden, "Origin: \(origin) is not this server's")
+        if let origin = request.headers[.origin]?.lowercased() {
+            let hosts = [request.head.authority, request.headers[HTTPField.Name("X-Forwarded-Host")!]].compactMap { $0?.lowercased() }
+            let allowed = hosts.flatMap { ["http://\($0)", "https://\($0)"] } + [publicOrigin?.lowercased()].compactMap { $0 }
+            guard allowed.contains(origin) else {
+                throw WebServiceError(.forbidden, status: .forbidden, "Origin: \(origin) is not this server's")
+            }
         }
     }
 

@@ -123,7 +123,7 @@ struct ConsoleRoutes: Sendable {
         guard let secret = ConsoleCookie.secret(of: request) else {
             throw WebServiceError(.unauthorized, status: .unauthorized, "not signed in")
         }
-        try ConsoleCookie.checkCSRF(request, secret: secret)
+        try ConsoleCookie.checkCSRF(request, secret: secret, publicOrigin: sessions.publicOrigin)
         try await sessions.signOut(secret: secret)
         var response = Response(status: .noContent)
         response.headers[.setCookie] = ConsoleCookie.clearing(path: cookiePath, request: request)

@@ -55,7 +55,7 @@ struct IssuerAccessMiddleware: RouterMiddleware {
             headers: [.wwwAuthenticate: "Bearer realm=\"tessera\""])
         if request.headers[.authorization] == nil, let consoleSessions, let secret = ConsoleCookie.secret(of: request) {
             guard let session = try await consoleSessions.principal(secret: secret) else { throw unauthorized }
-            try ConsoleCookie.checkCSRF(request, secret: secret)
+            try ConsoleCookie.checkCSRF(request, secret: secret, publicOrigin: consoleSessions.publicOrigin)
             return session.principal
         }
         guard let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization]) else { throw unauthorized }
