@@ -6,6 +6,7 @@ public import NIOCore
 import NIOHTTP1
 public import PassStore
 public import ServiceLifecycle
+import Synchronization
 
 /// Posts every event of the log to the issuer's webhook endpoint, in order, at least once.
 ///
@@ -75,6 +76,8 @@ public final class WebhookDispatcher: Service, Sendable {
 
     private let configuration: Configuration
     private let store: any WebhookOutboxStore & EventStore
+    /// When a delivered post was last noted (see ``record(_:at:_:status:detail:next:)``).
+    private let lastDeliveredRecord = Mutex(Date.distantPast)
     /// Where posts are noted and retries asked for, when the store keeps them.
     private var attempts: (any WebhookAttemptStore)? { store as? any WebhookAttemptStore }
     private let client: HTTPClient
@@ -228,10 +231,20 @@ public final class WebhookDispatcher: Service, Sendable {
         }
     }
 
-    /// Notes a post for the operator (the newest 500 per endpoint); a store that cannot is logged, never fatal.
+    /// Notes a post for the operator (the newest 500 per endpoint); a store that cannot is logged, never fatal. Every
+    /// failure is noted; a delivered post at most once a second, so a busy log does not add a store write per event
+    /// (on SQLite, the one writer's).
     private func record(_ event: WalletEvent, at attemptedAt: Date, _ outcome: WebhookAttempt.Outcome, status: Int?,
                         detail: String? = nil, next: Date? = nil) async {
         guard let attempts else { return }
+        if outcome == .delivered {
+            let due = lastDeliveredRecord.withLock { last in
+                guard attemptedAt.timeIntervalSince(last) >= 1 else { return false }
+                last = attemptedAt
+                return true
+            }
+            guard due else { return }
+        }
         do {
             try await attempts.recordWebhookAttempt(WebhookAttempt(
                 endpoint: endpoint, eventID: event.id, eventType: event.type, attemptedAt: attemptedAt, outcome: outcome,

@@ -68,9 +68,6 @@ extension PassIssuer {
     /// A picture of a template as it is now, with its own sample values, as PNG.
     /// - Throws: ``IssuerError`` `unknownTemplate` for a template that does not exist.
     public func templatePreview(named name: String, side: String) async throws -> Data {
-        guard templateSources.contains(where: { PassIssuer.templateNames(in: $0.directory).contains(name) }) else {
-            throw IssuerError.unknownTemplate(name)
-        }
         let entry = try await templateEntry(named: name)
         let template = entry.builder.template
         let renderer: PassPreviewRenderer
@@ -89,19 +86,10 @@ extension PassIssuer {
     public func templateVersionCounts(named name: String) async throws
         -> (current: String, versions: [(version: String?, passes: Int)])
     {
-        guard templateSources.contains(where: { PassIssuer.templateNames(in: $0.directory).contains(name) }) else {
-            throw IssuerError.unknownTemplate(name)
-        }
         guard let counting = store as? any TemplateVersionCounting else { throw IssuerError.notFound }
         let current = try await templateEntry(named: name).version
         let counts = try await counting.passCountsByTemplateVersion(template: name)
         return (current, counts.sorted { ($0.version == current ? 1 : 0, $0.passes) > ($1.version == current ? 1 : 0, $1.passes) })
-    }
-
-    /// The template's field keys, in the order the pass lists them.
-    public func templateFieldKeys(named name: String) async -> [String] {
-        guard let entry = try? await templateEntry(named: name) else { return [] }
-        return Self.fieldKeys(of: entry.builder.template.pass)
     }
 
     private static func render(_ renderer: PassPreviewRenderer, side: String) async throws -> Data {

@@ -58,7 +58,7 @@ struct IssuerRoutes: Sendable {
         for summary in summaries {
             items.append(.init(
                 name: summary.name, contentVersion: summary.contentVersion, passTypeIdentifier: summary.passTypeIdentifier,
-                style: summary.style, fields: summary.error == nil ? await issuer.templateFieldKeys(named: summary.name) : nil,
+                style: summary.style, fields: summary.error == nil ? try? await issuer.fieldKeys(ofTemplate: summary.name) : nil,
                 error: summary.error))
         }
         return try JSONBody.response(TemplateList(templates: items))
@@ -94,7 +94,11 @@ struct IssuerRoutes: Sendable {
         var holderPageURL: String?
     }
 
-    func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil) async throws -> PassState {
+    /// - Parameter withFields: Whether to add every field's current value (answers about one pass a person reads:
+    ///   read, change, void; not creation, where it would apply the template once more on the create path).
+    func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, withFields: Bool = false) async throws
+        -> PassState
+    {
         let redemption = try await issuer.redemptionSummary(of: pass)
         let googleState = await google?.googleState(of: pass)
         return PassState(
@@ -106,7 +110,7 @@ struct IssuerRoutes: Sendable {
             registrations: try await issuer.registrationCount(of: pass),
             redemptions: redemption?.redemptions ?? 0, redeemedAt: redemption.map { RFC3339.format($0.firstRedeemedAt) },
             pushesQueued: pushesQueued, googleSaveURL: googleState?.saveURL, google: googleState, warnings: warnings,
-            fields: try? await issuer.currentFieldValues(of: pass), holderPageURL: issuer.holderPageURL(for: pass))
+            fields: withFields ? try? await issuer.currentFieldValues(of: pass) : nil, holderPageURL: issuer.holderPageURL(for: pass))
     }
 
     @Sendable func create(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -133,7 +137,7 @@ struct IssuerRoutes: Sendable {
     }
 
     @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONBody.response(try await state(try await existing(context)))
+        try JSONBody.response(try await state(try await existing(context), withFields: true))
     }
 
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -143,7 +147,7 @@ struct IssuerRoutes: Sendable {
         guard let (update, warnings) = try await issuer.changePassReportingWarnings(
             passTypeIdentifier: type, serialNumber: serial, data: body.data)
         else { throw IssuerError.notFound }
-        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings))
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings, withFields: true))
     }
 
     @Sendable func void(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
@@ -152,7 +156,7 @@ struct IssuerRoutes: Sendable {
         guard let update = try await issuer.voidPass(passTypeIdentifier: type, serialNumber: serial) else {
             throw IssuerError.notFound
         }
-        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued))
+        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, withFields: true))
     }
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
