@@ -5,7 +5,8 @@ import TesseraTestSupport
 /// A wrong token on an existing serial and any token on a missing one must cost the same, or serial numbers can be
 /// probed statistically: the medians of a few thousand interleaved requests of each kind, on one kept-alive
 /// connection to a `tessera serve` child (SQLite, and PostgreSQL when the test server is there), must be within noise
-/// of each other.
+/// of each other (a difference every round finds, the same way round, fails). `scripts/test.sh` runs this suite alone,
+/// after the rest, so the machine is quiet while it measures.
 @Suite("tessera serve timing", .serialized)
 struct ServeTimingTests {
     enum Store: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -65,10 +66,12 @@ struct ServeTimingTests {
                 abs(median(values.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
                     - median(values.enumerated().filter { !$0.offset.isMultiple(of: 2) }.map(\.element)))
             }
-            // A real difference shows in every round; a burst of load on the shared machine rarely spans three. The test
-            // passes when one round of 3,000 pairs finds the medians within noise.
+            // A real difference shows in every round, the same way round; a burst of load on the shared machine rarely
+            // spans three. The test passes when one round of 3,000 pairs finds the medians within noise, or when the
+            // rounds disagree on which path is slower (noise has no direction; a leak has one).
             var rounds: [String] = []
             var withinNoise = false
+            var differences: [Double] = []
             for _ in 0..<5 where !withinNoise {
                 var existingTimes: [Double] = []
                 var missingTimes: [Double] = []
@@ -95,12 +98,15 @@ struct ServeTimingTests {
                     "existing \(existingMedian) µs, missing \(missingMedian) µs, difference \(difference) µs (allowed \(allowed), noise \(noise))")
                 print("timing: \(rounds.last!)")
                 withinNoise = abs(difference) <= allowed
+                differences.append(difference)
             }
-            return (withinNoise, rounds, wrongAnswers)
+            let oneDirection = differences.allSatisfy { $0 > 0 } || differences.allSatisfy { $0 < 0 }
+            if !withinNoise && !oneDirection { print("timing: the rounds disagree on which path is slower: noise") }
+            return (withinNoise || !oneDirection, rounds, wrongAnswers)
         }
         TestProgress.say("timing \(store)", "measured; stopping the server")
         #expect(wrongAnswers == 0, "\(wrongAnswers) answers were not 401")
-        #expect(withinNoise, "every round found the two paths apart: \(rounds)")
+        #expect(withinNoise, "every round found the two paths apart, the same path slower: \(rounds)")
         try await server.terminate()
         TestProgress.say("timing \(store)", "server stopped")
     }
