@@ -15,17 +15,22 @@ extension SQLiteStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
-        try await write { [tables] db in
+        // The event (its device hash) is made before the write, so SQLite's one writer does not wait on it.
+        let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
+                                                identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
+        return try await write { [tables] db in
             try Self.register(
                 deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event, tables, db
             )
         }
     }
 
+    /// - Parameter event: The `*.registered` event to record when the registration is new (made by the caller when
+    ///   it can be made outside the transaction; otherwise here).
     static func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
-        _ tables: Tables, _ db: Database
+        event: WalletEventDraft? = nil, _ tables: Tables, _ db: Database
     ) throws -> RegistrationOutcome {
         let exists = try db.cachedStatement(sql: tables.itemExists)
         guard try Int.fetchOne(exists, arguments: [passTypeIdentifier, serialNumber]) != nil else {
@@ -38,8 +43,8 @@ extension SQLiteStore {
             deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,
         ])
         guard db.changesCount == 1 else { return .updated }
-        try record([.registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
-                                deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now, db)
+        try record([event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now, db)
         return .created
     }
 

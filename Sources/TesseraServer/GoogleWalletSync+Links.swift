@@ -63,7 +63,7 @@ final class GoogleImageIndex: Sendable {
 
     /// Keeps an image and returns its address (SHA-256 in hex).
     func remember(_ data: Data) -> String {
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: data).lowercaseHex
         images.withLock { if $0[digest] == nil { $0[digest] = data } }
         return digest
     }

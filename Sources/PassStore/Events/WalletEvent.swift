@@ -108,7 +108,7 @@ public struct WalletEventDraft: Sendable, Equatable {
     /// device's requests together with a pass's token.
     public static func deviceHash(_ deviceLibraryIdentifier: String) -> String {
         let digest = SHA256.hash(data: Data(("tessera.device:" + deviceLibraryIdentifier).utf8))
-        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(16).lowercaseHex
     }
 
     /// The issuer created an item: its first version, its template and update tag.
@@ -121,20 +121,20 @@ public struct WalletEventDraft: Sendable, Equatable {
     /// A device added an item (its first registration for it on that device).
     public static func registered(_ kind: WalletItemKind, typeIdentifier: String, identifier: String,
                                   deviceLibraryIdentifier: String) -> WalletEventDraft {
-        var draft = item(kind.registered, kind, typeIdentifier, identifier, [
-            "device": .string(deviceHash(deviceLibraryIdentifier)),
-        ])
-        draft.device = deviceHash(deviceLibraryIdentifier)
+        let device = deviceHash(deviceLibraryIdentifier)
+        var draft = item(kind.registered, kind, typeIdentifier, identifier, ["device": .string(device)])
+        draft.device = device
         return draft
     }
 
     /// A device removed an item (it unregistered), or APNs said its push token is gone (`reason`).
     public static func unregistered(_ kind: WalletItemKind, typeIdentifier: String, identifier: String,
                                     deviceLibraryIdentifier: String, reason: String) -> WalletEventDraft {
+        let device = deviceHash(deviceLibraryIdentifier)
         var draft = item(kind.unregistered, kind, typeIdentifier, identifier, [
-            "device": .string(deviceHash(deviceLibraryIdentifier)), "reason": .string(reason),
+            "device": .string(device), "reason": .string(reason),
         ])
-        draft.device = deviceHash(deviceLibraryIdentifier)
+        draft.device = device
         return draft
     }
 

@@ -88,7 +88,7 @@ public final class ConsoleSessionService: Sendable {
 
     /// The CSRF token of a session: what its state-changing requests carry in `X-CSRF-Token`.
     public static func csrfToken(secret: String) -> String {
-        Digest.sha256(Array(("tessera-console-csrf:" + secret).utf8)).map { String(format: "%02x", $0) }.joined()
+        Digest.sha256(Array(("tessera-console-csrf:" + secret).utf8)).lowercaseHex
     }
 
     static func hash(_ secret: String) -> Data {
