@@ -29,7 +29,7 @@ for index in 0 1; do
 done
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-echo "| round | build | list µs/req (req/s) | download | 304 | registration | load |"
+echo "| round | build | list µs/req (req/s, p99 ms) | download | 304 | registration | load |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for round in $(seq 1 "$rounds"); do
     for index in 0 1; do
@@ -47,11 +47,12 @@ for round in $(seq 1 "$rounds"); do
         for script in list download download304 register; do
             wrk -t 2 -c "$connections" -d 2s -s "$work/$script.lua" http://127.0.0.1:18191 >/dev/null 2>&1
             before=$(ticks "$pid")
-            out=$(wrk -t 2 -c "$connections" -d "${duration}s" -s "$work/$script.lua" http://127.0.0.1:18191 2>&1)
+            out=$(wrk -t 2 -c "$connections" -d "${duration}s" --latency -s "$work/$script.lua" http://127.0.0.1:18191 2>&1)
             after=$(ticks "$pid")
             requests=$(echo "$out" | grep -oE '[0-9]+ requests in' | grep -oE '^[0-9]+')
             rate=$(echo "$out" | grep -oE 'Requests/sec: +[0-9.]+' | grep -oE '[0-9.]+$')
-            row="$row $(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }') (${rate%.*}) |"
+            p99=$(echo "$out" | awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 }; printf "%.1f", v }')
+            row="$row $(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }') (${rate%.*}, $p99) |"
         done
         echo "$row $(cut -d' ' -f1 /proc/loadavg) |"
         kill "$pid"; wait "$pid" 2>/dev/null || true
