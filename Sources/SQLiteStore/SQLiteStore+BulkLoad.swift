@@ -2,7 +2,8 @@ public import Foundation
 internal import GRDB
 public import PassStore
 
-/// A device's registration for a pass, as ``SQLiteStore/bulkLoad(passes:registrations:now:)`` takes it.
+/// A device's registration for a pass, as ``SQLiteStore/bulkLoad(passes:registrations:now:)`` takes it (and as one
+/// waits for the writer with the others arriving at the same time).
 public struct DeviceRegistration: Sendable, Equatable {
     /// The device.
     public var deviceLibraryIdentifier: String

@@ -18,17 +18,14 @@ extension SQLiteStore {
         // The event (its device hash) is made before the write, so SQLite's one writer does not wait on it.
         let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
                                                 identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
-        return try await registrationWrites.write(RegistrationWrite(
-            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, event: event))
+        let registration = DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                                              passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return try await registrationWrites.write(RegistrationWrite(registration: registration, now: now, event: event))
     }
 
-    /// One device registration waiting for the writer.
+    /// One device registration waiting for the writer, with its time and the event it records if new.
     struct RegistrationWrite: Sendable {
-        var deviceLibraryIdentifier: String
-        var pushToken: String
-        var passTypeIdentifier: String
-        var serialNumber: String
+        var registration: DeviceRegistration
         var now: Date
         var event: WalletEventDraft
     }
@@ -39,10 +36,11 @@ extension SQLiteStore {
         -> WriteBatcher<RegistrationWrite, RegistrationOutcome>
     {
         WriteBatcher(pool: pool) { write, db in
-            try register(
-                deviceLibraryIdentifier: write.deviceLibraryIdentifier, pushToken: write.pushToken,
-                passTypeIdentifier: write.passTypeIdentifier, serialNumber: write.serialNumber, now: write.now,
-                event: write.event, tables, db)
+            let registration = write.registration
+            return try register(
+                deviceLibraryIdentifier: registration.deviceLibraryIdentifier, pushToken: registration.pushToken,
+                passTypeIdentifier: registration.passTypeIdentifier, serialNumber: registration.serialNumber,
+                now: write.now, event: write.event, tables, db)
         }
     }
 
