@@ -172,6 +172,48 @@ struct ConsoleBrowserTests {
 extension ConsoleBrowserTests {
     static let tab = "\u{E004}", enter = "\u{E007}"
 
+    @Test("keys: the Revoke button (asked twice) ends the key's sessions and its secret opens nothing")
+    func revokeInPage() async throws {
+        try await ConsoleBrowser.run { page in
+            let made = try await page.server.api("POST", "/api/v1/keys", body: #"{"name":"gate 4","scope":{"identifiers":["pass.dev.tessera.*"],"permissions":["read"]}}"#)
+            let key = try OrdersServer.json(made.body)
+            let (keyID, secret) = (key["id"] as? String ?? "", key["secret"] as? String ?? "")
+            // Signed in with the key; its session cookie is kept aside and forgotten by the browser (not signed out).
+            try await page.open("/console/passes")
+            try await page.ready("#token")
+            try await page.driver.type("#token", secret)
+            try await page.driver.click("#sign-in")
+            #expect(try await page.text("#signed-in-as") { !$0.isEmpty } == "Signed in as gate 4")
+            let session = try await page.driver.cookie("tessera_console") ?? ""
+            #expect(try await Self.keyAnswers(page.server, secret: secret, session: session) == [200, 200])
+            try await page.driver.deleteCookie("tessera_console")
+            // The admin revokes it in the keys page.
+            try await page.open("/console/keys")
+            try await page.ready("#token")
+            try await page.driver.type("#token", ServeProcess.adminToken)
+            try await page.driver.click("#sign-in")
+            try await page.ready("#revoke-\(keyID)")
+            try await page.driver.click("#revoke-\(keyID)")
+            #expect(try await page.text("#revoke-\(keyID)") { $0 == "Revoke now" } == "Revoke now")
+            #expect(try await Self.keyAnswers(page.server, secret: secret, session: session) == [200, 200], "asked, not yet revoked")
+            try await page.driver.click("#revoke-\(keyID)")
+            #expect(try await page.text("#status") { $0.contains("revoked") }.contains("gate 4 revoked"))
+            #expect(try await page.text("#keys-table") { !$0.contains("gate 4") }.contains("gate 4") == false)
+            try await page.check("keys after a revocation", screenshot: false)
+            #expect(try await Self.keyAnswers(page.server, secret: secret, session: session) == [401, 401])
+        }
+    }
+
+    /// What `GET /api/v1/passes` answers to an API key's secret and to a console session's cookie.
+    static func keyAnswers(_ server: OrdersServer, secret: String, session: String) async throws -> [Int] {
+        var statuses: [Int] = []
+        for credential in ["Authorization: Bearer \(secret)", "Cookie: tessera_console=\(session)"] {
+            statuses.append(try await server.serve.request(
+                "GET /api/v1/passes HTTP/1.1\r\nHost: x\r\n\(credential)\r\nConnection: close\r\n\r\n")?.status ?? 0)
+        }
+        return statuses
+    }
+
     /// What has the focus: its id, else its text.
     static func focused(_ page: ConsoleBrowser) async throws -> String {
         try await page.evaluate("document.activeElement.id || document.activeElement.textContent.trim()")

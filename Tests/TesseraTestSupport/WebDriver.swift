@@ -159,6 +159,17 @@ public final class WebDriver: @unchecked Sendable {
         try await Self.callAny("GET", base + "/url") as? String ?? ""
     }
 
+    /// The value of the current page's cookie `name` (HttpOnly ones too), or `nil` when it has none.
+    public func cookie(_ name: String) async throws -> String? {
+        let cookies = try await Self.callAny("GET", base + "/cookie") as? [[String: Any]] ?? []
+        return cookies.first { $0["name"] as? String == name }?["value"] as? String
+    }
+
+    /// Deletes the current page's cookie `name`, as if the browser had been closed (no request is made).
+    public func deleteCookie(_ name: String) async throws {
+        _ = try await Self.callAny("DELETE", base + "/cookie/\(name)")
+    }
+
     /// Reloads the current page.
     public func refresh() async throws { _ = try await Self.call("POST", base + "/refresh", [:]) }
 
