@@ -18,6 +18,8 @@
 # Environment: BIN (release binaries, default .build/release), PASSES (default 100,000), DEVICES (default 250,000),
 # CONNECTIONS (default 64), FETCHES (default PASSES), PROBE_CONNECTIONS (default 4), PROBE_SECONDS (default 30),
 # BENCH_POSTGRES_PORT (default 54339). PostgreSQL is seeded by scripts/bench-seed-postgres.sh: always 100,000 passes.
+# SQLite: KEEP_SEED=FILE keeps a copy of the seeded store; SEED=FILE starts from a copy of such a file instead of seeding
+# (it must hold PASSES passes and DEVICES devices).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -289,7 +291,12 @@ serve() {  # serve PORT DATABASE LOG [extra environment...]
 }
 
 if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
-    "$bin/tessera-bench" seed --sqlite "$work/campaign.sqlite" --passes "$passes" --devices "$devices" >&2
+    if [ -n "${SEED:-}" ]; then
+        cp "$SEED" "$work/campaign.sqlite"
+    else
+        "$bin/tessera-bench" seed --sqlite "$work/campaign.sqlite" --passes "$passes" --devices "$devices" >&2
+        [ -z "${KEEP_SEED:-}" ] || cp "$work/campaign.sqlite" "$KEEP_SEED"
+    fi
     cp "$work/campaign.sqlite" "$work/patch.sqlite"
     serve 18101 "sqlite:$work/campaign.sqlite" "$work/serve-sqlite.log"; server=$last_pid
     run_store "SQLite, one server process" "$server" http://127.0.0.1:18101

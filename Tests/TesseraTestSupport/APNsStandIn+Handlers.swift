@@ -96,7 +96,19 @@ final class StandInStreamHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        let answer = standIn.answer(method: method, path: path, headers: headers, body: body, connection: connection)
+        let outcome = standIn.answer(method: method, path: path, headers: headers, body: body, connection: connection)
+        let answer: (status: Int, headers: [String: String], body: Data)
+        switch outcome {
+        case .answer(let status, let headers, let body): answer = (status, headers, body)
+        case .none: return
+        case .goAway:
+            guard let parent = context.channel.parent,
+                  let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return }
+            let lastProcessed = HTTP2StreamID(max(0, Int32(streamID) - 2))
+            parent.writeAndFlush(HTTP2Frame(streamID: .rootStream, payload: .goAway(
+                lastStreamID: lastProcessed, errorCode: .noError, opaqueData: nil)), promise: nil)
+            return
+        }
         var responseHeaders = HPACKHeaders([(":status", String(answer.status))])
         for (name, value) in answer.headers { responseHeaders.add(name: name, value: value) }
         let headersFrame = HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: answer.body.isEmpty))

@@ -25,6 +25,18 @@ public final class APNsStandIn: @unchecked Sendable {
         case internalServerError
         /// Any status with a `reason` (none when `nil`) and extra headers.
         case custom(status: Int, reason: String?, headers: [String: String] = [:])
+        /// No answer on the stream, ever (the client's timeout must end it).
+        case noAnswer
+        /// No answer, and a GOAWAY on the connection whose last processed stream is the one before this request's,
+        /// as APNs sends before it closes a connection.
+        case goAway
+    }
+
+    /// What a request's stream gets.
+    enum Outcome {
+        case answer(status: Int, headers: [String: String], body: Data)
+        case none
+        case goAway
     }
 
     /// One request as the stand-in received it.
@@ -149,12 +161,17 @@ public final class APNsStandIn: @unchecked Sendable {
 
     /// Checks a request, picks the answer and records both.
     func answer(method: String, path: String, headers: [String: String], body: Data,
-                connection: StandInConnection) -> (status: Int, headers: [String: String], body: Data) {
+                connection: StandInConnection) -> Outcome {
         let (status, reason, extraHeaders) = decide(method: method, path: path, headers: headers, body: body)
         lock.withLock {
             recorded.append(RecordedRequest(method: method, path: path, headers: headers, body: body,
                                             negotiatedProtocol: connection.negotiatedProtocol,
                                             clientCertificateDER: connection.clientCertificateDER, status: status))
+        }
+        switch status {
+        case Self.noAnswerStatus: return .none
+        case Self.goAwayStatus: return .goAway
+        default: break
         }
         var responseHeaders = extraHeaders
         var responseBody = Data()
@@ -167,8 +184,12 @@ public final class APNsStandIn: @unchecked Sendable {
             responseBody = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
             responseHeaders["content-type"] = "application/json"
         }
-        return (status, responseHeaders, responseBody)
+        return .answer(status: status, headers: responseHeaders, body: responseBody)
     }
+
+    /// The statuses recorded for requests answered with ``Reply/noAnswer`` and ``Reply/goAway``.
+    public static let noAnswerStatus = 0
+    public static let goAwayStatus = -1
 
     private func decide(method: String, path: String, headers: [String: String],
                         body: Data) -> (Int, String?, [String: String]) {
@@ -190,6 +211,8 @@ public final class APNsStandIn: @unchecked Sendable {
         case .tooManyRequests(let retryAfter): return (429, "TooManyRequests", retryAfter.map { ["retry-after": String($0)] } ?? [:])
         case .internalServerError: return (500, "InternalServerError", [:])
         case .custom(let status, let reason, let headers): return (status, reason, headers)
+        case .noAnswer: return (Self.noAnswerStatus, nil, [:])
+        case .goAway: return (Self.goAwayStatus, nil, [:])
         }
     }
 }

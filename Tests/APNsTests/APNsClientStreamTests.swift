@@ -1,0 +1,94 @@
+@testable import APNs
+import Foundation
+import TesseraTestSupport
+import Testing
+
+@Suite("APNs streams on one connection: many at once, timeouts, GOAWAY (through the HTTP/2 stand-in)")
+struct APNsClientStreamTests {
+    static func authentication(_: TestServerCertificates) throws -> APNsClient.Configuration.Authentication {
+        try StandInFixture.tokenAuthentication().0
+    }
+
+    static func token(_ index: Int) -> String {
+        String(format: "%064x", index)
+    }
+
+    @Test("500 pushes at once, more than the peer's concurrent streams, are each answered once on one connection")
+    func manyAtOnce() async throws {
+        try await StandInFixture.with(authentication: Self.authentication) { standIn, client in
+            let results = try await withThrowingTaskGroup(of: (String, APNsResult).self) { group in
+                for index in 0..<500 {
+                    let token = Self.token(index)
+                    group.addTask { (token, try await client.send(pushToken: token, topic: StandInFixture.topic)) }
+                }
+                var results: [String: APNsResult] = [:]
+                for try await (token, result) in group { results[token] = result }
+                return results
+            }
+            #expect(results.count == 500)
+            let delivered = results.values.filter { $0.isDelivered }.count
+            #expect(delivered == 500)
+            let tokens = standIn.requests.compactMap(\.pushToken)
+            #expect(tokens.count == 500)
+            #expect(Set(tokens) == Set((0..<500).map(Self.token)))
+            #expect(standIn.connections == 1)
+        }
+    }
+
+    @Test("Answers with bodies past the connection's 64 KiB receive window keep arriving (the window is reopened)")
+    func receiveWindow() async throws {
+        try await StandInFixture.with(authentication: Self.authentication) { standIn, client in
+            let reason = String(repeating: "R", count: 600)
+            for _ in 0..<150 { standIn.enqueue(.custom(status: 400, reason: reason)) }
+            for index in 0..<150 {
+                let result = try await client.send(pushToken: Self.token(index), topic: StandInFixture.topic)
+                guard case .failed(let status, let answered) = result, status == 400, answered == reason else {
+                    Issue.record("push \(index): expected failed 400 with the long reason, got \(result)")
+                    return
+                }
+            }
+            #expect(standIn.requests.count == 150)
+            #expect(standIn.connections == 1)
+        }
+    }
+
+    @Test("A push APNs never answers times out as retryable, and the connection goes on serving others")
+    func timeout() async throws {
+        try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 2 }) {
+            standIn, client in
+            standIn.enqueue(.noAnswer)
+            let started = ContinuousClock.now
+            let silent = try await client.send(pushToken: Self.token(1), topic: StandInFixture.topic)
+            let waited = ContinuousClock.now - started
+            guard case .retryable(let status, let reason, _) = silent else {
+                Issue.record("expected retryable, got \(silent)")
+                return
+            }
+            #expect(status == nil)
+            #expect(reason.contains("no answer from APNs in time"))
+            #expect(waited >= .milliseconds(1_900) && waited < .seconds(10), "timed out after \(waited)")
+            let next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            #expect(next.isDelivered)
+            #expect(standIn.connections == 1)
+        }
+    }
+
+    @Test("After a GOAWAY the unprocessed push is retryable and the next one goes on a new connection")
+    func goAway() async throws {
+        try await StandInFixture.with(authentication: Self.authentication) { standIn, client in
+            let first = try await client.send(pushToken: Self.token(1), topic: StandInFixture.topic)
+            #expect(first.isDelivered)
+            standIn.enqueue(.goAway)
+            let refused = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            guard case .retryable(let status, _, _) = refused else {
+                Issue.record("expected retryable, got \(refused)")
+                return
+            }
+            #expect(status == nil)
+            let next = try await client.send(pushToken: Self.token(3), topic: StandInFixture.topic)
+            #expect(next.isDelivered)
+            #expect(standIn.connections == 2)
+            #expect(standIn.requests.map(\.status) == [200, APNsStandIn.goAwayStatus, 200])
+        }
+    }
+}
