@@ -211,16 +211,8 @@ public struct WalletEventDraft: Sendable, Equatable {
         return WalletEventDraft(type: type, typeIdentifier: typeIdentifier, identifier: identifier, data: encode(members))
     }
 
-    /// One encoder for every event (its options never change after this, so concurrent use is safe).
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     static func encode(_ members: [String: EventValue]) -> Data {
-        // Strings, integers and string lists always encode.
-        (try? encoder.encode(members)) ?? Data("{}".utf8)
+        EventJSON.object(members)
     }
 }
 
