@@ -12,7 +12,7 @@ import Synchronization
 /// A push is one HEADERS and one DATA frame written together with one flush, so a push costs one TLS record and one
 /// write on the connection's event loop; its stream is an entry in ``APNsStreams``'s table, not a channel. (A general
 /// HTTP client writes the request head and its body separately, which made pushes cost about 350 µs of CPU each; a
-/// channel per stream, about 120 µs.)
+/// child channel per stream cost about half as much again as the table.)
 final class APNsConnection: Sendable {
     /// An answer: status, headers with lowercased names, body.
     struct Response: Sendable {
@@ -82,12 +82,11 @@ final class APNsConnection: Sendable {
         fields.add(name: ":authority", value: port == 443 ? host : "\(host):\(port)")
         fields.add(name: ":path", value: path)
         for (name, value) in headers { fields.add(name: name, value: value) }
-        let deadline = NIODeadline.now() + timeout
         // A connection that received GOAWAY while this push was on its way to it refuses it unwritten: once more, on
         // the connection that replaces it.
         for attempt in 1...2 {
             do {
-                return try await send(fields, body: body, deadline: deadline)
+                return try await send(fields, body: body, timeout: timeout)
             } catch .goingAway where attempt == 1 {
                 continue
             } catch .goingAway {
@@ -97,7 +96,7 @@ final class APNsConnection: Sendable {
         throw .closed
     }
 
-    private func send(_ fields: HPACKHeaders, body: ByteBuffer, deadline: NIODeadline) async throws(Failure) -> Response {
+    private func send(_ fields: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount) async throws(Failure) -> Response {
         let open: Open
         do {
             open = try await connection().get()
@@ -107,7 +106,7 @@ final class APNsConnection: Sendable {
             throw .connection(error)
         }
         let answer = open.channel.eventLoop.makePromise(of: Response.self)
-        let request = APNsStreams.Request(headers: fields, body: body, deadline: deadline, answer: answer)
+        let request = APNsStreams.Request(headers: fields, body: body, timeout: timeout, answer: answer)
         // A write that never reaches the streams' table (the connection closed meanwhile) fails the push at once.
         open.channel.writeAndFlush(request).whenFailure { error in
             answer.fail(Failure.connection(error))

@@ -18,7 +18,8 @@ final class APNsStreams: ChannelDuplexHandler {
     struct Request: Sendable {
         var headers: HPACKHeaders
         var body: ByteBuffer
-        var deadline: NIODeadline
+        /// How long the answer may take once the push is written (the time to connect has a limit of its own).
+        var timeout: TimeAmount
         var answer: EventLoopPromise<APNsConnection.Response>
     }
 
@@ -60,7 +61,8 @@ final class APNsStreams: ChannelDuplexHandler {
         }
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
-        pending[streamID] = Pending(answer: request.answer, deadline: request.deadline)
+        let deadline = NIODeadline.now() + request.timeout
+        pending[streamID] = Pending(answer: request.answer, deadline: deadline)
         // The stream's HEADERS can still be refused (the connection is closing): the push then fails at once.
         let opened = context.eventLoop.makePromise(of: Void.self)
         opened.futureResult.assumeIsolated().whenFailure { error in
@@ -70,7 +72,7 @@ final class APNsStreams: ChannelDuplexHandler {
                       promise: opened)
         context.write(wrapOutboundOut(HTTP2Frame(
             streamID: streamID, payload: .data(.init(data: .byteBuffer(request.body), endStream: true)))), promise: nil)
-        if sweep == nil { scheduleSweep(at: request.deadline, context: context) }
+        if sweep == nil { scheduleSweep(at: deadline, context: context) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
