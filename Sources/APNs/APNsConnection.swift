@@ -84,16 +84,15 @@ final class APNsConnection: Sendable {
         for (name, value) in headers { fields.add(name: name, value: value) }
         // A connection that received GOAWAY while this push was on its way to it refuses it unwritten: once more, on
         // the connection that replaces it.
-        for attempt in 1...2 {
+        do {
+            return try await send(fields, body: body, timeout: timeout)
+        } catch .goingAway {
             do {
                 return try await send(fields, body: body, timeout: timeout)
-            } catch .goingAway where attempt == 1 {
-                continue
             } catch .goingAway {
                 throw .closed
             }
         }
-        throw .closed
     }
 
     private func send(_ fields: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount) async throws(Failure) -> Response {

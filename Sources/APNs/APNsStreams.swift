@@ -35,7 +35,8 @@ final class APNsStreams: ChannelDuplexHandler {
     private var nextStreamID: Int32 = 1
     /// Set once the connection takes no new streams (GOAWAY, or its stream identifiers ran out).
     private var draining = false
-    private var sweep: Scheduled<Void>?
+    /// The timer that fails expired pushes, and the deadline it is set for.
+    private var sweep: (task: Scheduled<Void>, deadline: NIODeadline)?
     /// Flow-controlled bytes received since the connection's receive window was last reopened. With no stream
     /// channels, nothing else sends the connection's WINDOW_UPDATE: without it, the peer stops sending answers with
     /// a body once 64 KiB of them arrived.
@@ -72,7 +73,10 @@ final class APNsStreams: ChannelDuplexHandler {
                       promise: opened)
         context.write(wrapOutboundOut(HTTP2Frame(
             streamID: streamID, payload: .data(.init(data: .byteBuffer(request.body), endStream: true)))), promise: nil)
-        if sweep == nil { scheduleSweep(at: deadline, context: context) }
+        // Each push brings its own time limit: the timer goes off at the earliest deadline.
+        if let sweep, sweep.deadline <= deadline { return }
+        sweep?.task.cancel()
+        scheduleSweep(at: deadline, context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -123,14 +127,14 @@ final class APNsStreams: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         failAll(.closed)
-        sweep?.cancel()
+        sweep?.task.cancel()
         sweep = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         failAll(.closed)
-        sweep?.cancel()
+        sweep?.task.cancel()
         sweep = nil
     }
 
@@ -179,11 +183,12 @@ final class APNsStreams: ChannelDuplexHandler {
     /// Fails the pushes whose deadline passed (resetting their streams), then waits for the next deadline.
     private func scheduleSweep(at deadline: NIODeadline, context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        sweep = context.eventLoop.scheduleTask(deadline: deadline) {
+        let task = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             handler.sweep = nil
             handler.sweepExpired(context: context)
         }
+        sweep = (task, deadline)
     }
 
     private func sweepExpired(context: ChannelHandlerContext) {

@@ -1,5 +1,6 @@
 @testable import APNs
 import Foundation
+import NIOCore
 import TesseraTestSupport
 import Testing
 
@@ -70,6 +71,27 @@ struct APNsClientStreamTests {
             let next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
             #expect(next.isDelivered)
             #expect(standIn.connections == 1)
+        }
+    }
+
+    @Test("A push with a shorter time limit than one already waiting times out at its own limit")
+    func shorterLimitAfterLongerOne() async throws {
+        try await StandInFixture.with(authentication: Self.authentication) { standIn, client in
+            standIn.enqueue(.noAnswer, .noAnswer)
+            let headers = [("apns-topic", StandInFixture.topic)]
+            let long = Task {
+                try await client.connection.send(path: "/3/device/\(Self.token(1))", headers: headers,
+                                                 body: APNsClient.body, timeout: .seconds(20))
+            }
+            while standIn.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            let started = ContinuousClock.now
+            await #expect(throws: APNsConnection.Failure.self) {
+                try await client.connection.send(path: "/3/device/\(Self.token(2))", headers: headers,
+                                                 body: APNsClient.body, timeout: .seconds(1))
+            }
+            let waited = ContinuousClock.now - started
+            #expect(waited >= .milliseconds(900) && waited < .seconds(10), "the 1 s push timed out after \(waited)")
+            long.cancel()
         }
     }
 

@@ -9,11 +9,11 @@ enum EventJSON {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + members.count * 32)
         bytes.append(UInt8(ascii: "{"))
-        for (index, key) in members.keys.sorted().enumerated() {
+        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(key, into: &bytes)
+            string(member.key, into: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            switch members[key]! {
+            switch member.value {
             case .string(let text): string(text, into: &bytes)
             case .integer(let number): bytes.append(contentsOf: String(number).utf8)
             case .strings(let list):
