@@ -13,6 +13,8 @@
 #   - the server's largest resident set (VmRSS, sampled every 0.2 s) from its start to the end of the fetch storm;
 #   - then FETCHES device fetches of the changed passes (each signed on its first fetch) at CONNECTIONS connections,
 #     as a share of `tessera-bench sign`'s all-core rate measured in the same run;
+#   - the storm's ceiling on this machine: fetches of 1,000 cached passes at the same connections, and from them and
+#     the signing rate, the most changed passes per second that a signature plus a fetch allow;
 #   - before: the same change as one `PATCH /api/v1/passes/...` per pass (a fresh copy of the same store) and the
 #     pushes those queue (SKIP_PATCH=1 leaves it out).
 # Environment: BIN (release binaries, default .build/release), PASSES (default 100,000), DEVICES (default 250,000),
@@ -124,6 +126,19 @@ LUA
 each_pass_once "$work/fetch.lua" GET "/v1/passes/pass.dev.tessera.demo/B%07d" "ApplePass benchtoken%022d" nil
 each_pass_once "$work/patch.lua" PATCH "/api/v1/passes/pass.dev.tessera.demo/B%07d" "Bearer $token" \
     "'{\"data\":{\"fields\":{\"doors\":\"2026-12-05T19:30-08:00\"}}}'"
+# Device fetches cycling over the first ARG2 passes (from ARG1) without end: once each is signed, every fetch is served
+# from the bundle cache. The storm's ceiling on this machine is measured with it (below).
+cat >"$work/cycle.lua" <<'LUA'
+counter = 0
+setup = function(thread) thread:set("tid", counter); counter = counter + 1 end
+init = function(args) offset, count, threads, sent = tonumber(args[1]), tonumber(args[2]), tonumber(args[3]), 0 end
+request = function()
+  local i = offset + (tid + sent * threads) % count
+  sent = sent + 1
+  return wrk.format("GET", string.format("/v1/passes/pass.dev.tessera.demo/B%07d", i),
+    { ["Authorization"] = string.format("ApplePass benchtoken%022d", i) }, nil)
+end
+LUA
 
 # Largest VmRSS (kB) of the given processes, sampled until the file $work/stop-rss exists.
 sample_rss() {
@@ -168,6 +183,25 @@ for name in files:
     errors += sum(map(int, m.groups())) if m else 0
 print(requests, f"{requests / seconds:.0f}", f"{p99:.2f}", errors, f"{seconds:.1f}")
 EOF
+}
+
+# The fetch storm's ceiling on this machine: the same device fetch at the same connections, of 1,000 passes whose
+# bundles are signed and cached (3 s of warm-up signs them, then 10 s measured). A fetch of a changed pass is at least
+# a signature and such a cached fetch, each of which alone fills the machine at its own rate, so no storm can serve
+# more than 1 / (1 / signing rate + 1 / cached rate) changed passes per second here. Prints "rate p99_ms".
+cached_fetch_rate() {
+    local conns=$((connections / $#)) runs=() outputs=() index=0
+    for base in "$@"; do
+        wrk -t 2 -c "$conns" -d 3s -s "$work/cycle.lua" "$base" -- 0 1000 2 >/dev/null 2>&1 & runs+=($!)
+    done
+    wait "${runs[@]}"; runs=()
+    for base in "$@"; do
+        wrk -t 2 -c "$conns" -d 10s --timeout 10s --latency -s "$work/cycle.lua" "$base" -- 0 1000 2 \
+            >"$work/wrk-cached-$index.txt" 2>&1 & runs+=($!)
+        outputs+=("$work/wrk-cached-$index.txt"); index=$((index + 1))
+    done
+    wait "${runs[@]}"
+    wrk_summary 10 "${outputs[@]}" | awk '{print $2, $3}'
 }
 
 # Pushes APNs accepted, summed over the servers' /metrics.
@@ -243,9 +277,11 @@ run_store() {
     share="$(python3 -c "print(f'{100 * $push_rate / $ceiling:.1f} %')" 2>/dev/null || echo -)"
     read -r fetch_requests fetch_rate fetch_p99 fetch_errors fetch_seconds < <(each_pass_wrk "$work/fetch.lua" "$fetches" "$@")
     touch "$work/stop-rss"; wait "$sampler"
-    local rss_mb fetch_share
+    local rss_mb fetch_share cached_rate cached_p99 storm_ceiling
+    read -r cached_rate cached_p99 < <(cached_fetch_rate "$@")
     rss_mb=$(( $(cat "$rss_file") / 1024 ))
     fetch_share="$(python3 -c "print(f'{100 * $fetch_rate / $sign_rate:.1f} %')")"
+    storm_ceiling="$(python3 -c "c = 1 / (1 / $sign_rate + 1 / $cached_rate); print(f'{c:.0f}/s = {100 * c / $sign_rate:.1f} % of signing; the storm reached {100 * $fetch_rate / c:.1f} % of it')")"
     echo
     echo "### $label: campaign over $matched passes, $devices devices ($(nproc) cores)"
     echo
@@ -260,6 +296,8 @@ run_store() {
     echo "| device list p99 during the campaign ($probe_connections connections, $probe_seconds s) | $probe_p99 ms ($probe_requests requests, $probe_rate/s, $probe_errors errors) | < 50 ms |"
     echo "| fetch storm: changed passes served ($fetch_requests at $connections connections) | $fetch_rate/s in $fetch_seconds s, p99 $fetch_p99 ms, $fetch_errors errors | |"
     echo "| fetch rate / tessera-bench sign all cores ($sign_rate/s) | $fetch_share | >= 80 %, p99 < 100 ms, 0 errors |"
+    echo "| fetches of signed bundles (1000 passes cached, $connections connections, 10 s) | $cached_rate/s, p99 $cached_p99 ms | |"
+    echo "| the storm's ceiling here: 1 / (1 / signing + 1 / cached fetch) | $storm_ceiling | |"
     echo "| largest resident set of a server process | $rss_mb MB | < 1024 MB |"
 }
 
