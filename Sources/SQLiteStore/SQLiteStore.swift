@@ -20,6 +20,11 @@ public final class SQLiteStore: PassStore {
         public var busyTimeout: TimeInterval
         /// Bytes of the file each connection may memory-map (`PRAGMA mmap_size`), shared through the OS page cache.
         public var memoryMapSize: Int
+        /// Whether the log is copied into the file by ``runCheckpoints(every:)`` rather than by the commits. By default
+        /// the commit that fills the log past 1,000 pages copies it (SQLite's automatic checkpoint), and every write
+        /// waiting for the writer waits for that copy too. Only for a process that runs ``runCheckpoints(every:)``:
+        /// without it the log grows without end.
+        public var checkpointsInBackground: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -27,11 +32,15 @@ public final class SQLiteStore: PassStore {
         ///   - maximumReaderCount: How many connections may read at the same time.
         ///   - busyTimeout: How long to wait for another process's lock, in seconds.
         ///   - memoryMapSize: Bytes of the file each connection may memory-map (0 turns memory mapping off).
-        public init(path: String, maximumReaderCount: Int = 8, busyTimeout: TimeInterval = 5, memoryMapSize: Int = 256 << 20) {
+        ///   - checkpointsInBackground: Whether ``runCheckpoints(every:)`` copies the log into the file.
+        public init(path: String, maximumReaderCount: Int = 8, busyTimeout: TimeInterval = 5, memoryMapSize: Int = 256 << 20,
+                    checkpointsInBackground: Bool = false)
+        {
             self.path = path
             self.maximumReaderCount = maximumReaderCount
             self.busyTimeout = busyTimeout
             self.memoryMapSize = memoryMapSize
+            self.checkpointsInBackground = checkpointsInBackground
         }
     }
 
@@ -61,10 +70,12 @@ public final class SQLiteStore: PassStore {
         config.maximumReaderCount = max(1, configuration.maximumReaderCount)
         config.busyMode = .timeout(configuration.busyTimeout)
         let memoryMapSize = max(0, configuration.memoryMapSize)
+        let inBackground = configuration.checkpointsInBackground
         config.prepareDatabase { db in
             // In WAL mode, NORMAL is safe against corruption; only the last commits may be lost on power failure.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)")
+            if inBackground { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         }
         do {
             pool = try DatabasePool(path: configuration.path, configuration: config)

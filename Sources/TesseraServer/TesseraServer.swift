@@ -77,7 +77,9 @@ public enum TesseraServer {
         var checkoutConfiguration = configuration.checkout
         switch configuration.database {
         case .sqlite(let path):
-            let sqlite = try SQLiteStore(path: path)
+            // The log is copied into the file beside the writer, not by the commit that fills it (SQLiteCheckpoints).
+            let sqlite = try SQLiteStore(configuration: .init(path: path, checkpointsInBackground: true))
+            services.append(SQLiteCheckpoints(store: sqlite, logger: logger))
             try await sqlite.migrate()
             let checkout = SQLiteCheckoutStore(store: sqlite, now: now)
             try await checkout.migrate()

@@ -67,9 +67,16 @@ struct APNsClientStreamTests {
             }
             #expect(status == nil)
             #expect(reason.contains("no answer from APNs in time"))
-            #expect(waited >= .milliseconds(2_900) && waited < .seconds(30), "timed out after \(waited)")
-            let next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
-            #expect(next.isDelivered)
+            // An upper bound for a push that never ends; loose, since a full suite run can hold this task for 30 s.
+            #expect(waited >= .milliseconds(2_900) && waited < .seconds(120), "timed out after \(waited)")
+            // The next push is answered on the same connection. While the whole suite loads the machine, an answer
+            // can take longer than the 3 s limit: such a push is retryable and is sent again, as the dispatcher does.
+            var next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            let deadline = ContinuousClock.now + TestTime.duration(.seconds(20))
+            while case .retryable(nil, _, _) = next, ContinuousClock.now < deadline {
+                next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            }
+            #expect(next.isDelivered, "\(next)")
             #expect(standIn.connections == 1)
         }
     }
@@ -81,7 +88,7 @@ struct APNsClientStreamTests {
             let headers = [("apns-topic", StandInFixture.topic)]
             let long = Task {
                 try await client.connection.send(path: "/3/device/\(Self.token(1))", headers: headers,
-                                                 body: APNsClient.body, timeout: .seconds(20))
+                                                 body: APNsClient.body, timeout: .seconds(300))
             }
             while standIn.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             let started = ContinuousClock.now
@@ -90,7 +97,9 @@ struct APNsClientStreamTests {
                                                  body: APNsClient.body, timeout: .seconds(1))
             }
             let waited = ContinuousClock.now - started
-            #expect(waited >= .milliseconds(900) && waited < .seconds(10), "the 1 s push timed out after \(waited)")
+            // Far below the other push's 300 s, also when the whole suite keeps this task waiting for a thread (the
+            // first minutes of a full run on two cores can hold it for 30 s).
+            #expect(waited >= .milliseconds(900) && waited < .seconds(120), "the 1 s push timed out after \(waited)")
             long.cancel()
         }
     }
