@@ -28,6 +28,14 @@ extension SQLiteStore {
             do {
                 _ = try await queue.writeWithoutTransaction { try $0.checkpoint(.passive) }
             } catch {
+                // GRDB ends a cancelled task's access with CancellationError or by interrupting SQLite (error 9):
+                // either is a stop, not a failed checkpoint.
+                if Task.isCancelled { throw CancellationError() }
+                // Another connection checkpointing at the same moment: the next round copies what is left.
+                if let busy = error as? DatabaseError, busy.resultCode == .SQLITE_BUSY || busy.resultCode == .SQLITE_LOCKED {
+                    try await Task.sleep(for: interval)
+                    continue
+                }
                 throw PassStoreError.unavailable("checkpoint of \(pool.path) failed: \(error)")
             }
             try await Task.sleep(for: interval)

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Writes an event's data object: its members in key order, without spaces, strings escaped as JSON requires and
 /// slashes left as they are. The bytes are those `JSONEncoder` writes with `.sortedKeys` and `.withoutEscapingSlashes`
