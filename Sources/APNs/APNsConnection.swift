@@ -187,13 +187,25 @@ final class APNsConnection: Sendable {
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
                     try operations.addHandler(FlushCoalescer())
-                    try operations.addHandler(NIOHTTP2Handler(mode: .client))
+                    try operations.addHandler(NIOHTTP2Handler(mode: .client, connectionConfiguration: Self.http2))
                     try operations.addHandler(APNsStreams(bodyLimit: Self.bodyLimit) { forget(channel) })
                 }
             }
             .connect(host: host, port: port)
             .map { channel in Open(channel: channel) }
     }
+
+    /// HTTP/2 settings of the connection. A push that times out has its stream reset; APNs's answer to it may
+    /// already be on its way and arrive after the reset. HTTP/2 ignores frames for the streams it reset lately and
+    /// treats frames for other closed streams as a connection error. NIO remembers 32 by default: after a slow spell
+    /// in which more pushes timed out at once, the late answers to the earlier ones closed the connection and failed
+    /// every push on it. APNs allows at most 1,000 concurrent streams on a connection, so at most that many can be
+    /// reset at once.
+    static let http2: NIOHTTP2Handler.ConnectionConfiguration = {
+        var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+        configuration.maximumRecentlyResetStreams = 4_096
+        return configuration
+    }()
 
     /// Lets the next push open a new connection once this one closed or refused a stream.
     private func forget(_ channel: any Channel) {

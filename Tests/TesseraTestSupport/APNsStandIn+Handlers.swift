@@ -20,6 +20,23 @@ final class StandInConnection: @unchecked Sendable {
         get { lock.withLock { certificateValue } }
         set { lock.withLock { certificateValue = newValue } }
     }
+
+    /// Writes bytes on the connection below HTTP/2, on the connection's event loop; set once TLS is in place.
+    var writeBelowHTTP2: (@Sendable (ByteBuffer) -> Void)? {
+        get { lock.withLock { rawWriter } }
+        set { lock.withLock { rawWriter = newValue } }
+    }
+    private var rawWriter: (@Sendable (ByteBuffer) -> Void)?
+
+    /// A `200` answer for `streamID` as a server whose answer crosses the client's RST_STREAM on the wire sends it:
+    /// HEADERS (END_STREAM, END_HEADERS) with `:status: 200` from HPACK's static table, whatever the stream's state.
+    static func rawSuccess(streamID: Int32) -> ByteBuffer {
+        var frame = ByteBuffer()
+        frame.writeBytes([0, 0, 1, 0x1, 0x5])
+        frame.writeInteger(UInt32(streamID) & 0x7FFF_FFFF)
+        frame.writeInteger(UInt8(0x88))
+        return frame
+    }
 }
 
 /// Records the ALPN result and the client certificate; closes connections that did not negotiate `h2`.
@@ -33,6 +50,14 @@ final class HandshakeRecorder: ChannelInboundHandler, RemovableChannelHandler {
     init(connection: StandInConnection, standIn: StandInBox) {
         self.connection = connection
         self.standIn = standIn
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        connection.writeBelowHTTP2 = { bytes in
+            eventLoop.execute { loopBound.value.writeAndFlush(NIOAny(bytes), promise: nil) }
+        }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -99,7 +124,14 @@ final class StandInStreamHandler: ChannelInboundHandler {
         let outcome = standIn.answer(method: method, path: path, headers: headers, body: body, connection: connection)
         let answer: (status: Int, headers: [String: String], body: Data)
         switch outcome {
-        case .answer(let status, let headers, let body): answer = (status, headers, body)
+        case .answer(_, _, _, let delay) where delay > 0:
+            // Written below HTTP/2, so that it goes out even when the client reset the stream meanwhile.
+            guard let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID),
+                  let write = connection.writeBelowHTTP2 else { return }
+            let frame = StandInConnection.rawSuccess(streamID: Int32(Int(streamID)))
+            context.eventLoop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { write(frame) }
+            return
+        case .answer(let status, let headers, let body, _): answer = (status, headers, body)
         case .none: return
         case .goAway:
             guard let parent = context.channel.parent,
@@ -109,12 +141,16 @@ final class StandInStreamHandler: ChannelInboundHandler {
                 lastStreamID: lastProcessed, errorCode: .noError, opaqueData: nil)), promise: nil)
             return
         }
-        var responseHeaders = HPACKHeaders([(":status", String(answer.status))])
-        for (name, value) in answer.headers { responseHeaders.add(name: name, value: value) }
-        let headersFrame = HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: answer.body.isEmpty))
+        write(status: answer.status, headers: answer.headers, body: answer.body, context: context)
+    }
+
+    private func write(status: Int, headers: [String: String], body: Data, context: ChannelHandlerContext) {
+        var responseHeaders = HPACKHeaders([(":status", String(status))])
+        for (name, value) in headers { responseHeaders.add(name: name, value: value) }
+        let headersFrame = HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: body.isEmpty))
         context.write(wrapOutboundOut(headersFrame), promise: nil)
-        if !answer.body.isEmpty {
-            let buffer = context.channel.allocator.buffer(bytes: answer.body)
+        if !body.isEmpty {
+            let buffer = context.channel.allocator.buffer(bytes: body)
             context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(buffer), endStream: true))), promise: nil)
         }
         context.flush()

@@ -27,6 +27,9 @@ public final class APNsStandIn: @unchecked Sendable {
         case custom(status: Int, reason: String?, headers: [String: String] = [:])
         /// No answer on the stream, ever (the client's timeout must end it).
         case noAnswer
+        /// 200 (headers alone) after `seconds`, sent even if the client reset the stream meanwhile, as an answer that
+        /// crosses the client's RST_STREAM on the wire arrives.
+        case late(seconds: Double)
         /// No answer, and a GOAWAY on the connection whose last processed stream is the one before this request's,
         /// as APNs sends before it closes a connection.
         case goAway
@@ -34,7 +37,7 @@ public final class APNsStandIn: @unchecked Sendable {
 
     /// What a request's stream gets.
     enum Outcome {
-        case answer(status: Int, headers: [String: String], body: Data)
+        case answer(status: Int, headers: [String: String], body: Data, delay: Double)
         case none
         case goAway
     }
@@ -162,7 +165,7 @@ public final class APNsStandIn: @unchecked Sendable {
     /// Checks a request, picks the answer and records both.
     func answer(method: String, path: String, headers: [String: String], body: Data,
                 connection: StandInConnection) -> Outcome {
-        let (status, reason, extraHeaders) = decide(method: method, path: path, headers: headers, body: body)
+        let (status, reason, extraHeaders, delay) = decide(method: method, path: path, headers: headers, body: body)
         lock.withLock {
             recorded.append(RecordedRequest(method: method, path: path, headers: headers, body: body,
                                             negotiatedProtocol: connection.negotiatedProtocol,
@@ -184,7 +187,7 @@ public final class APNsStandIn: @unchecked Sendable {
             responseBody = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
             responseHeaders["content-type"] = "application/json"
         }
-        return .answer(status: status, headers: responseHeaders, body: responseBody)
+        return .answer(status: status, headers: responseHeaders, body: responseBody, delay: delay)
     }
 
     /// The statuses recorded for requests answered with ``Reply/noAnswer`` and ``Reply/goAway``.
@@ -192,17 +195,23 @@ public final class APNsStandIn: @unchecked Sendable {
     public static let goAwayStatus = -1
 
     private func decide(method: String, path: String, headers: [String: String],
-                        body: Data) -> (Int, String?, [String: String]) {
-        guard method == "POST" else { return (405, "MethodNotAllowed", [:]) }
-        guard path.hasPrefix("/3/device/") else { return (404, "BadPath", [:]) }
+                        body: Data) -> (Int, String?, [String: String], Double) {
+        guard method == "POST" else { return (405, "MethodNotAllowed", [:], 0) }
+        guard path.hasPrefix("/3/device/") else { return (404, "BadPath", [:], 0) }
         let token = path.dropFirst("/3/device/".count)
-        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { return (400, "BadDeviceToken", [:]) }
-        guard let topic = headers["apns-topic"], !topic.isEmpty else { return (400, "MissingTopic", [:]) }
-        guard body == Data("{}".utf8) else { return (400, "BadPayload", [:]) }
+        guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { return (400, "BadDeviceToken", [:], 0) }
+        guard let topic = headers["apns-topic"], !topic.isEmpty else { return (400, "MissingTopic", [:], 0) }
+        guard body == Data("{}".utf8) else { return (400, "BadPayload", [:], 0) }
         if let authorize = options.authorize, let reason = authorize(headers["authorization"]) {
-            return (403, reason, [:])
+            return (403, reason, [:], 0)
         }
         let reply = lock.withLock { script.isEmpty ? Reply.success() : script.removeFirst() }
+        if case .late(let seconds) = reply { return (200, nil, [:], seconds) }
+        let (status, reason, extra) = Self.immediate(reply)
+        return (status, reason, extra, 0)
+    }
+
+    private static func immediate(_ reply: Reply) -> (Int, String?, [String: String]) {
         switch reply {
         case .success(let apnsID): return (200, nil, apnsID.map { ["apns-id": $0] } ?? [:])
         case .badDeviceToken: return (400, "BadDeviceToken", [:])
@@ -213,6 +222,7 @@ public final class APNsStandIn: @unchecked Sendable {
         case .custom(let status, let reason, let headers): return (status, reason, headers)
         case .noAnswer: return (Self.noAnswerStatus, nil, [:])
         case .goAway: return (Self.goAwayStatus, nil, [:])
+        case .late: return (200, nil, [:])
         }
     }
 }
