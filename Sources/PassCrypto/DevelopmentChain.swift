@@ -20,6 +20,34 @@ public struct DevelopmentChain: Sendable {
     /// The Pass Type ID certificate's key.
     public var passKey: PrivateKey
 
+    /// The three keys of a chain.
+    public struct Keys: Sendable {
+        /// The root's key.
+        public var root: PrivateKey
+        /// The intermediate's key.
+        public var wwdr: PrivateKey
+        /// The Pass Type ID certificate's key.
+        public var pass: PrivateKey
+
+        /// Keys given by the caller.
+        /// - Parameters:
+        ///   - root: The root's key.
+        ///   - wwdr: The intermediate's key.
+        ///   - pass: The Pass Type ID certificate's key.
+        public init(root: PrivateKey, wwdr: PrivateKey, pass: PrivateKey) {
+            self.root = root
+            self.wwdr = wwdr
+            self.pass = pass
+        }
+
+        /// Three new RSA 2048 keys, as Apple's certificates have. Each takes a few hundred milliseconds of CPU.
+        /// - Returns: The keys.
+        public static func generate() throws -> Keys {
+            Keys(root: try PrivateKey.generateRSA(bits: 2048), wwdr: try PrivateKey.generateRSA(bits: 2048),
+                 pass: try PrivateKey.generateRSA(bits: 2048))
+        }
+    }
+
     /// Generates a new chain.
     /// - Parameters:
     ///   - passTypeIdentifier: e.g. `pass.dev.tessera.demo`.
@@ -27,15 +55,19 @@ public struct DevelopmentChain: Sendable {
     ///   - organization: The organization name in the Pass Type ID certificate.
     ///   - validFrom: Start of validity for all three.
     ///   - passValidity: How long the Pass Type ID certificate is valid (Apple issues them for a year).
+    ///   - keys: The keys to certify; new ones when nil. Chains issued over the same keys have distinct certificates
+    ///     (each has a random serial number) but any of them verifies the others' signatures.
     /// - Returns: The chain.
     public static func generate(
         passTypeIdentifier: String,
         teamIdentifier: String,
         organization: String = "Tessera Development",
         validFrom: Date = Date().addingTimeInterval(-3600),
-        passValidity: TimeInterval = 365 * 86_400
+        passValidity: TimeInterval = 365 * 86_400,
+        keys: Keys? = nil
     ) throws -> DevelopmentChain {
-        let rootKey = try PrivateKey.generateRSA(bits: 2048)
+        let keys = try keys ?? Keys.generate()
+        let rootKey = keys.root
         let root = try CertificateBuilder(
             subject: DistinguishedName([("C", "US"), ("O", "Tessera Development"), ("OU", "NOT FOR PRODUCTION"),
                                         ("CN", "Tessera Development Root CA")]),
@@ -44,7 +76,7 @@ public struct DevelopmentChain: Sendable {
                          ("subjectKeyIdentifier", "hash")]
         ).issue(publicKeyOf: rootKey, issuer: nil, issuerKey: rootKey)
 
-        let wwdrKey = try PrivateKey.generateRSA(bits: 2048)
+        let wwdrKey = keys.wwdr
         let wwdr = try CertificateBuilder(
             subject: DistinguishedName([("CN", "Tessera Development WWDR Certification Authority"), ("OU", "G4"),
                                         ("O", "Tessera Development (NOT FOR PRODUCTION)"), ("C", "US")]),
@@ -56,7 +88,7 @@ public struct DevelopmentChain: Sendable {
 
         let (pass, passKey) = try issueTypeCertificate(
             kind: "Pass Type ID", identifier: passTypeIdentifier, teamIdentifier: teamIdentifier, organization: organization,
-            validFrom: validFrom, validity: passValidity, issuer: wwdr, issuerKey: wwdrKey,
+            validFrom: validFrom, validity: passValidity, key: keys.pass, issuer: wwdr, issuerKey: wwdrKey,
             extraExtensions: [(passTypeIdentifierExtensionOID, "ASN1:UTF8String:\(passTypeIdentifier)")])
 
         return DevelopmentChain(root: root, rootKey: rootKey, wwdr: wwdr, wwdrKey: wwdrKey, pass: pass, passKey: passKey)
@@ -70,23 +102,24 @@ public struct DevelopmentChain: Sendable {
     ///   - organization: The organization name.
     ///   - validFrom: Start of validity.
     ///   - validity: How long it is valid.
+    ///   - key: The key to certify; a new RSA 2048 key when nil.
     /// - Returns: The certificate and its key.
     public func orderTypeCertificate(
         orderTypeIdentifier: String, teamIdentifier: String, organization: String = "Tessera Development",
-        validFrom: Date = Date().addingTimeInterval(-3600), validity: TimeInterval = 365 * 86_400
+        validFrom: Date = Date().addingTimeInterval(-3600), validity: TimeInterval = 365 * 86_400, key: PrivateKey? = nil
     ) throws -> (certificate: Certificate, key: PrivateKey) {
         try Self.issueTypeCertificate(
             kind: "Order Type ID", identifier: orderTypeIdentifier, teamIdentifier: teamIdentifier,
-            organization: organization, validFrom: validFrom, validity: validity, issuer: wwdr, issuerKey: wwdrKey,
-            extraExtensions: [])
+            organization: organization, validFrom: validFrom, validity: validity,
+            key: try key ?? PrivateKey.generateRSA(bits: 2048), issuer: wwdr, issuerKey: wwdrKey, extraExtensions: [])
     }
 
     /// A signing certificate for a type identifier (`Pass Type ID`, `Order Type ID`) issued by the intermediate.
     private static func issueTypeCertificate(
         kind: String, identifier: String, teamIdentifier: String, organization: String, validFrom: Date,
-        validity: TimeInterval, issuer: Certificate, issuerKey: PrivateKey, extraExtensions: [(name: String, value: String)]
+        validity: TimeInterval, key: PrivateKey, issuer: Certificate, issuerKey: PrivateKey,
+        extraExtensions: [(name: String, value: String)]
     ) throws -> (Certificate, PrivateKey) {
-        let key = try PrivateKey.generateRSA(bits: 2048)
         let certificate = try CertificateBuilder(
             subject: DistinguishedName([("UID", identifier), ("CN", "\(kind): \(identifier)"),
                                         ("OU", teamIdentifier), ("O", organization), ("C", "US")]),

@@ -40,7 +40,7 @@ final class WalletOrderIssuerStandIn: WalletOrderIssuing {
     init(failFirst: Int = 0) throws {
         state = Mutex(State(failuresLeft: failFirst))
         chain = try TestChain()
-        let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: Self.orderTypeIdentifier,
+        let order = try chain.orderTypeCertificate(orderTypeIdentifier: Self.orderTypeIdentifier,
                                                          teamIdentifier: "TESSERA123")
         let signer = try OrderSigner(credentials: PassCredentials(certificate: order.certificate, privateKey: order.key,
                                                                   wwdr: chain.chain.wwdr))

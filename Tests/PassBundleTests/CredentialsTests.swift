@@ -55,7 +55,7 @@ struct CredentialsTests {
     }
 
     @Test func rejectsAKeyOfAnotherCertificate() async throws {
-        let other = try TestChain()
+        let other = try TestChain(freshKeys: true)
         let error = #expect(throws: PassBundleError.self) {
             try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: other.path("pass.key"),
                                      keyPassword: nil, wwdrPath: chain.path("wwdr.pem"))
@@ -73,7 +73,7 @@ struct CredentialsTests {
     }
 
     @Test func namesTheIntermediateThatIsNeeded() async throws {
-        let other = try TestChain()
+        let other = try TestChain(freshKeys: true)
         let error = #expect(throws: PassBundleError.self) {
             try PassCredentials.load(certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"),
                                      keyPassword: nil, wwdrPath: other.path("wwdr.pem"))

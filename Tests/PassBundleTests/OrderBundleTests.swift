@@ -14,7 +14,7 @@ struct OrderBundleTests {
 
     init() async throws {
         chain = try TestChain()
-        let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
+        let order = try chain.orderTypeCertificate(orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
         signer = try OrderSigner(credentials: PassCredentials(certificate: order.certificate, privateKey: order.key,
                                                               wwdr: chain.chain.wwdr))
         template = try OrderTemplate(directory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates/shop-order"))

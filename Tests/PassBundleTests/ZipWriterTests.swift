@@ -81,7 +81,7 @@ struct ZipWriterTests {
 
     @Test func ordersOfTwoTemplatesFromOneSignerEachCarryTheirOwnFiles() async throws {
         let chain = try TestChain()
-        let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
+        let order = try chain.orderTypeCertificate(orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
         let signer = try OrderSigner(credentials: PassCredentials(certificate: order.certificate, privateKey: order.key,
                                                                   wwdr: chain.chain.wwdr))
         let template = try OrderTemplate(directory: Subprocess.repositoryRoot.appendingPathComponent("OrderTemplates/shop-order"))

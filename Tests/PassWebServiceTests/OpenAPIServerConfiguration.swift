@@ -17,7 +17,7 @@ func openAPIServerConfiguration(folder: URL, merchant: MerchantConfiguration? = 
     let signer = try PassSigner(credentials: try PassCredentials.load(
         certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
         wwdrPath: chain.path("wwdr.pem")))
-    let orderCertificate = try chain.chain.orderTypeCertificate(
+    let orderCertificate = try chain.orderTypeCertificate(
         orderTypeIdentifier: "order.com.example.shop", teamIdentifier: "TESSERA123")
     let orderSigner = try OrderSigner(credentials: try PassCredentials(
         certificate: orderCertificate.certificate, privateKey: orderCertificate.key, wwdr: chain.chain.wwdr))

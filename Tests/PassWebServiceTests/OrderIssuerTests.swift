@@ -17,7 +17,7 @@ struct OrderIssuerTests {
 
     init() throws {
         let chain = try TestChain()
-        let order = try chain.chain.orderTypeCertificate(orderTypeIdentifier: Self.orderType, teamIdentifier: "TESSERA123")
+        let order = try chain.orderTypeCertificate(orderTypeIdentifier: Self.orderType, teamIdentifier: "TESSERA123")
         let signer = try OrderSigner(credentials: try PassCredentials(
             certificate: order.certificate, privateKey: order.key, wwdr: chain.chain.wwdr))
         let clock = self.clock

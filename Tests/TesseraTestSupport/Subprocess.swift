@@ -226,6 +226,13 @@ actor SubprocessSlots {
     static let shared = SubprocessSlots(
         limit: ProcessInfo.processInfo.environment["TESSERA_TEST_SUBPROCESSES"].flatMap { Int($0) }.map { max(1, $0) }
             ?? 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Headless browsers (``WebDriver`` sessions) open at once: as many as the cores by default
+    /// (`TESSERA_TEST_BROWSERS` sets another number). A Chromium is some ten processes; the browser suites start
+    /// theirs together, and a dozen of them beside the rest of the suite left every test's server and client a
+    /// fraction of a core for a minute.
+    static let browsers = SubprocessSlots(
+        limit: ProcessInfo.processInfo.environment["TESSERA_TEST_BROWSERS"].flatMap { Int($0) }.map { max(1, $0) }
+            ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     private var available: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []

@@ -2,6 +2,12 @@ public import Foundation
 public import PassCrypto
 
 /// A development certificate chain generated at test time and written to a temporary folder.
+///
+/// Its certificates are new, but by default over keys generated once per test process (``TestKeys``): an RSA 2048 key
+/// takes a few hundred milliseconds of CPU, and a test that made three of them on one of Swift's few cooperative
+/// threads held back every other test's tasks (servers that answered connections late). A test that needs a chain
+/// whose signatures the others' certificates do not verify (another key, another intermediate) asks for
+/// `freshKeys: true`.
 public struct TestChain: Sendable {
     /// The generated chain.
     public let chain: DevelopmentChain
@@ -9,6 +15,8 @@ public struct TestChain: Sendable {
     public let directory: URL
     /// The password of pass.p12.
     public let p12Password: String
+    /// Whether the chain's keys are its own rather than the process's shared ones.
+    public let freshKeys: Bool
 
     /// Generates and writes a chain.
     /// - Parameters:
@@ -16,13 +24,29 @@ public struct TestChain: Sendable {
     ///   - teamIdentifier: The team.
     ///   - validFrom: Start of validity.
     ///   - passValidity: How long the pass certificate lasts.
+    ///   - freshKeys: New keys for this chain alone instead of the process's shared ones.
     public init(passTypeIdentifier: String = "pass.dev.tessera.demo", teamIdentifier: String = "TESSERA123",
-                validFrom: Date = Date().addingTimeInterval(-3600), passValidity: TimeInterval = 365 * 86_400) throws {
+                validFrom: Date = Date().addingTimeInterval(-3600), passValidity: TimeInterval = 365 * 86_400,
+                freshKeys: Bool = false) throws {
+        self.freshKeys = freshKeys
         chain = try DevelopmentChain.generate(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
-                                              validFrom: validFrom, passValidity: passValidity)
+                                              validFrom: validFrom, passValidity: passValidity,
+                                              keys: freshKeys ? DevelopmentChain.Keys.generate() : TestKeys.chain())
         directory = try TemporaryDirectory.make(prefix: "chain")
         p12Password = "test-\(UUID().uuidString.prefix(8))"
         try chain.write(to: directory, p12Password: p12Password)
+    }
+
+    /// Issues an Order Type ID certificate from the chain's intermediate, over the process's shared order key (a new
+    /// key when the chain has fresh keys).
+    /// - Parameters:
+    ///   - orderTypeIdentifier: e.g. `order.com.example.shop`.
+    ///   - teamIdentifier: The team.
+    /// - Returns: The certificate and its key.
+    public func orderTypeCertificate(orderTypeIdentifier: String, teamIdentifier: String) throws
+        -> (certificate: Certificate, key: PrivateKey) {
+        try chain.orderTypeCertificate(orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: teamIdentifier,
+                                       key: freshKeys ? nil : TestKeys.order())
     }
 
     /// The path of a file in ``directory``.

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A minimal W3C WebDriver client for chromium-driver: start the driver, open a headless Chromium session, find,
 /// click, type, read text and attributes, and poll until the page shows what the test waits for.
@@ -12,6 +13,7 @@ public final class WebDriver: @unchecked Sendable {
     public let base: String
     public let sessionId: String
     private let process: Process
+    private let ended = Atomic<Bool>(false)
 
     /// Where Debian puts Chromium and its driver, or `nil` when either is missing.
     public static func locate() -> (browser: String, driver: String)? {
@@ -22,8 +24,19 @@ public final class WebDriver: @unchecked Sendable {
         return (browser, driver)
     }
 
-    /// Starts chromium-driver on a free port and opens a headless session.
+    /// Starts chromium-driver on a free port and opens a headless session, once fewer than the browser limit are open
+    /// (see `SubprocessSlots.browsers`); ``quit()`` gives the place back.
     public static func start(browser: String, driver: String) async throws -> WebDriver {
+        await SubprocessSlots.browsers.acquire()
+        do {
+            return try await launch(browser: browser, driver: driver)
+        } catch {
+            await SubprocessSlots.browsers.release()
+            throw error
+        }
+    }
+
+    private static func launch(browser: String, driver: String) async throws -> WebDriver {
         let port = ServeProcess.unusedPort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: driver)
@@ -76,6 +89,7 @@ public final class WebDriver: @unchecked Sendable {
 
     /// Ends the session and stops the driver.
     public func quit() async {
+        guard !ended.exchange(true, ordering: .relaxed) else { return }
         let name = "chromedriver \(base.split(separator: "/")[1])"
         TestProgress.say(name, "closing the session")
         _ = try? await Self.call("DELETE", base)
@@ -86,6 +100,7 @@ public final class WebDriver: @unchecked Sendable {
         for _ in 0..<30 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         TestProgress.say(name, process.isRunning ? "still running: SIGKILL sent" : "stopped")
+        await SubprocessSlots.browsers.release()
     }
 
     public func open(_ url: String) async throws { _ = try await Self.call("POST", base + "/url", ["url": url]) }
