@@ -19,13 +19,12 @@ struct WebhookProcessorTests {
     /// and the checkout each run on a thread of their own. `timeoutSeconds` is the processor's timeout per try on a
     /// quiet machine (scaled by ``TestTime``).
     static func withEndpoint(_ endpoint: PaymentEndpointStandIn, forwardToken: Bool = false, timeoutSeconds: Int = 5,
-                             scalesTimeout: Bool = true,
                              configure: @escaping @Sendable (inout MerchantConfiguration) -> Void = { _ in },
                              _ test: @escaping @Sendable (CheckoutFixture, LiveTestClient) async throws -> Void)
         async throws
     {
         try await endpoint.serve { port in
-            let timeoutSeconds = scalesTimeout ? TestTime.wholeSeconds(timeoutSeconds, limit: 120) : timeoutSeconds
+            let timeoutSeconds = TestTime.wholeSeconds(timeoutSeconds, limit: 120)
             let processor = WebhookPaymentProcessor(
                 configuration: .init(url: URL(string: "http://127.0.0.1:\(port)/pay")!, secret: endpoint.secret,
                                      timeoutSeconds: timeoutSeconds, forwardToken: forwardToken),
@@ -90,11 +89,12 @@ struct WebhookProcessorTests {
 
     @Test("webhook: a try that times out is retried with the same idempotency key; one order")
     func retriedOnTimeout() async throws {
-        // The first answer comes long after the processor's timeout. The processor's three tries must fit in the
-        // test client's read timeout (``LiveTestClient/readTimeout``): 5 s each, not scaled, with 250 and 500 ms
-        // between them.
+        // The first answer comes long after the processor's timeout (12 s against 5, both scaled). The processor's
+        // three tries, with 250 and 500 ms between them, fit in the test client's read timeout
+        // (``LiveTestClient/readTimeout``, 60 s scaled). Unscaled, the retry's 5 s was too short for the first
+        // minute of a full run on two cores: all three tries timed out.
         let endpoint = PaymentEndpointStandIn(slowFirst: 1, slowDelay: .seconds(TestTime.wholeSeconds(12)))
-        try await Self.withEndpoint(endpoint, timeoutSeconds: 5, scalesTimeout: false) { fixture, client in
+        try await Self.withEndpoint(endpoint, timeoutSeconds: 5) { fixture, client in
             let id = try await Self.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
