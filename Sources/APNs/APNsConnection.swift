@@ -199,8 +199,9 @@ final class APNsConnection: Sendable {
     /// already be on its way and arrive after the reset. HTTP/2 ignores frames for the streams it reset lately and
     /// treats frames for other closed streams as a connection error. NIO remembers 32 by default: after a slow spell
     /// in which more pushes timed out at once, the late answers to the earlier ones closed the connection and failed
-    /// every push on it. APNs allows at most 1,000 concurrent streams on a connection, so at most that many can be
-    /// reset at once.
+    /// every push on it. At most as many streams as are open can be reset at once: APNs raises its limit of concurrent
+    /// streams to 1,000 once a connection is authenticated (its SETTINGS, as observed; Apple documents no figure), and
+    /// 4,096 leaves room for a peer that allows more.
     static let http2: NIOHTTP2Handler.ConnectionConfiguration = {
         var configuration = NIOHTTP2Handler.ConnectionConfiguration()
         configuration.maximumRecentlyResetStreams = 4_096

@@ -206,12 +206,12 @@ public final class APNsStandIn: @unchecked Sendable {
             return (403, reason, [:], 0)
         }
         let reply = lock.withLock { script.isEmpty ? Reply.success() : script.removeFirst() }
-        if case .late(let seconds) = reply { return (200, nil, [:], seconds) }
-        let (status, reason, extra) = Self.immediate(reply)
-        return (status, reason, extra, 0)
+        let delay: Double = if case .late(let seconds) = reply { seconds } else { 0 }
+        let (status, reason, extra) = Self.answer(to: reply)
+        return (status, reason, extra, delay)
     }
 
-    private static func immediate(_ reply: Reply) -> (Int, String?, [String: String]) {
+    private static func answer(to reply: Reply) -> (Int, String?, [String: String]) {
         switch reply {
         case .success(let apnsID): return (200, nil, apnsID.map { ["apns-id": $0] } ?? [:])
         case .badDeviceToken: return (400, "BadDeviceToken", [:])
