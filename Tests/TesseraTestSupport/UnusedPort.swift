@@ -1,17 +1,25 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
+/// The ports this test process has handed out. A port is free when it is handed out and taken only when its server
+/// binds it, which may be seconds later (after a PostgreSQL schema's migrations): two tests starting servers at once
+/// could both find one port free. The second server then fails to bind, and its test, whose health probe reached the
+/// first server (same admin token), sends its requests to another test's database.
+private let handedOut = Mutex(Set<Int>())
+
 extension ServeProcess {
     /// A loopback TCP port for a test server: random in 20000-32767, below Linux's ephemeral range (32768-60999), so
-    /// no outgoing connection of the machine (PostgreSQL pools, HTTP clients) holds it, and free at the time of the
-    /// call (bound and released once).
+    /// no outgoing connection of the machine (PostgreSQL pools, HTTP clients) holds it, free at the time of the call
+    /// (bound and released once), and never handed out before in this process.
     public static func unusedPort() -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_768)
+            guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
             if canBind(port) { return port }
         }
         return Int.random(in: 20_000..<32_768)
