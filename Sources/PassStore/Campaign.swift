@@ -53,7 +53,8 @@ public struct CampaignRecord: Sendable, Equatable {
     public var failed: Int
     /// The first 20 failures.
     public var errors: [CampaignFailure]
-    /// Pushes queued: one per distinct (push token, pass type identifier) among the changed passes' devices.
+    /// Pushes owed: one per distinct (push token, pass type identifier) among the changed passes' devices. They are
+    /// queued once the campaign has ended, so each device is pushed after all of its passes changed.
     public var pushesQueued: Int
     /// Of those, pushes the dispatcher has finished with (delivered, or dropped because APNs no longer knows the token).
     public var pushesSent: Int
@@ -244,7 +245,17 @@ public protocol CampaignStore: Sendable {
     func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws -> [PassRecord]
 
     /// Writes one batch in one transaction (see ``CampaignBatch``): the passes' new versions (each its own update
-    /// tag), one queued push per (push token, pass type) the campaign has not queued yet, the counts and cursor, and,
+    /// tag), one push owed per (push token, pass type) the campaign does not owe one yet, the counts and cursor, and,
     /// for the last batch, the state `done`.
+    ///
+    /// The owed pushes are held, not queued: a device whose passes fall in several batches would otherwise be pushed
+    /// after the first, list only the passes changed by then, and never hear of the rest (the campaign owes it no
+    /// second push). ``releaseCampaignPushes(limit:now:)`` queues them once the campaign has ended.
     func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome
+
+    /// Queues up to `limit` of the pushes held by campaigns that have ended (done, cancelled or failed: every pass
+    /// they will change has changed), oldest campaign first, in one transaction. Several processes may call it at
+    /// once; each held push is queued once.
+    /// - Returns: How many pushes were queued (0 when none are held by an ended campaign).
+    func releaseCampaignPushes(limit: Int, now: Date) async throws -> Int
 }

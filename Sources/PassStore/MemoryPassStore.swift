@@ -29,8 +29,8 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     private var lastPushID: Int64 = 0
     private var campaignsByID: [String: CampaignRecord] = [:]
     private var campaignKeys: [String: String] = [:]
-    /// (campaign, push token, pass type) already queued, and whether the push went out.
-    private var campaignPushes: [String: [String: Bool]] = [:]
+    /// The pushes each campaign owes, by push token and pass type.
+    private var campaignPushes: [String: [String: CampaignPushState]] = [:]
     private var lastCampaignSequence: Int64 = 0
     /// Template contents by name and version.
     private var templateContents: [String: [String: Data]] = [:]
@@ -197,7 +197,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             // The push covers every campaign that owed this device one (not a released one: the change that bumped
             // it is still to be pushed).
             let pushKey = push.pushToken + "\u{0}" + push.passTypeIdentifier
-            for id in campaignPushes.keys where campaignPushes[id]?[pushKey] == false { campaignPushes[id]?[pushKey] = true }
+            for id in campaignPushes.keys where campaignPushes[id]?[pushKey] == .queued { campaignPushes[id]?[pushKey] = .sent }
         } else {
             queue[push.id]?.claimedUntil = nil
         }
@@ -328,8 +328,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             for token in Set(devices.values.filter { $0.passes.contains(key) }.map(\.pushToken)).sorted() {
                 let pushKey = token + "\u{0}" + batch.passTypeIdentifier
                 guard owed[pushKey] == nil else { continue }
-                owed[pushKey] = false
-                _ = queuePush(token: token, passTypeIdentifier: batch.passTypeIdentifier, now: now)
+                owed[pushKey] = .held
                 queued += 1
             }
         }
@@ -349,9 +348,22 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         return .written(withSent(record))
     }
 
+    public func releaseCampaignPushes(limit: Int, now: Date) async throws -> Int {
+        // One campaign per call, the oldest ended one holding any, as the SQL stores release them.
+        let ended = campaignsByID.values.filter { $0.state.isFinal }.sorted { $0.sequence < $1.sequence }
+        guard let campaign = ended.first(where: { campaignPushes[$0.id]?.values.contains(.held) == true }) else { return 0 }
+        let held = (campaignPushes[campaign.id] ?? [:]).filter { $0.value == .held }.keys.sorted().prefix(max(1, limit))
+        for pushKey in held {
+            let parts = pushKey.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            _ = queuePush(token: parts[0], passTypeIdentifier: parts[1], now: now)
+            campaignPushes[campaign.id]?[pushKey] = .queued
+        }
+        return held.count
+    }
+
     private func withSent(_ record: CampaignRecord) -> CampaignRecord {
         var record = record
-        record.pushesSent = campaignPushes[record.id]?.values.filter { $0 }.count ?? 0
+        record.pushesSent = campaignPushes[record.id]?.values.filter { $0 == .sent }.count ?? 0
         return record
     }
 
@@ -368,4 +380,9 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     public func templateVersionContent(name: String, version: String) async throws -> Data? {
         templateContents[name]?[version]
     }
+}
+
+/// Where a push a campaign owes a device is: held until the campaign ends, then queued, then sent.
+private enum CampaignPushState {
+    case held, queued, sent
 }

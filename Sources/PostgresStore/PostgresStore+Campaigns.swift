@@ -293,35 +293,28 @@ extension PostgresStore: CampaignStore {
                     }, now: now, connection)
                 }
 
-                // The devices of the changed passes this campaign has not pushed yet: one push each.
-                let owed = try await connection.query("""
-                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
-                    SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text
-                    FROM \(unescaped: tables.registrations) r
-                    JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
-                    WHERE r.pass_type_identifier = \(batch.passTypeIdentifier)
-                        AND r.serial_number = ANY(\(changes.map(\.serialNumber)))
-                    ON CONFLICT DO NOTHING
-                    RETURNING push_token
-                    """, logger: logger).collect().map { try $0.decode(String.self) }
-                if !owed.isEmpty {
-                    // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
-                    try await connection.query("""
-                        UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1
-                        WHERE pass_type_identifier = \(batch.passTypeIdentifier) AND push_token = ANY(\(owed))
-                        """, logger: logger)
-                    try await connection.query("""
-                        INSERT INTO \(unescaped: tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
-                        SELECT token, \(batch.passTypeIdentifier), 1, 0, \(now), \(now) FROM unnest(\(owed)::text[]) AS token
-                        ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
-                        """, logger: logger)
-                }
+                // The devices of the changed passes this campaign owes no push yet: one push each, held until the
+                // campaign ends (releaseCampaignPushes queues them).
+                let inserted = try await connection.query("""
+                    WITH owed AS (
+                        INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier, held)
+                        SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text, true
+                        FROM \(unescaped: tables.registrations) r
+                        JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
+                        WHERE r.pass_type_identifier = \(batch.passTypeIdentifier)
+                            AND r.serial_number = ANY(\(changes.map(\.serialNumber)))
+                        ON CONFLICT DO NOTHING
+                        RETURNING 1
+                    )
+                    SELECT COUNT(*) FROM owed
+                    """, logger: logger).collect()
+                let owed = try inserted.first?.decode(Int64.self) ?? 0
 
                 let errors = keptErrors + batch.failures.prefix(max(0, CampaignRecord.keptErrors - keptErrors.count))
                 let written = try await connection.query("""
                     UPDATE campaigns c SET matched = matched + \(batch.matched), changed = changed + \(changes.count),
                         failed = failed + \(batch.failures.count), errors = \(try Self.campaignErrorsJSON(errors)),
-                        pushes_queued = pushes_queued + \(owed.count),
+                        pushes_queued = pushes_queued + \(owed), pushes_held = pushes_held + \(owed),
                         state = CASE WHEN \(batch.finishes) THEN 'done' ELSE state END,
                         finished_at = CASE WHEN \(batch.finishes) THEN \(now) ELSE finished_at END
                     WHERE id = \(batch.campaignID)

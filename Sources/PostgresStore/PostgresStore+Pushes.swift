@@ -95,6 +95,7 @@ extension PostgresStore {
                 , marked AS (
                     UPDATE campaign_pushes p SET sent = true FROM done d
                     WHERE p.push_token = d.push_token AND p.pass_type_identifier = d.pass_type_identifier AND NOT p.sent
+                        AND NOT p.held
                     RETURNING p.campaign_id
                 )
                 INSERT INTO campaign_push_counts (campaign_id, sent)

@@ -51,6 +51,18 @@ extension PostgresStore {
         apiKeyTables,
         googleCallbackTables,
         consoleSessionTables,
+        heldCampaignPushTables,
+    ]
+
+    /// Version 13: campaigns hold the pushes they owe until they end (see
+    /// ``PassStore/CampaignStore/releaseCampaignPushes(limit:now:)``): a flag on each owed push and a count on each
+    /// campaign, both with a constant default, so adding them rewrites no row; the pushes owed before the upgrade were
+    /// queued when they were written. The indexes hold only what is held.
+    private static let heldCampaignPushTables: [String] = [
+        "ALTER TABLE campaign_pushes ADD COLUMN held boolean NOT NULL DEFAULT false",
+        "ALTER TABLE campaigns ADD COLUMN pushes_held bigint NOT NULL DEFAULT 0",
+        "CREATE INDEX campaign_pushes_held ON campaign_pushes (campaign_id) WHERE held",
+        "CREATE INDEX campaigns_pushes_held ON campaigns (sequence) WHERE pushes_held > 0",
     ]
 
     /// Version 12: the console's signed-in sessions (see ``PassStore/ConsoleSessionStore``), the recent posts to webhook

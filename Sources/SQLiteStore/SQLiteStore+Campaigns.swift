@@ -171,39 +171,27 @@ extension SQLiteStore: CampaignStore {
                     try Self.record(change.events(campaign: batch.campaignID, newUpdateTag: tag), now: now, db)
                 }
                 let serials = String(decoding: try JSONEncoder().encode(batch.changes.map(\.serialNumber)), as: UTF8.self)
-                // The devices of the changed passes this campaign has not pushed yet: one push each.
-                let owed = try String.fetchAll(db, sql: """
-                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
-                    SELECT DISTINCT ?1, d.push_token, ?2 FROM registrations r
+                // The devices of the changed passes this campaign owes no push yet: one push each, held until the
+                // campaign ends (releaseCampaignPushes queues them).
+                try db.execute(sql: """
+                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier, held)
+                    SELECT DISTINCT ?1, d.push_token, ?2, 1 FROM registrations r
                     JOIN devices d ON d.device_library_identifier = r.device_library_identifier
                     WHERE r.pass_type_identifier = ?2 AND r.serial_number IN (SELECT value FROM json_each(?3))
                     ON CONFLICT DO NOTHING
-                    RETURNING push_token
                     """, arguments: [batch.campaignID, batch.passTypeIdentifier, serials])
-                if !owed.isEmpty {
-                    let tokens = String(decoding: try JSONEncoder().encode(owed), as: UTF8.self)
-                    // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
-                    try db.execute(sql: """
-                        UPDATE push_queue SET generation = generation + 1
-                        WHERE pass_type_identifier = ?1 AND push_token IN (SELECT value FROM json_each(?2))
-                        """, arguments: [batch.passTypeIdentifier, tokens])
-                    try db.execute(sql: """
-                        INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
-                        SELECT value, ?1, 1, 0, ?3, ?3 FROM json_each(?2) WHERE true
-                        ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
-                        """, arguments: [batch.passTypeIdentifier, tokens, now.timeIntervalSince1970])
-                }
+                let owed = db.changesCount
                 guard let record = try Self.campaign(id: batch.campaignID, db) else { return .cursorMoved }
                 let errors = record.errors + batch.failures.prefix(max(0, CampaignRecord.keptErrors - record.errors.count))
                 try db.execute(sql: """
                     UPDATE campaigns SET matched = matched + ?, changed = changed + ?, failed = failed + ?, errors = ?,
-                        pushes_queued = pushes_queued + ?,
+                        pushes_queued = pushes_queued + ?, pushes_held = pushes_held + ?,
                         state = CASE WHEN ? THEN 'done' ELSE state END,
                         finished_at = CASE WHEN ? THEN ? ELSE finished_at END
                     WHERE id = ?
                     """, arguments: [
                         batch.matched, batch.changes.count, batch.failures.count, try JSONEncoder().encode(errors),
-                        owed.count, batch.finishes, batch.finishes, now.timeIntervalSince1970, batch.campaignID,
+                        owed, owed, batch.finishes, batch.finishes, now.timeIntervalSince1970, batch.campaignID,
                     ])
                 guard let written = try Self.campaign(id: batch.campaignID, db) else { return .cursorMoved }
                 if batch.finishes { try Self.record([.campaignFinished(written)], now: now, db) }
@@ -215,6 +203,43 @@ extension SQLiteStore: CampaignStore {
             throw error
         } catch {
             throw PassStoreError.unavailable("\(error)")
+        }
+    }
+
+    private static let endedWithHeldPushes = """
+        SELECT id FROM campaigns WHERE pushes_held > 0 AND state IN ('done', 'cancelled', 'failed') ORDER BY sequence LIMIT 1
+        """
+
+    public func releaseCampaignPushes(limit: Int, now: Date) async throws -> Int {
+        // Asked by every process after each campaign and poll: a read while nothing is held, so no write lock is taken.
+        guard try await read({ db in try String.fetchOne(db, sql: Self.endedWithHeldPushes) }) != nil else { return 0 }
+        return try await write { db in
+            guard let id = try String.fetchOne(db, sql: Self.endedWithHeldPushes) else { return 0 }
+            let released = try Row.fetchAll(db, sql: """
+                UPDATE campaign_pushes SET held = 0
+                WHERE campaign_id = ?1 AND held = 1 AND (push_token, pass_type_identifier) IN (
+                    SELECT push_token, pass_type_identifier FROM campaign_pushes WHERE campaign_id = ?1 AND held = 1 LIMIT ?2)
+                RETURNING push_token, pass_type_identifier
+                """, arguments: [id, max(1, limit)])
+            let tokensByType = Dictionary(grouping: released, by: { $0[1] as String }).mapValues { $0.map { $0[0] as String } }
+            for (passTypeIdentifier, tokens) in tokensByType.sorted(by: { $0.key < $1.key }) {
+                let list = String(decoding: try JSONEncoder().encode(tokens), as: UTF8.self)
+                // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
+                try db.execute(sql: """
+                    UPDATE push_queue SET generation = generation + 1
+                    WHERE pass_type_identifier = ?1 AND push_token IN (SELECT value FROM json_each(?2))
+                    """, arguments: [passTypeIdentifier, list])
+                try db.execute(sql: """
+                    INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+                    SELECT value, ?1, 1, 0, ?3, ?3 FROM json_each(?2) WHERE true
+                    ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+                    """, arguments: [passTypeIdentifier, list, now.timeIntervalSince1970])
+            }
+            // Fewer than asked for: none is left (also when the count had drifted from the rows).
+            try db.execute(sql: """
+                UPDATE campaigns SET pushes_held = CASE WHEN ?2 < ?3 THEN 0 ELSE MAX(pushes_held - ?2, 0) END WHERE id = ?1
+                """, arguments: [id, released.count, max(1, limit)])
+            return released.count
         }
     }
 }

@@ -75,10 +75,12 @@ extension SQLiteStore {
             let delete = try db.cachedStatement(
                 sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ?")
             let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
-            // The push covers every campaign that owed this device one. (Not a released one: the change that bumped
-            // it is still to be pushed; nor a push completed before, whose entry is gone.)
+            // The push covers every campaign that owed this device one and queued it. (Not a released one: the
+            // change that bumped it is still to be pushed; nor a push completed before, whose entry is gone; nor one
+            // a running campaign still holds: passes of the device may change after this push.)
             let sent = tables.names.kind == ItemTables.passes.kind ? try db.cachedStatement(sql: """
                 UPDATE campaign_pushes SET sent = 1 WHERE push_token = ? AND pass_type_identifier = ? AND sent = 0
+                    AND held = 0
                 RETURNING campaign_id
                 """) : nil
             var sentPerCampaign: [String: Int] = [:]

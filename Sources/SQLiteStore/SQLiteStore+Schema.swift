@@ -41,8 +41,21 @@ extension SQLiteStore {
         migrator.registerMigration("v12: console sessions, webhook attempts, events by item, passes by template version") { db in
             try db.execute(sql: version12)
         }
+        migrator.registerMigration("v13: campaign pushes held until the campaign ends") { db in
+            try db.execute(sql: version13)
+        }
         return migrator
     }()
+
+    /// Campaigns hold the pushes they owe until they end (see ``PassStore/CampaignStore/releaseCampaignPushes(limit:now:)``):
+    /// a flag on each owed push and a count on each campaign, both with a constant default, so adding them rewrites no
+    /// row; the pushes owed before the upgrade were queued when they were written. The indexes hold only what is held.
+    private static let version13 = """
+        ALTER TABLE campaign_pushes ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE campaigns ADD COLUMN pushes_held INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX campaign_pushes_held ON campaign_pushes (campaign_id, push_token, pass_type_identifier) WHERE held = 1;
+        CREATE INDEX campaigns_pushes_held ON campaigns (sequence) WHERE pushes_held > 0;
+        """
 
     /// The first schema: the pass tables and the update tag counter. (Written through ``itemTables(_:kind:)`` since
     /// orders came; the statements are the same as released.)

@@ -90,6 +90,7 @@ extension CampaignStoreConformanceTests {
             let fresh = batch("C", after: nil, to: "C3", current.map { change($0, data: #"{"v":2}"#) }, finishes: true)
             let record = try written(try await store.writeCampaignBatch(fresh, now: Fixtures.now))
             #expect(record.changed == 3 && record.pushesQueued == 2 && record.state == .done && record.errors.isEmpty)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 2)
             #expect(try await claimAll(store).map(\.pushToken).sorted() == ["token-a", "token-c"])
         }
     }
@@ -104,8 +105,9 @@ extension CampaignStoreConformanceTests {
             _ = try await running("A", in: store)
             var current = try await passes(["T1", "T2"], in: store)
             let a = try written(try await store.writeCampaignBatch(
-                batch("A", after: nil, to: "T1", [change(current[0], data: #"{"a":1}"#)]), now: Fixtures.now))
+                batch("A", after: nil, to: "T1", [change(current[0], data: #"{"a":1}"#)], finishes: true), now: Fixtures.now))
             #expect(a.pushesQueued == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 1)
 
             // A pass change while A's push is in flight bumps it: completing the flight releases it, not sent yet.
             let inFlight = try #require(try await claimAll(store).first)
@@ -118,26 +120,51 @@ extension CampaignStoreConformanceTests {
             try await store.completePush(next)
             #expect(try await store.campaign(id: "A")?.pushesSent == 1)
 
+            // A push for another change while a running campaign holds the device's push does not count for it: the
+            // campaign may still change the device's other passes.
+            _ = try await running("H", in: store)
+            current = try await passes(["T1", "T2"], in: store)
+            _ = try written(try await store.writeCampaignBatch(
+                batch("H", after: nil, to: "T1", [change(current[0], data: #"{"h":1}"#)]), now: Fixtures.now))
+            _ = try await store.updatePass(
+                passTypeIdentifier: Fixtures.passType, serialNumber: "T2", change: PassChange(voided: false), now: Fixtures.now)
+            let other = try await claimAll(store, at: Fixtures.now.addingTimeInterval(2))
+            #expect(other.count == 1)
+            for push in other { try await store.completePush(push) }
+            #expect(try await store.campaign(id: "H")?.pushesSent == 0)
+            current = try await passes(["T1", "T2"], in: store)
+            let h = try written(try await store.writeCampaignBatch(
+                batch("H", after: "T1", to: "T2", [change(current[1], data: #"{"h":2}"#)], finishes: true), now: Fixtures.now))
+            #expect(h.state == .done && h.pushesQueued == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now.addingTimeInterval(3)) == 1)
+            let held = try await claimAll(store, at: Fixtures.now.addingTimeInterval(3))
+            #expect(held.count == 1)
+            for push in held { try await store.completePush(push) }
+            #expect(try await store.campaign(id: "H")?.pushesSent == 1)
+
             // Two campaigns owing the same device: one queue entry (the second bumps it), and one push serves both.
             _ = try await running("B", in: store)
             _ = try await running("C", in: store)
             current = try await passes(["T1", "T2"], in: store)
             let b = try written(try await store.writeCampaignBatch(
-                batch("B", after: nil, to: "T1", [change(current[0], data: #"{"b":1}"#)]), now: Fixtures.now))
+                batch("B", after: nil, to: "T1", [change(current[0], data: #"{"b":1}"#)], finishes: true), now: Fixtures.now))
             let c = try written(try await store.writeCampaignBatch(
-                batch("C", after: nil, to: "T2", [change(current[1], data: #"{"c":1}"#)]), now: Fixtures.now))
+                batch("C", after: nil, to: "T2", [change(current[1], data: #"{"c":1}"#)], finishes: true), now: Fixtures.now))
             #expect(b.pushesQueued == 1 && c.pushesQueued == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 0)
             // A stale completion of the push already done marks nothing.
             try await store.completePush(next)
             #expect(try await store.campaign(id: "B")?.pushesSent == 0)
-            let shared = try await claimAll(store, at: Fixtures.now.addingTimeInterval(2))
+            let shared = try await claimAll(store, at: Fixtures.now.addingTimeInterval(4))
             #expect(shared.count == 1 && shared.first?.generation == 2)
             try await store.completePush(try #require(shared.first))
             #expect(try await store.campaign(id: "A")?.pushesSent == 1)
             #expect(try await store.campaign(id: "B")?.pushesSent == 1)
             #expect(try await store.campaign(id: "C")?.pushesSent == 1)
-            let listed = try await store.campaigns(state: .running, limit: 10, beforeSequence: nil)
-            #expect(listed.map(\.id) == ["C", "B", "A"] && listed.map(\.pushesSent) == [1, 1, 1])
+            let listed = try await store.campaigns(state: .done, limit: 10, beforeSequence: nil)
+            #expect(listed.map(\.id) == ["C", "B", "H", "A"] && listed.map(\.pushesSent) == [1, 1, 1, 1])
         }
     }
 
@@ -179,6 +206,20 @@ extension CampaignStoreConformanceTests {
             #expect(changed.count == 40)
             #expect(Set(changed.map(\.updateTag)).count == 40)
             #expect(changed.allSatisfy { $0.lastModified == Fixtures.now.addingTimeInterval(1) })
+            // Both instances queue the ended campaign's pushes at once, a few at a time: each is queued once.
+            let released = try await withThrowingTaskGroup(of: Int.self) { group in
+                for store in stores {
+                    group.addTask {
+                        var count = 0
+                        while case let released = try await store.releaseCampaignPushes(limit: 3, now: Fixtures.now),
+                              released > 0 { count += released }
+                        return count
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            // An instance that finds the campaign locked by the other queues nothing and stops; the other goes on.
+            #expect(released == 10)
             let pushes = try await stores[0].claimPushes(limit: 100, now: Fixtures.now, lease: 30)
             #expect(pushes.count == 10 && pushes.allSatisfy { $0.generation == 1 })
         }

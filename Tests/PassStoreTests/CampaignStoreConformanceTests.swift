@@ -267,7 +267,7 @@ struct CampaignStoreConformanceTests {
 
     // MARK: Batches
 
-    @Test("batches change passes with new increasing tags, queue one push per push token and pass type per campaign, and count",
+    @Test("batches change passes with new increasing tags, owe one push per push token and pass type per campaign, queued when it ends",
           arguments: StoreKind.campaignKinds)
     func batches(kind: StoreKind) async throws {
         try await withCampaignStore(kind) { store in
@@ -305,14 +305,12 @@ struct CampaignStoreConformanceTests {
             #expect(try await Fixtures.serialNumbers("dev-1", since: lastTag, in: store)?.serialNumbers == ["S1", "S2"])
             #expect(try await store.pass(passTypeIdentifier: Fixtures.otherPassType, serialNumber: "O1") == otherType)
 
-            // One push each for token-a (two changed passes on dev-1) and token-b; nothing for the other pass type.
-            let pushes = try await claimAll(store)
-            #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-b"])
-            #expect(pushes.allSatisfy { $0.passTypeIdentifier == Fixtures.passType && $0.generation == 1 })
-            for push in pushes { try await store.completePush(push) }
-            #expect(try await store.campaign(id: "B")?.pushesSent == 2)
+            // Owed (token-a for two changed passes on dev-1, and token-b), but held while the campaign runs: a later
+            // batch may change more of these devices' passes.
+            #expect(try await claimAll(store).isEmpty)
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now) == 0)
 
-            // Second and last batch: token-a was pushed for this campaign already; token-c is new.
+            // Second and last batch: token-a is owed already; token-c is new.
             let second = try written(try await store.writeCampaignBatch(batch(
                 "B", after: "S2", to: "S4",
                 [change(afterFirst[2], data: #"{"seat":"3"}"#), change(afterFirst[3], data: #"{"seat":"4"}"#, voided: true)],
@@ -320,26 +318,38 @@ struct CampaignStoreConformanceTests {
             ), now: Fixtures.now.addingTimeInterval(30)))
             #expect(second.state == .done && second.finishedAt == Fixtures.now.addingTimeInterval(30))
             #expect(second.cursor == "S4" && second.matched == 5 && second.changed == 4 && second.failed == 1)
-            #expect(second.errors == [failure] && second.pushesQueued == 3 && second.pushesSent == 2)
+            #expect(second.errors == [failure] && second.pushesQueued == 3 && second.pushesSent == 0)
             let afterSecond = try await passes(["S1", "S2", "S3", "S4"], in: store)
             #expect(afterSecond[2].updateTag > afterFirst[1].updateTag && afterSecond[3].updateTag > afterSecond[2].updateTag)
             #expect(afterSecond[3].voided && afterSecond[3].data == Data(#"{"seat":"4"}"#.utf8))
             #expect(afterSecond[2].lastModified == Fixtures.now.addingTimeInterval(30))
-            let lastPushes = try await claimAll(store, at: Fixtures.now.addingTimeInterval(30))
-            #expect(lastPushes.map(\.pushToken) == ["token-c"])
-            try await store.completePush(lastPushes[0])
+            #expect(try await claimAll(store, at: Fixtures.now.addingTimeInterval(30)).isEmpty)
+
+            // Ended: its pushes are queued, at most `limit` at a time, each once; nothing for the other pass type.
+            let releaseTime = Fixtures.now.addingTimeInterval(31)
+            #expect(try await store.releaseCampaignPushes(limit: 2, now: releaseTime) == 2)
+            #expect(try await store.releaseCampaignPushes(limit: 2, now: releaseTime) == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 2, now: releaseTime) == 0)
+            let pushes = try await claimAll(store, at: releaseTime)
+            #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-b", "token-c"])
+            #expect(pushes.allSatisfy { $0.passTypeIdentifier == Fixtures.passType && $0.generation == 1 })
+            for push in pushes { try await store.completePush(push) }
             #expect(try await store.campaign(id: "B")?.pushesSent == 3)
             // A finished campaign takes no more batches.
             #expect(try await store.writeCampaignBatch(batch("B", after: "S4", to: "S5", [], matched: 0), now: Fixtures.now)
                 == .cursorMoved)
 
-            // A later campaign pushes the same devices again.
+            // A later campaign owes the same devices again; cancelled after its first batch, it still pushes the
+            // devices of the passes it changed.
             _ = try await running("B2", in: store)
             let later = try written(try await store.writeCampaignBatch(
                 batch("B2", after: nil, to: "S2", [change(afterSecond[0], voided: true), change(afterSecond[1], voided: false)]),
                 now: Fixtures.now.addingTimeInterval(60)))
             #expect(later.pushesQueued == 2 && later.pushesSent == 0)
-            #expect(try await claimAll(store, at: Fixtures.now.addingTimeInterval(60)).map(\.pushToken).sorted()
+            #expect(try await claimAll(store, at: Fixtures.now.addingTimeInterval(60)).isEmpty)
+            _ = try await store.cancelCampaign(id: "B2", now: Fixtures.now.addingTimeInterval(61))
+            #expect(try await store.releaseCampaignPushes(limit: 100, now: Fixtures.now.addingTimeInterval(61)) == 2)
+            #expect(try await claimAll(store, at: Fixtures.now.addingTimeInterval(61)).map(\.pushToken).sorted()
                 == ["token-a", "token-b"])
             #expect(try await store.campaign(id: "B")?.pushesSent == 3)
         }

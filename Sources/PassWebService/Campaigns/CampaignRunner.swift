@@ -19,11 +19,14 @@ public final class CampaignRunner: Service, Sendable {
         public var batchSize: Int
         /// How often the store is read for due campaigns when nothing was announced.
         public var pollInterval: Duration
+        /// Pushes queued per transaction once a campaign has ended.
+        public var releaseSize: Int
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500)) {
+        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), releaseSize: Int = 5_000) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
+            self.releaseSize = releaseSize
         }
     }
 
@@ -65,11 +68,28 @@ public final class CampaignRunner: Service, Sendable {
         }
     }
 
-    /// Starts the due campaigns and runs every running one to its end (or until another process finishes it).
+    /// Starts the due campaigns and runs every running one to its end (or until another process finishes it), then
+    /// queues the pushes that ended campaigns hold (also those of a campaign cancelled, or ended by a process that
+    /// stopped before it queued them).
     public func runDueCampaigns() async throws {
         for campaign in try await store.startDueCampaigns(now: now()) {
             try Task.checkCancellation()
             try await run(campaign)
+        }
+        try await releaseHeldPushes()
+    }
+
+    /// Queues the pushes held by ended campaigns, a bounded transaction at a time, waking the dispatcher after each.
+    ///
+    /// A campaign holds the pushes it owes until every pass it changes has changed: a device is pushed once, after
+    /// all of its passes changed, so the serial numbers it lists then are all of them.
+    func releaseHeldPushes() async throws {
+        while true {
+            try Task.checkCancellation()
+            let released = try await store.releaseCampaignPushes(limit: configuration.releaseSize, now: now())
+            guard released > 0 else { return }
+            issuer.onPushesQueued()
+            logger.debug("campaign pushes queued", metadata: ["pushes": "\(released)"])
         }
     }
 
@@ -110,7 +130,6 @@ public final class CampaignRunner: Service, Sendable {
             }
             switch try await store.writeCampaignBatch(batch, now: now()) {
             case .written(let record):
-                if record.pushesQueued > current.pushesQueued { issuer.onPushesQueued() }
                 logger.debug("campaign batch written", metadata: [
                     "campaign": "\(record.id)", "changed": "\(batch.changes.count)", "cursor": "\(record.cursor ?? "")",
                 ])
@@ -132,6 +151,7 @@ public final class CampaignRunner: Service, Sendable {
                 current = record
             }
         }
+        try await releaseHeldPushes()
     }
 
     /// Reads the passes after the campaign's cursor and computes their changes.
