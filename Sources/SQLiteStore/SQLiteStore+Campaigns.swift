@@ -215,10 +215,12 @@ extension SQLiteStore: CampaignStore {
         guard try await read({ db in try String.fetchOne(db, sql: Self.endedWithHeldPushes) }) != nil else { return 0 }
         return try await write { db in
             guard let id = try String.fetchOne(db, sql: Self.endedWithHeldPushes) else { return 0 }
+            // Through the index of held rows: the key's order would walk the rows released by earlier calls first.
             let released = try Row.fetchAll(db, sql: """
                 UPDATE campaign_pushes SET held = 0
                 WHERE campaign_id = ?1 AND held = 1 AND (push_token, pass_type_identifier) IN (
-                    SELECT push_token, pass_type_identifier FROM campaign_pushes WHERE campaign_id = ?1 AND held = 1 LIMIT ?2)
+                    SELECT push_token, pass_type_identifier FROM campaign_pushes INDEXED BY campaign_pushes_held
+                    WHERE campaign_id = ?1 AND held = 1 LIMIT ?2)
                 RETURNING push_token, pass_type_identifier
                 """, arguments: [id, max(1, limit)])
             let tokensByType = Dictionary(grouping: released, by: { $0[1] as String }).mapValues { $0.map { $0[0] as String } }
