@@ -60,10 +60,6 @@ public final class APNsClient: Sendable {
     public func send(pushToken: String, topic: String, expiration: Date? = nil) async throws(APNsError) -> APNsResult {
         try APNsPushToken.validate(pushToken)
         try Self.validate(topic: topic)
-        var logger = logger
-        logger[metadataKey: "apns.push_token"] = "\(APNsPushToken.redacted(pushToken))"
-        logger[metadataKey: "apns.topic"] = "\(topic)"
-
         let (path, headers) = try await makeRequest(pushToken: pushToken, topic: topic, expiration: expiration)
         let result: APNsResult
         do {
@@ -77,7 +73,7 @@ public final class APNsClient: Sendable {
         } catch {
             result = .retryable(status: nil, reason: "\(error)", retryAfter: nil)
         }
-        log(result, logger: logger)
+        log(result, pushToken: pushToken, topic: topic)
         return result
     }
 
@@ -108,21 +104,28 @@ public final class APNsClient: Sendable {
         }
     }
 
-    private func log(_ result: APNsResult, logger: Logger) {
+    /// Logs a push's result with its token (redacted) and topic. The metadata is made only when the level is logged:
+    /// a delivered push, the common case, is a debug line.
+    func log(_ result: APNsResult, pushToken: String, topic: String) {
+        func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
+            extra.merging(["apns.push_token": "\(APNsPushToken.redacted(pushToken))", "apns.topic": "\(topic)"]) { $1 }
+        }
         switch result {
         case .delivered(let apnsID):
-            logger.debug("APNs accepted the notification", metadata: ["apns.id": "\(apnsID ?? "-")"])
+            logger.debug("APNs accepted the notification", metadata: metadata(["apns.id": "\(apnsID ?? "-")"]))
         case .unregistered(let timestamp):
-            logger.info("APNs: push token unregistered", metadata: ["apns.timestamp": "\(timestamp.map { "\($0)" } ?? "-")"])
+            logger.info("APNs: push token unregistered",
+                        metadata: metadata(["apns.timestamp": "\(timestamp.map { "\($0)" } ?? "-")"]))
         case .badDeviceToken:
-            logger.info("APNs: bad device token")
+            logger.info("APNs: bad device token", metadata: metadata([:]))
         case .retryable(let status, let reason, let retryAfter):
-            logger.warning("APNs: temporary failure", metadata: [
+            logger.warning("APNs: temporary failure", metadata: metadata([
                 "apns.status": "\(status.map(String.init) ?? "none")", "apns.reason": "\(reason)",
                 "apns.retry_after": "\(retryAfter.map { "\($0)" } ?? "-")",
-            ])
+            ]))
         case .failed(let status, let reason):
-            logger.error("APNs refused the notification", metadata: ["apns.status": "\(status)", "apns.reason": "\(reason)"])
+            logger.error("APNs refused the notification",
+                         metadata: metadata(["apns.status": "\(status)", "apns.reason": "\(reason)"]))
         }
     }
 }

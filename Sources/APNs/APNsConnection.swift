@@ -120,6 +120,71 @@ final class APNsConnection: Sendable {
         }
     }
 
+    /// Sends requests that share their headers but for the path, and waits for all of their answers: one hop to the
+    /// connection's event loop for all of them and one back, rather than two per request.
+    /// - Returns: Each path's answer or failure, in the order of `paths`.
+    func send(paths: [String], headers: [(String, String)], body: ByteBuffer, timeout: TimeAmount) async
+        -> [Result<Response, Failure>]
+    {
+        var common = HPACKHeaders()
+        common.reserveCapacity(headers.count + 4)
+        common.add(name: ":method", value: "POST")
+        common.add(name: ":scheme", value: "https")
+        common.add(name: ":authority", value: port == 443 ? host : "\(host):\(port)")
+        let requests = paths.map { path in
+            var fields = common
+            fields.add(name: ":path", value: path)
+            for (name, value) in headers { fields.add(name: name, value: value) }
+            return fields
+        }
+        var results = await send(batch: requests, body: body, timeout: timeout)
+        // Refused unwritten by a connection that received GOAWAY: once more, on the connection that replaces it.
+        let refused = results.indices.filter { if case .failure(.goingAway) = results[$0] { true } else { false } }
+        guard !refused.isEmpty else { return results }
+        let again = await send(batch: refused.map { requests[$0] }, body: body, timeout: timeout)
+        for (index, result) in zip(refused, again) {
+            if case .failure(.goingAway) = result { results[index] = .failure(.closed) } else { results[index] = result }
+        }
+        return results
+    }
+
+    private func send(batch: [HPACKHeaders], body: ByteBuffer, timeout: TimeAmount) async -> [Result<Response, Failure>] {
+        let open: Open
+        do {
+            open = try await connection().get()
+        } catch let failure as Failure {
+            return batch.map { _ in .failure(failure) }
+        } catch {
+            return batch.map { _ in .failure(.connection(error)) }
+        }
+        let channel = open.channel
+        let answers = channel.eventLoop.flatSubmit { () -> EventLoopFuture<[Result<Response, any Error>]> in
+            let answers = batch.map { fields in
+                let answer = channel.eventLoop.makePromise(of: Response.self)
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                // A write that never reaches the streams' table (the connection closed meanwhile) fails it at once.
+                written.futureResult.whenFailure { error in
+                    answer.fail(Failure.connection(error))
+                    self.forget(channel)
+                }
+                channel.write(APNsStreams.Request(headers: fields, body: body, timeout: timeout, answer: answer),
+                              promise: written)
+                return answer.futureResult
+            }
+            channel.flush()
+            return EventLoopFuture.whenAllComplete(answers, on: channel.eventLoop)
+        }
+        let results: [Result<Response, any Error>]
+        do {
+            results = try await answers.get()
+        } catch {
+            return batch.map { _ in .failure(.connection(error)) }
+        }
+        return results.map { result in
+            result.mapError { error in (error as? Failure) ?? .connection(error) }
+        }
+    }
+
     /// Closes the connection; later sends fail with ``Failure/shutDown``.
     func shutdown() async {
         let previous = state.withLock { state -> State in

@@ -16,6 +16,9 @@ public final class PushDispatcher: Service, Sendable {
         public var batchSize: Int
         /// Pushes of one batch in flight at once (the next batch is claimed and starts while one finishes).
         public var concurrency: Int
+        /// Pushes of one pass type handed to the sender together (``PushSender/sendPassUpdates(pushTokens:passTypeIdentifier:)``):
+        /// one hop to the APNs connection and one back for all of them. At most `concurrency` are in flight.
+        public var pushesPerSend: Int
         /// How long a claim lasts before another instance may take the push over.
         public var lease: TimeInterval
         /// Tries before a push that keeps failing temporarily is dropped.
@@ -23,12 +26,13 @@ public final class PushDispatcher: Service, Sendable {
 
         /// Creates a configuration.
         public init(
-            pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 32, lease: TimeInterval = 60,
-            maximumAttempts: Int = 8
+            pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 64, pushesPerSend: Int = 16,
+            lease: TimeInterval = 60, maximumAttempts: Int = 8
         ) {
             self.pollInterval = pollInterval
             self.batchSize = batchSize
             self.concurrency = concurrency
+            self.pushesPerSend = pushesPerSend
             self.lease = lease
             self.maximumAttempts = maximumAttempts
         }
@@ -101,22 +105,28 @@ public final class PushDispatcher: Service, Sendable {
         }
     }
 
-    /// Sends claimed pushes, `concurrency` at a time, and completes the sent ones in one store call.
+    /// Sends claimed pushes, `concurrency` at a time in groups of `pushesPerSend` of one pass type, and completes the
+    /// sent ones in one store call.
     private func deliver(_ pushes: [PendingPush]) async {
         guard !pushes.isEmpty else { return }
-        let completed = await withTaskGroup(of: PendingPush?.self) { group in
+        let perSend = max(1, configuration.pushesPerSend)
+        let groups = Dictionary(grouping: pushes, by: \.passTypeIdentifier).values.flatMap { pushes in
+            stride(from: 0, to: pushes.count, by: perSend).map { Array(pushes[$0..<min(pushes.count, $0 + perSend)]) }
+        }
+        let sendsInFlight = max(1, configuration.concurrency / perSend)
+        let completed = await withTaskGroup(of: [PendingPush].self) { group in
             var completed: [PendingPush] = []
             completed.reserveCapacity(pushes.count)
             var inFlight = 0
-            for push in pushes {
-                if inFlight == configuration.concurrency, let done = await group.next() {
+            for pushes in groups {
+                if inFlight == sendsInFlight, let done = await group.next() {
                     inFlight -= 1
-                    if let done { completed.append(done) }
+                    completed += done
                 }
-                group.addTask { await self.send(push) }
+                group.addTask { await self.send(pushes) }
                 inFlight += 1
             }
-            for await done in group { if let done { completed.append(done) } }
+            for await done in group { completed += done }
             return completed
         }
         do {
@@ -127,18 +137,38 @@ public final class PushDispatcher: Service, Sendable {
         }
     }
 
-    /// Sends one push and handles what needs more than completing it.
-    /// - Returns: The push when it is to be completed (removed from the queue), `nil` when it was put back.
-    private func send(_ push: PendingPush) async -> PendingPush? {
-        let outcome = await sender.sendPassUpdate(pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier)
-        Counter(label: "tessera_apns_pushes_total", dimensions: [("result", outcome.name)]).increment()
+    /// Sends pushes of one pass type together and handles what needs more than completing them.
+    /// - Returns: The pushes to be completed (removed from the queue); those put back for a retry are left out.
+    private func send(_ pushes: [PendingPush]) async -> [PendingPush] {
+        guard let passTypeIdentifier = pushes.first?.passTypeIdentifier else { return [] }
+        let outcomes = await sender.sendPassUpdates(pushTokens: pushes.map(\.pushToken), passTypeIdentifier: passTypeIdentifier)
+        var counts: [String: Int64] = [:]
+        var completed: [PendingPush] = []
+        completed.reserveCapacity(pushes.count)
+        for (push, outcome) in zip(pushes, outcomes) {
+            counts[outcome.name, default: 0] += 1
+            if await handle(outcome, of: push) { completed.append(push) }
+        }
+        for (name, count) in counts {
+            Counter(label: "tessera_apns_pushes_total", dimensions: [("result", name)]).increment(by: count)
+        }
+        return completed
+    }
+
+    /// Handles one push's outcome beyond completing it.
+    /// - Returns: Whether the push is to be completed (removed from the queue); `false` when it was put back.
+    private func handle(_ outcome: PushOutcome, of push: PendingPush) async -> Bool {
+        if case .delivered = outcome {
+            onDelivered(push.passTypeIdentifier)
+            return true
+        }
         let metadata: Logger.Metadata = [
             "passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken)),
         ]
         do {
             switch outcome {
             case .delivered:
-                onDelivered(push.passTypeIdentifier)
+                break
             case .unregistered(let timestamp):
                 let removed = try await store.removeRegistrations(
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier,
@@ -155,7 +185,7 @@ public final class PushDispatcher: Service, Sendable {
                     let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
                     logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
                     try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
-                    return nil
+                    return false
                 }
             case .failed(let reason):
                 logger.error("push refused: \(reason)", metadata: metadata)
@@ -163,9 +193,9 @@ public final class PushDispatcher: Service, Sendable {
         } catch {
             // The claim runs out and the push goes again: better twice than never.
             logger.error("cannot record a push result", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            return nil
+            return false
         }
-        return push
+        return true
     }
 
     /// Exponential backoff with jitter, 1 s doubling up to 5 minutes, never sooner than `Retry-After`.

@@ -33,4 +33,22 @@ public protocol PushSender: Sendable {
     ///   - passTypeIdentifier: The pass type whose passes changed.
     /// - Returns: What APNs answered.
     func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome
+
+    /// Sends the pass-update push to several devices of one pass type at once.
+    /// - Returns: What APNs answered for each token, in the order of `pushTokens`.
+    func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome]
+}
+
+extension PushSender {
+    /// One ``sendPassUpdate(pushToken:passTypeIdentifier:)`` per token, all at once.
+    public func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        await withTaskGroup(of: (Int, PushOutcome).self) { group in
+            for (index, token) in pushTokens.enumerated() {
+                group.addTask { (index, await sendPassUpdate(pushToken: token, passTypeIdentifier: passTypeIdentifier)) }
+            }
+            var outcomes = [PushOutcome](repeating: .retryable(reason: "not sent", retryAfter: nil), count: pushTokens.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes
+        }
+    }
 }

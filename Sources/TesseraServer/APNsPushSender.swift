@@ -15,20 +15,37 @@ public struct APNsPushSender: PushSender {
 
     public func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
         do {
-            switch try await client.send(pushToken: pushToken, topic: passTypeIdentifier) {
-            case .delivered: return .delivered
-            case .unregistered(let timestamp): return .unregistered(timestamp: timestamp)
-            case .badDeviceToken: return .badDeviceToken
-            case .retryable(let status, let reason, let retryAfter):
-                return .retryable(reason: status.map { "\($0) \(reason)" } ?? reason, retryAfter: retryAfter)
-            case .failed(let status, let reason): return .failed(reason: "\(status) \(reason)")
-            }
-        } catch let error where error.code == .invalidPushToken {
-            return .badDeviceToken
-        } catch let error where error.code == .clientShutDown {
-            return .retryable(reason: error.reason, retryAfter: nil)
+            return Self.outcome(try await client.send(pushToken: pushToken, topic: passTypeIdentifier))
         } catch {
-            return .failed(reason: error.description)
+            return Self.outcome(error)
+        }
+    }
+
+    /// The pushes of one pass type through the client's batch send: one hop to the connection and one back.
+    public func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        do {
+            return try await client.send(pushTokens: pushTokens, topic: passTypeIdentifier).map(Self.outcome)
+        } catch {
+            return pushTokens.map { _ in Self.outcome(error) }
+        }
+    }
+
+    private static func outcome(_ result: APNsResult) -> PushOutcome {
+        switch result {
+        case .delivered: .delivered
+        case .unregistered(let timestamp): .unregistered(timestamp: timestamp)
+        case .badDeviceToken: .badDeviceToken
+        case .retryable(let status, let reason, let retryAfter):
+            .retryable(reason: status.map { "\($0) \(reason)" } ?? reason, retryAfter: retryAfter)
+        case .failed(let status, let reason): .failed(reason: "\(status) \(reason)")
+        }
+    }
+
+    private static func outcome(_ error: APNsError) -> PushOutcome {
+        switch error.code {
+        case .invalidPushToken: .badDeviceToken
+        case .clientShutDown: .retryable(reason: error.reason, retryAfter: nil)
+        default: .failed(reason: error.description)
         }
     }
 }

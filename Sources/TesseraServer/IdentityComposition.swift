@@ -149,6 +149,13 @@ final class TopicPushSender: PushSender, Service, Sendable {
         return await sender.sendPassUpdate(pushToken: pushToken, passTypeIdentifier: passTypeIdentifier)
     }
 
+    func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        guard let sender = senders.withLock({ $0[passTypeIdentifier] }) else {
+            return pushTokens.map { _ in .failed(reason: "no APNs credentials for topic \(passTypeIdentifier)") }
+        }
+        return await sender.sendPassUpdates(pushTokens: pushTokens, passTypeIdentifier: passTypeIdentifier)
+    }
+
     /// Puts new senders in force; the clients they replace close after ``retirement``.
     func replace(with replacement: [String: APNsPushSender]) {
         let old = senders.withLock { senders in

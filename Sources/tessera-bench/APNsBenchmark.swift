@@ -33,18 +33,22 @@ struct APNsBenchmark: ParsableCommand {
     @Option(help: "The topic.")
     var topic = "pass.dev.tessera.demo"
 
+    @Option(help: "Pushes per send: above 1, the client's batch send (one hop to the connection per group), as the push dispatcher uses it.")
+    var perSend = 1
+
     func run() throws {
         // Synchronous at the top like the other benchmarks: `openssl speed`, which `sign` runs, stops on SIGALRM,
         // which an async main's threads would hand down blocked.
         let (host, port, caFile, p8, pushes, concurrency, topic) = (host, port, caFile, p8, pushes, concurrency, topic)
+        let perSend = max(1, perSend)
         try runBlocking {
             try await Self.measure(host: host, port: port, caFile: caFile, p8: p8, pushes: pushes,
-                                   concurrency: concurrency, topic: topic)
+                                   concurrency: concurrency, topic: topic, perSend: perSend)
         }
     }
 
     static func measure(host: String, port: Int, caFile: String, p8: String, pushes: Int, concurrency: Int,
-                        topic: String) async throws {
+                        topic: String, perSend: Int) async throws {
         let client = try APNsClient(
             configuration: .init(host: host, port: port, authentication: .token(p8Path: p8, keyID: "BENCHKEY01", teamID: "TESSERA123"),
                                  trustRoots: .only(pemPath: caFile)),
@@ -58,28 +62,35 @@ struct APNsBenchmark: ParsableCommand {
         }
         let cpuBefore = Self.cpuSeconds()
         let start = ContinuousClock.now
-        let delivered = try await withThrowingTaskGroup(of: Bool.self) { group in
+        // Each task sends `perSend` pushes (one by one, or together through the batch send); `concurrency` in flight.
+        let sends = (pushes + perSend - 1) / perSend
+        let delivered = try await withThrowingTaskGroup(of: Int.self) { group in
             var inFlight = 0
             var delivered = 0
-            for _ in 0..<pushes {
-                if inFlight == concurrency, let ok = try await group.next() {
+            for index in 0..<sends {
+                if inFlight == max(1, concurrency / perSend), let ok = try await group.next() {
                     inFlight -= 1
-                    if ok { delivered += 1 }
+                    delivered += ok
                 }
+                let count = min(perSend, pushes - index * perSend)
                 group.addTask {
-                    if case .delivered = try await client.send(pushToken: token, topic: topic) { return true }
-                    return false
+                    if perSend == 1 {
+                        if case .delivered = try await client.send(pushToken: token, topic: topic) { return 1 }
+                        return 0
+                    }
+                    let results = try await client.send(pushTokens: Array(repeating: token, count: count), topic: topic)
+                    return results.filter { if case .delivered = $0 { true } else { false } }.count
                 }
                 inFlight += 1
             }
-            for try await ok in group where ok { delivered += 1 }
+            for try await ok in group { delivered += ok }
             return delivered
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let cpu = Self.cpuSeconds() - cpuBefore
         try await client.shutdown()
-        print("| APNs client, \(concurrency) in flight, \(pushes) pushes | \(Int(Double(pushes) / seconds))/s "
+        print("| APNs client, \(concurrency) in flight\(perSend > 1 ? ", \(perSend) per send" : ""), \(pushes) pushes | \(Int(Double(pushes) / seconds))/s "
               + "(\(delivered) delivered, \(String(format: "%.0f", cpu / Double(pushes) * 1e6)) µs CPU per push) |")
     }
 

@@ -1,0 +1,59 @@
+public import Foundation
+import Logging
+import NIOCore
+
+extension APNsClient {
+    /// Sends the pass update notification to several devices of one topic at once.
+    ///
+    /// The pushes share their headers (one provider token), reach the connection's event loop in one hop and come
+    /// back in one, where ``send(pushToken:topic:expiration:)`` takes two hops and a task each. The pushes are
+    /// streams on the connection like any others: the peer's limit of concurrent streams and the request timeout
+    /// apply to each.
+    /// - Parameters:
+    ///   - pushTokens: The devices' push tokens. A token that is not hexadecimal is not sent: its result is
+    ///     ``APNsResult/badDeviceToken``, what APNs answers for one.
+    ///   - topic: The pass type identifier.
+    ///   - expiration: As for ``send(pushToken:topic:expiration:)``.
+    /// - Returns: One result per token, in the order of `pushTokens`.
+    /// - Throws: ``APNsError`` before anything is sent: a malformed topic, an unsignable provider token, or a client
+    ///   already shut down.
+    public func send(pushTokens: [String], topic: String, expiration: Date? = nil) async throws(APNsError) -> [APNsResult] {
+        try Self.validate(topic: topic)
+        guard !pushTokens.isEmpty else { return [] }
+        var results = [APNsResult?](repeating: nil, count: pushTokens.count)
+        var sent: [Int] = []
+        sent.reserveCapacity(pushTokens.count)
+        for (index, token) in pushTokens.enumerated() {
+            do throws(APNsError) {
+                try APNsPushToken.validate(token)
+                sent.append(index)
+            } catch {
+                results[index] = .badDeviceToken
+            }
+        }
+        if !sent.isEmpty {
+            // The headers but for the path are the same for every push of the topic.
+            let (_, headers) = try await makeRequest(pushToken: "", topic: topic, expiration: expiration)
+            let answers = await connection.send(
+                paths: sent.map { "/3/device/\(pushTokens[$0])" }, headers: headers, body: Self.body,
+                timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
+            for (index, answer) in zip(sent, answers) {
+                switch answer {
+                case .success(let response):
+                    results[index] = APNsResult.classify(
+                        status: response.status, headers: response.headers, body: Data(response.body.readableBytesView),
+                        now: now())
+                case .failure(.shutDown):
+                    throw APNsError(.clientShutDown, "the APNs client was shut down")
+                case .failure(let failure):
+                    results[index] = .retryable(status: nil, reason: "\(failure)", retryAfter: nil)
+                }
+            }
+        }
+        return zip(pushTokens, results).map { token, result in
+            let result = result ?? .retryable(status: nil, reason: "no answer was recorded", retryAfter: nil)
+            log(result, pushToken: token, topic: topic)
+            return result
+        }
+    }
+}
