@@ -35,7 +35,8 @@ extension SQLiteStore {
     static func registrationWrites(_ pool: DatabasePool, _ tables: Tables)
         -> WriteBatcher<RegistrationWrite, RegistrationOutcome>
     {
-        WriteBatcher(pool: pool) { write, db in
+        // A registration's one refusal, an unknown pass, comes before it writes: no savepoint per registration.
+        WriteBatcher(pool: pool, isolation: .refusalsBeforeWrites) { write, db in
             let registration = write.registration
             return try register(
                 deviceLibraryIdentifier: registration.deviceLibraryIdentifier, pushToken: registration.pushToken,

@@ -3,7 +3,8 @@ import PassStore
 import Synchronization
 
 /// Group commit for one kind of small write: the writes that arrive while one transaction is being written go
-/// together in the next, each in a savepoint of its own.
+/// together in the next, each in a savepoint of its own (or none, for writes that refuse before they write: see
+/// ``Isolation``).
 ///
 /// SQLite has one writer. When many clients write at once (64 devices registering), one transaction each means one
 /// `BEGIN`/`COMMIT`, one write of every page it touched to the log and one turn of the writer's queue per write; the
@@ -25,18 +26,32 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
         var writing = false
     }
 
+    /// How a write that throws is kept from the others in its batch.
+    enum Isolation {
+        /// Each write in a savepoint of its own: one that throws is rolled back alone.
+        case savepoints
+        /// The write throws a ``PassStore/PassStoreError`` only before it changed anything (its checks come first),
+        /// so such a refusal needs no rollback: no savepoint is taken (two statements less per write). Any other
+        /// error rolls the whole batch back, and every write of it fails with that error.
+        case refusalsBeforeWrites
+    }
+
     private let pool: DatabasePool
     private let maximumBatch: Int
+    private let isolation: Isolation
     private let apply: @Sendable (Item, Database) throws -> Output
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - pool: The database whose writer the batches go through.
     ///   - maximumBatch: The most writes in one transaction.
-    ///   - apply: One write, inside the batch's transaction (and its own savepoint).
-    init(pool: DatabasePool, maximumBatch: Int = 256, apply: @escaping @Sendable (Item, Database) throws -> Output) {
+    ///   - isolation: How a write that throws is kept from the others.
+    ///   - apply: One write, inside the batch's transaction.
+    init(pool: DatabasePool, maximumBatch: Int = 256, isolation: Isolation = .savepoints,
+         apply: @escaping @Sendable (Item, Database) throws -> Output) {
         self.pool = pool
         self.maximumBatch = max(1, maximumBatch)
+        self.isolation = isolation
         self.apply = apply
     }
 
@@ -65,9 +80,17 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
             guard !batch.isEmpty else { return }
             let items = batch.map(\.item)
             let apply = self.apply
+            let isolation = self.isolation
             do {
                 let outcomes: [Result<Output, any Error>] = try await pool.write { db in
                     try items.map { item in
+                        if isolation == .refusalsBeforeWrites {
+                            do {
+                                return .success(try apply(item, db))
+                            } catch let refusal as PassStoreError {
+                                return .failure(refusal)
+                            }
+                        }
                         var outcome: Result<Output, any Error>?
                         try db.inSavepoint {
                             do {

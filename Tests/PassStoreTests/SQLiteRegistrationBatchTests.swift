@@ -3,8 +3,9 @@ import PassStore
 import SQLiteStore
 import Testing
 
-/// Registrations that reach the SQLite store at once are written together, one savepoint each: every caller gets its
-/// own outcome or error, and one failing registration leaves the others in its transaction written.
+/// Registrations that reach the SQLite store at once are written together: every caller gets its own outcome or error,
+/// and one refused registration (its pass is missing, found before it writes anything) leaves the others in its
+/// transaction written.
 @Suite("SQLiteStore: registrations written together")
 struct SQLiteRegistrationBatchTests {
     @Test("300 registrations at once, a tenth for missing passes: each answered alone, every one that succeeded kept once")
