@@ -32,8 +32,7 @@ extension APNsClient {
             }
         }
         if !sent.isEmpty {
-            // The headers but for the path are the same for every push of the topic.
-            let (_, headers) = try await makeRequest(pushToken: "", topic: topic, expiration: expiration)
+            let headers = try await requestHeaders(topic: topic, expiration: expiration)
             let answers = await connection.send(
                 paths: sent.map { "/3/device/\(pushTokens[$0])" }, headers: headers, body: Self.body,
                 timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))

@@ -58,32 +58,16 @@ public final class APNsClient: Sendable {
     /// - Throws: ``APNsError`` before anything is sent: a malformed push token or topic, an unsignable provider
     ///   token, or a client already shut down.
     public func send(pushToken: String, topic: String, expiration: Date? = nil) async throws(APNsError) -> APNsResult {
+        // Refused before anything is sent, where a batch answers badDeviceToken for the one token.
         try APNsPushToken.validate(pushToken)
-        try Self.validate(topic: topic)
-        let (path, headers) = try await makeRequest(pushToken: pushToken, topic: topic, expiration: expiration)
-        let result: APNsResult
-        do {
-            let response = try await connection.send(
-                path: path, headers: headers, body: Self.body,
-                timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
-            result = APNsResult.classify(status: response.status, headers: response.headers,
-                                         body: Data(response.body.readableBytesView), now: now())
-        } catch .shutDown {
-            throw APNsError(.clientShutDown, "the APNs client was shut down")
-        } catch {
-            result = .retryable(status: nil, reason: "\(error)", retryAfter: nil)
-        }
-        log(result, pushToken: pushToken, topic: topic)
-        return result
+        return try await send(pushTokens: [pushToken], topic: topic, expiration: expiration)[0]
     }
 
     /// The payload of every pass update push: an empty JSON dictionary.
     static let body = ByteBuffer(string: "{}")
 
-    /// The request's path and headers (besides the HTTP/2 pseudo-headers).
-    func makeRequest(pushToken: String, topic: String, expiration: Date?) async throws(APNsError)
-        -> (path: String, headers: [(String, String)])
-    {
+    /// A topic's request headers (besides the HTTP/2 pseudo-headers), the same for every push token.
+    func requestHeaders(topic: String, expiration: Date?) async throws(APNsError) -> [(String, String)] {
         var headers: [(String, String)] = [("content-type", "application/json"), ("apns-topic", topic)]
         let expiresAt = expiration ?? now().addingTimeInterval(configuration.expirationInterval)
         let expirationValue = configuration.expirationInterval == 0 && expiration == nil ? 0 : Int(expiresAt.timeIntervalSince1970)
@@ -94,7 +78,7 @@ public final class APNsClient: Sendable {
             let jwt = try await providerToken.token()
             headers.append(("authorization", "bearer \(jwt)"))
         }
-        return ("/3/device/\(pushToken)", headers)
+        return headers
     }
 
     static func validate(topic: String) throws(APNsError) {

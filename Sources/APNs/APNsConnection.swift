@@ -71,53 +71,12 @@ final class APNsConnection: Sendable {
         self.group = group
     }
 
-    /// Sends one request and waits for its answer.
+    /// Sends one request and waits for its answer (a batch of one: see ``send(paths:headers:body:timeout:)``).
     func send(path: String, headers: [(String, String)], body: ByteBuffer, timeout: TimeAmount) async throws(Failure)
         -> Response
     {
-        var fields = HPACKHeaders()
-        fields.reserveCapacity(headers.count + 4)
-        fields.add(name: ":method", value: "POST")
-        fields.add(name: ":scheme", value: "https")
-        fields.add(name: ":authority", value: port == 443 ? host : "\(host):\(port)")
-        fields.add(name: ":path", value: path)
-        for (name, value) in headers { fields.add(name: name, value: value) }
-        // A connection that received GOAWAY while this push was on its way to it refuses it unwritten: once more, on
-        // the connection that replaces it.
-        do {
-            return try await send(fields, body: body, timeout: timeout)
-        } catch .goingAway {
-            do {
-                return try await send(fields, body: body, timeout: timeout)
-            } catch .goingAway {
-                throw .closed
-            }
-        }
-    }
-
-    private func send(_ fields: HPACKHeaders, body: ByteBuffer, timeout: TimeAmount) async throws(Failure) -> Response {
-        let open: Open
-        do {
-            open = try await connection().get()
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw .connection(error)
-        }
-        let answer = open.channel.eventLoop.makePromise(of: Response.self)
-        let request = APNsStreams.Request(headers: fields, body: body, timeout: timeout, answer: answer)
-        // A write that never reaches the streams' table (the connection closed meanwhile) fails the push at once.
-        open.channel.writeAndFlush(request).whenFailure { error in
-            answer.fail(Failure.connection(error))
-            self.forget(open.channel)
-        }
-        do {
-            return try await answer.futureResult.get()
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw .connection(error)
-        }
+        let results = await send(paths: [path], headers: headers, body: body, timeout: timeout)
+        return try results[0].get()
     }
 
     /// Sends requests that share their headers but for the path, and waits for all of their answers: one hop to the

@@ -158,17 +158,13 @@ public final class PushDispatcher: Service, Sendable {
     /// Handles one push's outcome beyond completing it.
     /// - Returns: Whether the push is to be completed (removed from the queue); `false` when it was put back.
     private func handle(_ outcome: PushOutcome, of push: PendingPush) async -> Bool {
-        if case .delivered = outcome {
-            onDelivered(push.passTypeIdentifier)
-            return true
+        var metadata: Logger.Metadata {
+            ["passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken))]
         }
-        let metadata: Logger.Metadata = [
-            "passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken)),
-        ]
         do {
             switch outcome {
             case .delivered:
-                break
+                onDelivered(push.passTypeIdentifier)
             case .unregistered(let timestamp):
                 let removed = try await store.removeRegistrations(
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier,
