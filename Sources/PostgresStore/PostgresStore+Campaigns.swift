@@ -233,8 +233,8 @@ extension PostgresStore: CampaignStore {
     ///    stays locked until the commit, as for ``updatePass(passTypeIdentifier:serialNumber:change:now:)``) and
     ///    `lastModified` at least a second after the previous version's; one pass changed meanwhile rolls everything
     ///    back;
-    /// 3. records the (push token, pass type) pairs of the changed passes' devices this campaign has not pushed yet,
-    ///    and queues a push for each as a pass change does (a push already queued has its generation bumped);
+    /// 3. records the (push token, pass type) pairs of the changed passes' devices this campaign owes no push yet,
+    ///    held until the campaign ends (``releaseCampaignPushes(limit:now:)`` queues them);
     /// 4. adds the counts and the first failures up to ``PassStore/CampaignRecord/keptErrors``, and for the last
     ///    batch makes the campaign `done`.
     ///
@@ -294,15 +294,18 @@ extension PostgresStore: CampaignStore {
                 }
 
                 // The devices of the changed passes this campaign owes no push yet: one push each, held until the
-                // campaign ends (releaseCampaignPushes queues them).
+                // campaign ends (releaseCampaignPushes queues them). Each device is looked up once, however many of
+                // its passes the batch changed.
                 let inserted = try await connection.query("""
                     WITH owed AS (
-                        INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier, held)
-                        SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text, true
-                        FROM \(unescaped: tables.registrations) r
+                        INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
+                        SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text
+                        FROM (
+                            SELECT DISTINCT device_library_identifier FROM \(unescaped: tables.registrations)
+                            WHERE pass_type_identifier = \(batch.passTypeIdentifier)
+                                AND serial_number = ANY(\(changes.map(\.serialNumber)))
+                        ) r
                         JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
-                        WHERE r.pass_type_identifier = \(batch.passTypeIdentifier)
-                            AND r.serial_number = ANY(\(changes.map(\.serialNumber)))
                         ON CONFLICT DO NOTHING
                         RETURNING 1
                     )

@@ -60,30 +60,30 @@ extension PostgresStore {
     }
 
     /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile. A removed
-    /// pass push also counts as sent for every campaign that owed its device one (see
-    /// ``PassStore/CampaignRecord/pushesSent``); a released one does not, as the change that bumped it is still to be
-    /// pushed.
+    /// pass push also counts as sent for every campaign its entry names (see ``PassStore/CampaignRecord/pushesSent``);
+    /// a released one does not, as the change that bumped it is still to be pushed.
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
         try await completePushes([push])
     }
 
     /// Completes several pushes in one statement (the dispatcher's whole batch): the entries whose generation is
-    /// unchanged are deleted, the others released, and the campaigns owed the deleted ones' pushes marked sent.
+    /// unchanged are deleted, the others released, and each campaign a deleted entry names counts one push sent.
     /// - Parameter pushes: The pushes as claimed.
     public func completePushes(_ pushes: [PendingPush]) async throws {
         guard !pushes.isEmpty else { return }
         let ids = pushes.map(\.id)
         let generations = pushes.map(\.generation)
-        let queue = tables.pushQueue
+        // Only the pass queue names campaigns.
+        let returned = holdsOrders ? "q.id" : "q.id, q.campaigns"
         // The release excludes what the delete returns: one statement never touches a row twice.
         let head: PostgresQuery = """
             WITH done AS (
-                DELETE FROM \(unescaped: queue) q USING unnest(\(ids)::bigint[], \(generations)::bigint[]) AS c(id, generation)
+                DELETE FROM \(unescaped: tables.pushQueue) q USING unnest(\(ids)::bigint[], \(generations)::bigint[]) AS c(id, generation)
                 WHERE q.id = c.id AND q.generation = c.generation
-                RETURNING q.id, q.push_token, q.pass_type_identifier
+                RETURNING \(unescaped: returned)
             ), released AS (
-                UPDATE \(unescaped: queue) SET claimed_until = NULL
+                UPDATE \(unescaped: tables.pushQueue) SET claimed_until = NULL
                 WHERE id = ANY(\(ids)::bigint[]) AND id NOT IN (SELECT id FROM done)
             )
             """
@@ -92,14 +92,9 @@ extension PostgresStore {
         } else {
             // The counts are added in campaign order, so two processes completing pushes lock them in one order.
             _ = try await rows(PostgresQuery(unsafeSQL: head.sql + """
-                , marked AS (
-                    UPDATE campaign_pushes p SET sent = true FROM done d
-                    WHERE p.push_token = d.push_token AND p.pass_type_identifier = d.pass_type_identifier AND NOT p.sent
-                        AND NOT p.held
-                    RETURNING p.campaign_id
-                )
                 INSERT INTO campaign_push_counts (campaign_id, sent)
-                SELECT campaign_id, COUNT(*) FROM marked GROUP BY campaign_id ORDER BY campaign_id
+                SELECT campaign, COUNT(*) FROM done, unnest(done.campaigns) AS campaign
+                GROUP BY campaign ORDER BY campaign
                 ON CONFLICT (campaign_id) DO UPDATE SET sent = campaign_push_counts.sent + excluded.sent
                 """, binds: head.binds))
         }

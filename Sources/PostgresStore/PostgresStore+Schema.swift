@@ -52,6 +52,26 @@ extension PostgresStore {
         googleCallbackTables,
         consoleSessionTables,
         heldCampaignPushTables,
+        campaignsOnQueuedPushes,
+    ]
+
+    /// Version 14: a campaign's owed push is a row of `campaign_pushes` only while the campaign holds it. Releasing it
+    /// deletes the row and names the campaign on the queued push (`push_queue.campaigns`), whose completion counts it
+    /// sent for each campaign named: an owed push is written once and deleted once, instead of a row updated twice
+    /// (released, then sent) under two partial indexes. Pushes released before the upgrade and not yet sent name
+    /// their campaigns on their queued entries; their rows, and the sent ones, go.
+    private static let campaignsOnQueuedPushes: [String] = [
+        "ALTER TABLE push_queue ADD COLUMN campaigns text[]",
+        """
+        UPDATE push_queue q SET campaigns = owed.campaigns
+        FROM (SELECT push_token, pass_type_identifier, array_agg(campaign_id ORDER BY campaign_id) AS campaigns
+              FROM campaign_pushes WHERE NOT held AND NOT sent GROUP BY push_token, pass_type_identifier) owed
+        WHERE q.push_token = owed.push_token AND q.pass_type_identifier = owed.pass_type_identifier
+        """,
+        "DELETE FROM campaign_pushes WHERE NOT held",
+        "DROP INDEX campaign_pushes_unsent",
+        "DROP INDEX campaign_pushes_held",
+        "ALTER TABLE campaign_pushes DROP COLUMN sent, DROP COLUMN held",
     ]
 
     /// Version 13: campaigns hold the pushes they owe until they end (see

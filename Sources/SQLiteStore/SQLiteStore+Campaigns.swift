@@ -172,12 +172,16 @@ extension SQLiteStore: CampaignStore {
                 }
                 let serials = String(decoding: try JSONEncoder().encode(batch.changes.map(\.serialNumber)), as: UTF8.self)
                 // The devices of the changed passes this campaign owes no push yet: one push each, held until the
-                // campaign ends (releaseCampaignPushes queues them).
+                // campaign ends (releaseCampaignPushes queues them). Each device is looked up once, however many of
+                // its passes the batch changed.
                 try db.execute(sql: """
-                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier, held)
-                    SELECT DISTINCT ?1, d.push_token, ?2, 1 FROM registrations r
+                    INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
+                    SELECT DISTINCT ?1, d.push_token, ?2 FROM (
+                        SELECT DISTINCT device_library_identifier FROM registrations
+                        WHERE pass_type_identifier = ?2 AND serial_number IN (SELECT value FROM json_each(?3))
+                    ) r
                     JOIN devices d ON d.device_library_identifier = r.device_library_identifier
-                    WHERE r.pass_type_identifier = ?2 AND r.serial_number IN (SELECT value FROM json_each(?3))
+                    WHERE true
                     ON CONFLICT DO NOTHING
                     """, arguments: [batch.campaignID, batch.passTypeIdentifier, serials])
                 let owed = db.changesCount
@@ -215,27 +219,23 @@ extension SQLiteStore: CampaignStore {
         guard try await read({ db in try String.fetchOne(db, sql: Self.endedWithHeldPushes) }) != nil else { return 0 }
         return try await write { db in
             guard let id = try String.fetchOne(db, sql: Self.endedWithHeldPushes) else { return 0 }
-            // Through the index of held rows: the key's order would walk the rows released by earlier calls first.
+            // A held push is a row: releasing it deletes the row and queues the push naming the campaign, or, when
+            // the device's push is queued already, bumps its generation and adds the campaign to it.
             let released = try Row.fetchAll(db, sql: """
-                UPDATE campaign_pushes SET held = 0
-                WHERE campaign_id = ?1 AND held = 1 AND (push_token, pass_type_identifier) IN (
-                    SELECT push_token, pass_type_identifier FROM campaign_pushes INDEXED BY campaign_pushes_held
-                    WHERE campaign_id = ?1 AND held = 1 LIMIT ?2)
+                DELETE FROM campaign_pushes
+                WHERE campaign_id = ?1 AND (push_token, pass_type_identifier) IN (
+                    SELECT push_token, pass_type_identifier FROM campaign_pushes WHERE campaign_id = ?1 LIMIT ?2)
                 RETURNING push_token, pass_type_identifier
                 """, arguments: [id, max(1, limit)])
-            let tokensByType = Dictionary(grouping: released, by: { $0[1] as String }).mapValues { $0.map { $0[0] as String } }
-            for (passTypeIdentifier, tokens) in tokensByType.sorted(by: { $0.key < $1.key }) {
-                let list = String(decoding: try JSONEncoder().encode(tokens), as: UTF8.self)
-                // Bump first, so that the entries inserted next are not bumped (as for one pass's change).
-                try db.execute(sql: """
-                    UPDATE push_queue SET generation = generation + 1
-                    WHERE pass_type_identifier = ?1 AND push_token IN (SELECT value FROM json_each(?2))
-                    """, arguments: [passTypeIdentifier, list])
-                try db.execute(sql: """
-                    INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
-                    SELECT value, ?1, 1, 0, ?3, ?3 FROM json_each(?2) WHERE true
-                    ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
-                    """, arguments: [passTypeIdentifier, list, now.timeIntervalSince1970])
+            let queue = try db.cachedStatement(sql: """
+                INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at, campaigns)
+                VALUES (?1, ?2, 1, 0, ?3, ?3, json_array(?4))
+                ON CONFLICT (push_token, pass_type_identifier) DO UPDATE
+                    SET generation = generation + 1, campaigns = json_insert(COALESCE(campaigns, '[]'), '$[#]', ?4)
+                """)
+            let seconds = now.timeIntervalSince1970
+            for row in released {
+                try queue.execute(arguments: [row[0] as String, row[1] as String, seconds, id])
             }
             // Fewer than asked for: none is left (also when the count had drifted from the rows).
             try db.execute(sql: """

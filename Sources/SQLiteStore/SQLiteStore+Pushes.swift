@@ -61,38 +61,37 @@ extension SQLiteStore {
         }
     }
 
-    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile.
+    /// Removes a sent push, or releases its claim when a newer change bumped its generation meanwhile (see
+    /// ``completePushes(_:)``).
     /// - Parameter push: The push as claimed.
     public func completePush(_ push: PendingPush) async throws {
         try await completePushes([push])
     }
 
-    /// Completes several pushes in one write transaction (the dispatcher's whole batch).
+    /// Completes several pushes in one write transaction (the dispatcher's whole batch): the entries whose generation
+    /// is unchanged are deleted, the others released, and each campaign a deleted pass push names counts one push sent
+    /// (see ``PassStore/CampaignRecord/pushesSent``; a released one does not: the change that bumped it is still to be
+    /// pushed).
     /// - Parameter pushes: The pushes as claimed.
     public func completePushes(_ pushes: [PendingPush]) async throws {
         guard !pushes.isEmpty else { return }
         try await write { [tables] db in
+            // Only the pass queue names campaigns.
+            let names = tables.names.kind == ItemTables.passes.kind ? "campaigns" : "NULL"
             let delete = try db.cachedStatement(
-                sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ?")
+                sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ? RETURNING \(names)")
             let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
-            // The push covers every campaign that owed this device one and queued it. (Not a released one: the
-            // change that bumped it is still to be pushed; nor a push completed before, whose entry is gone; nor one
-            // a running campaign still holds: passes of the device may change after this push.)
-            let sent = tables.names.kind == ItemTables.passes.kind ? try db.cachedStatement(sql: """
-                UPDATE campaign_pushes SET sent = 1 WHERE push_token = ? AND pass_type_identifier = ? AND sent = 0
-                    AND held = 0
-                RETURNING campaign_id
-                """) : nil
             var sentPerCampaign: [String: Int] = [:]
             for push in pushes {
-                try delete.execute(arguments: [push.id, push.generation])
-                if db.changesCount == 0 {
+                guard let deleted = try Row.fetchOne(delete, arguments: [push.id, push.generation]) else {
                     try release.execute(arguments: [push.id])
-                } else if let sent {
-                    for campaign in try String.fetchAll(sent, arguments: [push.pushToken, push.passTypeIdentifier]) {
-                        sentPerCampaign[campaign, default: 0] += 1
-                    }
+                    continue
                 }
+                guard let json = deleted[0] as String? else { continue }
+                guard let campaigns = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else {
+                    throw PassStoreError.invalidData("push_queue.campaigns: not a JSON array of campaign identifiers")
+                }
+                for campaign in campaigns { sentPerCampaign[campaign, default: 0] += 1 }
             }
             let count = try db.cachedStatement(sql: """
                 INSERT INTO campaign_push_counts (campaign_id, sent) VALUES (?, ?)

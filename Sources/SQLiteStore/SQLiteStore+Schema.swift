@@ -44,8 +44,35 @@ extension SQLiteStore {
         migrator.registerMigration("v13: campaign pushes held until the campaign ends") { db in
             try db.execute(sql: version13)
         }
+        migrator.registerMigration("v14: released campaign pushes named on their queued pushes") { db in
+            try db.execute(sql: version14)
+        }
         return migrator
     }()
+
+    /// A campaign's owed push is a row of `campaign_pushes` only while the campaign holds it. Releasing it deletes the
+    /// row and names the campaign on the queued push (`push_queue.campaigns`, a JSON array), whose completion counts
+    /// it sent for each campaign named: an owed push is written once and deleted once, instead of a row updated twice
+    /// (released, then sent) under two partial indexes. Pushes released before the upgrade and not yet sent name
+    /// their campaigns on their queued entries; their rows, and the sent ones, go.
+    private static let version14 = """
+        ALTER TABLE push_queue ADD COLUMN campaigns TEXT;
+        UPDATE push_queue SET campaigns = (
+            SELECT json_group_array(campaign_id) FROM (
+                SELECT campaign_id FROM campaign_pushes c
+                WHERE c.push_token = push_queue.push_token AND c.pass_type_identifier = push_queue.pass_type_identifier
+                    AND c.sent = 0 AND c.held = 0
+                ORDER BY campaign_id))
+        WHERE EXISTS (
+            SELECT 1 FROM campaign_pushes c
+            WHERE c.push_token = push_queue.push_token AND c.pass_type_identifier = push_queue.pass_type_identifier
+                AND c.sent = 0 AND c.held = 0);
+        DELETE FROM campaign_pushes WHERE held = 0;
+        DROP INDEX campaign_pushes_unsent;
+        DROP INDEX campaign_pushes_held;
+        ALTER TABLE campaign_pushes DROP COLUMN sent;
+        ALTER TABLE campaign_pushes DROP COLUMN held;
+        """
 
     /// Campaigns hold the pushes they owe until they end (see ``PassStore/CampaignStore/releaseCampaignPushes(limit:now:)``):
     /// a flag on each owed push and a count on each campaign, both with a constant default, so adding them rewrites no

@@ -42,6 +42,7 @@ struct OrderMigrationTests {
             DROP TABLE analytics_hourly; DROP TABLE analytics_registrations; DROP TABLE analytics_state;
             DROP TABLE campaign_push_counts; DROP TABLE api_keys; DROP TABLE google_callbacks;
             DROP TABLE console_sessions; DROP TABLE webhook_attempts; DROP TABLE webhook_retry_requests;
+            ALTER TABLE push_queue DROP COLUMN campaigns;
             DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1:%';
             """])
         try #require(downgrade.status == 0, "\(downgrade.stderr)")
