@@ -54,29 +54,28 @@ struct CampaignPushUpgradeTests {
 
     @Test("SQLite: a released push counts for its campaigns once sent, a held one is released once")
     func sqlite() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("store.sqlite").path
-        do {
+        try await withSQLiteFile { path in
+            do {
+                let store = try SQLiteStore(path: path)
+                try await store.migrate()
+                for id in ["C1", "C2"] { _ = try await store.insertCampaign(Self.campaign(id), now: Fixtures.now) }
+            }
+            // Back to the previous schema (what version 13 made), with its rows.
+            let queuedAt = Fixtures.now.addingTimeInterval(-60).timeIntervalSince1970
+            let downgrade = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
+                ALTER TABLE push_queue DROP COLUMN campaigns;
+                ALTER TABLE campaign_pushes ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE campaign_pushes ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX campaign_pushes_unsent ON campaign_pushes (push_token, pass_type_identifier) WHERE sent = 0;
+                CREATE INDEX campaign_pushes_held ON campaign_pushes (campaign_id, push_token, pass_type_identifier) WHERE held = 1;
+                DELETE FROM grdb_migrations WHERE identifier LIKE 'v14:%';
+                """ + Self.previousRows(true: "1", false: "0", queuedAt: "\(queuedAt)")])
+            try #require(downgrade.status == 0, "\(downgrade.stderr)")
+
             let store = try SQLiteStore(path: path)
             try await store.migrate()
-            for id in ["C1", "C2"] { _ = try await store.insertCampaign(Self.campaign(id), now: Fixtures.now) }
+            try await expectUpgraded(store)
         }
-        // Back to the previous schema (what version 13 made), with its rows.
-        let queuedAt = Fixtures.now.addingTimeInterval(-60).timeIntervalSince1970
-        let downgrade = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
-            ALTER TABLE push_queue DROP COLUMN campaigns;
-            ALTER TABLE campaign_pushes ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE campaign_pushes ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
-            CREATE INDEX campaign_pushes_unsent ON campaign_pushes (push_token, pass_type_identifier) WHERE sent = 0;
-            CREATE INDEX campaign_pushes_held ON campaign_pushes (campaign_id, push_token, pass_type_identifier) WHERE held = 1;
-            DELETE FROM grdb_migrations WHERE identifier LIKE 'v14:%';
-            """ + Self.previousRows(true: "1", false: "0", queuedAt: "\(queuedAt)")])
-        try #require(downgrade.status == 0, "\(downgrade.stderr)")
-
-        let store = try SQLiteStore(path: path)
-        try await store.migrate()
-        try await expectUpgraded(store)
     }
 
     @Test("PostgreSQL: a released push counts for its campaigns once sent, a held one is released once",
@@ -87,18 +86,7 @@ struct CampaignPushUpgradeTests {
         try await TestPostgres.withStores(url: url, count: 1, schemaPrefix: "tessera_upgrade", logger: StoreKind.logger) {
             stores in
             let store = stores[0]
-            try await store.pool.transaction(mapError: { $0 }) { connection in
-                try await connection.applyMigrations(
-                    Array(PostgresStore.migrations.prefix(previous)), versionTable: "schema_migrations",
-                    lockKey: PostgresStore.migrationLockKey, kind: "store", logger: StoreKind.logger
-                ) { connection in
-                    // The search path is the quoted schema name.
-                    let rows = try await connection.query("SELECT current_setting('search_path')", logger: StoreKind.logger)
-                        .collect()
-                    let schema = try #require(rows.first).decode(String.self)
-                    try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: StoreKind.logger)
-                }
-            }
+            try await applyFirstMigrations(previous, to: store)
             for id in ["C1", "C2"] { _ = try await store.insertCampaign(Self.campaign(id), now: Fixtures.now) }
             let queuedAt = "to_timestamp(\(Fixtures.now.addingTimeInterval(-60).timeIntervalSince1970))"
             for statement in Self.previousRows(true: "true", false: "false", queuedAt: queuedAt)

@@ -90,25 +90,14 @@ struct PostgresStoreTests {
         try await TestPostgres.withStores(url: url, count: 1, schemaPrefix: "tessera_upgrade", logger: StoreKind.logger) {
             stores in
             let store = stores[0]
-            try await store.pool.transaction(mapError: { $0 }) { connection in
-                try await connection.applyMigrations(
-                    Array(PostgresStore.migrations.prefix(1)), versionTable: "schema_migrations",
-                    lockKey: PostgresStore.migrationLockKey, kind: "store", logger: StoreKind.logger
-                ) { connection in
-                    // The search path is the quoted schema name.
-                    let rows = try await connection.query("SELECT current_setting('search_path')", logger: StoreKind.logger)
-                        .collect()
-                    let schema = try #require(rows.first).decode(String.self)
-                    try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: StoreKind.logger)
-                }
-                // A pass as version 1 stored it.
-                try await connection.query("""
-                    INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided,
-                                        download_token, update_tag, last_modified, created_at)
-                    VALUES (\(Fixtures.passType), 'V1', 'token-of-version-one-000001', 'event-ticket', '\\x7b7d'::bytea,
-                            false, 'download-of-version-one', 1, now(), now())
-                    """, logger: StoreKind.logger)
-            }
+            try await applyFirstMigrations(1, to: store)
+            // A pass as version 1 stored it.
+            _ = try await store.pool.rows("""
+                INSERT INTO passes (pass_type_identifier, serial_number, authentication_token, template, data, voided,
+                                    download_token, update_tag, last_modified, created_at)
+                VALUES (\(Fixtures.passType), 'V1', 'token-of-version-one-000001', 'event-ticket', '\\x7b7d'::bytea,
+                        false, 'download-of-version-one', 1, now(), now())
+                """, mapError: { $0 })
             try await store.migrate()
             try await store.migrate()
             let versions = try await store.pool.rows("SELECT version FROM schema_migrations ORDER BY version",

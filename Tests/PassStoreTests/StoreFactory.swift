@@ -5,6 +5,7 @@ import SQLiteStore
 import Testing
 import TesseraTestSupport
 
+import PostgresNIO
 import PostgresStore
 
 /// The stores the conformance suite runs against: each store's passes, and the orders beside them (the same
@@ -58,5 +59,28 @@ func withPostgresStores(count: Int, _ body: ([PostgresStore]) async throws -> Vo
         stores in
         try await TestPostgres.concurrently(stores) { try await $0.migrate() }
         try await body(stores)
+    }
+}
+
+/// Runs `body` with the path of an SQLite file in a folder of its own, removed afterwards.
+func withSQLiteFile(_ body: (String) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await body(folder.appendingPathComponent("store.sqlite").path)
+}
+
+/// Creates a store's schema with only its first `count` migrations, as a release that stopped there left it.
+func applyFirstMigrations(_ count: Int, to store: PostgresStore) async throws {
+    try await store.pool.transaction(mapError: { $0 }) { connection in
+        try await connection.applyMigrations(
+            Array(PostgresStore.migrations.prefix(count)), versionTable: "schema_migrations",
+            lockKey: PostgresStore.migrationLockKey, kind: "store", logger: StoreKind.logger
+        ) { connection in
+            // The search path is the quoted schema name.
+            let rows = try await connection.query("SELECT current_setting('search_path')", logger: StoreKind.logger)
+                .collect()
+            let schema = try #require(rows.first).decode(String.self)
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: StoreKind.logger)
+        }
     }
 }
