@@ -82,13 +82,14 @@ extension SQLiteStore {
                 sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ? RETURNING \(names)")
             let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
             var sentPerCampaign: [String: Int] = [:]
+            let decoder = JSONDecoder()
             for push in pushes {
                 guard let deleted = try Row.fetchOne(delete, arguments: [push.id, push.generation]) else {
                     try release.execute(arguments: [push.id])
                     continue
                 }
                 guard let json = deleted[0] as String? else { continue }
-                guard let campaigns = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else {
+                guard let campaigns = try? decoder.decode([String].self, from: Data(json.utf8)) else {
                     throw PassStoreError.invalidData("push_queue.campaigns: not a JSON array of campaign identifiers")
                 }
                 for campaign in campaigns { sentPerCampaign[campaign, default: 0] += 1 }
