@@ -76,6 +76,8 @@ struct ServeShutdownTests {
             "--shutdown-grace-period", "1", "--shutdown-deadline", "2", "--body-timeout", "600", "--header-timeout", "600",
         ])
         let stalled = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        // Held open to the end: released after its last use, the connection would close and end the request early.
+        defer { withExtendedLifetime(stalled) {} }
         try stalled.send(
             "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"template\":")

@@ -3,13 +3,16 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Runs last in the service group, so it hears of a graceful shutdown first: it then starts a plain thread that logs
-/// what is still running when the grace period ends and exits the process at the hard deadline, whatever the rest of
-/// the process is doing (a hung database client, a parked main thread).
+/// Runs last in the service group, so it hears of a graceful shutdown first: it then starts a plain thread that, when
+/// the grace period ends, counts and logs what is still running and cancels the rest of the group, and that exits the
+/// process at the hard deadline, whatever the rest of the process is doing (a hung database client, a parked main
+/// thread).
 struct ShutdownWatchdog: Service {
     let limits: ShutdownLimits
     let activity: ServerActivity
     let logger: Logger
+    /// Cancels the rest of the service group: called once the grace period is over and what was left is counted.
+    let cancelRest: @Sendable () -> Void
     /// Called at the hard deadline; exits the process (replaced in tests).
     var exit: @Sendable (Int32) -> Never = { Foundation.exit($0) }
 
@@ -23,6 +26,7 @@ struct ShutdownWatchdog: Service {
         let activity = self.activity
         let logger = self.logger
         let exit = self.exit
+        let cancelRest = self.cancelRest
         logger.notice("shutting down: no new connections; in-flight requests may finish", metadata: [
             "requestsInFlight": "\(activity.requestsInFlight)", "connections": "\(activity.connections)",
             "gracePeriod": "\(limits.gracePeriod)",
@@ -36,6 +40,7 @@ struct ShutdownWatchdog: Service {
                     "requestsInFlight": "\(left)", "connections": "\(activity.connections)",
                 ])
             }
+            cancelRest()
             Thread.sleep(forTimeInterval: Self.seconds(limits.hardDeadline - limits.gracePeriod) + 0.001)
             logger.error("shutdown deadline passed: exiting, abandoning what is left", metadata: [
                 "requestsAbandoned": "\(activity.requestsInFlight)", "connectionsAbandoned": "\(activity.connections)",
