@@ -295,7 +295,9 @@ extension PostgresStore: CampaignStore {
 
                 // The devices of the changed passes this campaign owes no push yet: one push each, held until the
                 // campaign ends (releaseCampaignPushes queues them). Each device is looked up once, however many of
-                // its passes the batch changed.
+                // its passes the batch changed, by its key: as a plain join it was planned as a hash of the batch's
+                // devices against a scan of every device, for each batch (and an anti-join with the pushes already
+                // owed, as a scan of those, so they are skipped by the key's conflict instead).
                 let inserted = try await connection.query("""
                     WITH owed AS (
                         INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
@@ -305,7 +307,10 @@ extension PostgresStore: CampaignStore {
                             WHERE pass_type_identifier = \(batch.passTypeIdentifier)
                                 AND serial_number = ANY(\(changes.map(\.serialNumber)))
                         ) r
-                        JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
+                        JOIN LATERAL (
+                            SELECT push_token FROM \(unescaped: tables.devices) d
+                            WHERE d.device_library_identifier = r.device_library_identifier LIMIT 1
+                        ) d ON true
                         ON CONFLICT DO NOTHING
                         RETURNING 1
                     )
