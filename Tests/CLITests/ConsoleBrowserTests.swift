@@ -115,7 +115,7 @@ struct ConsoleBrowserTests {
             let result = try await page.text("#campaign-result") { !$0.isEmpty }
             #expect(result.hasPrefix("Scheduled for"), "\(result)")
             let id = try #require(result.split(separator: " ").last.map { String($0.dropLast()) })
-            // The list is drawn again every second: read the row's state in one script call.
+            // The list is read again every second while the campaign is scheduled or running.
             let finished = try await page.driver.wait({ try await page.evaluate("document.getElementById('campaign-\(id)')?.dataset.state") },
                                                       until: { $0 == "done" })
             #expect(finished == "done")
@@ -272,11 +272,46 @@ extension ConsoleBrowserTests {
             #expect(try await page.text("#webhook-endpoint") { !$0.isEmpty }.hasPrefix("http://127.0.0.1:"))
             try await page.check("events-webhooks", screenshot: false)
             receiver.failing = false
-            try await page.driver.click("#webhook-retry")
+            // The panel refreshes every 5 s; the button found before a refresh is the one clicked after it.
+            let retry = try await page.driver.element("#webhook-retry")
+            try await Task.sleep(for: .milliseconds(5_500))
+            try await page.driver.click(element: retry)
             _ = try await page.text("#webhook-retried") { $0.hasPrefix("Asked") }
             let shown = try await page.text("#webhook-deliveries") { $0.contains("Delivered") }
             #expect(shown.contains("Delivered") && shown.contains("pass.created"), "\(shown)")
             #expect(receiver.requests.contains { $0.status == 200 })
+        }
+    }
+}
+
+extension ConsoleBrowserTests {
+    @Test("campaigns: the Cancel button found before the list is read again cancels a scheduled campaign")
+    func cancelScheduledCampaign() async throws {
+        try await ConsoleBrowser.run { page in
+            _ = try await ServeCampaignTests.createPass(page.server, serial: "C-1")
+            let at = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3_600))
+            let created = try await ServeCampaignTests.campaign(
+                page.server, #"{"select":{"template":"event-ticket"},"void":true,"scheduledAt":"\#(at)"}"#)
+            #expect(created.status == 202)
+            let id = try #require(created.json["id"] as? String)
+            try await page.open("/console/sign-in?next=%2Fconsole%2Fcampaigns")
+            try await page.ready("#token")
+            try await page.driver.type("#token", ServeProcess.adminToken)
+            try await page.driver.click("#sign-in")
+            try await page.ready("#cancel-\(id)")
+            let cancel = try await page.driver.element("#cancel-\(id)")
+            // While a campaign is scheduled the list is read again every second: the button outlives those reads.
+            try await Task.sleep(for: .milliseconds(2_500))
+            try await page.driver.click(element: cancel)
+            let state = try await page.driver.wait({
+                try await page.evaluate("document.getElementById('campaign-\(id)')?.dataset.state")
+            }, until: { $0 == "cancelled" })
+            #expect(state == "cancelled")
+            #expect(try await page.evaluate("document.getElementById('cancel-\(id)') === null") == "true")
+            let stored = try OrdersServer.json(try await page.server.api("GET", "/api/v1/campaigns/\(id)").body)
+            #expect(stored["state"] as? String == "cancelled")
+            #expect(try await ServeCampaignTests.pass(page.server, "C-1")["voided"] as? Bool == false)
+            try await page.check("campaigns-cancelled", screenshot: false)
         }
     }
 }

@@ -114,7 +114,12 @@ public final class WebDriver: @unchecked Sendable {
     }
 
     public func click(_ selector: String) async throws {
-        _ = try await Self.call("POST", base + "/element/\(try await element(selector))/click", [:])
+        try await click(element: try await element(selector))
+    }
+
+    /// Clicks an element found earlier by ``element(_:)``: fails when the page has replaced it since.
+    public func click(element id: String) async throws {
+        _ = try await Self.call("POST", base + "/element/\(id)/click", [:])
     }
 
     public func type(_ selector: String, _ text: String) async throws {

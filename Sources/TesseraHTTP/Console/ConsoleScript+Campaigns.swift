@@ -128,32 +128,74 @@ extension ConsoleScript {
           sections.push(el("section", { class: "card", "aria-labelledby": "campaigns-title" }, el("h2", { id: "campaigns-title" }, "Campaigns"), live, list));
           show(...sections);
 
-          const finished = new Set();
-          let first = true;
-          async function refresh() {
-            const page = await api("GET", "/api/v1/campaigns?limit=25");
-            const rows = page.campaigns.map((campaign) => {
-              const active = campaign.state === "running" || campaign.state === "scheduled";
-              const cancel = active && can("write") ? el("button", { type: "button", class: "secondary", id: "cancel-" + campaign.id,
+          // The table and each campaign's row are made once and then changed in place: the list is read again every
+          // second while a campaign runs, and a Cancel button drawn anew each time would lose its focus and any click
+          // on its way.
+          const listed = table("Campaigns, newest first", ["Created", "State", "Applies", "Matched", "Changed", "Failed", "Pushes sent", ""], [],
+            { id: "campaigns-table", hideCaption: true, empty: "No campaigns yet." });
+          const body = listed.querySelector("tbody");
+          const empty = body.firstElementChild;
+          list.replaceChildren(listed);
+          const rowsById = new Map();
+
+          function campaignRow(campaign) {
+            const cells = { created: el("td", {}), state: el("td", {}), applies: el("td", {}), matched: el("td", { class: "matched" }),
+              changed: el("td", { class: "changed" }), failed: el("td", {}), pushes: el("td", { class: "pushes" }), action: el("td", {}) };
+            return { row: el("tr", { id: "campaign-" + campaign.id }, Object.values(cells)), cells, cancel: null };
+          }
+
+          function fillRow(entry, campaign) {
+            const { row, cells } = entry;
+            row.dataset.state = campaign.state;
+            cells.created.textContent = formatDate(campaign.createdAt);
+            const progress = campaign.state === "running" && campaign.matched
+              ? el("progress", { max: campaign.matched, value: campaign.changed + campaign.failed, "aria-label": "Progress of campaign " + campaign.id }) : null;
+            cells.state.replaceChildren(el("span", { class: "badge " + (campaign.state === "done" ? "ok" : campaign.state === "failed" ? "critical" : "") },
+              campaignStates[campaign.state] || campaign.state), ...(progress ? [progress] : []));
+            cells.applies.textContent = campaign.scheduledAt ? formatDate(campaign.scheduledAt) : "Now";
+            cells.matched.textContent = formatNumber(campaign.matched);
+            cells.changed.textContent = formatNumber(campaign.changed);
+            cells.failed.textContent = formatNumber(campaign.failed);
+            cells.pushes.textContent = formatNumber(campaign.pushesSent);
+            const active = campaign.state === "running" || campaign.state === "scheduled";
+            if (active && can("write") && !entry.cancel) {
+              entry.cancel = el("button", { type: "button", class: "secondary", id: "cancel-" + campaign.id,
                 "aria-label": "Cancel campaign " + campaign.id, onclick: async () => {
                   try {
                     const after = await api("DELETE", "/api/v1/campaigns/" + enc(campaign.id));
                     announce("Campaign cancelled: " + formatNumber(after.changed) + " passes had changed.");
                   } catch (error) { announce(error.message); }
                   refresh();
-                } }, "Cancel") : null;
-              const progress = campaign.state === "running" && campaign.matched
-                ? el("progress", { max: campaign.matched, value: campaign.changed + campaign.failed, "aria-label": "Progress of campaign " + campaign.id }) : null;
-              return el("tr", { id: "campaign-" + campaign.id, "data-state": campaign.state },
-                el("td", {}, formatDate(campaign.createdAt)),
-                el("td", {}, el("span", { class: "badge " + (campaign.state === "done" ? "ok" : campaign.state === "failed" ? "critical" : "") }, campaignStates[campaign.state] || campaign.state), progress),
-                el("td", {}, campaign.scheduledAt ? formatDate(campaign.scheduledAt) : "Now"),
-                el("td", { class: "matched" }, formatNumber(campaign.matched)), el("td", { class: "changed" }, formatNumber(campaign.changed)),
-                el("td", {}, formatNumber(campaign.failed)), el("td", { class: "pushes" }, formatNumber(campaign.pushesSent)),
-                el("td", {}, cancel));
+                } }, "Cancel");
+              cells.action.replaceChildren(entry.cancel);
+            } else if (!active && entry.cancel) {
+              entry.cancel = null;
+              cells.action.replaceChildren();
+            }
+          }
+
+          const finished = new Set();
+          let first = true;
+          async function refresh() {
+            const page = await api("GET", "/api/v1/campaigns?limit=25");
+            const wanted = page.campaigns.map((campaign) => {
+              let entry = rowsById.get(campaign.id);
+              if (!entry) { entry = campaignRow(campaign); rowsById.set(campaign.id, entry); }
+              fillRow(entry, campaign);
+              return entry.row;
             });
-            list.replaceChildren(table("Campaigns, newest first", ["Created", "State", "Applies", "Matched", "Changed", "Failed", "Pushes sent", ""], rows,
-              { id: "campaigns-table", hideCaption: true, empty: "No campaigns yet." }));
+            const kept = new Set(page.campaigns.map((campaign) => campaign.id));
+            for (const [id, entry] of rowsById) {
+              if (!kept.has(id)) { entry.row.remove(); rowsById.delete(id); }
+            }
+            // Rows already in their place are left where they are (moving one would take its focus).
+            let next = body.firstElementChild;
+            for (const row of wanted) {
+              if (row === next) next = next.nextElementSibling;
+              else body.insertBefore(row, next);
+            }
+            while (next) { const after = next.nextElementSibling; next.remove(); next = after; }
+            if (!wanted.length) body.replaceChildren(empty);
             for (const campaign of page.campaigns) {
               if (!["done", "failed", "cancelled"].includes(campaign.state) || finished.has(campaign.id)) continue;
               finished.add(campaign.id);

@@ -85,21 +85,33 @@ extension ConsoleScript {
     static let events = #"""
         const outcomes = { delivered: ["Delivered", "ok"], refused: ["Refused", "critical"], retrying: ["Retrying", "warn"], abandoned: ["Given up", "critical"] };
 
+        // The endpoint, the Retry button and its status line are made once and kept: the refresh every 5 s changes
+        // only the texts and the table's rows, so a focused button, a click on its way and the status stay put.
         async function webhookStatus(box) {
           const answer = await api("GET", "/api/v1/webhooks");
           if (!answer.endpoint) {
+            box.webhook = null;
             box.replaceChildren(el("p", {}, "No webhook endpoint is configured: start the server with --webhook-url and --webhook-secret-file to have every event posted, signed, to your system. The events below can also be read with GET /api/v1/events."));
             return;
           }
-          const retried = el("p", { id: "webhook-retried", role: "status", "aria-live": "polite" });
-          const retry = el("button", { type: "button", id: "webhook-retry", class: "secondary" }, "Retry now");
-          retry.addEventListener("click", async () => {
-            try {
-              await api("POST", "/api/v1/webhooks/retry");
-              retried.textContent = "Asked: the waiting event is posted again within a second.";
-            } catch (error) { retried.textContent = error.message; }
-            window.setTimeout(() => webhookStatus(box).catch(() => {}), 1500);
-          });
+          if (!box.webhook) {
+            const endpoint = el("span", { id: "webhook-endpoint" });
+            const state = el("span", { id: "webhook-state" });
+            const retried = el("p", { id: "webhook-retried", role: "status", "aria-live": "polite" });
+            const retry = el("button", { type: "button", id: "webhook-retry", class: "secondary" }, "Retry now");
+            retry.addEventListener("click", async () => {
+              try {
+                await api("POST", "/api/v1/webhooks/retry");
+                retried.textContent = "Asked: the waiting event is posted again within a second.";
+              } catch (error) { retried.textContent = error.message; }
+              window.setTimeout(() => webhookStatus(box).catch(() => {}), 1500);
+            });
+            const deliveries = table("Recent deliveries, newest first", ["Time", "Event", "Result", "Status", "Details"], [],
+              { id: "webhook-deliveries" });
+            box.replaceChildren(facts([["Endpoint", endpoint], ["State", state]]), el("div", { class: "actions" }, retry), retried,
+              deliveries);
+            box.webhook = { endpoint, state, rows: deliveries.querySelector("tbody") };
+          }
           const rows = answer.deliveries.map((attempt) => {
             const [word, level] = outcomes[attempt.outcome] || [attempt.outcome, ""];
             return el("tr", {}, el("td", {}, formatDate(attempt.attemptedAt)), el("td", {}, attempt.eventType + " #" + attempt.eventId),
@@ -107,11 +119,9 @@ extension ConsoleScript {
               el("td", {}, attempt.detail || "", attempt.nextAttemptAt ? " Next try " + formatDate(attempt.nextAttemptAt) + "." : ""));
           });
           const waiting = answer.deliveries.length && answer.deliveries[0].outcome === "retrying";
-          box.replaceChildren(facts([["Endpoint", el("span", { id: "webhook-endpoint" }, answer.endpoint)],
-              ["State", waiting ? "An event is waiting to be retried" : "Delivering"]]),
-            el("div", { class: "actions" }, retry), retried,
-            table("Recent deliveries, newest first", ["Time", "Event", "Result", "Status", "Details"], rows,
-              { id: "webhook-deliveries", empty: "Nothing posted yet." }));
+          box.webhook.endpoint.textContent = answer.endpoint;
+          box.webhook.state.textContent = waiting ? "An event is waiting to be retried" : "Delivering";
+          box.webhook.rows.replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5 }, "Nothing posted yet."))]));
           window.clearTimeout(webhookStatus.timer);
           webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
         }
