@@ -140,6 +140,18 @@ struct ConsoleBrowserTests {
             try await page.ready("#events-table")
             _ = try await page.text("#events-table") { $0.contains("pass.registered") && $0.contains("campaign.finished") }
             try await page.check("events")
+            // A link focused in the log keeps its focus when new events arrive above it.
+            #expect(try await page.evaluate("""
+                (() => { const link = document.querySelector('#events-table tbody a'); link.focus();
+                  return document.activeElement === link; })()
+                """) == "true")
+            _ = try await ServeCampaignTests.createPass(page.server, serial: "E-LIVE")
+            _ = try await page.text("#events-table") { $0.contains("E-LIVE") }
+            #expect(try await page.evaluate("""
+                document.activeElement !== null && document.activeElement.tagName === 'A'
+                  && document.activeElement.closest('#events-table') !== null
+                  && !document.activeElement.textContent.includes('E-LIVE')
+                """) == "true")
 
             // Certificates and keys: make a key (its secret shown once).
             try await page.open("/console/keys")

@@ -153,13 +153,13 @@ extension ConsoleScript {
           if (session.isAdmin) await webhookStatus(hooks);
           else hooks.append(el("p", {}, "The webhook endpoint is the administrator's: every event is posted to it, signed, in order, and retried for 24 hours."));
           let cursor = (params.get("from") || "now") === "now" ? (await api("GET", "/api/v1/events?after=latest")).nextCursor : null;
-          const seen = [];
           async function poll() {
             const query = new URLSearchParams({ limit: "200" });
             if (cursor) query.set("after", cursor);
             if (chosen) query.set("type", chosen);
             const page = await api("GET", "/api/v1/events?" + query.toString());
             cursor = page.nextCursor;
+            const fresh = [];
             for (const event of page.events) {
               const data = event.data || {};
               const item = data.serialNumber ? data.serialNumber : data.orderIdentifier || data.campaign || "";
@@ -167,11 +167,13 @@ extension ConsoleScript {
                 .map(([key, value]) => key + ": " + (typeof value === "object" ? JSON.stringify(value) : value)).join("; ");
               const link = data.serialNumber && data.passTypeIdentifier
                 ? el("a", { href: consoleBase + "/console/passes/" + enc(data.passTypeIdentifier) + "/" + enc(data.serialNumber) }, item) : item;
-              seen.unshift(el("tr", {}, el("td", {}, formatDate(event.createdAt)), el("td", {}, event.type), el("td", {}, link), el("td", {}, details)));
+              fresh.unshift(el("tr", {}, el("td", {}, formatDate(event.createdAt)), el("td", {}, event.type), el("td", {}, link), el("td", {}, details)));
             }
-            if (seen.length > 200) seen.length = 200;
             if (page.events.length) {
-              body.replaceChildren(...seen);
+              // New rows go on top and the oldest beyond 200 go; the others stay put, so a focused link keeps its focus.
+              empty.remove();
+              body.prepend(...fresh);
+              while (body.children.length > 200) body.lastElementChild.remove();
               follow.textContent = page.events.length === 1 ? "1 new event." : page.events.length + " new events.";
             }
             window.setTimeout(() => poll().catch(() => {}), page.events.length === 200 ? 100 : 2000);
