@@ -107,10 +107,11 @@ extension ConsoleScript {
               window.setTimeout(() => webhookStatus(box).catch(() => {}), 1500);
             });
             const deliveries = table("Recent deliveries, newest first", ["Time", "Event", "Result", "Status", "Details"], [],
-              { id: "webhook-deliveries" });
+              { id: "webhook-deliveries", empty: "Nothing posted yet." });
             box.replaceChildren(facts([["Endpoint", endpoint], ["State", state]]), el("div", { class: "actions" }, retry), retried,
               deliveries);
-            box.webhook = { endpoint, state, rows: deliveries.querySelector("tbody") };
+            const rows = deliveries.querySelector("tbody");
+            box.webhook = { endpoint, state, rows, empty: rows.firstElementChild };
           }
           const rows = answer.deliveries.map((attempt) => {
             const [word, level] = outcomes[attempt.outcome] || [attempt.outcome, ""];
@@ -121,7 +122,7 @@ extension ConsoleScript {
           const waiting = answer.deliveries.length && answer.deliveries[0].outcome === "retrying";
           box.webhook.endpoint.textContent = answer.endpoint;
           box.webhook.state.textContent = waiting ? "An event is waiting to be retried" : "Delivering";
-          box.webhook.rows.replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5 }, "Nothing posted yet."))]));
+          box.webhook.rows.replaceChildren(...(rows.length ? rows : [box.webhook.empty]));
           window.clearTimeout(webhookStatus.timer);
           webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
         }
