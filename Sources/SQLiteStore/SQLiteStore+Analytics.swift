@@ -35,6 +35,31 @@ extension SQLiteStore: AnalyticsStore {
         }
     }
 
+    /// Folds the events the current transaction just recorded, the fold having folded every event before them, and
+    /// moves the fold's cursor past them: the same changes ``foldAnalytics(limit:)`` would make later, made while
+    /// the writer is held anyway. The subject is taken from each draft as the worker reads it from the log's columns,
+    /// the template from the pass (or `template`) for the event types the fold counts.
+    static func foldRecorded(_ drafts: [WalletEventDraft], lastID: Int64, now: Date, template: String?,
+                             _ db: Database) throws {
+        var fold = AnalyticsFold()
+        for draft in drafts {
+            guard foldedTypes.contains(draft.type), let type = draft.typeIdentifier, let serial = draft.identifier
+            else { continue }
+            let itemTemplate = try template ?? String.fetchOne(db.cachedStatement(sql: """
+                SELECT template FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
+                """), arguments: [type, serial])
+            let subject = AnalyticsFold.Subject(event: draft.type.rawValue, createdAt: now, passTypeIdentifier: type,
+                                                serialNumber: serial, device: draft.device, template: itemTemplate ?? "")
+            try Self.fold(subject, into: &fold, db)
+        }
+        for (key, row) in fold.rows { try Self.addRollup(key, row, db) }
+        try db.cachedStatement(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name = 'fold'")
+            .execute(arguments: [lastID])
+    }
+
+    /// The event types the fold counts, and the only ones it reads a pass's template for.
+    private static let foldedTypes: Set<WalletEventType> = [.passRegistered, .passUnregistered, .passUpdated]
+
     /// One event's changes, from and to the registration mirror.
     private static func fold(_ subject: AnalyticsFold.Subject, into fold: inout AnalyticsFold, _ db: Database) throws {
         let (type, serial, device, template) = (subject.passTypeIdentifier, subject.serialNumber, subject.device, subject.template)

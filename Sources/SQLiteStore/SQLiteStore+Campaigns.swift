@@ -159,6 +159,8 @@ extension SQLiteStore: CampaignStore {
                     }
                     nextTag = last - Int64(batch.changes.count) + 1
                 }
+                // The batch's events in one call: in the same order, and folded into the analytics together.
+                var events: [WalletEventDraft] = []
                 for change in batch.changes {
                     let tag = nextTag
                     nextTag += 1
@@ -168,8 +170,9 @@ extension SQLiteStore: CampaignStore {
                     ])
                     // Rolls the whole batch back: the runner reads it again.
                     guard db.changesCount == 1 else { throw PassChangedSinceRead() }
-                    try Self.record(change.events(campaign: batch.campaignID, newUpdateTag: tag), now: now, db)
+                    events += change.events(campaign: batch.campaignID, newUpdateTag: tag)
                 }
+                try Self.record(events, now: now, db)
                 let serials = String(decoding: try JSONEncoder().encode(batch.changes.map(\.serialNumber)), as: UTF8.self)
                 // The devices of the changed passes this campaign owes no push yet: one push each, held until the
                 // campaign ends (releaseCampaignPushes queues them). Each device is looked up once, however many of

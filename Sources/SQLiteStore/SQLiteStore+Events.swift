@@ -5,8 +5,17 @@ public import PassStore
 extension SQLiteStore: EventStore {
     /// Records events inside the current write transaction: they commit or roll back with the change they describe,
     /// and SQLite's single writer numbers them in commit order.
-    static func record(_ drafts: [WalletEventDraft], now: Date, _ db: Database) throws {
+    ///
+    /// When the analytics fold has already folded every earlier event, these are folded here too, in the same
+    /// transaction (``foldRecorded(_:lastID:now:template:_:)``): the analytics worker then has nothing to fold, and
+    /// takes no turns of the one writer that device registrations wait on.
+    /// - Parameter template: The template of the item every draft is about, when the caller has it at hand (otherwise
+    ///   the fold reads it for the event types it counts).
+    static func record(_ drafts: [WalletEventDraft], now: Date, template: String? = nil, _ db: Database) throws {
         guard !drafts.isEmpty else { return }
+        let caughtUp = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT (SELECT cursor_id FROM analytics_state WHERE name = 'fold') >= coalesce((SELECT max(id) FROM events), 0)
+            """)) ?? false
         let insert = try db.cachedStatement(sql: """
             INSERT INTO events (type, created_at, type_identifier, identifier, device, data) VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -16,6 +25,8 @@ extension SQLiteStore: EventStore {
                 draft.data,
             ])
         }
+        guard caughtUp else { return }
+        try foldRecorded(drafts, lastID: db.lastInsertedRowID, now: now, template: template, db)
     }
 
     public func events(after: EventCursor, types: Set<String>, limit: Int) async throws -> [WalletEvent] {

@@ -51,8 +51,8 @@ extension SQLiteStore {
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
         event: WalletEventDraft? = nil, _ tables: Tables, _ db: Database
     ) throws -> RegistrationOutcome {
-        let exists = try db.cachedStatement(sql: tables.itemExists)
-        guard try Int.fetchOne(exists, arguments: [passTypeIdentifier, serialNumber]) != nil else {
+        let item = try db.cachedStatement(sql: tables.itemTemplate)
+        guard let template = try String.fetchOne(item, arguments: [passTypeIdentifier, serialNumber]) else {
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
         let device = try db.cachedStatement(sql: tables.upsertDevice)
@@ -63,7 +63,8 @@ extension SQLiteStore {
         ])
         guard db.changesCount == 1 else { return .updated }
         try record([event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
-                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now, db)
+                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now,
+                   template: template, db)
         return .created
     }
 

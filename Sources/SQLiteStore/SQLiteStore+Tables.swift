@@ -12,8 +12,8 @@ extension SQLiteStore {
         let itemByKey: String
         /// An item by its key, or the last stored one in its place (credential checks).
         let itemForAuthentication: String
-        /// Whether an item exists (registration).
-        let itemExists: String
+        /// An item's template, when it exists (registration).
+        let itemTemplate: String
         /// A device created or its push token updated (registration).
         let upsertDevice: String
         /// A registration added unless present.
@@ -42,7 +42,7 @@ extension SQLiteStore {
                 SELECT 0, \(columns) FROM \(items) WHERE rowid = (SELECT max(rowid) FROM \(items))
                 LIMIT 1
                 """
-            itemExists = "SELECT 1 FROM \(items) WHERE pass_type_identifier = ? AND serial_number = ?"
+            itemTemplate = "SELECT template FROM \(items) WHERE pass_type_identifier = ? AND serial_number = ?"
             upsertDevice = """
                 INSERT INTO \(devices) (device_library_identifier, push_token, updated_at) VALUES (?1, ?2, ?3)
                 ON CONFLICT (device_library_identifier) DO UPDATE SET push_token = ?2, updated_at = ?3

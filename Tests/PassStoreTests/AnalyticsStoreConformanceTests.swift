@@ -37,8 +37,9 @@ struct AnalyticsStoreConformanceTests {
                                            change: PassChange(data: Data(#"{"x":1}"#.utf8)), now: hour)
             #expect(try await Fixtures.unregister("a", "A2", in: store))
             #expect(try await Fixtures.unregister("b", "A1", in: store))
-            // The three passes' creations, then six device and issuer events.
-            try await Self.foldAll(analytics, count: 9)
+            // The three passes' creations, then six device and issuer events; SQLite folded each in the transaction
+            // that recorded it (its fold was never behind), so its worker finds none.
+            try await Self.foldAll(analytics, count: kind == .sqlite ? 0 : 9)
             #expect(try await analytics.foldAnalytics(limit: 100) == 0, "each event is folded once")
 
             try await analytics.addUsage([

@@ -148,19 +148,22 @@ struct EventStoreConformanceTests {
             #expect(updatesOnly.map(\.id) == whole.filter { $0.type == whole[1].type }.map(\.id))
             #expect(try await events.events(after: whole.last!.cursor, types: [], limit: 10).isEmpty)
 
-            // Events the analytics rollups have not folded yet are kept, however old.
+            // Events the analytics rollups have not folded yet are kept, however old. SQLite folds each event in the
+            // transaction that records it while the fold is caught up, as here: those are gone at once.
+            var deleted = 0
             if let analytics = store as? any AnalyticsStore, !(store is MemoryPassStore) {
-                #expect(try await events.deleteEvents(createdBefore: Fixtures.now.addingTimeInterval(10), limit: 100) == 0)
+                deleted = try await events.deleteEvents(createdBefore: Fixtures.now.addingTimeInterval(10), limit: 100)
+                let foldedAtWrite = kind == .sqlite || kind == .sqliteOrders
+                #expect(deleted == (foldedAtWrite ? 13 : 0))
                 var folded = 0
                 let deadline = ContinuousClock.now + .seconds(TestTime.seconds(30))
-                while folded < 31, ContinuousClock.now < deadline {
+                while folded < (foldedAtWrite ? 0 : 31), ContinuousClock.now < deadline {
                     let round = try await analytics.foldAnalytics(limit: 100)
                     folded += round
                     if round == 0 { try await Task.sleep(for: .milliseconds(20)) }
                 }
             }
             // Events of the first ten seconds go; a small batch size takes several rounds of the caller's.
-            var deleted = 0
             while true {
                 let round = try await events.deleteEvents(createdBefore: Fixtures.now.addingTimeInterval(10), limit: 4)
                 deleted += round
