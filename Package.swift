@@ -323,6 +323,7 @@ let package = Package(
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 nioCore,
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 crypto, nioSSL, nioPosix, logging,
             ],
             swiftSettings: swiftSettings
