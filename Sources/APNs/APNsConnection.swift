@@ -260,6 +260,8 @@ final class FlushCoalescer: ChannelOutboundHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .byteBuffer(var bytes) = unwrapOutboundIn(data) else {
+            // A file region goes as it is, after the bytes written before it.
+            writePending(context: context)
             context.write(data, promise: promise)
             return
         }
