@@ -36,21 +36,35 @@ public enum Subprocess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        let err = Pipe()
+        // The output goes to files, read once the child has exited. A pipe read to its end would wait for every
+        // process holding its write end: a process another test starts at the same moment (a stand-in server that
+        // lives for its whole test) can inherit it, and the read then waited until that process ended, or forever.
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-subprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        let outURL = files.appendingPathComponent("stdout"), errURL = files.appendingPathComponent("stderr")
+        guard FileManager.default.createFile(atPath: outURL.path, contents: nil),
+              FileManager.default.createFile(atPath: errURL.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: files.path])
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        let errorData = LockedData()
-        let reader = Thread { errorData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        do {
+            try process.run()
+        } catch {
+            try? out.close()
+            try? err.close()
+            throw error
+        }
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1000) }
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                             stderr: String(decoding: errorData.value, as: UTF8.self))
+        try? out.close()
+        try? err.close()
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     /// The built `tessera` executable, next to the test bundle in the build folder.
@@ -112,15 +126,6 @@ public enum Subprocess {
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
-}
-
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var done = false
-    func set(_ value: Data) { lock.withLock { data = value; done = true } }
-    var isSet: Bool { lock.withLock { done } }
-    var value: Data { lock.withLock { data } }
 }
 
 /// Runs blocking work (a long subprocess, blocking socket reads) on a thread of its own and awaits its result, so
