@@ -293,7 +293,8 @@ final class FlushCoalescer: ChannelOutboundHandler {
     }
 
     private func writePending(context: ChannelHandlerContext) {
-        guard let bytes = pending, bytes.readableBytes > 0 else { return }
+        // Written even when empty: a zero-length write's promise is answered with the others of its tick.
+        guard let bytes = pending else { return }
         pending = nil
         let written = promises
         promises = []
