@@ -223,6 +223,7 @@ headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json
 body = json.dumps({"select": {"template": "event-ticket"}, "data": {"fields": {"doors": "2026-12-05T19:30-08:00"}},
                    "message": "Doors now open at 19:30: the show moved by an hour"}).encode()
 start = time.monotonic()
+print(f"campaign posted at {time.time():.2f} (Unix time)", file=sys.stderr)
 request = urllib.request.Request(f"{base}/api/v1/campaigns", data=body, headers=headers, method="POST")
 try:
     with urllib.request.urlopen(request) as response:
@@ -237,6 +238,7 @@ while time.monotonic() - start < 900:
     elapsed = time.monotonic() - start
     if changed_at is None and campaign["state"] in ("done", "failed", "cancelled"):
         changed_at = elapsed
+        print(f"campaign {campaign['state']} at {time.time():.2f} (Unix time)", file=sys.stderr)
     if campaign["state"] == "done" and campaign["pushesSent"] >= campaign["pushesQueued"]:
         pushed_at = elapsed
         break

@@ -3,9 +3,9 @@ public import PassStore
 internal import PostgresNIO
 
 /// Campaigns live beside the passes (the pass tables, whichever store asks), so a batch's pass changes, pushes and
-/// progress commit in one transaction. Several instances on one database run the same campaign safely: a batch first
-/// moves the campaign's cursor from the one it was read after, which locks the campaign row; a second instance
-/// writing the same batch waits for that lock, then (READ COMMITTED re-checks the row) finds the cursor moved.
+/// progress commit in one transaction. Several instances on one database run the same campaign safely: a batch locks
+/// the campaign row and is written only while the cursor is still the one it was read after; a second instance
+/// writing the same batch waits for that lock, then finds the cursor moved and rolls back.
 extension PostgresStore: CampaignStore {
     /// The columns a campaign is read from (the table aliased `c`), the last one its pushes sent.
     private static let campaignColumns = """
@@ -222,21 +222,23 @@ extension PostgresStore: CampaignStore {
         return try rows.map(Self.passRecord)
     }
 
-    /// Thrown inside a batch's transaction to roll it back when a pass changed since it was read.
-    private struct PassChangedSinceRead: Error {}
+    /// Thrown inside a batch's transaction to roll it back (the pushes it found owed too): a pass changed since it
+    /// was read, or the campaign's cursor moved.
+    private struct NotWritten: Error { var outcome: CampaignBatchOutcome }
 
     /// Writes one campaign batch in one transaction:
-    /// 1. moves the campaign's cursor from `expectedCursor` (a running campaign only), which locks its row: nothing
-    ///    is written when it moved;
-    /// 2. applies the changes, each only while the pass's update tag is the one it was read with, each with its own
+    /// 1. records the (push token, pass type) pairs of the changed passes' devices this campaign owes no push yet,
+    ///    held until the campaign ends (``releaseCampaignPushes(limit:now:)`` queues them): first, so that a batch
+    ///    begun while the one before it commits does this work meanwhile;
+    /// 2. locks the campaign's row (waiting for the batch before it to commit) and checks that its cursor is still
+    ///    `expectedCursor` and it is running: nothing is written otherwise;
+    /// 3. applies the changes, each only while the pass's update tag is the one it was read with, each with its own
     ///    new update tag from the update tag counter (taken together, in the order of the changes; the counter row
     ///    stays locked until the commit, as for ``updatePass(passTypeIdentifier:serialNumber:change:now:)``) and
     ///    `lastModified` at least a second after the previous version's; one pass changed meanwhile rolls everything
     ///    back;
-    /// 3. records the (push token, pass type) pairs of the changed passes' devices this campaign owes no push yet,
-    ///    held until the campaign ends (``releaseCampaignPushes(limit:now:)`` queues them);
-    /// 4. adds the counts and the first failures up to ``PassStore/CampaignRecord/keptErrors``, and for the last
-    ///    batch makes the campaign `done`.
+    /// 4. moves the cursor, adds the counts and the first failures up to ``PassStore/CampaignRecord/keptErrors``,
+    ///    and for the last batch makes the campaign `done`.
     ///
     /// The pass updates are one statement over the batch (`unnest` of the changes), so the update tag counter, which
     /// every pass change in the database waits for, is held for a few round trips however large the batch.
@@ -249,16 +251,58 @@ extension PostgresStore: CampaignStore {
             throw PassStoreError.invalidData("campaigns change passes: write their batches through the pass store")
         }
         let tables = ItemTables.passes
+        // Held until the campaign's row is locked below (or the transaction ends): the next batch handed over begins
+        // behind that lock, not before it (CampaignWriteTurns).
+        let turn = await campaignWriteTurns.take()
+        defer { turn.end() }
         do {
-            return try await pool.transaction(mapError: { $0 is PassChangedSinceRead ? $0 : Self.storeError($0) }) {
+            return try await pool.transaction(mapError: { $0 is NotWritten ? $0 : Self.storeError($0) }) {
                 connection in
-                let moved = try await connection.query("""
-                    UPDATE campaigns SET cursor = \(batch.cursor)::text
-                    WHERE id = \(batch.campaignID) AND state = 'running' AND cursor IS NOT DISTINCT FROM \(batch.expectedCursor)::text
-                    RETURNING errors
+                // The devices of the changed passes this campaign owes no push yet: one push each, held until the
+                // campaign ends (releaseCampaignPushes queues them). Found and written first, before the campaign's
+                // row is locked: a batch handed over while the one before it commits does this meanwhile (rolled back
+                // with the rest when the cursor has moved). Each device is looked up once, however many of its passes
+                // the batch changed, by its key: as a plain join it was planned as a hash of the batch's devices
+                // against a scan of every device, for each batch (and an anti-join with the pushes already owed, as
+                // a scan of those, so they are skipped by the key's conflict instead). Rows are written in key order,
+                // so two batches owing a push to one device wait for each other at most, never in a cycle.
+                var owed: Int64 = 0
+                if !batch.changes.isEmpty {
+                    let inserted = try await connection.query("""
+                        WITH owed AS (
+                            INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
+                            SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text
+                            FROM (
+                                SELECT DISTINCT device_library_identifier FROM \(unescaped: tables.registrations)
+                                WHERE pass_type_identifier = \(batch.passTypeIdentifier)
+                                    AND serial_number = ANY(\(batch.changes.map(\.serialNumber)))
+                            ) r
+                            JOIN LATERAL (
+                                SELECT push_token FROM \(unescaped: tables.devices) d
+                                WHERE d.device_library_identifier = r.device_library_identifier LIMIT 1
+                            ) d ON true
+                            ORDER BY d.push_token
+                            ON CONFLICT DO NOTHING
+                            RETURNING 1
+                        )
+                        SELECT COUNT(*) FROM owed
+                        """, logger: logger).collect()
+                    owed = try inserted.first?.decode(Int64.self) ?? 0
+                }
+
+                // The campaign's row, locked: waits for a batch before this one still being written. Read with the
+                // lock (the row as that batch committed it), not by an UPDATE with the cursor in its condition: that
+                // would compare the version before that batch's commit, and find the cursor elsewhere.
+                let locked = try await connection.query("""
+                    SELECT cursor, state, errors FROM campaigns WHERE id = \(batch.campaignID) FOR UPDATE
                     """, logger: logger).collect()
-                guard let row = moved.first else { return .cursorMoved }
-                let keptErrors = try Self.campaignErrors(try row.decode(String.self))
+                turn.end()
+                guard let row = locked.first else { throw NotWritten(outcome: .cursorMoved) }
+                let (cursor, state, errorsJSON) = try row.decode((String?, String, String).self)
+                guard state == CampaignState.running.rawValue, cursor == batch.expectedCursor else {
+                    throw NotWritten(outcome: .cursorMoved)
+                }
+                let keptErrors = try Self.campaignErrors(errorsJSON)
 
                 let changes = batch.changes
                 if !changes.isEmpty {
@@ -287,40 +331,16 @@ extension PostgresStore: CampaignStore {
                         RETURNING p.serial_number
                         """, logger: logger).collect()
                     // Rolls the whole batch back: the runner reads it again.
-                    guard updated.count == changes.count else { throw PassChangedSinceRead() }
+                    guard updated.count == changes.count else { throw NotWritten(outcome: .passChanged) }
                     try await record(zip(changes, tags).flatMap { change, tag in
                         change.events(campaign: batch.campaignID, newUpdateTag: tag)
                     }, now: now, connection)
                 }
 
-                // The devices of the changed passes this campaign owes no push yet: one push each, held until the
-                // campaign ends (releaseCampaignPushes queues them). Each device is looked up once, however many of
-                // its passes the batch changed, by its key: as a plain join it was planned as a hash of the batch's
-                // devices against a scan of every device, for each batch (and an anti-join with the pushes already
-                // owed, as a scan of those, so they are skipped by the key's conflict instead).
-                let inserted = try await connection.query("""
-                    WITH owed AS (
-                        INSERT INTO campaign_pushes (campaign_id, push_token, pass_type_identifier)
-                        SELECT DISTINCT \(batch.campaignID), d.push_token, \(batch.passTypeIdentifier)::text
-                        FROM (
-                            SELECT DISTINCT device_library_identifier FROM \(unescaped: tables.registrations)
-                            WHERE pass_type_identifier = \(batch.passTypeIdentifier)
-                                AND serial_number = ANY(\(changes.map(\.serialNumber)))
-                        ) r
-                        JOIN LATERAL (
-                            SELECT push_token FROM \(unescaped: tables.devices) d
-                            WHERE d.device_library_identifier = r.device_library_identifier LIMIT 1
-                        ) d ON true
-                        ON CONFLICT DO NOTHING
-                        RETURNING 1
-                    )
-                    SELECT COUNT(*) FROM owed
-                    """, logger: logger).collect()
-                let owed = try inserted.first?.decode(Int64.self) ?? 0
-
                 let errors = keptErrors + batch.failures.prefix(max(0, CampaignRecord.keptErrors - keptErrors.count))
                 let written = try await connection.query("""
-                    UPDATE campaigns c SET matched = matched + \(batch.matched), changed = changed + \(changes.count),
+                    UPDATE campaigns c SET cursor = \(batch.cursor)::text,
+                        matched = matched + \(batch.matched), changed = changed + \(changes.count),
                         failed = failed + \(batch.failures.count), errors = \(try Self.campaignErrorsJSON(errors)),
                         pushes_queued = pushes_queued + \(owed), pushes_held = pushes_held + \(owed),
                         state = CASE WHEN \(batch.finishes) THEN 'done' ELSE state END,
@@ -328,13 +348,13 @@ extension PostgresStore: CampaignStore {
                     WHERE id = \(batch.campaignID)
                     RETURNING \(unescaped: Self.campaignColumns)
                     """, logger: logger).collect()
-                guard let row = written.first else { return .cursorMoved }
+                guard let row = written.first else { throw NotWritten(outcome: .cursorMoved) }
                 let record = try Self.campaignRecord(row)
                 if batch.finishes { try await self.record([.campaignFinished(record)], now: now, connection) }
                 return .written(record)
             }
-        } catch is PassChangedSinceRead {
-            return .passChanged
+        } catch let notWritten as NotWritten {
+            return notWritten.outcome
         }
     }
 }

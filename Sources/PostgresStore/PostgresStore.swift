@@ -21,6 +21,8 @@ public final class PostgresStore: PassStore, Service {
     let configuration: Configuration
     /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
     let tables: ItemTables
+    /// Orders this process's campaign batch writes until each has locked its campaign's row.
+    let campaignWriteTurns: CampaignWriteTurns
 
     /// Creates a store for a configuration. Nothing connects until ``run()`` runs.
     /// - Parameters:
@@ -67,6 +69,7 @@ public final class PostgresStore: PassStore, Service {
             client: PostgresClient(configuration: clientConfiguration, backgroundLogger: logger),
             size: configuration.maximumConnections, logger: logger)
         tables = .passes
+        campaignWriteTurns = CampaignWriteTurns()
     }
 
     private init(sharing store: PostgresStore, tables: ItemTables) {
@@ -74,6 +77,7 @@ public final class PostgresStore: PassStore, Service {
         logger = store.logger
         configuration = store.configuration
         self.tables = tables
+        campaignWriteTurns = store.campaignWriteTurns
     }
 
     /// The Wallet orders beside this store's passes: the same database and connection pool, and the same device

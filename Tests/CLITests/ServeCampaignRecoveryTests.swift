@@ -140,8 +140,9 @@ struct ServeCampaignRecoveryTests {
             try await TestPostgres.withStore(url: database, logger: logger) { store in
                 id = try await store.pool.transaction(mapError: { $0 }) { connection in
                     // One pass in the middle of the campaign is held: the process that reaches its batch waits for it
-                    // with the campaign's row locked, and the other, on the same batch, waits for that one. Both
-                    // then work on the campaign, whoever found it first and however fast it went.
+                    // with the campaign's row locked, and the other, on the same batch, waits for that one (as does
+                    // the first process's next batch, handed over meanwhile). Both then work on the campaign,
+                    // whoever found it first and however fast it went.
                     let held = try await connection.query(
                         "SELECT serial_number FROM passes WHERE serial_number = 'PG-2' FOR UPDATE", logger: logger
                     ).collect()
@@ -151,23 +152,30 @@ struct ServeCampaignRecoveryTests {
                         """#)
                     var waiting: (Int64, Int64) = (0, 0)
                     let deadline = Date().addingTimeInterval(TestTime.seconds(60))
-                    while (waiting.0 == 0 || waiting.1 == 0) && Date() < deadline {
-                        // The batch's pass update waiting for this transaction, and the other process's cursor
-                        // update waiting for that one. (A transaction keeps its first look at pg_stat_activity
-                        // until told to look again.)
+                    while (waiting.0 != 1 || waiting.1 < 2) && Date() < deadline {
+                        // The batch's pass update waiting for this transaction, and two writes waiting for that one:
+                        // the other process's write of the same batch (for the pushes it owes, the same rows, or for
+                        // the campaign's row) and the first process's next batch (for the campaign's row). (A
+                        // transaction keeps its first look at pg_stat_activity until told to look again.)
                         try await connection.query("SELECT pg_stat_clear_snapshot()", logger: logger)
+                        // Waiting for it directly or behind another waiter (a row lock's queue names the one ahead).
                         let rows = try await connection.query("""
-                            WITH first AS (
+                            WITH RECURSIVE first AS (
                                 SELECT pid FROM pg_stat_activity
-                                WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid)) AND query LIKE '%UPDATE passes p SET%')
+                                WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid)) AND query LIKE '%UPDATE passes p SET%'
+                            ), behind(pid) AS (
+                                SELECT pid FROM first
+                                UNION
+                                SELECT s.pid FROM pg_stat_activity s JOIN behind b ON b.pid = ANY(pg_blocking_pids(s.pid))
+                            )
                             SELECT (SELECT count(*) FROM first), (SELECT count(*) FROM pg_stat_activity s
-                                WHERE EXISTS (SELECT 1 FROM first f WHERE f.pid = ANY(pg_blocking_pids(s.pid)))
-                                AND s.query LIKE '%UPDATE campaigns SET cursor%')
+                                WHERE s.pid IN (SELECT pid FROM behind) AND s.pid NOT IN (SELECT pid FROM first)
+                                AND (s.query LIKE '%INSERT INTO campaign_pushes%' OR s.query LIKE '%FROM campaigns WHERE id = $1 FOR UPDATE%'))
                             """, logger: logger).collect()
                         waiting = try #require(rows.first).decode((Int64, Int64).self)
-                        if waiting.0 == 0 || waiting.1 == 0 { try await Task.sleep(for: .milliseconds(50)) }
+                        if waiting.0 != 1 || waiting.1 < 2 { try await Task.sleep(for: .milliseconds(50)) }
                     }
-                    try #require(waiting.0 == 1 && waiting.1 == 1,
+                    try #require(waiting.0 == 1 && waiting.1 == 2,
                                  "processes waiting for the held pass, and for the first one: \(waiting)")
                     return id
                 }

@@ -52,6 +52,14 @@ extension CampaignStoreConformanceTests {
             #expect(try await store.campaign(id: "M") == first)
             #expect(try await store.campaign(id: "later")?.cursor == nil)
             #expect(try await claimAll(store).isEmpty)
+
+            // The writes that did nothing left no owed push behind: the batch that changes M2 owes dev-1's, counts
+            // it, and the campaign's end releases exactly that one.
+            let done = try written(try await store.writeCampaignBatch(
+                batch("M", after: "M1", to: "M2", [change(afterFirst[1], data: "{}")], finishes: true), now: Fixtures.now))
+            #expect(done.state == .done && done.changed == 2 && done.pushesQueued == 1, "\(done)")
+            #expect(try await store.releaseCampaignPushes(limit: 10, now: Fixtures.now) == 1)
+            #expect(try await store.releaseCampaignPushes(limit: 10, now: Fixtures.now) == 0)
         }
     }
 

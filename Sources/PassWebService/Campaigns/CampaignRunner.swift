@@ -21,12 +21,18 @@ public final class CampaignRunner: Service, Sendable {
         public var pollInterval: Duration
         /// Pushes queued per transaction once a campaign has ended.
         public var releaseSize: Int
+        /// Batches of one campaign handed to the store at once: while one commits, the next is read, computed and
+        /// begun (the store still applies them in order).
+        public var writesInFlight: Int
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), releaseSize: Int = 5_000) {
+        public init(
+            batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), releaseSize: Int = 5_000, writesInFlight: Int = 2
+        ) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.releaseSize = releaseSize
+            self.writesInFlight = writesInFlight
         }
     }
 
@@ -93,7 +99,15 @@ public final class CampaignRunner: Service, Sendable {
         }
     }
 
-    /// Runs one campaign batch after batch.
+    /// Runs one campaign batch after batch, with up to ``Configuration/writesInFlight`` batches written at once.
+    ///
+    /// Each batch is read after the cursor the batch before it moves the campaign to, and written only while the
+    /// campaign's cursor is still that one, so the store applies them in order whatever their timing: a batch handed
+    /// over before the previous one committed does what it can without the campaign (PostgreSQL finds the devices
+    /// it owes pushes), then waits for that commit. When a batch is not written (a pass changed since it was read,
+    /// another process wrote it, the campaign was cancelled), the ones after it are not either; the runner waits for
+    /// them, reads the campaign again and goes on from its cursor, a poll interval later when another process wrote
+    /// the batch (so two processes on one campaign do not each read and compute every batch).
     func run(_ campaign: CampaignRecord) async throws {
         let request: CampaignRequest
         do {
@@ -103,32 +117,31 @@ public final class CampaignRunner: Service, Sendable {
             return
         }
         var current = campaign
-        // The batch after the one being written, read and computed meanwhile (from the cursor that write moves to).
-        var prepared: (cursor: String?, batch: Task<CampaignBatch, any Error>)?
-        defer { prepared?.batch.cancel() }
-        while current.state == .running {
+        // Batches handed to the store, oldest first, each read after the cursor the one before it moves to.
+        var writing: [(batch: CampaignBatch, write: Task<CampaignBatchOutcome, any Error>)] = []
+        defer { for handed in writing { handed.write.cancel() } }
+        while current.state == .running || !writing.isEmpty {
             try Task.checkCancellation()
-            let batch: CampaignBatch
-            do {
-                if let next = prepared, next.cursor == current.cursor {
-                    batch = try await next.batch.value
-                } else {
-                    prepared?.batch.cancel()
-                    batch = try await nextBatch(of: current, request: request)
-                }
-                prepared = nil
-            } catch let error as IssuerError {
-                logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
-                try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
-                return
-            }
-            if !batch.finishes {
+            // Hand over batches until the window is full or the last one is handed over.
+            if current.state == .running, writing.count < max(1, configuration.writesInFlight), !(writing.last?.batch.finishes ?? false) {
                 var after = current
-                after.cursor = batch.cursor
-                let following = after
-                prepared = (batch.cursor, Task { try await self.nextBatch(of: following, request: request) })
+                if let last = writing.last?.batch { after.cursor = last.cursor }
+                let batch: CampaignBatch
+                do {
+                    batch = try await nextBatch(of: after, request: request)
+                } catch let error as IssuerError {
+                    logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
+                    try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
+                    return
+                }
+                let store = self.store
+                let now = self.now
+                writing.append((batch, Task { try await store.writeCampaignBatch(batch, now: now()) }))
+                if writing.count < configuration.writesInFlight, !batch.finishes { continue }
             }
-            switch try await store.writeCampaignBatch(batch, now: now()) {
+            let (batch, write) = writing.removeFirst()
+            let outcome = try await write.value
+            switch outcome {
             case .written(let record):
                 logger.debug("campaign batch written", metadata: [
                     "campaign": "\(record.id)", "changed": "\(batch.changes.count)", "cursor": "\(record.cursor ?? "")",
@@ -140,15 +153,27 @@ public final class CampaignRunner: Service, Sendable {
                     ])
                 }
                 current = record
-            case .passChanged:
-                continue  // a pass changed since it was read: read the same batch again
-            case .cursorMoved:
-                // Another process wrote this batch, or the campaign was cancelled: read where it is now.
-                logger.debug("campaign batch already written", metadata: [
-                    "campaign": "\(campaign.id)", "cursor": "\(current.cursor ?? "")",
-                ])
+            case .passChanged, .cursorMoved:
+                // A pass changed since it was read (read the same batch again), or another process wrote this batch,
+                // or the campaign was cancelled. The batches handed over after it find the cursor elsewhere: wait for
+                // them, then read where the campaign is.
+                logger.debug(
+                    outcome.isPassChanged ? "campaign batch to read again" : "campaign batch already written",
+                    metadata: ["campaign": "\(campaign.id)", "cursor": "\(batch.expectedCursor ?? "")"])
+                for later in writing { _ = try? await later.write.value }
+                writing.removeAll()
                 guard let record = try await store.campaign(id: campaign.id) else { return }
                 current = record
+                if case .cursorMoved = outcome, record.state == .running, record.cursor != batch.expectedCursor {
+                    // Another process wrote this batch (the cursor is past it), and has the next one handed over
+                    // already: it would win that one too. Follow it a poll interval behind instead of reading and
+                    // computing every batch twice; if it stops, this process goes on from its cursor. (A cursor
+                    // still where the batch expected it means this process's own batch came to the store before
+                    // the one before it: it is read again at once.)
+                    logger.debug("campaign written by another process", metadata: ["campaign": "\(campaign.id)"])
+                    try await Task.sleep(for: configuration.pollInterval)
+                    current = try await store.campaign(id: campaign.id) ?? record
+                }
             }
         }
         try await releaseHeldPushes()
@@ -284,5 +309,11 @@ extension Array where Element: Comparable {
             if predicate(self[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
+    }
+}
+
+extension CampaignBatchOutcome {
+    fileprivate var isPassChanged: Bool {
+        if case .passChanged = self { true } else { false }
     }
 }

@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import PassModel
+import PassStore
+import PassWebService
+import Synchronization
+import Testing
+import TesseraTestSupport
+
+/// The campaign runner hands the store a batch while the one before it is still being written, and recovers when
+/// one of them is not written: every pass changes exactly once.
+@Suite("Campaign runner: batches written while the one before commits")
+struct CampaignRunnerPipelineTests {
+    /// The fixture's store, with each batch write slowed down and counted, and handed to the store in the order the
+    /// writes began (as PostgreSQL's campaign row lock orders them); one write can be preceded by an issuer's change
+    /// of one of its passes (as a `PATCH` landing between the batch's read and its write).
+    final class PacedStore: CampaignStore {
+        let base: MemoryPassStore
+        let interfereAtWrite: Int
+        private let writes = Atomic<Int>(0)
+        private let inFlight = Atomic<Int>(0)
+        private let mostInFlight = Atomic<Int>(0)
+        private let interfered = Mutex<String?>(nil)
+        private let finished = Atomic<Int>(0)
+
+        init(base: MemoryPassStore, interfereAtWrite: Int) {
+            self.base = base
+            self.interfereAtWrite = interfereAtWrite
+        }
+
+        var writeCount: Int { writes.load(ordering: .relaxed) }
+        var mostWritesAtOnce: Int { mostInFlight.load(ordering: .relaxed) }
+        var interferedSerial: String? { interfered.withLock { $0 } }
+
+        func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome {
+            let number = writes.add(1, ordering: .relaxed).newValue
+            let running = inFlight.add(1, ordering: .relaxed).newValue
+            var most = mostInFlight.load(ordering: .relaxed)
+            while running > most {
+                let (exchanged, original) = mostInFlight.compareExchange(expected: most, desired: running, ordering: .relaxed)
+                if exchanged { break }
+                most = original
+            }
+            defer {
+                inFlight.subtract(1, ordering: .relaxed)
+                finished.add(1, ordering: .relaxed)
+            }
+            try await Task.sleep(for: .milliseconds(40))
+            while finished.load(ordering: .relaxed) < number - 1 { try await Task.sleep(for: .milliseconds(2)) }
+            if number == interfereAtWrite, let change = batch.changes.first {
+                var document = try JSONDecoder().decode([String: JSONValue].self, from: change.previous?.data ?? Data("{}".utf8))
+                document["holder"] = .string("changed between read and write")
+                let data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+                _ = try await base.updatePass(
+                    passTypeIdentifier: batch.passTypeIdentifier, serialNumber: change.serialNumber,
+                    change: PassChange(data: data), now: now)
+                interfered.withLock { $0 = change.serialNumber }
+            }
+            return try await base.writeCampaignBatch(batch, now: now)
+        }
+
+        func insertCampaign(_ campaign: NewCampaign, now: Date) async throws -> (campaign: CampaignRecord, inserted: Bool) {
+            try await base.insertCampaign(campaign, now: now)
+        }
+        func campaign(id: String) async throws -> CampaignRecord? { try await base.campaign(id: id) }
+        func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
+            try await base.campaigns(state: state, limit: limit, beforeSequence: beforeSequence)
+        }
+        func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? { try await base.cancelCampaign(id: id, now: now) }
+        func startDueCampaigns(now: Date) async throws -> [CampaignRecord] { try await base.startDueCampaigns(now: now) }
+        func nextScheduledCampaign() async throws -> Date? { try await base.nextScheduledCampaign() }
+        func failCampaign(id: String, reason: String, now: Date) async throws {
+            try await base.failCampaign(id: id, reason: reason, now: now)
+        }
+        func campaignPasses(_ selection: CampaignPassSelection, after cursor: String?, limit: Int) async throws -> [PassRecord] {
+            try await base.campaignPasses(selection, after: cursor, limit: limit)
+        }
+        func releaseCampaignPushes(limit: Int, now: Date) async throws -> Int {
+            try await base.releaseCampaignPushes(limit: limit, now: now)
+        }
+    }
+
+    @Test("12 passes in batches of 3, two writes at once, the second batch's pass changed before its write")
+    func pipelined() async throws {
+        let fixture = try WebServiceFixture()
+        let serials = (1...12).map { String(format: "P%02d", $0) }
+        var passType = ""
+        for serial in serials { passType = try await fixture.createPass(serial: serial).passTypeIdentifier }
+        // Three devices holding four passes each.
+        for (index, serial) in serials.enumerated() {
+            _ = try await fixture.store.register(
+                deviceLibraryIdentifier: "device-\(index / 4)", pushToken: String(repeating: "\(index / 4)", count: 64),
+                passTypeIdentifier: passType, serialNumber: serial, now: fixture.clock.now)
+        }
+        let store = PacedStore(base: fixture.store, interfereAtWrite: 2)
+        let clock = fixture.clock
+        let service = CampaignService(issuer: fixture.issuer, store: store, now: { clock.now })
+        let runner = CampaignRunner(
+            issuer: fixture.issuer, store: store, configuration: .init(batchSize: 3, writesInFlight: 2),
+            logger: Logger(label: "test.campaigns"), now: { clock.now })
+        let (accepted, _) = try await service.create(
+            body: ["select": .object(["template": .string("event-ticket")]), "data": .object(["fields": .object(["seat": .string("9")])])],
+            idempotencyKey: nil)
+        try await runner.runDueCampaigns()
+
+        let campaign = try #require(try await store.campaign(id: accepted.id))
+        #expect(campaign.state == .done)
+        #expect(campaign.matched == 12 && campaign.changed == 12 && campaign.failed == 0)
+        #expect(campaign.pushesQueued == 3)
+        #expect(store.mostWritesAtOnce == 2)
+        // 4 batches of 3 and an empty last one that finds nothing after P12; the second written twice (its pass
+        // changed), the third handed over meanwhile and so written twice too.
+        #expect(store.writeCount == 7)
+
+        let interfered = try #require(store.interferedSerial)
+        var campaignVersions: [String: Int] = [:]
+        for event in try await fixture.store.events(after: .start, types: ["pass.updated"], limit: 1_000) {
+            let data = try JSONDecoder().decode([String: JSONValue].self, from: event.data)
+            guard data["campaign"]?.stringValue == accepted.id, let serial = data["serialNumber"]?.stringValue else { continue }
+            campaignVersions[serial, default: 0] += 1
+        }
+        #expect(campaignVersions == Dictionary(uniqueKeysWithValues: serials.map { ($0, 1) }))
+        for serial in serials {
+            let pass = try #require(try await fixture.store.pass(passTypeIdentifier: passType, serialNumber: serial))
+            let document = try JSONDecoder().decode([String: JSONValue].self, from: pass.data)
+            #expect(document["fields"]?.objectValue?["seat"]?.stringValue == "9", "\(serial)")
+            // The change made between the read and the write is kept: the batch was read again.
+            #expect((document["holder"] != nil) == (serial == interfered), "\(serial)")
+        }
+    }
+}
