@@ -21,7 +21,7 @@
 # CONNECTIONS (default 64), FETCHES (default PASSES), PROBE_CONNECTIONS (default 4), PROBE_SECONDS (default 30),
 # BENCH_POSTGRES_PORT (default 54339). PostgreSQL is seeded by scripts/bench-seed-postgres.sh: always 100,000 passes.
 # SQLite: KEEP_SEED=FILE keeps a copy of the seeded store; SEED=FILE starts from a copy of such a file instead of seeding
-# (it must hold PASSES passes and DEVICES devices).
+# (it must hold PASSES passes and DEVICES devices). The run's working folder is removed at the end (KEEP_WORK=1 keeps it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,7 +50,7 @@ fi
 
 work="$(mktemp -d /tmp/tessera-bench-campaign-XXXXXX)"
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 wait_for() { for _ in $(seq 1 300); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "no answer from $1" >&2; return 1; }
 now() { date +%s.%N; }

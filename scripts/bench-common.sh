@@ -11,7 +11,7 @@ bench_setup() {
     fi
     work="$(mktemp -d "/tmp/tessera-bench-$1-XXXXXX")"
     pids=()
-    trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true' EXIT
+    trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
     "$bin/tessera" certs dev --out "$work/certs" >/dev/null
     openssl rand -hex 24 >"$work/admin-token"
     token="$(cat "$work/admin-token")"

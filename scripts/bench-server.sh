@@ -30,7 +30,7 @@ fi
 work="$(mktemp -d /tmp/tessera-bench-XXXXXX)"
 pids=()
 declare -A port_pid  # server port -> its process, for the CPU-per-request column
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 
 "$bin/tessera" certs dev --out "$work/certs" --order-type-id order.dev.tessera.demo >/dev/null

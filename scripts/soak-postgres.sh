@@ -22,7 +22,7 @@ bin="${BIN:-.build/release}"
 
 work="$(mktemp -d /tmp/tessera-soak-XXXXXX)"
 declare -A pid_of
-cleanup() { for pid in "${pid_of[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() { for pid in "${pid_of[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 
 "$bin/tessera" certs dev --out "$work/certs" >/dev/null

@@ -253,9 +253,19 @@ public protocol CampaignStore: Sendable {
     /// second push). ``releaseCampaignPushes(limit:now:)`` queues them once the campaign has ended.
     func writeCampaignBatch(_ batch: CampaignBatch, now: Date) async throws -> CampaignBatchOutcome
 
+    /// Whether a batch handed over while the one before it is still being written gets work done meanwhile (and
+    /// waits for that one's commit, in the order handed over), so a campaign runner keeps two batches with the store.
+    /// A store with one writer (SQLite) would only queue the second behind the first.
+    var overlapsCampaignBatchWrites: Bool { get }
+
     /// Queues up to `limit` of the pushes held by campaigns that have ended (done, cancelled or failed: every pass
     /// they will change has changed), oldest campaign first, in one transaction. Several processes may call it at
     /// once; each held push is queued once.
     /// - Returns: How many pushes were queued (0 when none are held by an ended campaign).
     func releaseCampaignPushes(limit: Int, now: Date) async throws -> Int
+}
+
+extension CampaignStore {
+    /// One batch at a time, unless the store says otherwise.
+    public var overlapsCampaignBatchWrites: Bool { false }
 }

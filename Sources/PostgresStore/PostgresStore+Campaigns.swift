@@ -222,6 +222,10 @@ extension PostgresStore: CampaignStore {
         return try rows.map(Self.passRecord)
     }
 
+    /// A batch begun while the one before it commits finds the pushes it owes meanwhile, then waits for that
+    /// commit (``writeCampaignBatch(_:now:)``).
+    public var overlapsCampaignBatchWrites: Bool { true }
+
     /// Thrown inside a batch's transaction to roll it back (the pushes it found owed too): a pass changed since it
     /// was read, or the campaign's cursor moved.
     private struct NotWritten: Error { var outcome: CampaignBatchOutcome }

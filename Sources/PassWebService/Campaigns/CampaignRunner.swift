@@ -21,8 +21,9 @@ public final class CampaignRunner: Service, Sendable {
         public var pollInterval: Duration
         /// Pushes queued per transaction once a campaign has ended.
         public var releaseSize: Int
-        /// Batches of one campaign handed to the store at once: while one commits, the next is read, computed and
-        /// begun (the store still applies them in order).
+        /// Batches of one campaign handed to the store at once, where the store can begin one while another commits
+        /// (``PassStore/CampaignStore/overlapsCampaignBatchWrites``; otherwise one, with the next read and computed
+        /// meanwhile). The store applies them in order either way.
         public var writesInFlight: Int
 
         /// Creates a configuration.
@@ -119,16 +120,28 @@ public final class CampaignRunner: Service, Sendable {
         var current = campaign
         // Batches handed to the store, oldest first, each read after the cursor the one before it moves to.
         var writing: [(batch: CampaignBatch, write: Task<CampaignBatchOutcome, any Error>)] = []
-        defer { for handed in writing { handed.write.cancel() } }
+        // The batch after the one handed over, read and computed while it is written (one batch at a time).
+        var prepared: (cursor: String?, batch: Task<CampaignBatch, any Error>)?
+        defer {
+            for handed in writing { handed.write.cancel() }
+            prepared?.batch.cancel()
+        }
+        let window = store.overlapsCampaignBatchWrites ? max(1, configuration.writesInFlight) : 1
         while current.state == .running || !writing.isEmpty {
             try Task.checkCancellation()
             // Hand over batches until the window is full or the last one is handed over.
-            if current.state == .running, writing.count < max(1, configuration.writesInFlight), !(writing.last?.batch.finishes ?? false) {
+            if current.state == .running, writing.count < window, !(writing.last?.batch.finishes ?? false) {
                 var after = current
                 if let last = writing.last?.batch { after.cursor = last.cursor }
                 let batch: CampaignBatch
                 do {
-                    batch = try await nextBatch(of: after, request: request)
+                    if let next = prepared, next.cursor == after.cursor {
+                        batch = try await next.batch.value
+                    } else {
+                        prepared?.batch.cancel()
+                        batch = try await nextBatch(of: after, request: request)
+                    }
+                    prepared = nil
                 } catch let error as IssuerError {
                     logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
                     try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
@@ -137,7 +150,15 @@ public final class CampaignRunner: Service, Sendable {
                 let store = self.store
                 let now = self.now
                 writing.append((batch, Task { try await store.writeCampaignBatch(batch, now: now()) }))
-                if writing.count < configuration.writesInFlight, !batch.finishes { continue }
+                if writing.count < window, !batch.finishes { continue }
+            }
+            // One batch with the store: read and compute the next meanwhile. (With two, the next is read while the
+            // second is written.)
+            if window == 1, prepared == nil, current.state == .running, let last = writing.last?.batch, !last.finishes {
+                var after = current
+                after.cursor = last.cursor
+                let following = after
+                prepared = (last.cursor, Task { try await self.nextBatch(of: following, request: request) })
             }
             let (batch, write) = writing.removeFirst()
             let outcome = try await write.value
@@ -162,6 +183,8 @@ public final class CampaignRunner: Service, Sendable {
                     metadata: ["campaign": "\(campaign.id)", "cursor": "\(batch.expectedCursor ?? "")"])
                 for later in writing { _ = try? await later.write.value }
                 writing.removeAll()
+                prepared?.batch.cancel()
+                prepared = nil
                 guard let record = try await store.campaign(id: campaign.id) else { return }
                 current = record
                 if case .cursorMoved = outcome, record.state == .running, record.cursor != batch.expectedCursor {
