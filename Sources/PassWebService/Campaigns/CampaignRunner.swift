@@ -131,8 +131,7 @@ public final class CampaignRunner: Service, Sendable {
             try Task.checkCancellation()
             // Hand over batches until the window is full or the last one is handed over.
             if current.state == .running, writing.count < window, !(writing.last?.batch.finishes ?? false) {
-                var after = current
-                if let last = writing.last?.batch { after.cursor = last.cursor }
+                let after = current.at(writing.last?.batch.cursor ?? current.cursor)
                 let batch: CampaignBatch
                 do {
                     if let next = prepared, next.cursor == after.cursor {
@@ -155,10 +154,8 @@ public final class CampaignRunner: Service, Sendable {
             // One batch with the store: read and compute the next meanwhile. (With two, the next is read while the
             // second is written.)
             if window == 1, prepared == nil, current.state == .running, let last = writing.last?.batch, !last.finishes {
-                var after = current
-                after.cursor = last.cursor
-                let following = after
-                prepared = (last.cursor, Task { try await self.nextBatch(of: following, request: request) })
+                let after = current.at(last.cursor)
+                prepared = (last.cursor, Task { try await self.nextBatch(of: after, request: request) })
             }
             let (batch, write) = writing.removeFirst()
             let outcome = try await write.value
@@ -338,5 +335,14 @@ extension Array where Element: Comparable {
 extension CampaignBatchOutcome {
     fileprivate var isPassChanged: Bool {
         if case .passChanged = self { true } else { false }
+    }
+}
+
+extension CampaignRecord {
+    /// The campaign as a batch read after `cursor` sees it (the cursor a batch still being written moves it to).
+    fileprivate func at(_ cursor: String?) -> CampaignRecord {
+        var record = self
+        record.cursor = cursor
+        return record
     }
 }
