@@ -33,7 +33,7 @@ extension APNsClient {
         }
         if !sent.isEmpty {
             let headers = try await requestHeaders(topic: topic, expiration: expiration)
-            let answers = await connection.send(
+            let answers = await leastBusyConnection.send(
                 paths: sent.map { "/3/device/\(pushTokens[$0])" }, headers: headers, body: Self.body,
                 timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
             for (index, answer) in zip(sent, answers) {

@@ -54,6 +54,14 @@ extension APNsClient {
         /// Age after which a cached provider token (JWT) is replaced. APNs refuses tokens refreshed more often
         /// than every 20 minutes and tokens older than 60 minutes, so the value is kept within 20...50 minutes.
         public var tokenRefreshInterval: TimeInterval
+        /// How many HTTP/2 connections the client may keep to the host. Apple recommends several for large volumes:
+        /// a connection carries as many pushes at once as APNs allows it streams, and each waits a round trip for its
+        /// answer. Pushes go to the connection with the fewest unanswered; the others open only when pushes are
+        /// waiting on the first. Kept within 1...``maximumConnections``.
+        public var connections: Int
+
+        /// The most connections a client keeps to one host.
+        public static let maximumConnections = 32
 
         /// Creates a configuration.
         /// - Parameters:
@@ -67,6 +75,7 @@ extension APNsClient {
         ///   - priority: `apns-priority`, or `nil` for APNs's default.
         ///   - pushType: `apns-push-type`, or `nil` to send none.
         ///   - tokenRefreshInterval: JWT refresh age; defaults to 30 minutes, kept within 20...50 minutes.
+        ///   - connections: HTTP/2 connections to the host; defaults to 1.
         public init(
             host: String = Configuration.productionHost,
             port: Int = 443,
@@ -77,7 +86,8 @@ extension APNsClient {
             expirationInterval: TimeInterval = 24 * 3600,
             priority: Int? = nil,
             pushType: String? = nil,
-            tokenRefreshInterval: TimeInterval = 30 * 60
+            tokenRefreshInterval: TimeInterval = 30 * 60,
+            connections: Int = 1
         ) {
             self.host = host
             self.port = port
@@ -89,6 +99,12 @@ extension APNsClient {
             self.priority = priority
             self.pushType = pushType
             self.tokenRefreshInterval = tokenRefreshInterval
+            self.connections = connections
+        }
+
+        /// The connections actually kept: ``connections`` within 1...``maximumConnections``.
+        public var effectiveConnections: Int {
+            min(max(connections, 1), Self.maximumConnections)
         }
 
         /// The refresh age actually used: ``tokenRefreshInterval`` clamped to 20...50 minutes.

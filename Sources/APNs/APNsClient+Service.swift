@@ -8,8 +8,8 @@ extension APNsClient: Service {
         try await shutdown()
     }
 
-    /// Closes the connection to APNs. Later sends throw ``APNsError/Code/clientShutDown``. Calling it twice is harmless.
+    /// Closes the connections to APNs. Later sends throw ``APNsError/Code/clientShutDown``. Calling it twice is harmless.
     public func shutdown() async throws {
-        await connection.shutdown()
+        for connection in connections { await connection.shutdown() }
     }
 }

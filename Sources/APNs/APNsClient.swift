@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 import NIOCore
+import Synchronization
 
 /// Tells Wallet devices that a pass changed: one empty notification (`{}`) per push token, sent over HTTP/2 to
 /// `/3/device/<pushToken>` with the pass type identifier as `apns-topic`.
@@ -10,7 +11,8 @@ import NIOCore
 public final class APNsClient: Sendable {
     /// The configuration the client was created with.
     public let configuration: Configuration
-    let connection: APNsConnection
+    /// The connections pushes go out on (``Configuration/connections``), each opened when first needed.
+    let connections: [APNsConnection]
     let providerToken: APNsProviderToken?
     let logger: Logger
     let now: @Sendable () -> Date
@@ -38,9 +40,11 @@ public final class APNsClient: Sendable {
             providerToken = nil
         }
         do {
-            connection = try APNsConnection(
-                host: configuration.host, port: configuration.port, tls: try configuration.makeTLSConfiguration(),
-                connectTimeout: .milliseconds(Int64(configuration.connectTimeout * 1000)))
+            let tls = try configuration.makeTLSConfiguration()
+            connections = try (0..<configuration.effectiveConnections).map { _ in
+                try APNsConnection(host: configuration.host, port: configuration.port, tls: tls,
+                                   connectTimeout: .milliseconds(Int64(configuration.connectTimeout * 1000)))
+            }
         } catch let error as APNsError {
             throw error
         } catch {
@@ -61,6 +65,18 @@ public final class APNsClient: Sendable {
         // Refused before anything is sent, where a batch answers badDeviceToken for the one token.
         try APNsPushToken.validate(pushToken)
         return try await send(pushTokens: [pushToken], topic: topic, expiration: expiration)[0]
+    }
+
+    /// The connection the next pushes go on: the one with the fewest unanswered, the first of those on a tie, so a
+    /// quiet client keeps to one connection and the others open only when pushes are waiting on it.
+    var leastBusyConnection: APNsConnection {
+        var chosen = connections[0]
+        var fewest = chosen.inFlight.load(ordering: .relaxed)
+        for connection in connections.dropFirst() where fewest > 0 {
+            let count = connection.inFlight.load(ordering: .relaxed)
+            if count < fewest { (chosen, fewest) = (connection, count) }
+        }
+        return chosen
     }
 
     /// The payload of every pass update push: an empty JSON dictionary.

@@ -57,6 +57,8 @@ final class APNsConnection: Sendable {
     private let connectTimeout: TimeAmount
     private let group: any EventLoopGroup
     private let state = Mutex(State.idle)
+    /// Pushes handed to this connection and not yet answered: the client gives the next ones to the least busy.
+    let inFlight = Atomic<Int>(0)
     /// The largest answer body kept (APNs answers a JSON reason of a few dozen bytes).
     private static let bodyLimit = 64 * 1024
 
@@ -85,6 +87,8 @@ final class APNsConnection: Sendable {
     func send(paths: [String], headers: [(String, String)], body: ByteBuffer, timeout: TimeAmount) async
         -> [Result<Response, Failure>]
     {
+        inFlight.add(paths.count, ordering: .relaxed)
+        defer { inFlight.subtract(paths.count, ordering: .relaxed) }
         var common = HPACKHeaders()
         common.reserveCapacity(headers.count + 4)
         common.add(name: ":method", value: "POST")

@@ -109,7 +109,7 @@ public final class PushDispatcher: Service, Sendable {
     /// sent ones in one store call.
     private func deliver(_ pushes: [PendingPush]) async {
         guard !pushes.isEmpty else { return }
-        let perSend = max(1, configuration.pushesPerSend)
+        let perSend = max(1, min(configuration.pushesPerSend, configuration.concurrency))
         let groups = Dictionary(grouping: pushes, by: \.passTypeIdentifier).values.flatMap { pushes in
             stride(from: 0, to: pushes.count, by: perSend).map { Array(pushes[$0..<min(pushes.count, $0 + perSend)]) }
         }

@@ -30,6 +30,9 @@ struct APNsBenchmark: ParsableCommand {
     @Option(help: "Pushes in flight at once.")
     var concurrency = 100
 
+    @Option(help: "HTTP/2 connections the client keeps to the host.")
+    var connections = 1
+
     @Option(help: "The topic.")
     var topic = "pass.dev.tessera.demo"
 
@@ -40,18 +43,19 @@ struct APNsBenchmark: ParsableCommand {
         // Synchronous at the top like the other benchmarks: `openssl speed`, which `sign` runs, stops on SIGALRM,
         // which an async main's threads would hand down blocked.
         let (host, port, caFile, p8, pushes, concurrency, topic) = (host, port, caFile, p8, pushes, concurrency, topic)
+        let connections = connections
         let perSend = max(1, perSend)
         try runBlocking {
             try await Self.measure(host: host, port: port, caFile: caFile, p8: p8, pushes: pushes,
-                                   concurrency: concurrency, topic: topic, perSend: perSend)
+                                   concurrency: concurrency, topic: topic, perSend: perSend, connections: connections)
         }
     }
 
     static func measure(host: String, port: Int, caFile: String, p8: String, pushes: Int, concurrency: Int,
-                        topic: String, perSend: Int) async throws {
+                        topic: String, perSend: Int, connections: Int) async throws {
         let client = try APNsClient(
             configuration: .init(host: host, port: port, authentication: .token(p8Path: p8, keyID: "BENCHKEY01", teamID: "TESSERA123"),
-                                 trustRoots: .only(pemPath: caFile)),
+                                 trustRoots: .only(pemPath: caFile), connections: connections),
             logger: Logger(label: "apns-bench"))
         let token = String(repeating: "ab", count: 32)
         // Warm-up: the connection and the provider token.
@@ -90,7 +94,8 @@ struct APNsBenchmark: ParsableCommand {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let cpu = Self.cpuSeconds() - cpuBefore
         try await client.shutdown()
-        print("| APNs client, \(concurrency) in flight\(perSend > 1 ? ", \(perSend) per send" : ""), \(pushes) pushes | \(Int(Double(pushes) / seconds))/s "
+        let over = connections > 1 ? " over \(connections) connections" : ""
+        print("| APNs client, \(concurrency) in flight\(over)\(perSend > 1 ? ", \(perSend) per send" : ""), \(pushes) pushes | \(Int(Double(pushes) / seconds))/s "
               + "(\(delivered) delivered, \(String(format: "%.0f", cpu / Double(pushes) * 1e6)) µs CPU per push) |")
     }
 

@@ -1,3 +1,4 @@
+import APNs
 import ArgumentParser
 import Checkout
 import Foundation
@@ -210,8 +211,10 @@ struct ServeCommand: AsyncParsableCommand {
             .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
         MetricsSystem.bootstrap(metricsFactory)
-        let apnsConfiguration = try identitySettings.map { try apns.endpoint(identities: $0) }
+        var apnsConfiguration = try identitySettings.map { try apns.endpoint(identities: $0) }
             ?? apns.configuration(signerCredentials: credentials)
+        let sending = try apns.sending(environment)
+        apnsConfiguration?.connections = sending.connections
 
         let batchSize = try Self.wholeNumber(
             campaignBatchSize, flag: "--campaign-batch-size", variable: "TESSERA_CAMPAIGN_BATCH_SIZE", default: 500,
@@ -224,6 +227,9 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
+        // The dispatcher keeps as many pushes in flight as the connections carry together.
+        configuration.pushDispatch.concurrency = sending.connections * sending.inFlight
+        configuration.pushDispatch.batchSize = max(configuration.pushDispatch.batchSize, configuration.pushDispatch.concurrency)
         configuration.eventRetention.days = try Self.wholeNumber(
             eventRetentionDays, flag: "--event-retention-days", variable: "TESSERA_EVENT_RETENTION_DAYS", default: 30,
             range: 1...3_650, environment)

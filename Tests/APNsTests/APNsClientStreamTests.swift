@@ -120,13 +120,13 @@ struct APNsClientStreamTests {
             standIn.enqueue(.noAnswer, .noAnswer)
             let headers = [("apns-topic", StandInFixture.topic)]
             let long = Task {
-                try await client.connection.send(path: "/3/device/\(Self.token(1))", headers: headers,
+                try await client.connections[0].send(path: "/3/device/\(Self.token(1))", headers: headers,
                                                  body: APNsClient.body, timeout: .seconds(300))
             }
             while standIn.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             let started = ContinuousClock.now
             await #expect(throws: APNsConnection.Failure.self) {
-                try await client.connection.send(path: "/3/device/\(Self.token(2))", headers: headers,
+                try await client.connections[0].send(path: "/3/device/\(Self.token(2))", headers: headers,
                                                  body: APNsClient.body, timeout: .seconds(1))
             }
             let waited = ContinuousClock.now - started

@@ -22,7 +22,8 @@ struct ServeCampaignPushTests {
     func devicesAcrossBatches() async throws {
         let passCount = 600
         let deviceCount = 50
-        try await Server.with(.sqlite, arguments: ["--campaign-batch-size", "10"]) { server in
+        // Three APNs connections: the pushes go out on at most three, each device's once.
+        try await Server.with(.sqlite, arguments: ["--campaign-batch-size", "10", "--apns-connections", "3"]) { server in
             // Device d holds passes d, d + 50, d + 100, ...: twelve passes each, in twelve of the campaign's 60 batches.
             let store = try SQLiteStore(path: server.serve.folder.appendingPathComponent("data/tessera.sqlite").path)
             let serial = { (index: Int) in String(format: "SB-%04d", index) }
@@ -58,6 +59,7 @@ struct ServeCampaignPushTests {
             try await Task.sleep(for: .milliseconds(500))
             let pushed = server.apns.requests.filter { $0.headers["apns-topic"] == Self.passType }.compactMap(\.pushToken)
             #expect(pushed.count == deviceCount, "\(pushed.count) pushes to \(Set(pushed).count) devices")
+            #expect((1...3).contains(server.apns.connections), "\(server.apns.connections) connections")
             let done = try await ServeCampaignRecoveryTests.finished(server.serve, id)
             #expect(done["pushesQueued"] as? Int == deviceCount, "\(done)")
 

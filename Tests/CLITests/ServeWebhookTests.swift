@@ -122,6 +122,8 @@ struct ServeWebhookTests {
             ([file, secret.path], file, "without --webhook-url"),
             (["--event-retention-days", "0"], "--event-retention-days", "from 1 to 3650"),
             (["--campaign-batch-size", "10001"], "--campaign-batch-size", "from 1 to 10000"),
+            (["--apns-connections", "0"], "--apns-connections", "from 1 to 32"),
+            (["--apns-in-flight", "1001"], "--apns-in-flight", "from 1 to 1000"),
         ] {
             let result = try await Subprocess.tessera(base + flags)
             #expect(result.status == 2, "\(flags): \(result.stderr)")

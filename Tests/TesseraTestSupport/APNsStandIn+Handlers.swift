@@ -21,6 +21,13 @@ final class StandInConnection: @unchecked Sendable {
         set { lock.withLock { certificateValue = newValue } }
     }
 
+    /// The connection's number in the order the stand-in accepted them (1 for the first), once its handshake is done.
+    var number: Int {
+        get { lock.withLock { numberValue } }
+        set { lock.withLock { numberValue = newValue } }
+    }
+    private var numberValue = 0
+
     /// Writes bytes on the connection below HTTP/2, on the connection's event loop; set once TLS is in place.
     var writeBelowHTTP2: (@Sendable (ByteBuffer) -> Void)? {
         get { lock.withLock { rawWriter } }
@@ -71,7 +78,7 @@ final class HandshakeRecorder: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-            standIn.standIn?.connectionOpened()
+            connection.number = standIn.standIn?.connectionOpened() ?? 0
         }
         context.fireUserInboundEventTriggered(event)
     }

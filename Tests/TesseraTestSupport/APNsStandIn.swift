@@ -58,6 +58,8 @@ public final class APNsStandIn: @unchecked Sendable {
         public var clientCertificateDER: Data?
         /// The status the stand-in answered with.
         public var status: Int
+        /// The number of the connection the request came on (1 for the first the stand-in accepted).
+        public var connection: Int
         /// The push token taken from the path, when the path had the `/3/device/` form.
         public var pushToken: String? {
             path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : nil
@@ -160,7 +162,13 @@ public final class APNsStandIn: @unchecked Sendable {
         }
     }
 
-    func connectionOpened() { lock.withLock { connectionCount += 1 } }
+    /// Counts a connection whose handshake completed. - Returns: Its number (1 for the first).
+    func connectionOpened() -> Int {
+        lock.withLock {
+            connectionCount += 1
+            return connectionCount
+        }
+    }
 
     /// Checks a request, picks the answer and records both.
     func answer(method: String, path: String, headers: [String: String], body: Data,
@@ -169,7 +177,8 @@ public final class APNsStandIn: @unchecked Sendable {
         lock.withLock {
             recorded.append(RecordedRequest(method: method, path: path, headers: headers, body: body,
                                             negotiatedProtocol: connection.negotiatedProtocol,
-                                            clientCertificateDER: connection.clientCertificateDER, status: status))
+                                            clientCertificateDER: connection.clientCertificateDER, status: status,
+                                            connection: connection.number))
         }
         switch status {
         case Self.noAnswerStatus: return .none
