@@ -19,7 +19,7 @@
 #     pushes those queue (SKIP_PATCH=1 leaves it out).
 # Environment: BIN (release binaries, default .build/release), PASSES (default 100,000), DEVICES (default 250,000),
 # CONNECTIONS (default 64), FETCHES (default PASSES), PROBE_CONNECTIONS (default 4), PROBE_SECONDS (default 30),
-# BENCH_POSTGRES_PORT (default 54339), APNS_CONNECTIONS (the servers' --apns-connections, default 4 as theirs). PostgreSQL is seeded by scripts/bench-seed-postgres.sh: always 100,000 passes.
+# BENCH_POSTGRES_PORT (default 54339), APNS_CONNECTIONS (the servers' --apns-connections, default 1 as theirs). PostgreSQL is seeded by scripts/bench-seed-postgres.sh: always 100,000 passes.
 # SQLite: KEEP_SEED=FILE keeps a copy of the seeded store; SEED=FILE starts from a copy of such a file instead of seeding
 # (it must hold PASSES passes and DEVICES devices). The run's working folder is removed at the end (KEEP_WORK=1 keeps it).
 set -euo pipefail
@@ -83,7 +83,7 @@ else
 fi
 pids+=($!)
 sleep 0.5
-apns_connections="${APNS_CONNECTIONS:-4}"
+apns_connections="${APNS_CONNECTIONS:-1}"
 apns_flags=(--apns-auth token --apns-p8 "$work/apns.p8" --apns-key-id BENCHKEY01 --apns-team-id TESSERA123
             --apns-host localhost --apns-port "$apns_port" --apns-ca-file "$work/standin.pem"
             --apns-connections "$apns_connections")

@@ -25,7 +25,7 @@ struct APNsOptions: ParsableArguments {
     @Option(help: "Extra CA certificates (PEM) to trust for the APNs host, e.g. a test stand-in (TESSERA_APNS_CA_FILE).")
     var apnsCAFile: String?
 
-    @Option(help: "HTTP/2 connections to the APNs host per client, 1-32 (TESSERA_APNS_CONNECTIONS; default 4). Each carries --apns-in-flight pushes per round trip; the others open only when pushes wait on the first.")
+    @Option(help: "HTTP/2 connections to the APNs host per client, 1-32 (TESSERA_APNS_CONNECTIONS; default 1). Each carries --apns-in-flight pushes per round trip; the others open only when pushes wait on the first.")
     var apnsConnections: Int?
 
     @Option(help: "Pushes in flight on each APNs connection, 1-1000 (TESSERA_APNS_IN_FLIGHT; default 64).")
@@ -34,7 +34,7 @@ struct APNsOptions: ParsableArguments {
     /// The APNs connections per client and the pushes in flight on each, from the flags or the environment.
     func sending(_ environment: [String: String]) throws -> (connections: Int, inFlight: Int) {
         let connections = try ServeCommand.wholeNumber(
-            apnsConnections, flag: "--apns-connections", variable: "TESSERA_APNS_CONNECTIONS", default: 4,
+            apnsConnections, flag: "--apns-connections", variable: "TESSERA_APNS_CONNECTIONS", default: 1,
             range: 1...APNsClient.Configuration.maximumConnections, environment)
         let inFlight = try ServeCommand.wholeNumber(
             apnsInFlight, flag: "--apns-in-flight", variable: "TESSERA_APNS_IN_FLIGHT", default: 64,
