@@ -30,8 +30,9 @@ struct APNsClientConnectionsTests {
             authentication: Self.authentication,
             configure: { $0.connections = 3; $0.requestTimeout = TestTime.seconds(30) }
         ) { standIn, client in
-            // Every answer held back for a while, so each group of pushes is still unanswered when the next is sent.
-            for _ in 0..<80 { standIn.enqueue(.late(seconds: TestTime.seconds(3))) }
+            // Every answer held back until all four groups were sent, so each group of pushes is still unanswered when
+            // the next is sent, however slow the machine.
+            for _ in 0..<80 { standIn.enqueue(.held) }
             var sends: [Task<[APNsResult], any Error>] = []
             for group in 0..<4 {
                 let tokens = Self.tokens(group * 20..<(group + 1) * 20)
@@ -43,6 +44,7 @@ struct APNsClientConnectionsTests {
                 }
                 #expect(arrived.count == expected)
             }
+            standIn.releaseHeld()
             for send in sends {
                 let results = try await send.value
                 #expect(results.allSatisfy { if case .delivered = $0 { true } else { false } }, "\(results)")

@@ -139,6 +139,12 @@ final class StandInStreamHandler: ChannelInboundHandler {
             context.eventLoop.scheduleTask(in: .milliseconds(Int64(delay * 1000))) { write(frame) }
             return
         case .answer(let status, let headers, let body, _): answer = (status, headers, body)
+        case .held:
+            guard let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID),
+                  let write = connection.writeBelowHTTP2 else { return }
+            let frame = StandInConnection.rawSuccess(streamID: Int32(Int(streamID)))
+            standIn.hold { write(frame) }
+            return
         case .none: return
         case .goAway:
             guard let parent = context.channel.parent,

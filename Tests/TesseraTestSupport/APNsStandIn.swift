@@ -30,6 +30,8 @@ public final class APNsStandIn: @unchecked Sendable {
         /// 200 (headers alone) after `seconds`, sent even if the client reset the stream meanwhile, as an answer that
         /// crosses the client's RST_STREAM on the wire arrives.
         case late(seconds: Double)
+        /// 200 (headers alone) once ``releaseHeld()`` is called (at once if it was called before), sent like `late`.
+        case held
         /// No answer, and a GOAWAY on the connection whose last processed stream is the one before this request's,
         /// as APNs sends before it closes a connection.
         case goAway
@@ -38,6 +40,7 @@ public final class APNsStandIn: @unchecked Sendable {
     /// What a request's stream gets.
     enum Outcome {
         case answer(status: Int, headers: [String: String], body: Data, delay: Double)
+        case held
         case none
         case goAway
     }
@@ -95,6 +98,9 @@ public final class APNsStandIn: @unchecked Sendable {
     private var script: [Reply] = []
     private var recorded: [RecordedRequest] = []
     private var connectionCount = 0
+    /// The answers of ``Reply/held`` requests waiting for ``releaseHeld()``, and whether it was called.
+    private var heldAnswers: [@Sendable () -> Void] = []
+    private var heldReleased = false
 
     /// Starts a stand-in.
     /// - Parameters:
@@ -162,6 +168,26 @@ public final class APNsStandIn: @unchecked Sendable {
         }
     }
 
+    /// Sends the answers of the requests answered ``Reply/held`` so far, and those of later ones as they come.
+    public func releaseHeld() {
+        let answers = lock.withLock {
+            heldReleased = true
+            defer { heldAnswers = [] }
+            return heldAnswers
+        }
+        for answer in answers { answer() }
+    }
+
+    /// Keeps a held request's answer until ``releaseHeld()`` (sends it now if that was called).
+    func hold(_ answer: @escaping @Sendable () -> Void) {
+        let now = lock.withLock {
+            if heldReleased { return true }
+            heldAnswers.append(answer)
+            return false
+        }
+        if now { answer() }
+    }
+
     /// Counts a connection whose handshake completed. - Returns: Its number (1 for the first).
     func connectionOpened() -> Int {
         lock.withLock {
@@ -183,6 +209,7 @@ public final class APNsStandIn: @unchecked Sendable {
         switch status {
         case Self.noAnswerStatus: return .none
         case Self.goAwayStatus: return .goAway
+        case 200 where delay == .infinity: return .held
         default: break
         }
         var responseHeaders = extraHeaders
@@ -215,7 +242,11 @@ public final class APNsStandIn: @unchecked Sendable {
             return (403, reason, [:], 0)
         }
         let reply = lock.withLock { script.isEmpty ? Reply.success() : script.removeFirst() }
-        let delay: Double = if case .late(let seconds) = reply { seconds } else { 0 }
+        let delay: Double = switch reply {
+        case .late(let seconds): seconds
+        case .held: .infinity
+        default: 0
+        }
         let (status, reason, extra) = Self.answer(to: reply)
         return (status, reason, extra, delay)
     }
@@ -231,7 +262,7 @@ public final class APNsStandIn: @unchecked Sendable {
         case .custom(let status, let reason, let headers): return (status, reason, headers)
         case .noAnswer: return (Self.noAnswerStatus, nil, [:])
         case .goAway: return (Self.goAwayStatus, nil, [:])
-        case .late: return (200, nil, [:])
+        case .late, .held: return (200, nil, [:])
         }
     }
 }
