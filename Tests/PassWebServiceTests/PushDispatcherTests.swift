@@ -5,6 +5,7 @@ import Testing
 import Logging
 import PassCrypto
 import PassModel
+import Synchronization
 import TesseraTestSupport
 
 @Suite("Push dispatcher")
@@ -105,5 +106,43 @@ struct PushDispatcherTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(fixture.pushes.sent.count == 1)
+    }
+
+    @Test("fewer pushes in flight than a send's group: the groups shrink, the bound holds, each push is sent once")
+    func inFlightBelowGroup() async throws {
+        let fixture = try WebServiceFixture()
+        let tokens = Dictionary(uniqueKeysWithValues: (0..<20).map { ("d\($0)", "t\($0)") })
+        let pass = try await registeredPass(fixture, tokens: tokens)
+        try await change(fixture, pass, seat: "7C")
+        let sender = InFlightCountingSender()
+        let dispatcher = PushDispatcher(
+            store: fixture.store, sender: sender, configuration: .init(concurrency: 4, pushesPerSend: 16),
+            logger: .init(label: "test"), now: { fixture.clock.now })
+        #expect(try await dispatcher.sendDueBatch() == 20)
+        #expect(sender.tokens.sorted() == tokens.values.sorted())
+        #expect(sender.mostAtOnce <= 4, "\(sender.mostAtOnce) pushes were in flight at once")
+    }
+}
+
+/// Counts the pushes of its sends in flight at once, each send held a moment so that sends started together overlap.
+private final class InFlightCountingSender: PushSender {
+    private let state = Mutex((inFlight: 0, most: 0, tokens: [String]()))
+
+    var mostAtOnce: Int { state.withLock { $0.most } }
+    var tokens: [String] { state.withLock { $0.tokens } }
+
+    func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
+        await sendPassUpdates(pushTokens: [pushToken], passTypeIdentifier: passTypeIdentifier)[0]
+    }
+
+    func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        state.withLock {
+            $0.inFlight += pushTokens.count
+            $0.most = max($0.most, $0.inFlight)
+            $0.tokens += pushTokens
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        state.withLock { $0.inFlight -= pushTokens.count }
+        return pushTokens.map { _ in .delivered }
     }
 }
