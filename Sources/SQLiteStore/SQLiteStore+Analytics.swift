@@ -38,18 +38,19 @@ extension SQLiteStore: AnalyticsStore {
     /// Folds the events the current transaction just recorded, the fold having folded every event before them, and
     /// moves the fold's cursor past them: the same changes ``foldAnalytics(limit:)`` would make later, made while
     /// the writer is held anyway. The subject is taken from each draft as the worker reads it from the log's columns,
-    /// the template from the pass (or `template`) for the event types the fold counts.
-    static func foldRecorded(_ drafts: [WalletEventDraft], lastID: Int64, now: Date, template: String?,
-                             _ db: Database) throws {
+    /// the template from the pass (or the event's `template`) for the event types the fold counts.
+    static func foldRecorded(_ events: [RecordedEvent], lastID: Int64, _ db: Database) throws {
         var fold = AnalyticsFold()
-        for draft in drafts {
+        for event in events {
+            let draft = event.draft
             guard foldedTypes.contains(draft.type), let type = draft.typeIdentifier, let serial = draft.identifier
             else { continue }
-            let itemTemplate = try template ?? String.fetchOne(db.cachedStatement(sql: """
+            let itemTemplate = try event.template ?? String.fetchOne(db.cachedStatement(sql: """
                 SELECT template FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
                 """), arguments: [type, serial])
-            let subject = AnalyticsFold.Subject(event: draft.type.rawValue, createdAt: now, passTypeIdentifier: type,
-                                                serialNumber: serial, device: draft.device, template: itemTemplate ?? "")
+            let subject = AnalyticsFold.Subject(event: draft.type.rawValue, createdAt: event.now,
+                                                passTypeIdentifier: type, serialNumber: serial, device: draft.device,
+                                                template: itemTemplate ?? "")
             try Self.fold(subject, into: &fold, db)
         }
         for (key, row) in fold.rows { try Self.addRollup(key, row, db) }

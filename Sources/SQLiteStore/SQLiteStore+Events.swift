@@ -7,26 +7,40 @@ extension SQLiteStore: EventStore {
     /// and SQLite's single writer numbers them in commit order.
     ///
     /// When the analytics fold has already folded every earlier event, these are folded here too, in the same
-    /// transaction (``foldRecorded(_:lastID:now:template:_:)``): the analytics worker then has nothing to fold, and
+    /// transaction (``foldRecorded(_:lastID:_:)``): the analytics worker then has nothing to fold, and
     /// takes no turns of the one writer that device registrations wait on.
     /// - Parameter template: The template of the item every draft is about, when the caller has it at hand (otherwise
     ///   the fold reads it for the event types it counts).
     static func record(_ drafts: [WalletEventDraft], now: Date, template: String? = nil, _ db: Database) throws {
-        guard !drafts.isEmpty else { return }
+        try record(drafts.map { RecordedEvent(draft: $0, now: now, template: template) }, db)
+    }
+
+    /// An event to record, with its time and, when the caller has it at hand, its item's template.
+    struct RecordedEvent {
+        var draft: WalletEventDraft
+        var now: Date
+        var template: String?
+    }
+
+    /// Records events, each with its own time, inside the current write transaction (as
+    /// ``record(_:now:template:_:)``).
+    static func record(_ events: [RecordedEvent], _ db: Database) throws {
+        guard !events.isEmpty else { return }
         let caughtUp = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT (SELECT cursor_id FROM analytics_state WHERE name = 'fold') >= coalesce((SELECT max(id) FROM events), 0)
             """)) ?? false
         let insert = try db.cachedStatement(sql: """
             INSERT INTO events (type, created_at, type_identifier, identifier, device, data) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        for draft in drafts {
+        for event in events {
+            let draft = event.draft
             try insert.execute(arguments: [
-                draft.type.rawValue, now.timeIntervalSince1970, draft.typeIdentifier, draft.identifier, draft.device,
-                draft.data,
+                draft.type.rawValue, event.now.timeIntervalSince1970, draft.typeIdentifier, draft.identifier,
+                draft.device, draft.data,
             ])
         }
         guard caughtUp else { return }
-        try foldRecorded(drafts, lastID: db.lastInsertedRowID, now: now, template: template, db)
+        try foldRecorded(events, lastID: db.lastInsertedRowID, db)
     }
 
     public func events(after: EventCursor, types: Set<String>, limit: Int) async throws -> [WalletEvent] {

@@ -21,6 +21,7 @@ extension SQLiteStore {
         let registration = DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
                                               passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await registrationWrites.write(RegistrationWrite(registration: registration, now: now, event: event))
+            .outcome
     }
 
     /// One device registration waiting for the writer, with its time and the event it records if new.
@@ -30,19 +31,34 @@ extension SQLiteStore {
         var event: WalletEventDraft
     }
 
+    /// What writing one registration did, and its pass's template for the event the batch records when it is new.
+    struct RegistrationWritten: Sendable {
+        var outcome: RegistrationOutcome
+        var template: String
+    }
+
     /// Registrations that arrive while one is being written are written together (many devices registering at once
-    /// share one transaction of SQLite's one writer); each is answered after its transaction commits.
+    /// share one transaction of SQLite's one writer); each is answered after its transaction commits. The new ones'
+    /// events are recorded together at the end of the batch: one check of the analytics fold's cursor, one change
+    /// of each hour's rollup and one move of the cursor per batch, not per registration.
     static func registrationWrites(_ pool: DatabasePool, _ tables: Tables)
-        -> WriteBatcher<RegistrationWrite, RegistrationOutcome>
+        -> WriteBatcher<RegistrationWrite, RegistrationWritten>
     {
         // A registration's one refusal, an unknown pass, comes before it writes: no savepoint per registration.
-        WriteBatcher(pool: pool, isolation: .refusalsBeforeWrites) { write, db in
+        WriteBatcher(pool: pool, isolation: .refusalsBeforeWrites, apply: { write, db in
             let registration = write.registration
-            return try register(
+            return try writeRegistration(
                 deviceLibraryIdentifier: registration.deviceLibraryIdentifier, pushToken: registration.pushToken,
                 passTypeIdentifier: registration.passTypeIdentifier, serialNumber: registration.serialNumber,
-                now: write.now, event: write.event, tables, db)
-        }
+                now: write.now, tables, db)
+        }, finish: { writes, outcomes, db in
+            var events: [RecordedEvent] = []
+            for (write, outcome) in zip(writes, outcomes) {
+                guard case .success(let written) = outcome, written.outcome == .created else { continue }
+                events.append(RecordedEvent(draft: write.event, now: write.now, template: written.template))
+            }
+            try record(events, db)
+        })
     }
 
     /// - Parameter event: The `*.registered` event to record when the registration is new (made by the caller when
@@ -51,6 +67,24 @@ extension SQLiteStore {
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
         event: WalletEventDraft? = nil, _ tables: Tables, _ db: Database
     ) throws -> RegistrationOutcome {
+        let written = try writeRegistration(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
+        guard written.outcome == .created else { return written.outcome }
+        try record([event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now,
+                   template: written.template, db)
+        return .created
+    }
+
+    /// Writes the device and its registration, recording no event (the caller records the `*.registered` event
+    /// when the registration is new).
+    /// - Throws: ``PassStore/PassStoreError/passNotFound(passTypeIdentifier:serialNumber:)``, before anything is
+    ///   written, when there is no such pass.
+    private static func writeRegistration(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
+        _ tables: Tables, _ db: Database
+    ) throws -> RegistrationWritten {
         let item = try db.cachedStatement(sql: tables.itemTemplate)
         guard let template = try String.fetchOne(item, arguments: [passTypeIdentifier, serialNumber]) else {
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
@@ -61,11 +95,7 @@ extension SQLiteStore {
         try registration.execute(arguments: [
             deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,
         ])
-        guard db.changesCount == 1 else { return .updated }
-        try record([event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
-                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now,
-                   template: template, db)
-        return .created
+        return RegistrationWritten(outcome: db.changesCount == 1 ? .created : .updated, template: template)
     }
 
     /// Removes a registration; a device left with none is removed too.

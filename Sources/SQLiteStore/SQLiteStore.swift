@@ -52,7 +52,7 @@ public final class SQLiteStore: PassStore {
     /// The tables of the kind of item this store holds (passes, or orders for ``orderStore()``).
     let tables: Tables
     /// Device registrations, written together when they arrive at once (see ``WriteBatcher``).
-    let registrationWrites: WriteBatcher<RegistrationWrite, RegistrationOutcome>
+    let registrationWrites: WriteBatcher<RegistrationWrite, RegistrationWritten>
 
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.

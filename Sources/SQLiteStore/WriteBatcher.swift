@@ -40,6 +40,7 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     private let maximumBatch: Int
     private let isolation: Isolation
     private let apply: @Sendable (Item, Database) throws -> Output
+    private let finish: (@Sendable ([Item], [Result<Output, any Error>], Database) throws -> Void)?
     private let state = Mutex(State())
 
     /// - Parameters:
@@ -47,12 +48,17 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
     ///   - maximumBatch: The most writes in one transaction.
     ///   - isolation: How a write that throws is kept from the others.
     ///   - apply: One write, inside the batch's transaction.
+    ///   - finish: What the batch writes once after its writes, in the same transaction, given each write's outcome
+    ///     (what the writes share, written once). When it throws, the whole batch rolls back and every write of it
+    ///     fails with that error.
     init(pool: DatabasePool, maximumBatch: Int = 256, isolation: Isolation = .savepoints,
-         apply: @escaping @Sendable (Item, Database) throws -> Output) {
+         apply: @escaping @Sendable (Item, Database) throws -> Output,
+         finish: (@Sendable ([Item], [Result<Output, any Error>], Database) throws -> Void)? = nil) {
         self.pool = pool
         self.maximumBatch = max(1, maximumBatch)
         self.isolation = isolation
         self.apply = apply
+        self.finish = finish
     }
 
     /// Writes `item` with whatever else is waiting, and answers once that transaction has committed.
@@ -81,9 +87,10 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
             let items = batch.map(\.item)
             let apply = self.apply
             let isolation = self.isolation
+            let finish = self.finish
             do {
                 let outcomes: [Result<Output, any Error>] = try await pool.write { db in
-                    try items.map { item in
+                    let outcomes: [Result<Output, any Error>] = try items.map { item in
                         if isolation == .refusalsBeforeWrites {
                             do {
                                 return .success(try apply(item, db))
@@ -103,6 +110,8 @@ final class WriteBatcher<Item: Sendable, Output: Sendable>: Sendable {
                         }
                         return outcome ?? .failure(PassStoreError.unavailable("a batched write gave no outcome"))
                     }
+                    try finish?(items, outcomes, db)
+                    return outcomes
                 }
                 for (waiting, outcome) in zip(batch, outcomes) {
                     waiting.continuation.resume(with: outcome.mapError(Self.storeError))
