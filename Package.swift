@@ -136,7 +136,10 @@ let package = Package(
         ),
         .target(
             name: "SQLiteStore",
-            dependencies: ["PassStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PassStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
