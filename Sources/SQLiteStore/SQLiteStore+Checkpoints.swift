@@ -23,7 +23,7 @@ extension SQLiteStore {
     ///   - restartFrames: The log's length, in pages, from which it is taken back to its start.
     /// - Throws: `CancellationError` when cancelled; ``PassStore/PassStoreError/unavailable(_:)`` when the file cannot
     ///   be opened or a checkpoint fails (the caller decides whether to try again).
-    public func runCheckpoints(every interval: Duration = .milliseconds(200), restartFrames: Int = 65_536)
+    public func runCheckpoints(every interval: Duration = .milliseconds(200), restartFrames: Int = 131_072)
         async throws
     {
         var config = GRDB.Configuration()
