@@ -81,12 +81,7 @@ final class IdentityMonitor: Service, Sendable {
             }
             urls += identities.file.apns.map(\.p8)
         }
-        return urls.map { url in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return "\(url.path)\u{0}\(size)\u{0}\(modified)"
-        }
+        return urls.map { FileFingerprint.entry(atPath: $0.path) }
     }
 
     /// Loads the identities again and, when every one loads and can sign, puts them in force.

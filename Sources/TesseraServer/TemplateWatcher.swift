@@ -87,13 +87,12 @@ public final class TemplateWatcher: Service, Sendable {
 
     /// Every file's path, size and modification time under `directory`, in path order.
     static func fingerprint(of directory: URL) -> [String] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else { return [] }
+        guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var entries: [String] = []
-        for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
-            let modified = values.contentModificationDate?.timeIntervalSince1970 ?? 0
-            entries.append("\(url.path)\u{0}\(values.fileSize ?? 0)\u{0}\(modified)")
+        for case let relative as String in walker {
+            if let entry = FileFingerprint.regularFile(atPath: directory.appendingPathComponent(relative).path) {
+                entries.append(entry)
+            }
         }
         return entries.sorted()
     }
