@@ -109,9 +109,10 @@ struct SQLiteCheckpointTests {
         let kept = try await Self.logUnderLoad(folder.appendingPathComponent("restarted.sqlite").path,
                                                restartFrames: 200, prefix: "R")
         // Pages of 4,096 bytes and a 24-byte header each: 200, what was written while the log was taken back, and
-        // room for a slow machine. (Measured: 1,470 pages at most with restarts, 22,000 without.)
-        #expect(kept < 4_000 * 4_120, "log with restarts past 200 pages: \(kept) bytes; without: \(grown) bytes")
-        #expect(kept < grown / 4, "log with restarts past 200 pages: \(kept) bytes; without: \(grown) bytes")
+        // room for a slow machine. Measured: at most 1,470 pages with restarts (1,580 beside the whole suite);
+        // without them 22,000 pages alone and 4,300 beside the whole suite, where the passive rounds now and then
+        // find a moment between commits with no reader on the log (so the two runs are not compared).
+        #expect(kept < 3_000 * 4_120, "log with restarts past 200 pages: \(kept) bytes; without: \(grown) bytes")
     }
 
     @Test("a reader holding its snapshot keeps the log from its start without holding up the writer, which goes on")
