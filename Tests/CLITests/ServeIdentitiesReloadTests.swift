@@ -126,6 +126,29 @@ struct ServeIdentitiesReloadTests {
         }
     }
 
+    @Test("a credential file that is a symbolic link (a mounted secret) is noticed when what it points to changes")
+    func linkedCredential() async throws {
+        let work = try await Server.prepare()
+        // Brand A's password file as a link into a folder of its own, as a mounted secret is.
+        let manager = FileManager.default
+        let secrets = work.appendingPathComponent("a/secrets")
+        try manager.createDirectory(at: secrets, withIntermediateDirectories: true)
+        let target = secrets.appendingPathComponent("pass.p12.password")
+        let link = work.appendingPathComponent("a/pass.p12.password")
+        try manager.moveItem(at: link, to: target)
+        try manager.createSymbolicLink(atPath: link.path, withDestinationPath: "secrets/pass.p12.password")
+        try await Server.with(work, arguments: ["--template-poll-interval", "0.3"]) { server in
+            // The link itself stays as it was; only the file it points to changes.
+            try Data("wrong-password\n".utf8).write(to: target)
+            var failed = false
+            for _ in 0..<60 where !failed {
+                try await Task.sleep(for: .milliseconds(250))
+                failed = server.serve.log.contains("identities not reloaded")
+            }
+            #expect(failed, "the change behind the link was not noticed: \(server.serve.log)")
+        }
+    }
+
     /// What the load run saw, shared by its workers.
     final class LoadTally: Sendable {
         let stop = Atomic(false)
