@@ -243,7 +243,10 @@ struct ServeCheckoutTests {
     func postgresTwoProcesses() async throws {
         let url = try #require(TestPostgres.url)
         let fixture = try CheckoutFixture()
-        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(30))
+        // The processor call lasts long enough for each pair's two attempts to overlap on a loaded machine: at 30 ms,
+        // beside the whole suite, every second attempt once came after its first had finished, and none saw
+        // `authorizationInProgress`.
+        let endpoint = PaymentEndpointStandIn(delay: .milliseconds(300))
         let chain = try TestChain()
         let folder = try TemporaryDirectory.make(prefix: "serve-pg")
         try await Self.withEndpoint(endpoint) { endpointPort, http in
