@@ -13,6 +13,7 @@ extension SQLiteStore: AnalyticsStore {
         guard pending else { return 0 }
         return try await write { db in
             let cursor = try Int64.fetchOne(db, sql: "SELECT cursor_id FROM analytics_state WHERE name = 'fold'") ?? 0
+            try Self.bringMirror(to: cursor, db)
             // The subject from the event's own columns and its pass's template by a join: no JSON read per event.
             let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT e.id, e.type, e.created_at, e.type_identifier, e.identifier, e.device, p.template FROM events e
@@ -30,38 +31,155 @@ extension SQLiteStore: AnalyticsStore {
                 try Self.fold(subject, into: &fold, db)
             }
             for (key, row) in fold.rows { try Self.addRollup(key, row, db) }
-            try db.execute(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name = 'fold'", arguments: [last[0] as Int64])
+            try db.execute(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name IN ('fold', 'mirror')",
+                           arguments: [last[0] as Int64])
             return rows.count
         }
     }
 
-    /// Folds the events the current transaction just recorded, the fold having folded every event before them, and
-    /// moves the fold's cursor past them: the same changes ``foldAnalytics(limit:)`` would make later, made while
-    /// the writer is held anyway. The subject is taken from each draft as the worker reads it from the log's columns,
-    /// the template from the pass (or the event's `template`) for the event types the fold counts.
+    /// Makes the registration mirror hold the pass registrations as they were after event `cursor`, unless it
+    /// already does: the folds at write (``foldRecorded(_:lastID:_:)``) leave it as it was, so the first fold of a
+    /// backlog after them (events another process left unfolded) rebuilds it: the registrations now, each device by
+    /// its hash, with every registration and removal logged after `cursor` taken back, latest first. Every change of
+    /// a registration is logged in the transaction that makes it, and the log keeps what the fold has not folded.
+    static func bringMirror(to cursor: Int64, _ db: Database) throws {
+        let current = try Int64.fetchOne(db, sql: "SELECT cursor_id FROM analytics_state WHERE name = 'mirror'")
+        guard current != cursor else { return }
+        try db.execute(sql: "DELETE FROM analytics_registrations")
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
+            VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """)
+        let registrations = try Row.fetchCursor(db, sql: """
+            SELECT r.device_library_identifier, r.pass_type_identifier, r.serial_number, p.template FROM registrations r
+            JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
+            """)
+        while let row = try registrations.next() {
+            try insert.execute(arguments: [row[1], row[2], WalletEventDraft.deviceHash(row[0]), row[3]])
+        }
+        let delete = try db.cachedStatement(sql: """
+            DELETE FROM analytics_registrations WHERE pass_type_identifier = ? AND serial_number = ? AND device = ?
+            """)
+        let later = try Row.fetchAll(db, sql: """
+            SELECT e.type, e.type_identifier, e.identifier, e.device, coalesce(p.template, '') FROM events e
+            LEFT JOIN passes p ON p.pass_type_identifier = e.type_identifier AND p.serial_number = e.identifier
+            WHERE e.id > ? AND e.type IN ('pass.registered', 'pass.unregistered') AND e.device IS NOT NULL
+            ORDER BY e.id DESC
+            """, arguments: [cursor])
+        for row in later {
+            let arguments: StatementArguments = [row[1], row[2], row[3]]
+            if row[0] as String == WalletEventType.passRegistered.rawValue {
+                try delete.execute(arguments: arguments)
+            } else {
+                try insert.execute(arguments: arguments + [row[4]])
+            }
+        }
+        try db.execute(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name = 'mirror'", arguments: [cursor])
+    }
+
+    /// Folds the events the current transaction just recorded, the fold having folded every earlier event, and moves
+    /// the fold's cursor past them: the same counts ``foldAnalytics(limit:)`` would make later, made while the writer
+    /// is held anyway. The template comes from each event (or its pass) for the event types the fold counts.
+    ///
+    /// Whether a device's pass was the pass's last (or first) device and the device's last (or first) pass of its
+    /// template is read from the registrations themselves, not from the mirror ``foldAnalytics(limit:)`` keeps while
+    /// it catches up on a backlog: the transaction has just changed them, so they hold the state after its last
+    /// event, and each earlier event is judged against that state with the later events undone
+    /// (``RegistrationsUndone``). A new registration then changes two index pages fewer than with the mirror.
+    ///
+    /// The mirror is only read and written while the fold is behind the log: after the migration that brought
+    /// analytics to a store whose log already had events, or when a process of an earlier release, which does not
+    /// fold at write, shares the file. ``bringMirror(to:_:)`` makes it current first when these folds left it behind.
     static func foldRecorded(_ events: [RecordedEvent], lastID: Int64, _ db: Database) throws {
         var fold = AnalyticsFold()
-        for event in events {
+        var undone = RegistrationsUndone()
+        // Latest first: each event's state is the registrations now, with the events after it undone.
+        for event in events.reversed() {
             let draft = event.draft
             guard foldedTypes.contains(draft.type), let type = draft.typeIdentifier, let serial = draft.identifier
             else { continue }
-            let itemTemplate = try event.template ?? String.fetchOne(db.cachedStatement(sql: """
+            let template = try event.template ?? String.fetchOne(db.cachedStatement(sql: """
                 SELECT template FROM passes WHERE pass_type_identifier = ? AND serial_number = ?
-                """), arguments: [type, serial])
-            let subject = AnalyticsFold.Subject(event: draft.type.rawValue, createdAt: event.now,
-                                                passTypeIdentifier: type, serialNumber: serial, device: draft.device,
-                                                template: itemTemplate ?? "")
-            try Self.fold(subject, into: &fold, db)
+                """), arguments: [type, serial]) ?? ""
+            let key = AnalyticsFold.Key(hour: UsageCount.hour(of: event.now), passTypeIdentifier: type, template: template)
+            guard draft.type != .passUpdated else {
+                fold.add(key) { $0.updates += 1 }
+                continue
+            }
+            guard let device = event.deviceLibraryIdentifier else { continue }
+            let pass = RegistrationsUndone.Pass(type: type, serial: serial)
+            let otherDevices = try undone.otherDevices(pass, besides: device, db)
+            let otherPasses = try undone.otherPasses(of: device, template: template, besides: pass, db)
+            let added = draft.type == .passRegistered
+            let change = added ? 1 : -1
+            fold.add(key) { row in
+                if added { row.installs += 1 } else { row.removals += 1 }
+                if !otherDevices { row.activePassesChange += change }
+                if !otherPasses { row.activeDevicesChange += change }
+            }
+            undone.undo(added: added, pass, device: device, template: template)
         }
         for (key, row) in fold.rows { try Self.addRollup(key, row, db) }
         try db.cachedStatement(sql: "UPDATE analytics_state SET cursor_id = ? WHERE name = 'fold'")
             .execute(arguments: [lastID])
     }
 
+    /// The pass registrations as they were after an earlier event of the transaction: the registrations table, with
+    /// what the transaction's later events did undone (a registration added is taken back out, one removed put back).
+    struct RegistrationsUndone {
+        struct Pass: Hashable {
+            var type: String
+            var serial: String
+        }
+
+        /// Per pass, the devices whose registration differs from the table: present (`true`) or absent.
+        private var devicesByPass: [Pass: [String: Bool]] = [:]
+        /// Per device, the passes whose registration differs from the table, whether present, and their template.
+        private var passesByDevice: [String: [Pass: (present: Bool, template: String)]] = [:]
+
+        /// Takes an event's change back: the state before it.
+        mutating func undo(added: Bool, _ pass: Pass, device: String, template: String) {
+            devicesByPass[pass, default: [:]][device] = !added
+            passesByDevice[device, default: [:]][pass] = (!added, template)
+        }
+
+        /// Whether a device other than `device` has the pass.
+        func otherDevices(_ pass: Pass, besides device: String, _ db: Database) throws -> Bool {
+            let changed = devicesByPass[pass] ?? [:]
+            if changed.contains(where: { $0.key != device && $0.value }) { return true }
+            let absent = changed.filter { $0.key != device && !$0.value }.count
+            // One more row than the registrations taken back: if all of those come back, one is still there.
+            let rows = try String.fetchAll(db.cachedStatement(sql: """
+                SELECT device_library_identifier FROM registrations
+                WHERE pass_type_identifier = ? AND serial_number = ? AND device_library_identifier <> ? LIMIT ?
+                """), arguments: [pass.type, pass.serial, device, absent + 1])
+            return rows.contains { changed[$0] != false }
+        }
+
+        /// Whether the device has a pass of the template other than `pass`.
+        func otherPasses(of device: String, template: String, besides pass: Pass, _ db: Database) throws -> Bool {
+            let changed = passesByDevice[device] ?? [:]
+            if changed.contains(where: { $0.key != pass && $0.value.present && $0.value.template == template }) {
+                return true
+            }
+            let absent = changed.filter { $0.key != pass && !$0.value.present }.count
+            // The device's few registrations by the primary key, each pass by its own.
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT r.pass_type_identifier, r.serial_number FROM registrations r
+                CROSS JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
+                WHERE r.device_library_identifier = ?1 AND p.template = ?2
+                    AND NOT (r.pass_type_identifier = ?3 AND r.serial_number = ?4)
+                LIMIT ?5
+                """), arguments: [device, template, pass.type, pass.serial, absent + 1])
+            return rows.contains { row in changed[Pass(type: row[0], serial: row[1])]?.present != false }
+        }
+    }
+
     /// The event types the fold counts, and the only ones it reads a pass's template for.
     private static let foldedTypes: Set<WalletEventType> = [.passRegistered, .passUnregistered, .passUpdated]
 
-    /// One event's changes, from and to the registration mirror.
+    /// One event's changes, from and to the registration mirror (the fold catching up on a backlog: see
+    /// ``foldRecorded(_:lastID:_:)``).
     private static func fold(_ subject: AnalyticsFold.Subject, into fold: inout AnalyticsFold, _ db: Database) throws {
         let (type, serial, device, template) = (subject.passTypeIdentifier, subject.serialNumber, subject.device, subject.template)
         let key = AnalyticsFold.Key(hour: UsageCount.hour(of: subject.createdAt), passTypeIdentifier: type, template: template)

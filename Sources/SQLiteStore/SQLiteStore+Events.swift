@@ -11,6 +11,7 @@ extension SQLiteStore: EventStore {
     /// takes no turns of the one writer that device registrations wait on.
     /// - Parameter template: The template of the item every draft is about, when the caller has it at hand (otherwise
     ///   the fold reads it for the event types it counts).
+    /// A device's registration or removal is recorded through ``record(_:_:)``, with its device.
     static func record(_ drafts: [WalletEventDraft], now: Date, template: String? = nil, _ db: Database) throws {
         try record(drafts.map { RecordedEvent(draft: $0, now: now, template: template) }, db)
     }
@@ -20,6 +21,10 @@ extension SQLiteStore: EventStore {
         var draft: WalletEventDraft
         var now: Date
         var template: String?
+        /// The device a `*.registered` or `*.unregistered` event is about (the event itself holds only its hash):
+        /// what ``foldRecorded(_:lastID:_:)`` looks the device's registrations up by. Without it, such an event
+        /// counts as an install or removal with no change of the active counts.
+        var deviceLibraryIdentifier: String? = nil
     }
 
     /// Records events, each with its own time, inside the current write transaction (as

@@ -55,7 +55,8 @@ extension SQLiteStore {
             var events: [RecordedEvent] = []
             for (write, outcome) in zip(writes, outcomes) {
                 guard case .success(let written) = outcome, written.outcome == .created else { continue }
-                events.append(RecordedEvent(draft: write.event, now: write.now, template: written.template))
+                events.append(RecordedEvent(draft: write.event, now: write.now, template: written.template,
+                                            deviceLibraryIdentifier: write.registration.deviceLibraryIdentifier))
             }
             try record(events, db)
         })
@@ -71,9 +72,10 @@ extension SQLiteStore {
             deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now, tables, db)
         guard written.outcome == .created else { return written.outcome }
-        try record([event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
-                                         deviceLibraryIdentifier: deviceLibraryIdentifier)], now: now,
-                   template: written.template, db)
+        let draft = event ?? .registered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                                         deviceLibraryIdentifier: deviceLibraryIdentifier)
+        try record([RecordedEvent(draft: draft, now: now, template: written.template,
+                                  deviceLibraryIdentifier: deviceLibraryIdentifier)], db)
         return .created
     }
 
@@ -116,9 +118,11 @@ extension SQLiteStore {
             try delete.execute(arguments: [deviceLibraryIdentifier, passTypeIdentifier, serialNumber])
             let removed = db.changesCount > 0
             if removed {
-                try Self.record([.unregistered(tables.itemKind, typeIdentifier: passTypeIdentifier,
-                                               identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier,
-                                               reason: "unregistered")], now: Date(), db)
+                let draft = WalletEventDraft.unregistered(
+                    tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: serialNumber,
+                    deviceLibraryIdentifier: deviceLibraryIdentifier, reason: "unregistered")
+                try Self.record([RecordedEvent(draft: draft, now: Date(), deviceLibraryIdentifier: deviceLibraryIdentifier)],
+                                db)
             }
             let orphan = try db.cachedStatement(sql: """
                 DELETE FROM \(tables.devices) WHERE device_library_identifier = ?1
@@ -187,10 +191,14 @@ extension SQLiteStore {
                 pushToken, passTypeIdentifier, unlessRefreshedAfter?.timeIntervalSince1970,
             ])
             let removed = gone.count
+            let now = Date()
             try Self.record(gone.map { row in
-                .unregistered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: row[1],
-                              deviceLibraryIdentifier: row[0], reason: "pushTokenInvalid")
-            }, now: Date(), db)
+                let device: String = row[0]
+                return RecordedEvent(
+                    draft: .unregistered(tables.itemKind, typeIdentifier: passTypeIdentifier, identifier: row[1],
+                                         deviceLibraryIdentifier: device, reason: "pushTokenInvalid"),
+                    now: now, deviceLibraryIdentifier: device)
+            }, db)
             let orphans = try db.cachedStatement(sql: """
                 DELETE FROM \(tables.devices) WHERE push_token = ? AND NOT EXISTS (
                     SELECT 1 FROM \(tables.registrations) r

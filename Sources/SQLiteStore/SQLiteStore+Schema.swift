@@ -47,8 +47,19 @@ extension SQLiteStore {
         migrator.registerMigration("v14: released campaign pushes named on their queued pushes") { db in
             try db.execute(sql: version14)
         }
+        migrator.registerMigration("v15: the event up to which the analytics mirror is current") { db in
+            try db.execute(sql: version15)
+        }
         return migrator
     }()
+
+    /// The analytics fold's registration mirror is kept only while the fold catches up on a backlog (see
+    /// `SQLiteStore.foldRecorded`); its row in `analytics_state` names the event up to which it is current. Until now
+    /// every fold kept it, so it is current at the fold's cursor.
+    private static let version15 = """
+        INSERT INTO analytics_state (name, cursor_transaction, cursor_id)
+        SELECT 'mirror', 0, cursor_id FROM analytics_state WHERE name = 'fold';
+        """
 
     /// A campaign's owed push is a row of `campaign_pushes` only while the campaign holds it. Releasing it deletes the
     /// row and names the campaign on the queued push (`push_queue.campaigns`, a JSON array), whose completion counts

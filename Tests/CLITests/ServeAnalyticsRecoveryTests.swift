@@ -93,9 +93,9 @@ struct ServeAnalyticsRecoveryTests {
             for (name, value) in expected { #expect(totals[name] as? Int == value, "\(name): \(totals)") }
             let state = try await Self.sqlite(path, """
                 SELECT (SELECT cursor_id FROM analytics_state WHERE name = 'fold') = (SELECT max(id) FROM events),
-                    (SELECT count(*) FROM analytics_registrations) = (SELECT count(*) FROM registrations)
+                    (SELECT count(*) FROM analytics_registrations)
                 """)
-            #expect(state == "1|1", "the fold at the log's end, its mirror equal to the registrations")
+            #expect(state == "1|0", "the fold at the log's end, every event folded at write (from the registrations, no mirror)")
             _ = try await restarted.terminate()
         }
     }
