@@ -116,11 +116,15 @@ extension SQLiteStore: AnalyticsStore {
                 fold.add(key) { $0.updates += 1 }
                 continue
             }
-            guard let device = event.deviceLibraryIdentifier else { continue }
+            let added = draft.type == .passRegistered
+            guard let device = event.deviceLibraryIdentifier else {
+                // Every caller names the device; without it, no registration to judge the active counts by.
+                fold.add(key) { row in if added { row.installs += 1 } else { row.removals += 1 } }
+                continue
+            }
             let pass = RegistrationsUndone.Pass(type: type, serial: serial)
             let otherDevices = try undone.otherDevices(pass, besides: device, db)
             let otherPasses = try undone.otherPasses(of: device, template: template, besides: pass, db)
-            let added = draft.type == .passRegistered
             let change = added ? 1 : -1
             fold.add(key) { row in
                 if added { row.installs += 1 } else { row.removals += 1 }
