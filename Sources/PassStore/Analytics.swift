@@ -162,6 +162,20 @@ public struct AnalyticsFold: Sendable {
         rows[key] = row
     }
 
+    /// A device added a pass (`added`) or removed it: an install or a removal, and the pass became active (inactive)
+    /// when no other device has it, the device when it has no other pass of the template.
+    /// - Parameters:
+    ///   - otherDevices: Whether another device has the pass (after the change).
+    ///   - otherPasses: Whether the device has another pass of the template (after the change).
+    public mutating func addRegistration(_ key: Key, added: Bool, otherDevices: Bool, otherPasses: Bool) {
+        let step = added ? 1 : -1
+        add(key) { row in
+            if added { row.installs += 1 } else { row.removals += 1 }
+            if !otherDevices { row.activePassesChange += step }
+            if !otherPasses { row.activeDevicesChange += step }
+        }
+    }
+
     /// The pass type and serial number an event's data names, and its device hash.
     /// What the fold needs of one event, as the stores read it from the event log's columns.
     public struct Subject: Sendable {

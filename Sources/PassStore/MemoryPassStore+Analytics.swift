@@ -34,12 +34,7 @@ extension MemoryPassStore {
             let otherPasses = entries.contains {
                 $0.template == template && $0.parts[2] == device && !($0.parts[0] == type && $0.parts[1] == serial)
             }
-            let step = registered ? 1 : -1
-            fold.add(key) { row in
-                if registered { row.installs += 1 } else { row.removals += 1 }
-                if !otherDevices { row.activePassesChange += step }
-                if !otherPasses { row.activeDevicesChange += step }
-            }
+            fold.addRegistration(key, added: registered, otherDevices: otherDevices, otherPasses: otherPasses)
         }
         for (key, change) in fold.rows { add(change, to: key) }
         return batch.count

@@ -80,13 +80,7 @@ extension PostgresStore: AnalyticsStore {
         guard let answer else { return }
         let (count, otherDevices, otherPasses) = try answer.decode((Int64, Bool, Bool).self)
         guard count == 1 else { return }
-        let others = (otherDevices, otherPasses)
-        let step = registered ? 1 : -1
-        fold.add(key) { row in
-            if registered { row.installs += 1 } else { row.removals += 1 }
-            if !others.0 { row.activePassesChange += step }
-            if !others.1 { row.activeDevicesChange += step }
-        }
+        fold.addRegistration(key, added: registered, otherDevices: otherDevices, otherPasses: otherPasses)
     }
 
     private func addRollup(_ key: AnalyticsFold.Key, _ row: AnalyticsRow, _ connection: PostgresConnection) async throws {

@@ -63,13 +63,7 @@ extension SQLiteStore: AnalyticsStore {
             ORDER BY 1, 2, 3;
             CREATE INDEX analytics_registrations_device ON analytics_registrations (template, device);
             """)
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
-            VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """)
-        let delete = try db.cachedStatement(sql: """
-            DELETE FROM analytics_registrations WHERE pass_type_identifier = ? AND serial_number = ? AND device = ?
-            """)
+        let (insert, delete) = try (mirrorInsert(db), mirrorDelete(db))
         let later = try Row.fetchAll(db, sql: """
             SELECT e.type, e.type_identifier, e.identifier, e.device, coalesce(p.template, '') FROM events e
             LEFT JOIN passes p ON p.pass_type_identifier = e.type_identifier AND p.serial_number = e.identifier
@@ -125,12 +119,7 @@ extension SQLiteStore: AnalyticsStore {
             let pass = RegistrationsUndone.Pass(type: type, serial: serial)
             let otherDevices = try undone.otherDevices(pass, besides: device, db)
             let otherPasses = try undone.otherPasses(of: device, template: template, besides: pass, db)
-            let change = added ? 1 : -1
-            fold.add(key) { row in
-                if added { row.installs += 1 } else { row.removals += 1 }
-                if !otherDevices { row.activePassesChange += change }
-                if !otherPasses { row.activeDevicesChange += change }
-            }
+            fold.addRegistration(key, added: added, otherDevices: otherDevices, otherPasses: otherPasses)
             undone.undo(added: added, pass, device: device, template: template)
         }
         for (key, row) in fold.rows { try Self.addRollup(key, row, db) }
@@ -200,34 +189,35 @@ extension SQLiteStore: AnalyticsStore {
         switch subject.event {
         case "pass.updated":
             fold.add(key) { $0.updates += 1 }
-        case "pass.registered":
+        case "pass.registered", "pass.unregistered":
             guard let device else { return }
-            try db.cachedStatement(sql: """
-                INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
-                VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """).execute(arguments: [type, serial, device, template])
+            let added = subject.event == "pass.registered"
+            if added {
+                try mirrorInsert(db).execute(arguments: [type, serial, device, template])
+            } else {
+                try mirrorDelete(db).execute(arguments: [type, serial, device])
+            }
             guard db.changesCount == 1 else { return }
             let (otherDevices, otherPasses) = try others(type, serial, device, template, db)
-            fold.add(key) { row in
-                row.installs += 1
-                if !otherDevices { row.activePassesChange += 1 }
-                if !otherPasses { row.activeDevicesChange += 1 }
-            }
-        case "pass.unregistered":
-            guard let device else { return }
-            try db.cachedStatement(sql: """
-                DELETE FROM analytics_registrations WHERE pass_type_identifier = ? AND serial_number = ? AND device = ?
-                """).execute(arguments: [type, serial, device])
-            guard db.changesCount == 1 else { return }
-            let (otherDevices, otherPasses) = try others(type, serial, device, template, db)
-            fold.add(key) { row in
-                row.removals += 1
-                if !otherDevices { row.activePassesChange -= 1 }
-                if !otherPasses { row.activeDevicesChange -= 1 }
-            }
+            fold.addRegistration(key, added: added, otherDevices: otherDevices, otherPasses: otherPasses)
         default:
             return
         }
+    }
+
+    /// The mirror's row added, unless there: pass type, serial number, device hash, template.
+    private static func mirrorInsert(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: """
+            INSERT INTO analytics_registrations (pass_type_identifier, serial_number, device, template)
+            VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """)
+    }
+
+    /// The mirror's row deleted: pass type, serial number, device hash.
+    private static func mirrorDelete(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: """
+            DELETE FROM analytics_registrations WHERE pass_type_identifier = ? AND serial_number = ? AND device = ?
+            """)
     }
 
     /// Whether other devices have the pass, and whether the device has other passes of the template.
