@@ -23,6 +23,9 @@ struct EventJSONTests {
          "campaign": .string("0b7c2f0e-2a51-4c1e-9d57-3c1f3b1f0a11")],
         ["text": .string(everyASCIICharacter), "list": .strings([everyASCIICharacter, "", "a/b\\c\"d"])],
         ["unicode": .string("é日本🎟️\u{2028}\u{2029}\u{7F}"), "empty": .strings([])],
+        // The device protocol's list of changed passes and orders.
+        ["serialNumbers": .strings(["B0000001", "a/b", "q\"uote", "é日本"]), "lastUpdated": .string("9223372036854775807")],
+        ["orderIdentifiers": .strings(["order-1"]), "lastModified": .string("-1")],
         ["min": .integer(.min), "max": .integer(.max), "zero": .integer(0), "negative": .integer(-7)],
         // Byte order, as JSONEncoder sorts: upper case first, no numeric or case-insensitive ordering.
         ["pushesQueued": .integer(1), "pushToken": .integer(2), "a10": .integer(3), "a9": .integer(4), "Zeta": .integer(5),

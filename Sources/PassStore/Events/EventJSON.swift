@@ -1,11 +1,15 @@
-import Foundation
+public import Foundation
 
 /// Writes an event's data object: its members in key order, without spaces, strings escaped as JSON requires and
 /// slashes left as they are. The bytes are those `JSONEncoder` writes with `.sortedKeys` and `.withoutEscapingSlashes`
 /// (a test compares the two), without its per-value machinery: every pass change, registration and redemption writes
-/// one, inside the store's write transaction.
-enum EventJSON {
-    static func object(_ members: [String: EventValue]) -> Data {
+/// one, inside the store's write transaction, and the device protocol's list of changed items (the request a device
+/// makes after every push) is answered with one.
+public enum EventJSON {
+    /// A JSON object of the members, keys in byte order.
+    /// - Parameter members: The members.
+    /// - Returns: The JSON text.
+    public static func object(_ members: [String: EventValue]) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + members.count * 32)
         bytes.append(UInt8(ascii: "{"))

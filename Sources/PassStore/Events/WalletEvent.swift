@@ -216,13 +216,16 @@ public struct WalletEventDraft: Sendable, Equatable {
     }
 }
 
-/// A value in an event's data.
-enum EventValue: Encodable, Equatable {
+/// A value in an event's data (or another object ``EventJSON`` writes).
+public enum EventValue: Encodable, Equatable, Sendable {
+    /// A string.
     case string(String)
+    /// A whole number.
     case integer(Int64)
+    /// An array of strings.
     case strings([String])
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)

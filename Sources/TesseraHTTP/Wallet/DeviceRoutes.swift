@@ -71,27 +71,8 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
         }
     }
 
-    /// `{"serialNumbers": [...], "lastUpdated": "..."}` or `{"orderIdentifiers": [...], "lastModified": "..."}`.
-    private struct ChangedItems: ResponseEncodable {
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        var listKey: String
-        var identifiers: [String]
-        var tagKey: String
-        var tag: String
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(identifiers, forKey: Key(stringValue: listKey))
-            try container.encode(tag, forKey: Key(stringValue: tagKey))
-        }
-    }
-
+    /// Answers `{"lastUpdated": "...", "serialNumbers": [...]}` or `{"lastModified": "...", "orderIdentifiers": [...]}`,
+    /// or 204 when no item changed after the tag.
     @Sendable func changedItems(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
             let device = try PathSegments.device(of: kind, in: context)
@@ -100,10 +81,11 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
             let since = request.uri.queryParameters.get(kind.updatedSinceQuery).flatMap { Int64($0) }
             guard let list = try await issuer.changedItems(device: device, typeIdentifier: typeIdentifier, updatedSince: since)
             else { return Response(status: .noContent) }
-            return try JSONBody.response(
-                ChangedItems(
-                    listKey: kind.listKey, identifiers: list.serialNumbers, tagKey: kind.tagKey,
-                    tag: String(list.lastUpdated)))
+            // The bytes JSONBody's encoder would write, without its per-value machinery (this is the request every
+            // device makes after each push).
+            return JSONBody.response(data: EventJSON.object([
+                kind.listKey: .strings(list.serialNumbers), kind.tagKey: .string(String(list.lastUpdated)),
+            ]))
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
         }
