@@ -161,15 +161,7 @@ public final class CampaignRunner: Service, Sendable {
             let outcome = try await write.value
             switch outcome {
             case .written(let record):
-                logger.debug("campaign batch written", metadata: [
-                    "campaign": "\(record.id)", "changed": "\(batch.changes.count)", "cursor": "\(record.cursor ?? "")",
-                ])
-                if record.state == .done {
-                    logger.info("campaign done", metadata: [
-                        "campaign": "\(record.id)", "matched": "\(record.matched)", "changed": "\(record.changed)",
-                        "failed": "\(record.failed)", "pushesQueued": "\(record.pushesQueued)",
-                    ])
-                }
+                logWritten(batch, record)
                 current = record
             case .passChanged, .cursorMoved:
                 // A pass changed since it was read (read the same batch again), or another process wrote this batch,
@@ -178,7 +170,11 @@ public final class CampaignRunner: Service, Sendable {
                 logger.debug(
                     outcome.isPassChanged ? "campaign batch to read again" : "campaign batch already written",
                     metadata: ["campaign": "\(campaign.id)", "cursor": "\(batch.expectedCursor ?? "")"])
-                for later in writing { _ = try? await later.write.value }
+                // A later batch can still be written: when another process wrote this one, the cursor is where the
+                // next one expects it.
+                for later in writing {
+                    if case .written(let record)? = try? await later.write.value { logWritten(later.batch, record) }
+                }
                 writing.removeAll()
                 prepared?.batch.cancel()
                 prepared = nil
@@ -197,6 +193,19 @@ public final class CampaignRunner: Service, Sendable {
             }
         }
         try await releaseHeldPushes()
+    }
+
+    /// Logs a batch the store wrote, and the campaign's end when it was the last.
+    private func logWritten(_ batch: CampaignBatch, _ record: CampaignRecord) {
+        logger.debug("campaign batch written", metadata: [
+            "campaign": "\(record.id)", "changed": "\(batch.changes.count)", "cursor": "\(record.cursor ?? "")",
+        ])
+        if record.state == .done {
+            logger.info("campaign done", metadata: [
+                "campaign": "\(record.id)", "matched": "\(record.matched)", "changed": "\(record.changed)",
+                "failed": "\(record.failed)", "pushesQueued": "\(record.pushesQueued)",
+            ])
+        }
     }
 
     /// Reads the passes after the campaign's cursor and computes their changes.
