@@ -53,6 +53,11 @@ extension SQLiteStore: AnalyticsStore {
         }
         db.add(function: hash)
         defer { db.remove(function: hash) }
+        // The index made again as the schema defines it (its own text, not a second copy here).
+        guard let deviceIndex = try String.fetchOne(db, sql: """
+            SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'analytics_registrations_device'
+            """)
+        else { throw PassStoreError.invalidData("the schema has no index analytics_registrations_device") }
         try db.execute(sql: """
             DELETE FROM analytics_registrations;
             DROP INDEX analytics_registrations_device;
@@ -60,8 +65,9 @@ extension SQLiteStore: AnalyticsStore {
             SELECT r.pass_type_identifier, r.serial_number, tessera_device_hash(r.device_library_identifier), p.template
             FROM registrations r
             JOIN passes p ON p.pass_type_identifier = r.pass_type_identifier AND p.serial_number = r.serial_number
-            ORDER BY 1, 2, 3;
-            CREATE INDEX analytics_registrations_device ON analytics_registrations (template, device);
+            WHERE true ORDER BY 1, 2, 3
+            ON CONFLICT DO NOTHING;
+            \(deviceIndex);
             """)
         let (insert, delete) = try (mirrorInsert(db), mirrorDelete(db))
         let later = try Row.fetchAll(db, sql: """
@@ -112,8 +118,9 @@ extension SQLiteStore: AnalyticsStore {
             }
             let added = draft.type == .passRegistered
             guard let device = event.deviceLibraryIdentifier else {
-                // Every caller names the device; without it, no registration to judge the active counts by.
-                fold.add(key) { row in if added { row.installs += 1 } else { row.removals += 1 } }
+                // Every caller names the device; without it, an install or removal with no registration to judge the
+                // active counts by.
+                fold.addRegistration(key, added: added, otherDevices: true, otherPasses: true)
                 continue
             }
             let pass = RegistrationsUndone.Pass(type: type, serial: serial)

@@ -54,11 +54,12 @@ struct SQLiteAnalyticsFoldTests {
             #expect(totals.activePassesChange == 2 && totals.activeDevicesChange == 3, "L1 inactive, L3 active; dev-a keeps L3")
             let state = try await Self.sqlite(path, """
                 SELECT (SELECT cursor_id FROM analytics_state WHERE name = 'fold') = (SELECT max(id) FROM events),
-                    (SELECT count(*) FROM analytics_registrations)
+                    (SELECT count(*) FROM analytics_registrations),
+                    (SELECT sql FROM sqlite_master WHERE name = 'analytics_registrations_device')
                 """)
-            #expect(state == "1|3", """
+            #expect(state == "1|3|CREATE INDEX analytics_registrations_device ON analytics_registrations (template, device)", """
                 the cursor at the last event; the mirror as the catch-up left it (dev-a/L1, dev-x/L2, dev-b/L2): the folds \
-                at write read the registrations
+                at write read the registrations; the mirror's device index rebuilt with it
                 """)
         }
     }
