@@ -23,10 +23,16 @@ struct CampaignRunnerPipelineTests {
         private let interfered = Mutex<String?>(nil)
         private let finished = Atomic<Int>(0)
 
-        init(base: MemoryPassStore, interfereAtWrite: Int, overlaps: Bool) {
+        struct OtherProcessFailed: Error {}
+
+        /// The write this store lets another process win: that process writes the same batch just before it.
+        let otherProcessAtWrite: Int
+
+        init(base: MemoryPassStore, interfereAtWrite: Int, overlaps: Bool, otherProcessAtWrite: Int = 0) {
             self.base = base
             self.interfereAtWrite = interfereAtWrite
             self.overlapsCampaignBatchWrites = overlaps
+            self.otherProcessAtWrite = otherProcessAtWrite
         }
 
         /// As PostgreSQL (the runner keeps two batches with it), or as SQLite.
@@ -58,6 +64,9 @@ struct CampaignRunnerPipelineTests {
                     passTypeIdentifier: batch.passTypeIdentifier, serialNumber: change.serialNumber,
                     change: PassChange(data: data), now: now)
                 interfered.withLock { $0 = change.serialNumber }
+            }
+            if number == otherProcessAtWrite {
+                guard case .written = try await base.writeCampaignBatch(batch, now: now) else { throw OtherProcessFailed() }
             }
             return try await base.writeCampaignBatch(batch, now: now)
         }
@@ -131,5 +140,32 @@ struct CampaignRunnerPipelineTests {
             // The change made between the read and the write is kept: the batch was read again.
             #expect((document["holder"] != nil) == (serial == interfered), "\(serial)")
         }
+    }
+
+    @Test("another process writes the second batch first: the third, handed over meanwhile, is still written, and logged")
+    func batchAfterOneWrittenElsewhere() async throws {
+        let fixture = try WebServiceFixture()
+        let serials = (1...12).map { String(format: "P%02d", $0) }
+        for serial in serials { _ = try await fixture.createPass(serial: serial) }
+        let store = PacedStore(base: fixture.store, interfereAtWrite: 0, overlaps: true, otherProcessAtWrite: 2)
+        let clock = fixture.clock
+        let logs = RecordedLogs()
+        let runner = CampaignRunner(
+            issuer: fixture.issuer, store: store,
+            configuration: .init(batchSize: 3, pollInterval: .milliseconds(20), writesInFlight: 2),
+            logger: logs.logger(), now: { clock.now })
+        let (accepted, _) = try await CampaignService(issuer: fixture.issuer, store: store, now: { clock.now }).create(
+            body: ["select": .object(["template": .string("event-ticket")]), "data": .object(["fields": .object(["seat": .string("9")])])],
+            idempotencyKey: nil)
+        try await runner.runDueCampaigns()
+
+        let campaign = try #require(try await store.campaign(id: accepted.id))
+        #expect(campaign.state == .done && campaign.changed == 12)
+        let messages = logs.lines.map(\.message)
+        #expect(messages.filter { $0 == "campaign batch already written" }.count == 1)
+        // Five batches (four of three passes and the empty last one): the other process wrote the second, this
+        // runner the four others, the third while it learnt that the second was written.
+        #expect(messages.filter { $0 == "campaign batch written" }.count == 4, "\(messages)")
+        #expect(messages.filter { $0 == "campaign done" }.count == 1)
     }
 }
