@@ -252,7 +252,7 @@ let package = Package(
             name: "tessera-bench",
             dependencies: [
                 "PassModel", "PassCrypto", "PassBundle", "Barcodes", "CZint", "PassPreview", "PaymentRequest",
-                "PassStore", "SQLiteStore", "PaymentToken", "OrderModel", "APNs",
+                "PassStore", "SQLiteStore", "PaymentToken", "OrderModel", "APNs", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 logging, hummingbird, nioCore, nioPosix,
             ],

@@ -6,6 +6,8 @@
 #
 # SQLite: one server process on a store seeded with 100,000 passes and 1,000,000 registrations.
 # PostgreSQL: the same data, two server processes on one database, load split evenly between them.
+# SQLite also measures the floor under a registration: the same requests to a route that stores nothing, and SQLite's
+# own cost of the rows (`tessera-bench registration-floor`).
 # Checkout: checkout session creations (POST /checkout/v1/sessions, a fresh Idempotency-Key each) on SQLite.
 # Environment: DURATION (wrk seconds per endpoint, default 15), WARMUP (uncounted wrk seconds before each, default 2), CONNECTIONS (default 64), BIN (release binaries),
 # PG_POOL (PostgreSQL connections per server process; default: the server's own), PG_EVENT_LOOPS (event loop threads per
@@ -114,6 +116,9 @@ run_endpoints() {
     measure "GET pass (cached bundle, 200)" download.lua "" "$@"
     measure "GET pass (If-Modified-Since, 304)" download304.lua "" "$@"
     measure "POST registration (new device)" register.lua "" "$@"
+    # The same requests to a route that decodes them and answers 201 with nothing stored: what HTTP alone costs a
+    # registration on this machine (the floor under the row above, with the store's below).
+    measure "hello-world, a registration's request (route, JSON body, 201; nothing stored)" register.lua "" http://127.0.0.1:18090
     if [ "$orders" = yes ]; then
         for base in "$@"; do warm "$base" orders/order.dev.tessera.demo/O "AppleOrder ordertoken"; done
         measure "GET registrations (order identifiers list)" order-list.lua "" "$@"
@@ -137,6 +142,11 @@ if [ "$mode" = sqlite ] || [ "$mode" = all ]; then
     wait_for http://127.0.0.1:18091/health
     header "SQLite store, one server process: 100,000 passes, 1,000,000 registrations; 100,000 orders, 1,000,000 order registrations"
     run_endpoints --orders http://127.0.0.1:18091
+    kill "${port_pid[18091]}"; wait "${port_pid[18091]}" 2>/dev/null || true
+    # What SQLite itself charges for a new device's rows (device, registration, event; plain SQL), and the store's
+    # own registration, in process on the same file: with the HTTP row above, the floor under a registration.
+    echo; echo "A new device's registration without HTTP, in process on the same file (CPU of the whole process):"; echo
+    "$bin/tessera-bench" registration-floor --sqlite "$work/bench.sqlite" --event-loop-executor
 fi
 
 if [ "$mode" = postgres ] || [ "$mode" = all ]; then

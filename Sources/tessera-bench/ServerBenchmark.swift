@@ -95,7 +95,13 @@ struct SeedCommand: ParsableCommand {
 struct HelloServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hello",
-        abstract: "Serve GET /hello (\"Hello, world!\") with Hummingbird: the load benchmark's baseline."
+        abstract: "Serve GET /hello (\"Hello, world!\") with Hummingbird: the load benchmark's baseline.",
+        discussion: """
+            Also serves POST /v1/devices/{device}/registrations/{passTypeIdentifier}/{serialNumber}: a registration's \
+            request as HTTP alone costs it (the route's parameters, the Authorization header, the JSON body decoded), \
+            answered 201 with nothing stored. With the same load as the server's registration, the difference is \
+            what the store and the event log cost.
+            """
     )
 
     @Option(help: "Port.")
@@ -119,8 +125,22 @@ struct HelloServerCommand: ParsableCommand {
         router.get("bytes") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: body))
         }
+        router.post("v1/devices/:device/registrations/:passTypeIdentifier/:serialNumber") { request, context in
+            guard let device = context.parameters.get("device"), !device.isEmpty,
+                  context.parameters.get("passTypeIdentifier") != nil, context.parameters.get("serialNumber") != nil,
+                  request.headers[.authorization]?.hasPrefix("ApplePass ") == true
+            else { throw HTTPError(.unauthorized) }
+            let body = try await request.body.collect(upTo: 64 << 10)
+            let registration = try JSONDecoder().decode(RegistrationBody.self, from: Data(body.readableBytesView))
+            guard !registration.pushToken.isEmpty else { throw HTTPError(.badRequest) }
+            return Response(status: .created)
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()
+    }
+
+    private struct RegistrationBody: Decodable {
+        var pushToken: String
     }
 }
 

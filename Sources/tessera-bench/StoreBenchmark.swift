@@ -87,7 +87,7 @@ struct StoreBenchmark: ParsableCommand {
 }
 
 /// A thread-safe counter for unique names across tasks.
-private final class NameCounter: Sendable {
+final class NameCounter: Sendable {
     private let value = Mutex(0)
 
     func next() -> Int { value.withLock { $0 += 1; return $0 } }

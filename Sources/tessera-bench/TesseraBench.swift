@@ -20,7 +20,7 @@ struct TesseraBench: ParsableCommand {
         abstract: "Benchmarks for Tessera (run with -c release).",
         subcommands: [
             SignBenchmark.self, BarcodeBenchmark.self, PayBenchmark.self, PreviewBenchmark.self, TokenBenchmark.self, SeedCommand.self,
-            HelloServerCommand.self, StoreBenchmark.self, APNsBenchmark.self,
+            HelloServerCommand.self, StoreBenchmark.self, RegistrationFloorBenchmark.self, APNsBenchmark.self,
         ]
     )
 }
