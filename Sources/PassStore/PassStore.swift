@@ -43,6 +43,19 @@ public protocol PassStore: Sendable {
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome
 
+    /// Registers a device for a pass's updates, as ``register(deviceLibraryIdentifier:pushToken:passTypeIdentifier:serialNumber:now:)``
+    /// does, only when `authenticate` accepts the pass's authentication token: the device's credential checked in
+    /// the same step as the write (a store with one writer checks it there, and skips a read of its own).
+    ///
+    /// `authenticate` is called exactly once, with the pass's token, or with ``PassLookup/standInToken``'s like when
+    /// there is no such pass, so a missing pass and a wrong credential cost the same and answer the same.
+    /// - Returns: whether the registration is new, or `nil` (nothing written) when there is no such pass or
+    ///   `authenticate` refused its token.
+    func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
+        authenticate: @escaping @Sendable (String) -> Bool
+    ) async throws -> RegistrationOutcome?
+
     /// Removes a registration; a device left with none is removed too.
     /// - Returns: whether a registration existed.
     @discardableResult
@@ -101,6 +114,24 @@ extension PassStore {
     /// One ``completePush(_:)`` after another, for stores without a cheaper way.
     public func completePushes(_ pushes: [PendingPush]) async throws {
         for push in pushes { try await completePush(push) }
+    }
+
+    /// The lookup for the credential, then the registration: two steps, for stores without a cheaper way.
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
+        authenticate: @escaping @Sendable (String) -> Bool
+    ) async throws -> RegistrationOutcome? {
+        let lookup = try await passForAuthentication(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        let accepted = authenticate(lookup.comparisonToken)
+        guard lookup.pass != nil, accepted else { return nil }
+        do {
+            return try await register(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                                      passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, now: now)
+        } catch let error as PassStoreError
+            where error == .passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        {
+            return nil  // deleted between the two steps
+        }
     }
 
     /// A plain lookup; stores whose reads cost more for a found pass than for a missing one override it.

@@ -51,15 +51,32 @@ extension WalletItemIssuer {
         return item
     }
 
-    /// Registers a device for an item's pushes (or updates its push token).
-    /// - Returns: Whether the registration is new.
+    /// Registers a device for an item's pushes (or updates its push token) when `token` is the item's authentication
+    /// token, checked by the store in the same step as the write, so no read of the item comes first.
+    ///
+    /// As ``authenticatedItem(typeIdentifier:identifier:token:)``: the comparison runs in constant time, against a
+    /// stand-in's token when the item is missing, so a wrong token and a missing item take the same time and give the
+    /// same `nil`.
+    /// - Parameters:
+    ///   - device: The device library identifier.
+    ///   - pushToken: The device's push token.
+    ///   - typeIdentifier: The pass or order type identifier.
+    ///   - identifier: The serial number or order identifier.
+    ///   - token: The credential the device sent, if any.
+    ///   - now: The time of the registration.
+    /// - Returns: Whether the registration is new, or `nil` (nothing written) when the item does not exist or the
+    ///   token does not match.
     @inlinable @inline(__always)
-    public func register(device: String, pushToken: String, for item: PassRecord, now: Date) async throws
-        -> RegistrationOutcome
+    public func register(device: String, pushToken: String, typeIdentifier: String, identifier: String,
+                         token: Substring?, now: Date) async throws -> RegistrationOutcome?
     {
-        try await store.register(
-            deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: item.passTypeIdentifier,
-            serialNumber: item.serialNumber, now: now)
+        let credential = token.map(String.init)
+        return try await store.register(
+            deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: typeIdentifier,
+            serialNumber: identifier, now: now, authenticate: { stored in
+                let matches = SecretToken.constantTimeEqual(credential ?? "", stored)
+                return credential != nil && matches
+            })
     }
 
     /// Ends a device's registration for an item.

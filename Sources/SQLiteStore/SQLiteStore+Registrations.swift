@@ -24,11 +24,39 @@ extension SQLiteStore {
             .outcome
     }
 
+    /// Registers a device when `authenticate` accepts the pass's token, checked by the writer in the registration's
+    /// own transaction: no read connection is taken, and none of SQLite's pages is read again by one (a reader's
+    /// cache is dropped whenever another connection has committed, so under registrations every read starts cold).
+    /// A missing pass is checked against a stand-in pass's token read in its place, in the same time.
+    /// - Returns: Whether the registration is new, or `nil` (nothing written) when there is no such pass or
+    ///   `authenticate` refused its token.
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
+        authenticate: @escaping @Sendable (String) -> Bool
+    ) async throws -> RegistrationOutcome? {
+        let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
+                                                identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
+        let registration = DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                                              passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        do {
+            return try await registrationWrites.write(
+                RegistrationWrite(registration: registration, now: now, event: event, authenticate: authenticate)
+            ).outcome
+        } catch let error as PassStoreError
+            where error == .passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        {
+            return nil
+        }
+    }
+
     /// One device registration waiting for the writer, with its time and the event it records if new.
     struct RegistrationWrite: Sendable {
         var registration: DeviceRegistration
         var now: Date
         var event: WalletEventDraft
+        /// Checks the pass's token before anything is written (the device endpoints' credential); `nil` for callers
+        /// that checked it already.
+        var authenticate: (@Sendable (String) -> Bool)? = nil
     }
 
     /// What writing one registration did, and its pass's template for the event the batch records when it is new.
@@ -50,7 +78,7 @@ extension SQLiteStore {
             return try writeRegistration(
                 deviceLibraryIdentifier: registration.deviceLibraryIdentifier, pushToken: registration.pushToken,
                 passTypeIdentifier: registration.passTypeIdentifier, serialNumber: registration.serialNumber,
-                now: write.now, tables, db)
+                now: write.now, authenticate: write.authenticate, tables, db)
         }, finish: { writes, outcomes, db in
             var events: [RecordedEvent] = []
             for (write, outcome) in zip(writes, outcomes) {
@@ -83,13 +111,27 @@ extension SQLiteStore {
     /// when the registration is new).
     /// - Throws: ``PassStore/PassStoreError/passNotFound(passTypeIdentifier:serialNumber:)``, before anything is
     ///   written, when there is no such pass.
+    /// - Parameter authenticate: When given, the pass's token must satisfy it (checked against a stand-in's when
+    ///   there is no pass, so both cost the same); a refusal throws `passNotFound` before anything is written.
     private static func writeRegistration(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
-        _ tables: Tables, _ db: Database
+        authenticate: (@Sendable (String) -> Bool)? = nil, _ tables: Tables, _ db: Database
     ) throws -> RegistrationWritten {
-        let item = try db.cachedStatement(sql: tables.itemTemplate)
-        guard let template = try String.fetchOne(item, arguments: [passTypeIdentifier, serialNumber]) else {
-            throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        let template: String
+        if let authenticate {
+            let item = try db.cachedStatement(sql: tables.itemTemplateForAuthentication)
+            let row = try Row.fetchOne(item, arguments: [passTypeIdentifier, serialNumber])
+            let accepted = authenticate(row?[2] ?? PassLookup.standInToken)
+            guard let row, (row[0] as Int64) == 1, accepted else {
+                throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            }
+            template = row[1]
+        } else {
+            let item = try db.cachedStatement(sql: tables.itemTemplate)
+            guard let found = try String.fetchOne(item, arguments: [passTypeIdentifier, serialNumber]) else {
+                throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            }
+            template = found
         }
         let device = try db.cachedStatement(sql: tables.upsertDevice)
         try device.execute(arguments: [deviceLibraryIdentifier, pushToken, now.timeIntervalSince1970])

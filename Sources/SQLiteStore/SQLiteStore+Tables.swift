@@ -14,6 +14,9 @@ extension SQLiteStore {
         let itemForAuthentication: String
         /// An item's template, when it exists (registration).
         let itemTemplate: String
+        /// An item's template and authentication token, or a stand-in item's in their place (`0` first), for the
+        /// registration that checks the device's credential in the writer: a found and a missing item cost the same.
+        let itemTemplateForAuthentication: String
         /// A device created or its push token updated (registration).
         let upsertDevice: String
         /// A registration added unless present.
@@ -43,6 +46,12 @@ extension SQLiteStore {
                 LIMIT 1
                 """
             itemTemplate = "SELECT template FROM \(items) WHERE pass_type_identifier = ? AND serial_number = ?"
+            itemTemplateForAuthentication = """
+                SELECT 1, template, authentication_token FROM \(items) WHERE pass_type_identifier = ? AND serial_number = ?
+                UNION ALL
+                SELECT 0, template, authentication_token FROM \(items) WHERE rowid = (SELECT max(rowid) FROM \(items))
+                LIMIT 1
+                """
             upsertDevice = """
                 INSERT INTO \(devices) (device_library_identifier, push_token, updated_at) VALUES (?1, ?2, ?3)
                 ON CONFLICT (device_library_identifier) DO UPDATE SET push_token = ?2, updated_at = ?3

@@ -94,6 +94,14 @@ struct ServeErrorEnvelopeTests {
         let unauthorized = try await send(server, "GET", "/v1/passes/\(type)/E-1", headers: ["Authorization: ApplePass wrong"])
         #expect(unauthorized.status == 401)
         #expect(unauthorized.body.isEmpty, "\(String(decoding: unauthorized.body, as: UTF8.self))")
+        // A registration is checked in the store's write: a wrong token gets the bare 401 whatever the body, and
+        // leaves nothing behind.
+        let refusedPath = "/v1/devices/0099ffee/registrations/\(type)/E-1"
+        for body in ["{}", #"{"pushToken":"aa11"}"#] {
+            let refused = try await send(server, "POST", refusedPath, headers: ["Authorization: ApplePass x\(token)"], body: body)
+            #expect(refused.status == 401 && refused.body.isEmpty, "\(body): \(refused.status)")
+        }
+        #expect(try await send(server, "GET", "/v1/devices/0099ffee/registrations/\(type)").status == 204)
         let unchanged = try await send(server, "GET", "/v1/devices/0011aabb/registrations/\(type)")
         #expect(unchanged.status == 204)
         #expect(unchanged.body.isEmpty)

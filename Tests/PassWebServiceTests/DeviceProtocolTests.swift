@@ -64,10 +64,22 @@ struct DeviceProtocolTests {
                     headers: .applePass(pass.authenticationToken)),
                 try await client.execute(
                     uri: registrationPath(pass), method: .delete, headers: .applePass("nope")),
+                // Without a valid credential the body is never judged: a bad or oversized one is the same 401.
+                try await client.execute(
+                    uri: registrationPath(pass), method: .post, headers: .json(.applePass("wrong-token-0000000000000000000")),
+                    body: .json(#"{"push":"aa"}"#)),
+                try await client.execute(
+                    uri: registrationPath(unknown), method: .post, headers: .json(.applePass(pass.authenticationToken)),
+                    body: .json(#"{"pushToken":"#)),
+                try await client.execute(
+                    uri: registrationPath(pass), method: .post, headers: .json(.applePass("wrong-token-0000000000000000000")),
+                    body: .json(#"{"pushToken":""# + String(repeating: "a", count: 70_000) + #""}"#)),
             ]
             #expect(answers.map(\.status) == Array(repeating: .unauthorized, count: answers.count))
             #expect(Set(answers.map { $0.body.data }).count == 1)
         }
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "E-1002") == 0,
+                "no refused registration wrote anything")
     }
 
     @Test("malformed path segments and bodies get 400 naming what is wrong")

@@ -45,15 +45,30 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
         var pushToken: String
     }
 
+    /// The credential is checked by the store in the registration's own write (``WalletItemIssuer/register(device:pushToken:typeIdentifier:identifier:token:now:)``),
+    /// not by a read before it. A body that cannot be used is answered only after the credential has been checked
+    /// on its own, so a request without a valid credential gets the bare 401 whatever its body, as before.
     @Sendable func register(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
             let device = try PathSegments.device(of: kind, in: context)
-            let item = try await authenticatedItem(request, context)
-            let body = try await JSONBody.decode(RegistrationBody.self, from: request, limit: maximumBodySize)
-            guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
-                throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string")
+            let typeIdentifier = try PathSegments.typeIdentifier(of: kind, in: context)
+            let identifier = try PathSegments.itemIdentifier(of: kind, in: context)
+            let pushToken: String
+            do {
+                let body = try await JSONBody.decode(RegistrationBody.self, from: request, limit: maximumBodySize)
+                guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
+                    throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string")
+                }
+                pushToken = body.pushToken
+            } catch {
+                _ = try await authenticatedItem(request, context)
+                throw error
             }
-            let outcome = try await issuer.register(device: device, pushToken: body.pushToken, for: item, now: now())
+            let token = Secrets.credential(scheme: kind.authorizationScheme, in: request.headers[.authorization])
+            guard let outcome = try await issuer.register(
+                device: device, pushToken: pushToken, typeIdentifier: typeIdentifier, identifier: identifier,
+                token: token, now: now())
+            else { throw WebServiceError.deviceUnauthorized }
             return Response(status: outcome == .created ? .created : .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
