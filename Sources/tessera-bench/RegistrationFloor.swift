@@ -11,14 +11,14 @@ import SQLiteStore
 /// write, with none of the store's code around them, next to the store's own registration on the same file.
 ///
 /// Per registration, in write transactions of `--batch` registrations on one connection: the pass row read (as the
-/// store reads it before writing), the device row (and its push-token index), the registration row (and its index by pass) and the
-/// `pass.registered` event (and its index by item), each by a prepared statement. Commits leave the log alone and
-/// passive checkpoints copy it every 200 ms on a connection of their own, as `tessera serve` runs them. The cost is the
-/// process's CPU time (user and system, from `getrusage`) per registration, so it includes the checkpoints' work.
-/// Then the store's own registrations (`SQLiteStore.register`: the same rows, the analytics folded at write, group
-/// commit) from `--tasks` concurrent tasks, alone and after the pass read on a reader connection that the device
-/// endpoints make for the token. What HTTP adds is measured by `tessera-bench hello`'s registration route
-/// (scripts/bench-server.sh).
+/// store reads it before writing), the device row (and its push-token index), the registration row (and its index by
+/// pass) and the `pass.registered` event (and its index by item), each by a prepared statement. Commits leave the log
+/// alone and passive checkpoints copy it every 200 ms on a connection of their own, as `tessera serve` runs them. The
+/// cost is the process's CPU time (user and system, from `getrusage`) per registration, so it includes the
+/// checkpoints' work. Then the store's own registrations (`SQLiteStore.register`: the same rows, the analytics folded
+/// at write, group commit) from `--tasks` concurrent tasks, alone and after a pass read on a reader connection (the
+/// way the device endpoints checked the token before the writer did, and stores other than SQLite still do). What
+/// HTTP adds is measured by `tessera-bench hello`'s registration route (scripts/bench-server.sh).
 struct RegistrationFloorBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "registration-floor",
