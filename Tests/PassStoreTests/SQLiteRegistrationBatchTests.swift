@@ -59,4 +59,53 @@ struct SQLiteRegistrationBatchTests {
         let events = try await reopened.events(after: EventCursor(id: 0), types: ["pass.registered"], limit: 1_000)
         #expect(events.count == expected.count)
     }
+
+    @Test("300 credential-checked registrations at once, a third with a wrong token and a tenth for missing passes: the refused answer nil and write nothing, the others are kept")
+    func concurrentAuthenticatedRegistrations() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        let records = try await Fixtures.insert((0..<30).map { "H\($0)" }, into: store)
+        let tokens = Dictionary(uniqueKeysWithValues: records.map { ($0.serialNumber, $0.authenticationToken) })
+        // Device i asks for pass i % 30 with its right token, except every third (a wrong one) and every tenth (a pass
+        // that does not exist, with some pass's real token).
+        let requests = (0..<300).map { index in
+            (device: "adev-\(index)", serial: index % 10 == 9 ? "missing-\(index)" : "H\(index % 30)",
+             token: index % 3 == 0 ? "wrong-\(index)" : tokens["H\(index % 30)"]!)
+        }
+        let answers = try await withThrowingTaskGroup(of: (Int, RegistrationOutcome?).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    let token = request.token
+                    let outcome = try await store.register(
+                        deviceLibraryIdentifier: request.device, pushToken: "push-\(index)",
+                        passTypeIdentifier: Fixtures.passType, serialNumber: request.serial, now: Fixtures.now,
+                        authenticate: { $0 == token })
+                    return (index, outcome)
+                }
+            }
+            var answers: [Int: RegistrationOutcome?] = [:]
+            for try await (index, outcome) in group { answers[index] = outcome }
+            return answers
+        }
+        let accepted = requests.indices.filter { requests[$0].serial.hasPrefix("H") && !requests[$0].token.hasPrefix("wrong") }
+        for index in requests.indices {
+            let expected: RegistrationOutcome? = accepted.contains(index) ? .created : nil
+            #expect(answers[index] == expected, "request \(index): \(requests[index])")
+        }
+        let reopened = try SQLiteStore(path: path)
+        var total = 0
+        for serial in 0..<30 {
+            total += try await reopened.registrationCount(passTypeIdentifier: Fixtures.passType, serialNumber: "H\(serial)")
+        }
+        #expect(total == accepted.count)
+        for index in requests.indices where !accepted.contains(index) {
+            #expect(try await reopened.serialNumbers(deviceLibraryIdentifier: requests[index].device,
+                                                     passTypeIdentifier: Fixtures.passType, updatedSince: nil) == nil)
+        }
+        let events = try await reopened.events(after: EventCursor(id: 0), types: ["pass.registered"], limit: 1_000)
+        #expect(events.count == accepted.count)
+    }
 }
