@@ -8,13 +8,19 @@ import Testing
 /// transaction written.
 @Suite("SQLiteStore: registrations written together")
 struct SQLiteRegistrationBatchTests {
-    @Test("300 registrations at once, a tenth for missing passes: each answered alone, every one that succeeded kept once")
-    func concurrentRegistrations() async throws {
+    /// A new store in a folder of its own (the caller removes the folder), and its file's path for reopening it.
+    static func freshStore() async throws -> (folder: URL, path: String, store: SQLiteStore) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         let store = try SQLiteStore(path: path)
         try await store.migrate()
+        return (folder, path, store)
+    }
+
+    @Test("300 registrations at once, a tenth for missing passes: each answered alone, every one that succeeded kept once")
+    func concurrentRegistrations() async throws {
+        let (folder, path, store) = try await Self.freshStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
         try await Fixtures.insert((0..<30).map { "G\($0)" }, into: store)
         enum Answer: Equatable, Sendable { case created, updated, missing, other(String) }
         // Device i registers for pass i % 30; every tenth names a pass that does not exist; devices 0-29 register twice.
@@ -62,11 +68,8 @@ struct SQLiteRegistrationBatchTests {
 
     @Test("300 credential-checked registrations at once, a third with a wrong token and a tenth for missing passes: the refused answer nil and write nothing, the others are kept")
     func concurrentAuthenticatedRegistrations() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        let (folder, path, store) = try await Self.freshStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("store.sqlite").path
-        let store = try SQLiteStore(path: path)
-        try await store.migrate()
         let records = try await Fixtures.insert((0..<30).map { "H\($0)" }, into: store)
         let tokens = Dictionary(uniqueKeysWithValues: records.map { ($0.serialNumber, $0.authenticationToken) })
         // Device i asks for pass i % 30 with its right token, except every third (a wrong one) and every tenth (a pass
