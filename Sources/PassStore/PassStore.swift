@@ -47,8 +47,9 @@ public protocol PassStore: Sendable {
     /// does, only when `authenticate` accepts the pass's authentication token: the device's credential checked in
     /// the same step as the write (a store with one writer checks it there, and skips a read of its own).
     ///
-    /// `authenticate` is called exactly once, with the pass's token, or with ``PassLookup/standInToken``'s like when
-    /// there is no such pass, so a missing pass and a wrong credential cost the same and answer the same.
+    /// `authenticate` is called exactly once: with the pass's token, or, when there is no such pass, with a stand-in
+    /// token (another pass's, or ``PassLookup/standInToken``), so a missing pass and a wrong credential cost the same
+    /// and answer the same.
     /// - Returns: whether the registration is new, or `nil` (nothing written) when there is no such pass or
     ///   `authenticate` refused its token.
     func register(

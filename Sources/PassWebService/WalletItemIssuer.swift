@@ -46,9 +46,17 @@ extension WalletItemIssuer {
         -> PassRecord?
     {
         let lookup = try await store.passForAuthentication(passTypeIdentifier: typeIdentifier, serialNumber: identifier)
-        let matches = SecretToken.constantTimeEqual(token ?? "", lookup.comparisonToken)
-        guard let item = lookup.pass, token != nil, matches else { return nil }
+        let matches = Self.credential(token, matches: lookup.comparisonToken)
+        guard let item = lookup.pass, matches else { return nil }
         return item
+    }
+
+    /// Whether a device's credential is `stored`, compared in constant time (also when there is none, against
+    /// nothing), so how far a wrong one matched cannot be timed.
+    @inlinable @inline(__always)
+    public static func credential(_ token: Substring?, matches stored: String) -> Bool {
+        let matches = SecretToken.constantTimeEqual(token ?? "", stored)
+        return token != nil && matches
     }
 
     /// Registers a device for an item's pushes (or updates its push token) when `token` is the item's authentication
@@ -70,13 +78,9 @@ extension WalletItemIssuer {
     public func register(device: String, pushToken: String, typeIdentifier: String, identifier: String,
                          token: Substring?, now: Date) async throws -> RegistrationOutcome?
     {
-        let credential = token.map(String.init)
-        return try await store.register(
+        try await store.register(
             deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: typeIdentifier,
-            serialNumber: identifier, now: now, authenticate: { stored in
-                let matches = SecretToken.constantTimeEqual(credential ?? "", stored)
-                return credential != nil && matches
-            })
+            serialNumber: identifier, now: now, authenticate: { Self.credential(token, matches: $0) })
     }
 
     /// Ends a device's registration for an item.

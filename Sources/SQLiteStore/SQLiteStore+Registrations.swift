@@ -15,13 +15,10 @@ extension SQLiteStore {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date
     ) async throws -> RegistrationOutcome {
-        // The event (its device hash) is made before the write, so SQLite's one writer does not wait on it.
-        let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
-                                                identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
-        let registration = DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                                              passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        return try await registrationWrites.write(RegistrationWrite(registration: registration, now: now, event: event))
-            .outcome
+        try await registrationWrites.write(RegistrationWrite(
+            DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                               passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
+            now: now, kind: tables.itemKind, authenticate: nil)).outcome
     }
 
     /// Registers a device when `authenticate` accepts the pass's token, checked by the writer in the registration's
@@ -34,14 +31,11 @@ extension SQLiteStore {
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, now: Date,
         authenticate: @escaping @Sendable (String) -> Bool
     ) async throws -> RegistrationOutcome? {
-        let event = WalletEventDraft.registered(tables.itemKind, typeIdentifier: passTypeIdentifier,
-                                                identifier: serialNumber, deviceLibraryIdentifier: deviceLibraryIdentifier)
-        let registration = DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
-                                              passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         do {
-            return try await registrationWrites.write(
-                RegistrationWrite(registration: registration, now: now, event: event, authenticate: authenticate)
-            ).outcome
+            return try await registrationWrites.write(RegistrationWrite(
+                DeviceRegistration(deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken,
+                                   passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber),
+                now: now, kind: tables.itemKind, authenticate: authenticate)).outcome
         } catch let error as PassStoreError
             where error == .passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         {
@@ -56,7 +50,18 @@ extension SQLiteStore {
         var event: WalletEventDraft
         /// Checks the pass's token before anything is written (the device endpoints' credential); `nil` for callers
         /// that checked it already.
-        var authenticate: (@Sendable (String) -> Bool)? = nil
+        var authenticate: (@Sendable (String) -> Bool)?
+
+        /// The event (its device hash) is made here, before the write, so SQLite's one writer does not wait on it.
+        init(_ registration: DeviceRegistration, now: Date, kind: WalletItemKind,
+             authenticate: (@Sendable (String) -> Bool)?) {
+            self.registration = registration
+            self.now = now
+            self.authenticate = authenticate
+            event = .registered(kind, typeIdentifier: registration.passTypeIdentifier,
+                                identifier: registration.serialNumber,
+                                deviceLibraryIdentifier: registration.deviceLibraryIdentifier)
+        }
     }
 
     /// What writing one registration did, and its pass's template for the event the batch records when it is new.
