@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
+import TesseraServer
 
 /// The `tessera` command: exit 0 on success, 1 for invalid input or a pass that fails, 2 for usage errors.
 @main
@@ -17,6 +19,8 @@ struct Tessera: AsyncParsableCommand {
     )
 
     static func main() async {
+        // The same lines as swift-log's default handler, without rebuilding their metadata's text on every request.
+        LoggingSystem.bootstrap { label in DeferredMetadataLogHandler(label: label) }
         do {
             var command = try parseAsRoot()
             if let serve = command as? ServeCommand, let threads = try serve.requestedEventLoopThreads() {
