@@ -18,8 +18,14 @@ public final class SQLiteStore: PassStore {
         public var maximumReaderCount: Int
         /// How long a statement waits for another process's lock before failing, in seconds.
         public var busyTimeout: TimeInterval
-        /// Bytes of the file each connection may memory-map (`PRAGMA mmap_size`), shared through the OS page cache.
+        /// Bytes of the file the writer and the `DatabasePool`'s readers may each memory-map (`PRAGMA mmap_size`),
+        /// shared through the OS page cache.
         public var memoryMapSize: Int
+        /// Bytes of the file each of the device endpoints' read-only connections may memory-map; none by default.
+        /// A page counts in the process's resident set once for every mapping it is resident in, so eight readers
+        /// mapping the same pages made the server look up to twice its size (during a campaign, 621-901 MB of VmRSS
+        /// against about 500 MB without their mappings), and their reads are no slower without (docs/benchmarks.md).
+        public var readerMemoryMapSize: Int
         /// Whether the log is copied into the file by ``runCheckpoints(every:)`` rather than by the commits. By default
         /// the commit that fills the log past 1,000 pages copies it (SQLite's automatic checkpoint), and every write
         /// waiting for the writer waits for that copy too. Only for a process that runs ``runCheckpoints(every:)``:
@@ -31,15 +37,17 @@ public final class SQLiteStore: PassStore {
         ///   - path: Path of the database file.
         ///   - maximumReaderCount: How many connections may read at the same time.
         ///   - busyTimeout: How long to wait for another process's lock, in seconds.
-        ///   - memoryMapSize: Bytes of the file each connection may memory-map (0 turns memory mapping off).
+        ///   - memoryMapSize: Bytes of the file the writer and the pool's readers may memory-map (0 turns it off).
+        ///   - readerMemoryMapSize: Bytes of the file each device-endpoint reader may memory-map (0, the default: none).
         ///   - checkpointsInBackground: Whether ``runCheckpoints(every:)`` copies the log into the file.
         public init(path: String, maximumReaderCount: Int = 8, busyTimeout: TimeInterval = 5, memoryMapSize: Int = 256 << 20,
-                    checkpointsInBackground: Bool = false)
+                    readerMemoryMapSize: Int = 0, checkpointsInBackground: Bool = false)
         {
             self.path = path
             self.maximumReaderCount = maximumReaderCount
             self.busyTimeout = busyTimeout
             self.memoryMapSize = memoryMapSize
+            self.readerMemoryMapSize = readerMemoryMapSize
             self.checkpointsInBackground = checkpointsInBackground
         }
     }
@@ -70,22 +78,24 @@ public final class SQLiteStore: PassStore {
         config.maximumReaderCount = max(1, configuration.maximumReaderCount)
         config.busyMode = .timeout(configuration.busyTimeout)
         let memoryMapSize = max(0, configuration.memoryMapSize)
+        let readerMemoryMapSize = max(0, configuration.readerMemoryMapSize)
         let inBackground = configuration.checkpointsInBackground
         config.prepareDatabase { db in
             // In WAL mode, NORMAL is safe against corruption; only the last commits may be lost on power failure.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)")
             if inBackground { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         }
+        // The device endpoints' connections: the same settings, read-only, with a mapping of their own size.
+        var readerConfig = config
+        readerConfig.label = "tessera.store.reader"
+        readerConfig.readonly = true
+        readerConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(readerMemoryMapSize)") }
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(memoryMapSize)") }
         do {
             pool = try DatabasePool(path: configuration.path, configuration: config)
         } catch {
             throw PassStoreError.unavailable("cannot open \(configuration.path): \(error)")
         }
-        // The device endpoints' connections: the same settings, read-only.
-        var readerConfig = config
-        readerConfig.label = "tessera.store.reader"
-        readerConfig.readonly = true
         readers = ReadConnections(path: configuration.path, configuration: readerConfig,
                                   maximumCount: max(1, configuration.maximumReaderCount))
         tables = .passes

@@ -31,14 +31,18 @@ struct StoreBenchmark: ParsableCommand {
     @Flag(help: "Also time registrations of new devices (they are written to the file: use a copy).")
     var registrations = false
 
-    @Option(help: "Bytes of the file each connection memory-maps (PRAGMA mmap_size).")
+    @Option(help: "Bytes of the file the writer memory-maps (PRAGMA mmap_size).")
     var mmap: Int = 256 << 20
+
+    @Option(help: "Bytes of the file each reader connection memory-maps (the store's default: none).")
+    var readerMmap: Int = 0
 
     func run() throws {
         let hot = max(1, passes), path = sqlite, calls = calls, tasks = max(1, tasks), readers = readers, mmap = mmap,
-            registrations = registrations
+            readerMmap = readerMmap, registrations = registrations
         try runBlocking {
-            let store = try SQLiteStore(configuration: .init(path: path, maximumReaderCount: readers, memoryMapSize: mmap))
+            let store = try SQLiteStore(configuration: .init(
+                path: path, maximumReaderCount: readers, memoryMapSize: mmap, readerMemoryMapSize: readerMmap))
             print("\(tasks) concurrent task(s), \(readers) reader connection(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
             print("| store call (SQLite, 100,000 passes, 1,000,000 registrations) | per second | µs each |")
             print("| --- | ---: | ---: |")
