@@ -6,7 +6,7 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure happened; the names are the ones the HTTP layer's error envelope uses.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidRequest, notFound, conflict, passesBundleLimit, signingUnavailable, internalError
+            case invalidRequest, notFound, conflict, idempotencyConflict, passesBundleLimit, signingUnavailable, internalError
         }
 
         private let base: Base
@@ -18,6 +18,8 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
         public static let notFound = Code(.notFound)
         /// The pass or order already exists (409).
         public static let conflict = Code(.conflict)
+        /// The `Idempotency-Key` was used before with another body (409).
+        public static let idempotencyConflict = Code(.idempotencyConflict)
         /// The passes asked for do not fit in one `.pkpasses` bundle (422).
         public static let passesBundleLimit = Code(.passesBundleLimit)
         /// The pass's signing identity cannot sign new versions now: its certificate expired (503).

@@ -7,7 +7,8 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
     /// What kind of failure happened; the names are shared with `CheckoutError.Code` where the meaning is the same.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, payloadTooLarge, rateLimited
+            case invalidRequest, unauthorized, forbidden, notFound, methodNotAllowed, conflict, idempotencyConflict
+            case payloadTooLarge, rateLimited
             case passesBundleLimit, signingUnavailable, internalError
         }
 
@@ -26,6 +27,8 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
         public static let methodNotAllowed = Code(.methodNotAllowed)
         /// The pass already exists (409).
         public static let conflict = Code(.conflict)
+        /// The `Idempotency-Key` was used before with another body (409), as checkout's sessions answer it.
+        public static let idempotencyConflict = Code(.idempotencyConflict)
         /// The body is larger than the configured limit (413).
         public static let payloadTooLarge = Code(.payloadTooLarge)
         /// Too many requests from this address; `Retry-After` says when to try again (429).

@@ -119,6 +119,63 @@ struct ServeKeysTests {
         }
     }
 
+    @Test("Idempotency-Keys are each caller's own: another brand's key neither replays nor refuses them")
+    func idempotencyKeysPerCaller() async throws {
+        try await Server.with { server in
+            _ = try await server.createPass(template: "event-ticket", serial: "A-1")
+            _ = try await server.createPass(template: "store-card", serial: "B-1")
+            let brandA = try await Self.key(server, name: "brand-a", identifiers: ["pass.com.brand-a.*"], permissions: ["read", "write", "redeem"])
+            let brandB = try await Self.key(server, name: "brand-b", identifiers: ["pass.com.brand-b.*"], permissions: ["read", "write", "redeem"])
+            func scan(_ secret: String?, _ body: String, key: String) async throws -> (status: Int, json: [String: Any]) {
+                let answer = try await server.send(
+                    "POST", "/api/v1/redemptions",
+                    headers: ["Authorization: Bearer \(secret ?? ServeProcess.adminToken)", "Idempotency-Key: \(key)"], body: body)
+                return (answer.status, (try? OrdersServer.json(answer.body)) ?? [:])
+            }
+            let ticket = #"{"passTypeIdentifier":"\#(Server.ticketType)","serialNumber":"A-1","place":"North"}"#
+            let card = #"{"passTypeIdentifier":"\#(Server.loyaltyType)","serialNumber":"B-1","place":"Till 1"}"#
+
+            let first = try await scan(nil, ticket, key: "scan-1")
+            #expect(first.json["result"] as? String == "valid", "\(first.json)")
+            // Brand B's own scan under the same key is its own, not a conflict with the admin's.
+            let own = try await scan(brandB.secret, card, key: "scan-1")
+            #expect(own.status == 200 && own.json["result"] as? String == "valid", "\(own.json)")
+            // Brand B sending a key and body the admin used: the ticket is not its to see, and nothing is replayed.
+            #expect(try await scan(nil, ticket, key: "scan-2").json["result"] as? String == "alreadyRedeemed")
+            let foreign = try await scan(brandB.secret, ticket, key: "scan-2")
+            #expect(foreign.status == 200 && foreign.json["result"] as? String == "unknown", "\(foreign.json)")
+            #expect(foreign.json["replayed"] as? Bool == false && foreign.json["pass"] is NSNull, "\(foreign.json)")
+            #expect(!String(describing: foreign.json).contains("authenticationToken"))
+            // Brand A's key with the admin's body: a scan of its own (the ticket is used), not the admin's answer.
+            let again = try await scan(brandA.secret, ticket, key: "scan-1")
+            #expect(again.json["result"] as? String == "alreadyRedeemed" && again.json["replayed"] as? Bool == false, "\(again.json)")
+            // The same caller, the same key, another body: 409 idempotencyConflict.
+            let conflict = try await scan(nil, card, key: "scan-1")
+            #expect(conflict.status == 409, "\(conflict.json)")
+            #expect((conflict.json["error"] as? [String: Any])?["code"] as? String == "idempotencyConflict", "\(conflict.json)")
+
+            // Campaigns: the admin's key is not brand A's, and the 409 names nobody else's campaign.
+            func campaign(_ secret: String?, _ body: String) async throws -> (status: Int, json: [String: Any]) {
+                let answer = try await server.send(
+                    "POST", "/api/v1/campaigns",
+                    headers: ["Authorization: Bearer \(secret ?? ServeProcess.adminToken)", "Idempotency-Key: move-1"], body: body)
+                return (answer.status, (try? OrdersServer.json(answer.body)) ?? [:])
+            }
+            let cards = #"{"select":{"template":"store-card"},"data":{"fields":{"balance":"5"}}}"#
+            let tickets = #"{"select":{"template":"event-ticket"},"data":{"fields":{"seat":"9C"}}}"#
+            let admin = try await campaign(nil, cards)
+            #expect(admin.status == 202, "\(admin.json)")
+            let mine = try await campaign(brandA.secret, tickets)
+            #expect(mine.status == 202 && mine.json["id"] as? String != admin.json["id"] as? String, "\(mine.json)")
+            let replay = try await campaign(brandA.secret, tickets)
+            #expect(replay.status == 202 && replay.json["id"] as? String == mine.json["id"] as? String, "\(replay.json)")
+            let mismatch = try await campaign(brandA.secret, #"{"select":{"template":"event-ticket"},"void":true}"#)
+            #expect(mismatch.status == 409, "\(mismatch.json)")
+            #expect((mismatch.json["error"] as? [String: Any])?["code"] as? String == "idempotencyConflict")
+            #expect(!String(describing: mismatch.json).contains(admin.json["id"] as? String ?? "-"))
+        }
+    }
+
     @Test("tessera keys create, list and revoke against the server")
     func commandLine() async throws {
         try await Server.with { server in

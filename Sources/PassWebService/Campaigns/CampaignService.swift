@@ -47,11 +47,15 @@ public final class CampaignService: Sendable {
     /// - Parameters:
     ///   - body: The request body's members.
     ///   - idempotencyKey: The client's `Idempotency-Key`, if any.
+    ///   - caller: The calling API key's id (`nil` for the admin token): its `Idempotency-Key`s are its own.
     /// - Returns: The campaign, and whether it was created now (`false`: the same key and body came before).
     /// - Throws: ``IssuerError``: 422 naming the member at fault, 409 for a known key with another body.
-    public func create(body: [String: JSONValue], idempotencyKey: String?) async throws -> (campaign: CampaignRecord, created: Bool) {
+    public func create(body: [String: JSONValue], idempotencyKey sentKey: String?, caller: String? = nil) async throws
+        -> (campaign: CampaignRecord, created: Bool)
+    {
         let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
-        try IdempotencyKey.check(idempotencyKey)
+        try IdempotencyKey.check(sentKey)
+        let idempotencyKey = IdempotencyKey.stored(sentKey, caller: caller)
         let request = try CampaignRequest(body, now: now())
         try await check(request)
         let campaign = NewCampaign(
@@ -60,7 +64,7 @@ public final class CampaignService: Sendable {
         let (stored, inserted) = try await store.insertCampaign(campaign, now: now())
         if !inserted {
             guard stored.requestHash == hash else {
-                throw IssuerError(status: .conflict, description: "Idempotency-Key: already used for campaign \(stored.id) with another body")
+                throw IdempotencyKey.conflict("Idempotency-Key: already used for campaign \(stored.id) with another body")
             }
             return (stored, false)
         }

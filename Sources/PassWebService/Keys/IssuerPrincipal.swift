@@ -57,6 +57,11 @@ public enum IssuerPrincipal: Sendable, Equatable {
     /// Whether this is the admin token.
     public var isAdmin: Bool { self == .admin }
 
+    /// The API key's id; `nil` for the admin token.
+    public var keyID: String? {
+        if case .key(let id, _, _) = self { id } else { nil }
+    }
+
     /// Of `identifiers`, those this caller sees, in order.
     public func visible(_ identifiers: [String]) -> [String] {
         identifiers.filter(covers)

@@ -31,13 +31,15 @@ extension PassIssuer {
     /// - Throws: ``IssuerError``: 422 naming the member at fault, 409 for a key used with another body or a message
     ///   that several passes carry.
     ///   - visible: The identifiers the caller sees (an API key's scope): another brand's pass is `unknown` to it.
+    ///   - caller: The calling API key's id (`nil` for the admin token): its `Idempotency-Key`s are its own.
     public func redeem(
-        body: [String: JSONValue], idempotencyKey: String?, visible: IssuerScope? = nil
+        body: [String: JSONValue], idempotencyKey sentKey: String?, visible: IssuerScope? = nil, caller: String? = nil
     ) async throws -> RedemptionAnswer {
         guard let store = store as? any RedemptionStore else {
             throw IssuerError(status: .notImplemented, description: "this store does not keep redemptions")
         }
-        try IdempotencyKey.check(idempotencyKey)
+        try IdempotencyKey.check(sentKey)
+        let idempotencyKey = IdempotencyKey.stored(sentKey, caller: caller)
         for key in body.keys where !["barcodeMessage", "passTypeIdentifier", "serialNumber", "place"].contains(key) {
             throw IssuerError.invalid(
                 "\(key): unknown member (known: barcodeMessage, passTypeIdentifier, serialNumber, place)", field: key)
@@ -89,7 +91,7 @@ extension PassIssuer {
         do {
             return try await store.redeem(attempt, now: now)
         } catch let error as PassStoreError where error.isIdempotencyConflict {
-            throw IssuerError(status: .conflict, description: "Idempotency-Key: already used for another scan")
+            throw IdempotencyKey.conflict("Idempotency-Key: already used for another scan")
         }
     }
 
@@ -128,6 +130,9 @@ extension PassIssuer {
 }
 
 /// The `Idempotency-Key` header the issuer API honours (campaigns, redemptions).
+///
+/// Keys are the caller's own: the admin token's and each API key's are kept apart, so two brands' scanners both
+/// sending `scan-1` neither replay nor refuse each other's requests, and no caller learns which keys another used.
 enum IdempotencyKey {
     /// - Throws: ``IssuerError`` 400 unless the key is 1-255 visible ASCII characters.
     static func check(_ key: String?) throws {
@@ -137,5 +142,20 @@ enum IdempotencyKey {
         else {
             throw IssuerError(status: .badRequest, description: "Idempotency-Key: 1-255 visible ASCII characters")
         }
+    }
+
+    /// The key as stored: the admin token's as sent (as before API keys existed), an API key's after its id and a
+    /// space, which a sent key cannot contain, so no key of one caller is ever another's.
+    /// - Parameters:
+    ///   - key: The checked key (``check(_:)``).
+    ///   - caller: The API key's id; `nil` for the admin token.
+    static func stored(_ key: String?, caller: String?) -> String? {
+        guard let key, let caller else { return key }
+        return "\(caller) \(key)"
+    }
+
+    /// The 409 for a key used before with another body.
+    static func conflict(_ description: String) -> IssuerError {
+        IssuerError(.idempotencyConflict, status: .conflict, description: description)
     }
 }

@@ -92,7 +92,7 @@ struct CampaignRoutes: Sendable {
                     "select.passTypeIdentifier", "select.passTypeIdentifier: \(type) is not an identifier this API key covers")
             }
         }
-        let (campaign, _) = try await campaigns.create(body: members, idempotencyKey: key)
+        let (campaign, _) = try await campaigns.create(body: members, idempotencyKey: key, caller: context.principal.keyID)
         var response = try JSONBody.response(View(campaign), status: .accepted)
         response.headers[.location] = "\(campaigns.webServiceURL)/api/v1/campaigns/\(campaign.id)"
         return response

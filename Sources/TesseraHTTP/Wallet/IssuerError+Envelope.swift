@@ -8,6 +8,7 @@ extension WebServiceError {
         let code: Code = switch error.code {
         case .notFound: .notFound
         case .conflict: .conflict
+        case .idempotencyConflict: .idempotencyConflict
         case .passesBundleLimit: .passesBundleLimit
         case .signingUnavailable: .signingUnavailable
         case .internalError: .internalError

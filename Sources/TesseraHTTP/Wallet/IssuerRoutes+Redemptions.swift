@@ -60,7 +60,8 @@ extension IssuerRoutes {
         var visible: IssuerScope?
         if case .key(_, _, let scope) = context.principal { visible = scope }
         let answer = try await issuer.redeem(
-            body: members, idempotencyKey: request.headers[CampaignRoutes.idempotencyKeyHeader], visible: visible)
+            body: members, idempotencyKey: request.headers[CampaignRoutes.idempotencyKeyHeader], visible: visible,
+            caller: context.principal.keyID)
         let outcome = answer.outcome
         var view = RedemptionView(
             result: outcome.result.rawValue, pass: nil, redeemedAt: nil, place: nil, redemptions: outcome.redemptions,
