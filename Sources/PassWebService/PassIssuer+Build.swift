@@ -29,9 +29,10 @@ extension PassIssuer {
     {
         var overrides = try Self.document(pass.data)
         var fields: [String: JSONValue] = [:]
-        if case .object(let given)? = overrides.removeValue(forKey: "fields") {
-            fields = given
-        } else if let other = overrides["fields"] {
+        switch overrides.removeValue(forKey: "fields") {
+        case .object(let given)?: fields = given
+        case nil, .null?: break
+        case let other?:
             throw IssuerError.invalidData("data.fields: must be an object of field key to value, found \(other.kindName)")
         }
         overrides["serialNumber"] = .string(pass.serialNumber)

@@ -108,6 +108,69 @@ struct ServeTemplateEditTests {
         }
     }
 
+    /// Adds (`label` given) or removes (`nil`) an auxiliary field of the event ticket.
+    static func editField(in templates: URL, key: String, label: String?) throws {
+        let file = templates.appendingPathComponent("event-ticket/pass.json")
+        var pass = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var ticket = try #require(pass["eventTicket"] as? [String: Any])
+        var fields = (ticket["auxiliaryFields"] as? [[String: Any]] ?? []).filter { $0["key"] as? String != key }
+        if let label { fields.append(["key": key, "label": label, "value": "-"]) }
+        ticket["auxiliaryFields"] = fields
+        pass["eventTicket"] = ticket
+        try JSONSerialization.data(withJSONObject: pass, options: [.prettyPrinted, .sortedKeys]).write(to: file)
+    }
+
+    @Test("a campaign leaves out, and reports, the passes its change does not fit: data for a field an earlier version lacks, a republish dropping a field a pass sets")
+    func campaignsCheckEachVersion() async throws {
+        let templates = try Self.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            let oldToken = try await ServeCampaignTests.createPass(server, serial: "V1-1", fields: #"{"seat":"A1"}"#)
+            let first = try await Self.listedVersion(server)
+            try Self.editField(in: templates, key: "gate", label: "Gate")
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            let second = try await Self.waitForVersion(after: first, server)
+            try #require(second != first)
+            let newToken = try await ServeCampaignTests.createPass(server, serial: "V2-1")
+
+            // The new field: the pass made before it exists is refused, named, and left as it was.
+            let (status, accepted) = try await ServeCampaignTests.campaign(
+                server, #"{"select":{"template":"event-ticket"},"data":{"fields":{"gate":"G7"}}}"#)
+            #expect(status == 202, "\(accepted)")
+            let done = try await ServeCampaignTests.finished(server, try #require(accepted["id"] as? String))
+            #expect(done["state"] as? String == "done" && done["changed"] as? Int == 1 && done["failed"] as? Int == 1, "\(done)")
+            let errors = done["errors"] as? [[String: Any]] ?? []
+            #expect(errors.first?["serialNumber"] as? String == "V1-1" && (errors.first?["reason"] as? String ?? "").contains("gate"), "\(errors)")
+            let old = try await ServeCampaignTests.pass(server, "V1-1")
+            #expect((((old["data"] as? [String: Any])?["fields"]) as? [String: Any])?["gate"] == nil, "\(old)")
+            for (serial, token) in [("V1-1", oldToken), ("V2-1", newToken)] {
+                let fetched = try await server.send("GET", "/v1/passes/\(Server.passType)/\(serial)", headers: ["Authorization: ApplePass \(token)"])
+                #expect(fetched.status == 200, "\(serial): \(fetched.head)")
+            }
+
+            // The template drops "seat": republishing leaves the pass that sets a seat on its version, and says why.
+            try Self.editField(in: templates, key: "seat", label: nil)
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            let third = try await Self.waitForVersion(after: second, server)
+            try #require(third != second)
+            let (republishStatus, republish) = try await ServeCampaignTests.campaign(
+                server, #"{"select":{"template":"event-ticket"},"republishTemplate":true}"#)
+            #expect(republishStatus == 202, "\(republish)")
+            let moved = try await ServeCampaignTests.finished(server, try #require(republish["id"] as? String))
+            #expect(moved["changed"] as? Int == 1 && moved["failed"] as? Int == 1, "\(moved)")
+            let reasons = moved["errors"] as? [[String: Any]] ?? []
+            #expect(reasons.first?["serialNumber"] as? String == "V1-1" && (reasons.first?["reason"] as? String ?? "").contains("fields.seat"), "\(reasons)")
+            let fetched = try await server.send("GET", "/v1/passes/\(Server.passType)/V1-1", headers: ["Authorization: ApplePass \(oldToken)"])
+            #expect(fetched.status == 200, "\(fetched.head)")
+
+            // Fields given as something other than an object are refused, not stored in place of every pass's own.
+            let (arrayStatus, arrayAnswer) = try await ServeCampaignTests.campaign(
+                server, #"{"select":{"template":"event-ticket"},"data":{"fields":[]}}"#)
+            #expect(arrayStatus == 422 && String(describing: arrayAnswer).contains("data.fields"), "\(arrayAnswer)")
+            let patched = try await server.api("PATCH", "/api/v1/passes/\(Server.passType)/V2-1", body: #"{"data":{"fields":["x"]}}"#)
+            #expect(patched.status == 422, "\(String(decoding: patched.body, as: UTF8.self))")
+        }
+    }
+
     @Test("an edit on disk is noticed without SIGHUP; a template that stops loading keeps its passes served")
     func polling() async throws {
         let templates = try Self.templatesFolder()

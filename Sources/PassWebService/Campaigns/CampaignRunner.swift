@@ -4,6 +4,8 @@ public import PassModel
 public import PassStore
 public import ServiceLifecycle
 import HTTPTypes
+import NIOPosix
+import Synchronization
 import PassBundle
 
 /// Applies campaigns: starts scheduled ones when due and changes their passes in batches, each batch one
@@ -118,6 +120,7 @@ public final class CampaignRunner: Service, Sendable {
             return
         }
         var current = campaign
+        let fits = TemplateVersionFits()
         // Batches handed to the store, oldest first, each read after the cursor the one before it moves to.
         var writing: [(batch: CampaignBatch, write: Task<CampaignBatchOutcome, any Error>)] = []
         // The batch after the one handed over, read and computed while it is written (one batch at a time).
@@ -138,7 +141,7 @@ public final class CampaignRunner: Service, Sendable {
                         batch = try await next.batch.value
                     } else {
                         prepared?.batch.cancel()
-                        batch = try await nextBatch(of: after, request: request)
+                        batch = try await nextBatch(of: after, request: request, fits: fits)
                     }
                     prepared = nil
                 } catch let error as IssuerError {
@@ -155,7 +158,7 @@ public final class CampaignRunner: Service, Sendable {
             // second is written.)
             if window == 1, prepared == nil, current.state == .running, let last = writing.last?.batch, !last.finishes {
                 let after = current.at(last.cursor)
-                prepared = (last.cursor, Task { try await self.nextBatch(of: after, request: request) })
+                prepared = (last.cursor, Task { try await self.nextBatch(of: after, request: request, fits: fits) })
             }
             let (batch, write) = writing.removeFirst()
             let outcome = try await write.value
@@ -209,7 +212,9 @@ public final class CampaignRunner: Service, Sendable {
     }
 
     /// Reads the passes after the campaign's cursor and computes their changes.
-    private func nextBatch(of campaign: CampaignRecord, request: CampaignRequest) async throws -> CampaignBatch {
+    private func nextBatch(of campaign: CampaignRecord, request: CampaignRequest, fits: TemplateVersionFits)
+        async throws -> CampaignBatch
+    {
         let limit = configuration.batchSize
         var passes: [PassRecord]
         var missing: [String] = []
@@ -270,6 +275,12 @@ public final class CampaignRunner: Service, Sendable {
                 if case .republishTemplate = request.action {
                     republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)
                 }
+                // A pass its new version would not build for is left as it is and reported: never a version that
+                // devices and links could not fetch.
+                if let reason = try await misfit(pass, request: request, fits: fits) {
+                    failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: reason))
+                    continue
+                }
                 changes.append(try change(pass, request: request, templateVersion: republishedVersion))
             } catch {
                 failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: "\(error)"))
@@ -278,6 +289,62 @@ public final class CampaignRunner: Service, Sendable {
         return CampaignBatch(
             campaignID: campaign.id, expectedCursor: campaign.cursor, cursor: nextCursor, passTypeIdentifier: passType,
             changes: changes, matched: matched, failures: failures, finishes: finishes)
+    }
+
+    /// Why a pass's new version would not build, or `nil` when it would.
+    ///
+    /// The campaign was checked once, when it was accepted, against the selected template's current content (or the
+    /// first selected pass). A pass pinned to an earlier version of its template, or of another template among the
+    /// serial numbers, may lack a field the data sets; a pass moved to the current content by `republishTemplate`
+    /// may carry a field the content no longer has. Such a pass is refused here, as `PATCH` refuses the same change,
+    /// instead of becoming a version no fetch can build.
+    ///
+    /// Data: the change is tried once per template version (the first pass of that version, built with the data and
+    /// message merged), and that version's answer holds for its other passes, so a campaign over one version signs
+    /// no more than its trial. Republishing: each pass's own field keys are looked up in the current content, and the
+    /// change is tried once per version the passes come from.
+    private func misfit(_ pass: PassRecord, request: CampaignRequest, fits: TemplateVersionFits) async throws -> String? {
+        switch request.action {
+        case .void, .unvoid:
+            return nil
+        case .data:
+            let key = "\(pass.template)\u{0}\(pass.templateVersion ?? "")"
+            if let known = fits.verdict(key) { return known }
+            let entry = try await issuer.templateEntry(for: pass)
+            let verdict = try await trial(pass, request: request, entry: entry)
+            fits.record(key, verdict)
+            return verdict
+        case .republishTemplate:
+            let entry = try await issuer.templateEntry(named: pass.template)
+            let keys = Set(PassIssuer.fieldKeys(of: entry.builder.template.pass))
+            let own = (try PassIssuer.document(pass.data))["fields"]?.objectValue ?? [:]
+            if let missing = own.keys.sorted().first(where: { !keys.contains($0) }) {
+                return "fields.\(missing): the template's current content has no field with this key"
+            }
+            let key = "\(pass.template)\u{0}\(pass.templateVersion ?? "")\u{0}republish"
+            if let known = fits.verdict(key) { return known }
+            let verdict = try await trial(pass, request: request, entry: entry)
+            fits.record(key, verdict)
+            return verdict
+        }
+    }
+
+    /// Builds (and signs, on NIO's blocking pool) `pass` changed as the campaign changes it, with `entry`: the
+    /// validator's refusal, or `nil` when it builds. Only a refusal of the data counts: a failure to sign (an expired
+    /// certificate) does not keep a pass from changing, as it does not keep it from being fetched later.
+    private func trial(_ pass: PassRecord, request: CampaignRequest, entry: TemplateLibrary.Entry) async throws -> String? {
+        var candidate = pass
+        candidate.data = try change(pass, request: request, templateVersion: nil).data ?? pass.data
+        let issuer = self.issuer
+        let built = candidate
+        do {
+            _ = try await NIOThreadPool.singleton.runIfActive { try issuer.buildNow(built, entry: entry) }
+            return nil
+        } catch let error as IssuerError where error.status == .unprocessableContent {
+            return "the data does not fit the template version this pass is built from: \(error.description)"
+        } catch {
+            return nil
+        }
     }
 
     /// One pass's new version.
@@ -353,5 +420,22 @@ extension CampaignRecord {
         var record = self
         record.cursor = cursor
         return record
+    }
+}
+
+/// Which template versions a campaign's change fits, as tried (``CampaignRunner``): a version's answer, once known,
+/// holds for its other passes. One per campaign run; the batch read while another is written shares it.
+final class TemplateVersionFits: Sendable {
+    /// Per template and version: `.some(nil)` when the change builds, `.some(reason)` when it does not.
+    private let verdicts = Mutex([String: String?]())
+
+    /// The version's answer when tried already.
+    func verdict(_ key: String) -> String?? {
+        verdicts.withLock { $0[key] }
+    }
+
+    /// Keeps a version's answer.
+    func record(_ key: String, _ verdict: String?) {
+        verdicts.withLock { $0[key] = .some(verdict) }
     }
 }
