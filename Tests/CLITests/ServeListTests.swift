@@ -108,7 +108,11 @@ struct ServeListTests {
     @Test("CSV and NDJSON stream every match, read back by independent parsers; orders list and export too")
     func exports() async throws {
         try await Server.with(.sqlite) { server in
-            for index in 0..<30 { try await Self.create(server, serial: "X-\(index)", section: index < 10 ? "=1+1" : "B,\"C\"") }
+            // Formulas a spreadsheet would run (also after a minus sign), a negative number it would not, and quoting.
+            let sections = ["=1+1", "-1+1+cmd|' /C calc'!A0", "-2.5", "B,\"C\""]
+            for index in 0..<30 {
+                try await Self.create(server, serial: "X-\(index)", section: sections[index < 10 ? 0 : index < 12 ? 1 : index < 14 ? 2 : 3])
+            }
             let csv = try await Self.fetch(server, "/api/v1/passes?template=event-ticket", accept: "text/csv")
             #expect(csv.status == 200 && csv.contentType.hasPrefix("text/csv"))
             let file = server.work.appendingPathComponent("passes.csv")
@@ -125,11 +129,12 @@ struct ServeListTests {
             #expect(summary["count"] as? Int == 30)
             let columns = summary["columns"] as? [String] ?? []
             #expect(columns.starts(with: ["passTypeIdentifier", "serialNumber", "template"]) && columns.contains("field.seat"))
-            #expect(summary["sections"] as? [String] == ["'=1+1", "B,\"C\""], "quoted, and formulas defused")
+            #expect(summary["sections"] as? [String] == ["'-1+1+cmd|' /C calc'!A0", "'=1+1", "-2.5", "B,\"C\""],
+                    "quoted, and formulas defused")
 
             let ndjson = try await Self.fetch(server, "/api/v1/passes?field.section=B,%22C%22", accept: "application/x-ndjson")
             let lines = String(decoding: ndjson.body, as: UTF8.self).split(separator: "\n")
-            #expect(ndjson.status == 200 && lines.count == 20)
+            #expect(ndjson.status == 200 && lines.count == 16)
             let first = try Server.json(Data(lines[0].utf8))
             #expect((first["fields"] as? [String: Any])?["section"] as? String == "B,\"C\"" && first["devices"] as? Int == 0)
 
@@ -160,6 +165,13 @@ struct ServeListTests {
             #expect(String(decoding: csv.body, as: UTF8.self).split(separator: "\r\n").count == 6)
             let refused = try await server.api("GET", "/api/v1/orders?voided=true")
             #expect(refused.status == 400)
+            // The order type filter takes order type identifiers, and refuses a pass type identifier.
+            let ofType = try Server.json(try await server.api("GET", "/api/v1/orders?orderTypeIdentifier=\(Server.orderType)").body)
+            #expect((ofType["orders"] as? [Any])?.count == 5, "\(ofType)")
+            let otherType = try Server.json(try await server.api("GET", "/api/v1/orders?orderTypeIdentifier=order.com.example.other").body)
+            #expect((otherType["orders"] as? [Any])?.isEmpty == true, "\(otherType)")
+            let passType = try await server.api("GET", "/api/v1/orders?orderTypeIdentifier=\(Server.passType)")
+            #expect(passType.status == 400 && String(decoding: passType.body, as: UTF8.self).contains("not an order type identifier"))
         }
     }
 

@@ -48,8 +48,10 @@ public struct ItemListRequest: Sendable, Equatable {
                 guard TemplateLibrary.isValidName(value) else { throw IssuerError.badQuery(name, "not a template name") }
                 query.template = value
             case typeName:
-                guard PathSegments.isValidPassTypeIdentifier(value) else {
-                    throw IssuerError.badQuery(name, "not a \(kind == .pass ? "pass" : "order") type identifier")
+                let valid = kind == .pass
+                    ? PathSegments.isValidPassTypeIdentifier(value) : PathSegments.isValidOrderTypeIdentifier(value)
+                guard valid else {
+                    throw IssuerError.badQuery(name, "not \(kind == .pass ? "a pass" : "an order") type identifier")
                 }
                 query.typeIdentifier = value
             case "voided" where kind == .pass:

@@ -105,18 +105,40 @@ enum ItemListResponse {
     }
 
     /// One CSV record (RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled; CRLF ends it).
-    /// A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `@`, a tab, a carriage return,
-    /// or `-` not followed by a digit) gets a leading `'`.
+    /// A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `@`, a tab, a line break, or
+    /// `-` unless the whole cell is a negative number such as `-5` or `-0.25`) gets a leading `'`: `-1+1` and
+    /// `-2+3+cmd|' /C calc'!A0` are formulas to Excel and LibreOffice.
     static func csvLine(_ cells: [String]) -> String {
         cells.map { cell -> String in
             var cell = cell
-            if let first = cell.first, "=+@\t\r".contains(first)
-                || (first == "-" && !(cell.dropFirst().first?.isNumber ?? false)) {
+            if let first = cell.first, "=+@\t\r\n".contains(first) || (first == "-" && !isNegativeNumber(cell)) {
                 cell = "'" + cell
             }
             guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
             return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }.joined(separator: ",") + "\r\n"
+    }
+
+    /// Whether a cell is `-` and a decimal number (digits, at most one `.` between digits, an optional exponent): what
+    /// a spreadsheet reads as a number, not a formula.
+    static func isNegativeNumber(_ cell: String) -> Bool {
+        var rest = Substring(cell.utf8.count > 1 ? cell.dropFirst() : "")
+        func digits() -> Bool {
+            let run = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(run.count)
+            return !run.isEmpty
+        }
+        guard digits() else { return false }
+        if rest.first == "." {
+            rest = rest.dropFirst()
+            guard digits() else { return false }
+        }
+        if rest.first == "e" || rest.first == "E" {
+            rest = rest.dropFirst()
+            if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+            guard digits() else { return false }
+        }
+        return rest.isEmpty
     }
 
     /// A field value as a CSV cell: text as it is, numbers in JSON form.
