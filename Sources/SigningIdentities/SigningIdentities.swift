@@ -80,9 +80,10 @@ public struct SigningIdentities: Sendable {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw failure(field, "\(url.path): password file not found or unreadable")
             }
-            var text = String(decoding: data, as: UTF8.self)
-            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-            return text
+            // The line ending at the end, also `\r\n`, which Swift counts as one character that is neither.
+            var scalars = String(decoding: data, as: UTF8.self).unicodeScalars
+            while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
+            return String(scalars)
         }
         let credentials: PassCredentials
         do {

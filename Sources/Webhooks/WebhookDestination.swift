@@ -14,6 +14,9 @@ public struct WebhookDestination: Sendable, Equatable {
     /// Why a URL is refused.
     public struct Refusal: Error, CustomStringConvertible, Equatable {
         public var description: String
+        /// Whether the private-address allowance (development and tests) would accept the URL: plain http, or a
+        /// loopback, private or link-local address; not another scheme or credentials in the URL.
+        public var allowanceWouldAccept = false
     }
 
     /// The receiver's URL.
@@ -26,13 +29,20 @@ public struct WebhookDestination: Sendable, Equatable {
     public init(_ text: String, allowPrivate: Bool) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
         else { throw Refusal(description: "\(text) is not an absolute http(s) URL") }
-        guard scheme == "https" || (scheme == "http" && allowPrivate) else {
-            throw Refusal(description: allowPrivate
-                ? "\(text): the scheme must be https or http"
-                : "\(text): the scheme must be https (plain http only with the private-address allowance, for development)")
-        }
         guard url.user == nil, url.password == nil else {
-            throw Refusal(description: "\(text): credentials in the URL would be logged; sign with the secret instead")
+            // Not the URL itself in the message: its password would be written where the message goes.
+            var shown = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            shown?.user = nil
+            shown?.password = nil
+            throw Refusal(description: "\(shown?.string ?? "the URL"): credentials in the URL would be logged; "
+                          + "sign with the secret instead")
+        }
+        guard scheme == "https" || (scheme == "http" && allowPrivate) else {
+            if scheme == "http" {
+                throw Refusal(description: "\(text): the scheme must be https (plain http only with the private-address "
+                              + "allowance, for development)", allowanceWouldAccept: true)
+            }
+            throw Refusal(description: "\(text): the scheme must be https" + (allowPrivate ? " or http" : ""))
         }
         self.url = url
         self.allowPrivate = allowPrivate
@@ -45,7 +55,8 @@ public struct WebhookDestination: Sendable, Equatable {
         let addresses = try Self.resolve(host)
         guard !addresses.isEmpty else { throw Refusal(description: "\(host) resolves to no address") }
         for address in addresses where !Self.isPublic(address) {
-            throw Refusal(description: "\(host) resolves to \(Self.text(address)), a loopback, private or link-local address")
+            throw Refusal(description: "\(host) resolves to \(Self.text(address)), a loopback, private or link-local address",
+                          allowanceWouldAccept: true)
         }
     }
 

@@ -62,7 +62,8 @@ struct APNsOptions: ParsableArguments {
                     message: "--apns-auth certificate needs the key as a PEM file; with a key in a PKCS#11 module use --apns-auth token",
                     exitCode: 2)
             }
-            let password = try Secret.read(file: signerCredentials.resolvedKeyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
+            let password = try Secret.read(file: signerCredentials.resolvedKeyPasswordFile, environment: "TESSERA_KEY_PASSWORD",
+                                           flag: "--key-password-file")
             authentication = .certificate(certificatePEMPath: cert, keyPEMPath: key, keyPassword: password)
         case "token":
             guard let p8 = value(apnsP8, "TESSERA_APNS_P8"), let keyID = value(apnsKeyID, "TESSERA_APNS_KEY_ID"),

@@ -36,7 +36,8 @@ struct CampaignServerOptions: ParsableArguments {
         }
         while base.hasSuffix("/") { base.removeLast() }
         guard let token = try Secret.read(
-            file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN"),
+            file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN",
+            flag: "--admin-token-file"),
             !token.isEmpty
         else {
             throw CommandFailure(message: "--admin-token-file: the issuer API's token is needed (or TESSERA_ADMIN_TOKEN)", exitCode: 2)

@@ -55,7 +55,7 @@ struct DevCertsCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: out)
-        var password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD")
+        var password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD", flag: "--p12-password-file")
         var passwordWasGenerated = false
         if password == nil {
             var bytes = [UInt8](repeating: 0, count: 18)

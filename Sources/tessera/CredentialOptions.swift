@@ -50,7 +50,7 @@ struct CredentialOptions: ParsableArguments {
     ) throws -> PassCredentials {
         do {
             if let p12 {
-                let password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD") ?? ""
+                let password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD", flag: "--p12-password-file") ?? ""
                 return try PassCredentials.load(p12Path: p12, password: password, wwdrPath: wwdr)
             }
             guard let cert, let key, let wwdr else {
@@ -61,7 +61,7 @@ struct CredentialOptions: ParsableArguments {
                     message: "--key \(key.split(separator: "?").first ?? ""): a PKCS#11 URI needs --pkcs11-module (or TESSERA_PKCS11_MODULE)",
                     exitCode: 2)
             }
-            let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD")
+            let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD", flag: "--key-password-file")
             return try PassCredentials.load(
                 certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr, pkcs11: pkcs11)
         } catch let error as PassBundleError {
@@ -122,16 +122,26 @@ struct ServerCredentialOptions: ParsableArguments {
 
 /// Reads secrets from files or environment variables.
 enum Secret {
-    /// The file's contents without the trailing newline, else the variable, else `nil`.
-    static func read(file: String?, environment name: String) throws -> String? {
+    /// The file's contents without its trailing line ending, else the variable, else `nil`.
+    /// - Parameters:
+    ///   - file: The secret's file, if given.
+    ///   - name: The environment variable holding the secret itself.
+    ///   - flag: The option that named the file, for the error when it cannot be read.
+    static func read(file: String?, environment name: String, flag: String? = nil) throws -> String? {
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure(message: "\(file): password file not found or unreadable")
+                throw CommandFailure(message: (flag.map { "\($0): " } ?? "") + "\(file): file not found or unreadable")
             }
-            var text = String(decoding: data, as: UTF8.self)
-            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
-            return text
+            return withoutLineEnding(String(decoding: data, as: UTF8.self))
         }
         return ProcessInfo.processInfo.environment[name]
+    }
+
+    /// `text` without the line endings at its end: `\n`, `\r\n` (a file saved on Windows) or `\r`. Swift counts
+    /// `\r\n` as one character, which is neither `"\n"` nor `"\r"`, so the scalars are looked at.
+    static func withoutLineEnding(_ text: String) -> String {
+        var scalars = text.unicodeScalars
+        while let last = scalars.last, last == "\n" || last == "\r" { scalars.removeLast() }
+        return String(scalars)
     }
 }

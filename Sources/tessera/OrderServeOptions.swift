@@ -44,7 +44,7 @@ struct OrderServeOptions: ParsableArguments {
         }
         let password = try Secret.read(
             file: orderKeyPasswordFile ?? environment["TESSERA_ORDER_KEY_PASSWORD_FILE"],
-            environment: "TESSERA_ORDER_KEY_PASSWORD")
+            environment: "TESSERA_ORDER_KEY_PASSWORD", flag: "--order-key-password-file")
         do {
             let credentials = try PassCredentials.load(
                 certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr, pkcs11: pkcs11)

@@ -14,7 +14,8 @@ struct PKCS11Options: ParsableArguments {
     func module() throws -> PKCS11Module? {
         let environment = ProcessInfo.processInfo.environment
         guard let path = pkcs11Module ?? environment["TESSERA_PKCS11_MODULE"] else { return nil }
-        let pin = try Secret.read(file: pkcs11PinFile ?? environment["TESSERA_PKCS11_PIN_FILE"], environment: "TESSERA_PKCS11_PIN")
+        let pin = try Secret.read(file: pkcs11PinFile ?? environment["TESSERA_PKCS11_PIN_FILE"], environment: "TESSERA_PKCS11_PIN",
+                                  flag: "--pkcs11-pin-file")
         return PKCS11Module(path: path, pin: pin)
     }
 }

@@ -155,7 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "--templates: folder \(templates) does not exist")
         }
         let adminToken = try Secret.read(
-            file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN")
+            file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN",
+            flag: "--admin-token-file")
         if let adminToken, adminToken.count < 16 {
             throw CommandFailure(message: "admin token: at least 16 characters are needed")
         }

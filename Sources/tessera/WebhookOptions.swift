@@ -30,13 +30,13 @@ struct WebhookOptions: ParsableArguments {
             destination = try WebhookDestination(url, allowPrivate: allowPrivate)
             try destination.checkAddresses()
         } catch let refusal as WebhookDestination.Refusal {
-            let hint = allowPrivate ? "" : " (--webhook-allow-private allows it, for development)"
+            let hint = allowPrivate || !refusal.allowanceWouldAccept ? "" : " (--webhook-allow-private allows it, for development)"
             throw CommandFailure(message: "--webhook-url: \(refusal)\(hint)", exitCode: 2)
         }
         guard let file = webhookSecretFile ?? environment["TESSERA_WEBHOOK_SECRET_FILE"] else {
             throw CommandFailure(message: "--webhook-secret-file: the signing secret is needed with --webhook-url", exitCode: 2)
         }
-        guard let secret = try Secret.read(file: file, environment: "TESSERA_WEBHOOK_SECRET"), secret.utf8.count >= 16 else {
+        guard let secret = try Secret.read(file: file, environment: "TESSERA_WEBHOOK_SECRET", flag: "--webhook-secret-file"), secret.utf8.count >= 16 else {
             throw CommandFailure(message: "--webhook-secret-file: \(file) must hold at least 16 bytes", exitCode: 2)
         }
         return WebhookDispatcher.Configuration(destination: destination, secret: Data(secret.utf8))

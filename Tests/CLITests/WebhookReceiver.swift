@@ -58,7 +58,9 @@ server.serve_forever()
     init(failing: Bool = false) throws {
         folder = try TemporaryDirectory.make(prefix: "webhook-receiver")
         secretFile = folder.appendingPathComponent("secret")
-        try Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedData().write(to: secretFile)
+        // Saved as on Windows (CRLF): the server signs with the secret without its line ending, as the receiver
+        // reads it.
+        try (Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedData() + Data("\r\n".utf8)).write(to: secretFile)
         let script = folder.appendingPathComponent("receiver.py")
         try Data(Self.script.utf8).write(to: script)
         let output = folder.appendingPathComponent("requests.jsonl")

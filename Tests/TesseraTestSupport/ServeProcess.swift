@@ -45,7 +45,8 @@ public final class ServeProcess: @unchecked Sendable {
         self.environment = environment
         folder = try previous?.folder ?? TemporaryDirectory.make(prefix: "serve")
         let tokenFile = folder.appendingPathComponent("admin.token")
-        try Data((Self.adminToken + "\n").utf8).write(to: tokenFile)
+        // Saved as on Windows (CRLF): the token is the file without its line ending.
+        try Data((Self.adminToken + "\r\n").utf8).write(to: tokenFile)
         port = ServeProcess.unusedPort()
         var serve = [
             Subprocess.tesseraPath, "serve", "--port", "\(port)",
