@@ -71,6 +71,16 @@ struct ConsoleBrowserTests {
             #expect(history.contains("Added to a device") && history.contains("Created"), "\(history)")
             try await page.check("pass")
 
+            // Void it (asked twice), then unvoid it: a campaign of one pass, and the pass is back.
+            try await page.driver.click("#void-pass")
+            try await page.driver.click("#void-pass")
+            _ = try await page.text("#saved") { $0.hasPrefix("Voided") }
+            try await page.ready("#unvoid-pass")
+            try await page.driver.click("#unvoid-pass")
+            let unvoided = try await page.text("#saved") { $0.hasPrefix("Unvoided") || $0.contains("still voided") || $0.contains("select.") }
+            #expect(unvoided.hasPrefix("Unvoided"), "\(unvoided)")
+            #expect(try OrdersServer.json(try await server.api("GET", "/api/v1/passes/\(Self.passType)/E-1").body)["voided"] as? Bool == false)
+
             // HTML in a field value is text: in the field, the list and the page, nothing injected.
             try await page.open("/console/passes/\(Self.passType)/X-1")
             try await page.ready("#field-seat")

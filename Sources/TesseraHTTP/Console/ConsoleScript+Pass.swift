@@ -92,7 +92,7 @@ extension ConsoleScript {
           unvoidButton.addEventListener("click", async () => {
             saved.replaceChildren();
             try {
-              const campaign = await api("POST", "/api/v1/campaigns", { select: { passTypeIdentifier: type, serialNumbers: [serial], includeVoided: true }, unvoid: true },
+              const campaign = await api("POST", "/api/v1/campaigns", { select: { passTypeIdentifier: type, serialNumbers: [serial] }, unvoid: true },
                 { idempotencyKey: randomKey() });
               let state = campaign;
               for (let tries = 0; tries < 100 && !["done", "failed", "cancelled"].includes(state.state); tries++) {
