@@ -26,9 +26,8 @@ struct BatchRows {
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "\(path): rows file not found or unreadable")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
         if path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") {
-            rows = Self.jsonLines(text).map { row in
+            rows = Self.jsonLines(bytes).map { row in
                 guard case .success(var data) = row.data else { return row }
                 do {
                     try Self.resolveImagePaths(&data, besides: path)
@@ -40,15 +39,34 @@ struct BatchRows {
                 }
             }
         } else if path.lowercased().hasSuffix(".csv") {
+            guard let text = String(data: bytes, encoding: .utf8) else {
+                // A spreadsheet's export in another encoding: every accented letter would be signed as U+FFFD.
+                throw CommandFailure(message: "\(path) line \(Self.firstLineNotUTF8(bytes)): not UTF-8 text (save the file as UTF-8)")
+            }
             rows = try Self.csv(text, path: path, template: template)
         } else {
             throw CommandFailure(message: "\(path): rows must be a .csv or .jsonl file")
         }
     }
 
-    private static func jsonLines(_ text: String) -> [Row] {
+    /// The 1-based line of the first byte that is not UTF-8.
+    static func firstLineNotUTF8(_ bytes: Data) -> Int {
+        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where String(data: Data(line), encoding: .utf8) == nil {
+            return index + 1
+        }
+        return 1
+    }
+
+    /// One row per line; lines end with `\n` or `\r\n` (split on the bytes: Swift counts `\r\n` as one character,
+    /// which is not `"\n"`). A line that is not UTF-8 fails alone.
+    private static func jsonLines(_ bytes: Data) -> [Row] {
         var rows: [Row] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, bytes) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            guard let line = String(data: Data(bytes), encoding: .utf8) else {
+                rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: "not UTF-8 text (save the file as UTF-8)"))))
+                continue
+            }
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             do {
@@ -79,9 +97,17 @@ struct BatchRows {
 
     private static func csv(_ text: String, path: String, template: PassTemplate) throws -> [Row] {
         var records: [[String]] = []
+        let quoting = CSVQuoting(text)
+        if let line = quoting.unclosedQuoteLine {
+            throw CommandFailure(message: "\(path) line \(line): a quoted cell is never closed (it would run to the end of the file)")
+        }
+        if let header = quoting.badRecords.first(where: { $0.line == 1 }) {
+            throw CommandFailure(message: "\(path) line 1 (header): \(header.reason)")
+        }
         do {
             // The CSV reader drops an empty last cell at the very end of a file without a final line break.
-            let complete = text.hasSuffix("\n") || text.isEmpty ? text : text + "\n"
+            let readable = quoting.withoutBadRecords
+            let complete = readable.hasSuffix("\n") || readable.hasSuffix("\r\n") || readable.isEmpty ? readable : readable + "\n"
             let table = try CSV<Enumerated>(string: complete, delimiter: .comma, loadColumns: false)
             try table.enumerateAsArray(startAt: 0, rowLimit: nil) { records.append($0) }
         } catch {
@@ -107,7 +133,9 @@ struct BatchRows {
             case .failure(let error): rows.append(Row(line: line, data: .failure(BatchRowError(message: error.reason))))
             }
         }
-        return rows
+        // Records whose quotes do not follow RFC 4180 were read as blank lines; each fails alone, on its line.
+        rows += quoting.badRecords.map { Row(line: $0.line, data: .failure(BatchRowError(message: $0.reason))) }
+        return rows.sorted { $0.line < $1.line }
     }
 
     /// An image file a row names: an absolute path, or one relative to the batch file's folder.
@@ -142,5 +170,99 @@ struct BatchRows {
     /// Line breaks inside quoted cells: a row spans that many more lines.
     private static func newlines(in cells: [String]) -> Int {
         cells.reduce(0) { $0 + $1.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } }
+    }
+}
+
+/// Where a CSV file's quotes break RFC 4180, found before the CSV reader sees it: a quote inside a cell that does not
+/// start with one, or text after a quoted cell's closing quote, makes its record fail alone (the reader would stop the
+/// whole file without a line number); a quoted cell never closed would swallow every later line into one cell, so it
+/// stops the batch, naming the line it starts on.
+struct CSVQuoting {
+    /// A record that breaks the quoting rules: the line it starts on and what is wrong.
+    struct BadRecord {
+        var line: Int
+        var reason: String
+        var bytes: Range<Int>
+    }
+
+    private(set) var badRecords: [BadRecord] = []
+    /// The line a quoted cell that is never closed starts on.
+    private(set) var unclosedQuoteLine: Int?
+    private let bytes: [UInt8]
+
+    init(_ text: String) {
+        bytes = Array(text.utf8)
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var line = 1, recordLine = 1, recordStart = 0, quotedLine = 1
+        var inQuotes = false, atCellStart = true, afterClosingQuote = false
+        var problem: String?
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inQuotes {
+                if byte == quote {
+                    if index + 1 < bytes.count, bytes[index + 1] == quote {
+                        index += 1
+                    } else {
+                        inQuotes = false
+                        afterClosingQuote = true
+                    }
+                } else if byte == newline {
+                    line += 1
+                }
+                index += 1
+                continue
+            }
+            switch byte {
+            case quote where atCellStart:
+                inQuotes = true
+                quotedLine = line
+                atCellStart = false
+            case quote:
+                problem = problem ?? "a quote inside a cell that does not start with one (quote the whole cell and double its quotes: \"ab\"\"c\")"
+            case comma:
+                atCellStart = true
+                afterClosingQuote = false
+            case newline:
+                if let reason = problem {
+                    badRecords.append(BadRecord(line: recordLine, reason: reason, bytes: recordStart..<index))
+                }
+                line += 1
+                recordLine = line
+                recordStart = index + 1
+                atCellStart = true
+                afterClosingQuote = false
+                problem = nil
+            case cr:
+                break
+            default:
+                if afterClosingQuote {
+                    problem = problem ?? "text after a quoted cell's closing quote (quote the whole cell and double its quotes)"
+                }
+                atCellStart = false
+            }
+            index += 1
+        }
+        if inQuotes {
+            unclosedQuoteLine = quotedLine
+        } else if let reason = problem {
+            badRecords.append(BadRecord(line: recordLine, reason: reason, bytes: recordStart..<bytes.count))
+        }
+    }
+
+    /// The text with each bad record's bytes replaced by its line breaks alone: blank lines the reader skips, so the
+    /// other records keep their line numbers.
+    var withoutBadRecords: String {
+        guard !badRecords.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var next = 0
+        for record in badRecords {
+            kept += bytes[next..<record.bytes.lowerBound]
+            kept += bytes[record.bytes].filter { $0 == UInt8(ascii: "\n") }
+            next = record.bytes.upperBound
+        }
+        kept += bytes[next...]
+        return String(decoding: kept, as: UTF8.self)
     }
 }
