@@ -119,6 +119,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = host ?? environment["TESSERA_HOST"] ?? "127.0.0.1"
+        if let port, !(0...65535).contains(port) {
+            // Not wrapped round into another port, with the given one in every pass's webServiceURL.
+            throw CommandFailure(message: "--port: \(port) is not a port number (0 to 65535)", exitCode: 2)
+        }
         let port = try port ?? environment["TESSERA_PORT"].map { text in
             guard let value = Int(text), (0...65535).contains(value) else {
                 throw CommandFailure(message: "TESSERA_PORT: \(text) is not a port number", exitCode: 2)

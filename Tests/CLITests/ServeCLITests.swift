@@ -94,6 +94,13 @@ struct ServeCLITests {
         let noCredentials = try await Subprocess.tessera(["serve", "--port", "0"])
         #expect(noCredentials.status == 2)
         #expect(noCredentials.stderr.contains("signing credentials are needed"))
+        for port in ["99999", "65536", "-1"] {
+            let outOfRange = try await Subprocess.tessera([
+                "serve", "--port=\(port)", "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"),
+                "--wwdr", chain.path("wwdr.pem"),
+            ])
+            #expect(outOfRange.status == 2 && outOfRange.stderr.contains("--port: \(port) is not a port number"), "\(port): \(outOfRange.stderr)")
+        }
     }
 
     @Test("an APNs key that cannot be loaded stops start-up with the reason, before the database is created")
