@@ -125,6 +125,25 @@ struct AuthorizationTests {
         }
     }
 
+    @Test("An email address that is not one is refused before anything is charged (a Wallet order would refuse it)",
+          arguments: ["not-an-email", "@example.test", "ada@", "ada @example.test"])
+    func emailAddressChecked(address: String) async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let id = try await Self.preparedSession(client)
+            var contact = CheckoutFixture.fullContact
+            contact["emailAddress"] = address
+            let payment = try fixture.payment(minorUnits: 8320, applicationData: Self.applicationData(id), shippingContact: contact)
+            let (answer, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(answer.code == 422, "\(result)")
+            #expect(result["code"] as? String == "shippingContactInvalid", "\(result)")
+            let error = (result["errors"] as? [[String: Any]])?.first
+            #expect(error?["code"] as? String == "shippingContactInvalid" && error?["contactField"] as? String == "emailAddress", "\(result)")
+            #expect(try #require(await fixture.store.session(id: id)).state == .pending)
+            #expect(fixture.processor.records.isEmpty)
+        }
+    }
+
     @Test("Without a pass issuer the order is kept with a note")
     func noIssuer() async throws {
         let fixture = try CheckoutFixture(withIssuer: false)

@@ -190,6 +190,17 @@ extension CheckoutService {
                                        "The billing contact needs a \(field.rawValue).",
                                        errors: [ApplePayError(code: .billingContactInvalid, contactField: field)])
         }
+        // An email address given must be one: the order's receipt and its Wallet order go to it, and a Wallet order
+        // refuses anything else, which would leave a paid order without one. Refused before anything is charged.
+        for (contact, code) in [(contacts.billingContact, ApplePayError.Code.billingContactInvalid),
+                                (contacts.shippingContact, .shippingContactInvalid)] {
+            guard let email = contact?.emailAddress, !email.trimmingCharacters(in: .whitespaces).isEmpty,
+                  !EmailAddress.isPlausible(email)
+            else { continue }
+            throw AuthorizationFailure(.unprocessableContent, code: code.rawValue, "Enter a valid email address.",
+                                       errors: [ApplePayError(code: code, contactField: .emailAddress,
+                                                              message: "Enter a valid email address.")])
+        }
     }
 }
 
@@ -219,5 +230,17 @@ enum ContactRequirements {
             }
         }
         return nil
+    }
+}
+
+/// What the checkout takes as an email address: text around one `@`, without spaces or control characters, at most 254
+/// characters (as SMTP carries them); anything a Wallet order's validator accepts.
+enum EmailAddress {
+    static func isPlausible(_ text: String) -> Bool {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard text.count <= 254, let at = text.lastIndex(of: "@"), at != text.startIndex,
+              text.index(after: at) != text.endIndex
+        else { return false }
+        return !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
     }
 }

@@ -98,7 +98,10 @@ public struct WalletOrderData: Sendable {
         var customer = OrderCustomer()
         customer.givenName = first(\.givenName)
         customer.familyName = first(\.familyName)
-        customer.emailAddress = first(\.emailAddress)
+        // Only an address the order validator takes: an order paid before addresses were checked still gets its
+        // Wallet order, without the address.
+        customer.emailAddress = contacts.lazy.compactMap(\.emailAddress).first(where: EmailAddress.isPlausible)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
         customer.phoneNumber = first(\.phoneNumber)
         return customer == OrderCustomer() ? nil : customer
     }
