@@ -41,6 +41,9 @@ struct DevCertsCommand: ParsableCommand {
     @Option(help: "File holding the password for pass.p12 (or set TESSERA_P12_PASSWORD).")
     var p12PasswordFile: String?
 
+    @Flag(help: "Replace certificates and keys already in --out (without it, a folder holding any of them is refused).")
+    var force = false
+
     func validate() throws {
         guard passTypeId.hasPrefix("pass."), passTypeId.count > 5 else {
             throw ValidationError("--pass-type-id must look like pass.com.example.name")
@@ -55,6 +58,15 @@ struct DevCertsCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: out)
+        // A key replaced is gone: pointed by mistake at a folder of real credentials, this would destroy them.
+        var names = ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password"]
+        if orderTypeId != nil { names += ["order.pem", "order.key", "order.p12"] }
+        let present = names.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+        if !present.isEmpty, !force {
+            throw CommandFailure(
+                message: "--out \(directory.path) already holds \(present.joined(separator: ", ")): give another folder, "
+                    + "or --force to replace them", exitCode: 1)
+        }
         var password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD", flag: "--p12-password-file")
         var passwordWasGenerated = false
         if password == nil {

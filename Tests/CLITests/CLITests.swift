@@ -34,6 +34,15 @@ struct CLITests {
         #expect(keyMode == 0o600)
         let again = try await Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c2").path])
         #expect(again.stdout.contains("NOT FOR PRODUCTION"))
+
+        // A folder that holds keys already is refused, and its key left as it was; --force replaces them.
+        let key = try Data(contentsOf: certs.appendingPathComponent("pass.key"))
+        let refused = try await Subprocess.tessera(["certs", "dev", "--out", certs.path])
+        #expect(refused.status == 1 && refused.stderr.contains("already holds") && refused.stderr.contains("pass.key"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: certs.appendingPathComponent("pass.key")) == key)
+        let forced = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try Data(contentsOf: certs.appendingPathComponent("pass.key")) != key)
     }
 
     @Test func createVerifyInspectRoundTrip() async throws {
