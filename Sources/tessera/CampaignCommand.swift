@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PassModel
+import PassWebService
 
 /// `tessera campaign`: the campaign API of a running `tessera serve`, from the command line.
 struct CampaignCommand: AsyncParsableCommand {
@@ -180,6 +181,26 @@ struct CampaignCreateCommand: AsyncParsableCommand {
             }
             return data
         }
+        // What the server would refuse, refused here first (exit 2), without a round trip.
+        let actions = [("--set", !set.isEmpty), ("--void", void), ("--unvoid", unvoid), ("--republish-template", republishTemplate)]
+            .filter(\.1).map(\.0)
+        guard actions.count == 1 else {
+            throw CommandFailure(message: actions.isEmpty
+                ? "--set, --void, --unvoid or --republish-template: say what the campaign does"
+                : "\(actions[1]): one action per campaign, found \(actions.joined(separator: " and "))", exitCode: 2)
+        }
+        if template != nil, serialsFile != nil {
+            throw CommandFailure(message: "--serials-file: select by --template or by --serials-file, not both", exitCode: 2)
+        }
+        if passTypeIdentifier != nil, serialsFile == nil {
+            throw CommandFailure(message: "--pass-type-identifier: only with --serials-file (a template names its own)", exitCode: 2)
+        }
+        if !whereField.isEmpty, template == nil {
+            throw CommandFailure(message: "--where-field: only with --template", exitCode: 2)
+        }
+        if let at, RFC3339.date(at) == nil {
+            throw CommandFailure(message: "--at: \(at) is not an RFC 3339 date-time with a time zone (2026-12-31T23:00:00Z)", exitCode: 2)
+        }
         var select: [String: JSONValue] = [:]
         if let template { select["template"] = .string(template) }
         if let serialsFile {
@@ -214,7 +235,9 @@ struct CampaignCreateCommand: AsyncParsableCommand {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
                 throw CommandFailure(message: "\(flag): \(value) is not KEY=VALUE", exitCode: 2)
             }
-            result[String(value[..<equals])] = .string(String(value[value.index(after: equals)...]))
+            let key = String(value[..<equals])
+            guard result[key] == nil else { throw CommandFailure(message: "\(flag): \(key) given twice", exitCode: 2) }
+            result[key] = .string(String(value[value.index(after: equals)...]))
         }
         return result
     }

@@ -48,6 +48,26 @@ extension ServeCampaignTests {
             #expect(refused.status == 1 && refused.stderr.contains("select.template"), "\(refused.stderr)")
             let noSelection = try await offCooperativePool { try Subprocess.tessera(["campaign", "create"] + common + ["--void"]) }
             #expect(noSelection.status == 2, "\(noSelection.stderr)")
+            for (flags, named) in [
+                (["--template", "event-ticket", "--void", "--unvoid"], "one action per campaign"),
+                (["--template", "event-ticket"], "say what the campaign does"),
+                (["--template", "event-ticket", "--pass-type-identifier", "pass.dev.tessera.demo", "--void"], "--pass-type-identifier"),
+                (["--template", "event-ticket", "--void", "--at", "tomorrow"], "--at: tomorrow"),
+                (["--template", "event-ticket", "--set", "seat=1", "--set", "seat=2"], "--set: seat given twice"),
+            ] {
+                let usage = try await offCooperativePool { try Subprocess.tessera(["campaign", "create"] + common + flags) }
+                #expect(usage.status == 2 && usage.stderr.contains(named), "\(flags): \(usage.stderr)")
+            }
+            // A value given as text selects a field holding that number, as the pass search does.
+            try await Self.createPass(server, serial: "L-9", fields: #"{"row":14}"#)
+            let byNumber = try await offCooperativePool {
+                try Subprocess.tessera(["campaign", "create"] + common + [
+                    "--template", "event-ticket", "--where-field", "row=14", "--set", "seat=99", "--wait",
+                ])
+            }
+            #expect(byNumber.status == 0, "\(byNumber.stderr)")
+            let selected = try #require(try JSONSerialization.jsonObject(with: Data(byNumber.stdout.utf8)) as? [String: Any])
+            #expect(selected["matched"] as? Int == 1 && selected["changed"] as? Int == 1, "\(selected)")
             let noToken = try await offCooperativePool {
                 try Subprocess.tessera(["campaign", "list", "--server", server.serve.baseURL], environment: ["TESSERA_ADMIN_TOKEN": ""])
             }

@@ -389,7 +389,10 @@ public final class CampaignRunner: Service, Sendable {
             default: nil
             }
         }
-        if case .string(let text)? = value, case .string(let expected) = wanted { return text == expected }
+        // As the pass search compares them: text as text, and text against a number by its numeric value, so a value
+        // given as text ("120", as the command line sends it) selects the passes whose field holds the number 120.
+        if case .string(let expected) = wanted { return PassIssuer.sameValue(value, expected) }
+        if case .string(let text)? = value, let b = number(wanted) { return Double(text) == b }
         guard let a = number(value), let b = number(wanted) else { return false }
         return a == b
     }
