@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
 import NIOHTTP1
 import PassModel
 import PassWebService
@@ -49,6 +50,26 @@ struct CampaignServerOptions: ParsableArguments {
 
 /// One request to the campaign API; a refusal becomes a ``CommandFailure`` with the server's message.
 enum CampaignAPI {
+    /// A connection that cannot be made fails at once (refused, unknown host) or after 10 s (no answer), instead of
+    /// being tried again until the request's deadline: a server that is not running is said so, not waited for.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// Why a server could not be reached, in words: the system's (`Connection refused`) rather than NIO's wrapping.
+    static func unreachable(_ error: any Error) -> String {
+        if let failure = error as? NIOConnectionError {
+            if let first = failure.connectionErrors.first { return unreachable(first.error) }
+            if let resolution = failure.dnsAAAAError ?? failure.dnsAError { return "the name does not resolve (\(resolution))" }
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let client = error as? HTTPClientError, client == .connectTimeout { return "no connection within 10 s" }
+        return "\(error)"
+    }
+
     static func send(
         _ method: HTTPMethod, _ url: String, token: String, body: Data? = nil, idempotencyKey: String? = nil
     ) async throws -> [String: JSONValue] {
@@ -63,10 +84,10 @@ enum CampaignAPI {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            response = try await client.execute(request, timeout: .seconds(60))
             bytes = try await response.body.collect(upTo: 16 << 20)
         } catch {
-            throw CommandFailure(message: "\(url): no answer (\(error))")
+            throw CommandFailure(message: "\(url): cannot reach the server: \(unreachable(error))")
         }
         let json = try? JSONValue(jsonData: Data(bytes.readableBytesView))
         guard (200..<300).contains(response.status.code) else {

@@ -197,6 +197,13 @@ struct ServeKeysTests {
             #expect(try await Self.with(secret, server, "GET", "/api/v1/templates").status == 401)
             let again = try await Subprocess.tessera(["keys", "revoke", id] + common)
             #expect(again.status == 1 && again.stderr.contains("no such API key"))
+
+            // No server on the port: said at once, in the system's words, not after a minute of retries.
+            let closed = "http://127.0.0.1:\(ServeProcess.unusedPort())"
+            let started = Date()
+            let unreachable = try await Subprocess.tessera(["keys", "list", "--server", closed, "--admin-token-file", token.path])
+            #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach the server: Connection refused"), "\(unreachable.stderr)")
+            #expect(Date().timeIntervalSince(started) < TestTime.seconds(15), "took \(Date().timeIntervalSince(started)) s")
         }
     }
 
