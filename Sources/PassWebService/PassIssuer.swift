@@ -228,6 +228,9 @@ public final class PassIssuer: WalletItemIssuer {
             let document = Self.merging(patch, into: try Self.document(current.data))
             var next = current
             next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+            // A change that changes nothing (the same request sent again) is no new version: no push to the holder's
+            // devices, no pass.updated event.
+            if next.data == current.data { return (PassUpdate(pass: current, pushesQueued: 0), []) }
             let built = try await build(next, entry: try await templateEntry(for: current))
             guard let update = try await apply(PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), to: current)
             else { continue }

@@ -191,6 +191,28 @@ struct ServeCampaignTests {
             #expect(unvoided["matched"] as? Int == 2)
             #expect(unvoided["changed"] as? Int == 2)
             for index in 1...3 { #expect(try await Self.pass(server, "V-\(index)")["voided"] as? Bool == false) }
+
+            // Changes that change nothing make no version (and push no device): a void of voided passes among others,
+            // the same data again, and a PATCH sent twice.
+            let (_, voidOne) = try await Self.campaign(server, #"""
+                {"select":{"passTypeIdentifier":"\#(Self.passType)","serialNumbers":["V-1"]},"void":true}
+                """#)
+            _ = try await Self.finished(server, try #require(voidOne["id"] as? String))
+            let (_, voidAll) = try await Self.campaign(server, #"{"select":{"template":"event-ticket","includeVoided":true},"void":true}"#)
+            let voidedAll = try await Self.finished(server, try #require(voidAll["id"] as? String))
+            #expect(voidedAll["matched"] as? Int == 3 && voidedAll["changed"] as? Int == 2, "\(voidedAll)")
+            let (_, same) = try await Self.campaign(server, #"{"select":{"template":"event-ticket","includeVoided":true},"data":{"fields":{"row":"7"}}}"#)
+            #expect(try await Self.finished(server, try #require(same["id"] as? String))["changed"] as? Int == 3)
+            let before = try await Self.pass(server, "V-2")["updateTag"] as? String
+            let (_, again) = try await Self.campaign(server, #"{"select":{"template":"event-ticket","includeVoided":true},"data":{"fields":{"row":"7"}}}"#)
+            let repeated = try await Self.finished(server, try #require(again["id"] as? String))
+            #expect(repeated["matched"] as? Int == 3 && repeated["changed"] as? Int == 0, "\(repeated)")
+            #expect(try await Self.pass(server, "V-2")["updateTag"] as? String == before)
+            let patch = #"{"data":{"fields":{"seat":"12C"}}}"#
+            let first = try Server.json(try await server.api("PATCH", "/api/v1/passes/\(Self.passType)/V-3", body: patch).body)
+            let second = try await server.api("PATCH", "/api/v1/passes/\(Self.passType)/V-3", body: patch)
+            let secondTag = try Server.json(second.body)["updateTag"] as? String
+            #expect(second.status == 200 && secondTag == first["updateTag"] as? String, "\(first) \(String(decoding: second.body, as: UTF8.self))")
         }
     }
 

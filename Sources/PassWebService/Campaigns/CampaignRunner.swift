@@ -281,7 +281,14 @@ public final class CampaignRunner: Service, Sendable {
                     failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: reason))
                     continue
                 }
-                changes.append(try change(pass, request: request, templateVersion: republishedVersion))
+                let changed = try change(pass, request: request, templateVersion: republishedVersion)
+                // Nothing to change (voided already, the data as it is, on the current content already): selected,
+                // but no new version and no push.
+                if changed.data == nil, changed.voided.map({ $0 == pass.voided }) ?? true,
+                   changed.templateVersion.map({ $0 == pass.templateVersion }) ?? true {
+                    continue
+                }
+                changes.append(changed)
             } catch {
                 failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: "\(error)"))
             }
