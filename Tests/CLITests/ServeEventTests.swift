@@ -109,6 +109,7 @@ struct ServeEventTests {
                 ("after=abc", "after"), ("after=-1", "after"), ("after=1.2.3", "after"),
                 ("after=99999999999999999999", "after"), ("type=pass.exploded", "type"), ("type=", "type"),
                 ("limit=5000", "limit"), ("limit=0", "limit"), ("limit=ten", "limit"),
+                ("aftr=5", "aftr"), ("after=5&after=7", "after"), ("limit=5&limit=6", "limit"),
             ] {
                 let answer = try await server.api("GET", "/api/v1/events?\(query)")
                 #expect(answer.status == 400, "\(query): \(answer.head)")

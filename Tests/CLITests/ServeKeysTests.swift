@@ -96,6 +96,11 @@ struct ServeKeysTests {
             let events = try OrdersServer.json(try await Self.with(brandA.secret, server, "GET", "/api/v1/events?limit=1000").body)
             let types = ((events["events"] as? [[String: Any]]) ?? []).compactMap { ($0["data"] as? [String: Any])?["passTypeIdentifier"] as? String }
             #expect(!types.isEmpty && Set(types) == [Server.ticketType], "\(types)")
+            // Only the other brand's events since: an empty page, and the cursor the key asked with.
+            let cursor = try #require(events["nextCursor"] as? String)
+            _ = try await server.createPass(template: "store-card", serial: "B-2")
+            let later = try OrdersServer.json(try await Self.with(brandA.secret, server, "GET", "/api/v1/events?after=\(cursor)&limit=1000").body)
+            #expect((later["events"] as? [Any])?.isEmpty == true && later["nextCursor"] as? String == cursor, "\(later)")
 
             // Permissions: a read-only key reads and is refused changes (403); keys are the admin's.
             #expect(try await Self.with(reader.secret, server, "GET", "/api/v1/passes/\(Server.ticketType)/A-1").status == 200)

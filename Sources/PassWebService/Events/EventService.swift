@@ -9,6 +9,21 @@ public struct EventService: Sendable {
         /// The last event's cursor, or the cursor asked with when the page is empty: always present, so a client polls
         /// with it and gets only newer events.
         public var nextCursor: String
+        /// The cursor asked with (the start of the log when none was given).
+        public var after: String = EventCursor.start.description
+        /// Whether the page holds as many events as asked for (more may follow at once).
+        public var isFull = false
+
+        /// The page as a caller that sees only some of the events sees it (an API key: its identifiers' events).
+        ///
+        /// The cursor moves past events the caller does not see only when the page was full, so that a busy log of
+        /// others' events cannot hold the caller back; at the end of the log it stays after the last event the caller
+        /// saw (an empty page keeps the cursor it was asked with), so it says nothing of the others' events there.
+        public func visible(_ shown: (WalletEvent) -> Bool) -> Page {
+            let kept = events.filter(shown)
+            let cursor = isFull ? nextCursor : (kept.last?.cursor.description ?? after)
+            return Page(events: kept, nextCursor: cursor, after: after, isFull: isFull)
+        }
     }
 
     /// The largest page.
@@ -62,7 +77,8 @@ public struct EventService: Sendable {
             count = value
         }
         let events = try await store.events(after: cursor, types: wanted, limit: count)
-        return Page(events: events, nextCursor: (events.last?.cursor ?? cursor).description)
+        return Page(events: events, nextCursor: (events.last?.cursor ?? cursor).description, after: cursor.description,
+                    isFull: events.count == count)
     }
 
     /// The events about one pass or order, newest first: its history (versions, devices, redemptions).

@@ -53,16 +53,25 @@ struct EventRoutes: Sendable {
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
+        // As the other listings: a parameter misspelled or given twice is named, not ignored.
+        var seen: Set<String> = []
+        for (name, _) in query {
+            let name = String(name)
+            guard ["after", "type", "limit"].contains(name) else {
+                throw IssuerError.badQuery(name.count <= 64 ? name : String(name.prefix(64)) + "…", "unknown parameter (known: after, type, limit)")
+            }
+            guard seen.insert(name).inserted || name == "type" else { throw IssuerError.badQuery(name, "given twice") }
+        }
         let page = try await events.events(
             after: query["after"].map(String.init), types: query.getAll("type").map { String($0) },
             limit: query["limit"].map(String.init))
-        // A key sees the events of its identifiers (the cursor still moves past the others').
+        // A key sees the events of its identifiers (``EventService/Page/visible(_:)`` says where its cursor goes).
         let principal = context.principal
-        let shown = principal.isAdmin ? page.events : page.events.filter { event in
+        let shown = principal.isAdmin ? page : page.visible { event in
             let data = (try? JSONValue(jsonData: event.data))?.objectValue
             let type = data?["passTypeIdentifier"]?.stringValue ?? data?["orderTypeIdentifier"]?.stringValue
             return type.map(principal.covers) ?? false
         }
-        return try JSONBody.response(Page(events: shown.map(View.init), nextCursor: page.nextCursor))
+        return try JSONBody.response(Page(events: shown.events.map(View.init), nextCursor: shown.nextCursor))
     }
 }

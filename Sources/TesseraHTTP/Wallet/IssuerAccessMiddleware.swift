@@ -30,7 +30,7 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         var context = context
         let principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
         if adminOnly, !principal.isAdmin {
-            throw WebServiceError(.forbidden, status: .forbidden, "only the admin token manages API keys")
+            throw WebServiceError(.forbidden, status: .forbidden, "only the admin token may do this (\(request.uri.path))")
         }
         let permission = Self.permission(for: request)
         guard principal.allows(permission) else {
