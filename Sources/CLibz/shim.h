@@ -8,4 +8,9 @@ static inline int tessera_deflateInit2(z_streamp stream, int level, int windowBi
     return deflateInit2(stream, level, Z_DEFLATED, windowBits, memLevel, strategy);
 }
 
+// inflateInit is a macro too.
+static inline int tessera_inflateInit(z_streamp stream) {
+    return inflateInit(stream);
+}
+
 #endif

@@ -19,6 +19,39 @@ package enum Zlib {
         return try stream.compress(bytes)
     }
 
+    /// The length of a zlib stream's content once inflated, reading at most `limit` bytes of it, or `nil` when the
+    /// stream is not a complete zlib stream (damaged, cut short, or with bytes after its end).
+    /// - Parameters:
+    ///   - bytes: The zlib stream (a PNG's `IDAT` data, its chunks joined).
+    ///   - limit: The most inflated bytes to produce; a stream that inflates to more answers `limit + 1`.
+    package static func inflatedLength(_ bytes: [UInt8], limit: Int) -> Int? {
+        var stream = z_stream()
+        guard tessera_inflateInit(&stream) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var total = 0
+        return bytes.withUnsafeBufferPointer { source -> Int? in
+            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.avail_in = uInt(source.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { output -> Int32 in
+                    stream.next_out = output.baseAddress
+                    stream.avail_out = uInt(output.count)
+                    let status = inflate(&stream, Z_NO_FLUSH)
+                    total += output.count - Int(stream.avail_out)
+                    return status
+                }
+                if total > limit { return limit + 1 }
+                switch status {
+                case Z_STREAM_END: return stream.avail_in == 0 ? total : nil
+                case Z_OK: continue
+                case Z_BUF_ERROR where stream.avail_in == 0: return nil  // cut short
+                default: return nil
+                }
+            }
+        }
+    }
+
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
     /// - Parameters:
     ///   - bytes: The data.

@@ -59,7 +59,8 @@ public struct PassImages: Sendable, Equatable {
                 continue
             }
             do {
-                _ = try PNGInfo(data: bytes)
+                // The whole file, not only its header: the holder's device must be able to draw it.
+                try PNGInfo.checkWhole(bytes)
             } catch let error as PassModelError {
                 refuse("not a valid PNG image: \(error.reason)")
                 continue

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// Small PNG files made in tests: a real PNG header (what Wallet's and Tessera's image checks read) of any size,
-/// with a comment that makes each file's bytes its own and, when asked, pads it to a given size.
+/// Small PNG files made in tests: whole PNGs (header, image data of transparent pixels, end) of any size, with a
+/// comment that makes each file's bytes its own and, when asked, pads it to a given size.
 public enum TestPNG {
     /// A PNG of `width` × `height` pixels (8-bit RGBA) with a `tEXt` comment.
     /// - Parameters:
@@ -14,8 +14,28 @@ public enum TestPNG {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 6, 0, 0, 0])
         bytes += chunk("tEXt", Array("Comment".utf8) + [0] + Array((comment + String(repeating: "-", count: padding)).utf8))
+        bytes += chunk("IDAT", zlibStored([UInt8](repeating: 0, count: height * (1 + width * 4))))
         bytes += chunk("IEND", [])
         return Data(bytes)
+    }
+
+    /// `bytes` as a zlib stream of stored (uncompressed) deflate blocks, with its Adler-32.
+    private static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
+        var stream: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, bytes.count - offset)
+            let final: UInt8 = offset + count == bytes.count ? 1 : 0
+            stream += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            stream += bytes[offset..<offset + count]
+            offset += count
+        } while offset < bytes.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return stream + bigEndian(b << 16 | a)
     }
 
     private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
