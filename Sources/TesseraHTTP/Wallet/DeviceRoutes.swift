@@ -57,7 +57,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
             do {
                 let body = try await JSONBody.decode(RegistrationBody.self, from: request, limit: maximumBodySize)
                 guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
-                    throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string")
+                    throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string of at most 4096 bytes")
                 }
                 pushToken = body.pushToken
             } catch {
