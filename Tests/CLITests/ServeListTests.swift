@@ -140,6 +140,18 @@ struct ServeListTests {
 
             let notAcceptable = try await Self.fetch(server, "/api/v1/passes", accept: "application/xml")
             #expect(notAcceptable.status == 406)
+
+            // Accept by quality (RFC 9110): the highest wins, q=0 refuses, a wildcard range matches.
+            for (accept, expected) in [
+                ("application/json;q=0.1, text/csv", "text/csv"), ("text/csv;q=0, application/json", "application/json"),
+                ("text/*", "text/csv"), ("text/csv, application/json", "text/csv"), ("*/*", "application/json"),
+                ("*/*;q=0.5, text/csv;q=0", "application/json"), ("application/x-ndjson;q=0.9, */*;q=0.1", "application/x-ndjson"),
+                ("text/csv;q=0", "406"),
+            ] {
+                let answer = try await Self.fetch(server, "/api/v1/passes?limit=1", accept: accept)
+                let got = answer.status == 406 ? "406" : String(answer.contentType.split(separator: ";").first ?? "")
+                #expect(got == expected, "\(accept): \(answer.status) \(answer.contentType)")
+            }
         }
     }
 

@@ -33,19 +33,38 @@ enum ItemListResponse {
         case json, csv, ndjson
     }
 
-    /// The format an `Accept` header asks for: JSON unless it names `text/csv` or `application/x-ndjson` first.
+    /// The format an `Accept` header asks for (RFC 9110 §12.5.1): of the three answers, the one its media ranges give
+    /// the highest quality, the most specific range deciding each (`text/csv;q=0` refuses CSV even beside `*/*`);
+    /// among equals, JSON, then CSV, then NDJSON, as the header lists them when it ranks nothing.
     /// - Throws: 406 when it accepts none of the three.
     static func format(accept: String?) throws -> Format {
-        guard let accept, !accept.isEmpty else { return .json }
-        for range in accept.split(separator: ",") {
-            let media = range.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            switch media {
-            case "text/csv": return .csv
-            case "application/x-ndjson": return .ndjson
-            case "application/json", "application/*", "*/*": return .json
-            default: continue
+        guard let accept, !accept.trimmingCharacters(in: .whitespaces).isEmpty else { return .json }
+        // Each range: its type, subtype, quality, and where it stood in the header.
+        var ranges: [(type: String, subtype: String, quality: Double, position: Int)] = []
+        for (position, range) in accept.split(separator: ",").enumerated() {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let media = parts.first?.split(separator: "/", omittingEmptySubsequences: false) ?? []
+            guard media.count == 2 else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                quality = Double(parameter.dropFirst(2)).map { min(max($0, 0), 1) } ?? 1
             }
+            ranges.append((String(media[0]), String(media[1]), quality, position))
         }
+        func preference(_ type: String, _ subtype: String) -> (quality: Double, position: Int)? {
+            let matching = ranges.filter { ($0.type == type || $0.type == "*") && ($0.subtype == subtype || $0.subtype == "*") }
+            // The most specific range that matches decides (type/subtype over type/* over */*).
+            guard let decisive = matching.max(by: { ($0.type == "*" ? 0 : 1) + ($0.subtype == "*" ? 0 : 1)
+                                                    < ($1.type == "*" ? 0 : 1) + ($1.subtype == "*" ? 0 : 1) })
+            else { return nil }
+            return decisive.quality > 0 ? (decisive.quality, decisive.position) : nil
+        }
+        let offered: [(Format, String, String)] = [(.json, "application", "json"), (.csv, "text", "csv"),
+                                                    (.ndjson, "application", "x-ndjson")]
+        let acceptable = offered.compactMap { format, type, subtype in
+            preference(type, subtype).map { (format, $0.quality, $0.position) }
+        }
+        if let best = acceptable.max(by: { $0.1 != $1.1 ? $0.1 < $1.1 : $0.2 > $1.2 }) { return best.0 }
         throw WebServiceError(
             .invalidRequest, status: .notAcceptable,
             "Accept: answers are application/json (a page), text/csv or application/x-ndjson (every match)",
