@@ -60,6 +60,27 @@ public struct SigningIdentities: Sendable {
         })
     }
 
+    /// Loads each identity on its own: one whose credentials do not load is its error, and the others load anyway
+    /// (for a report of every identity, such as `tessera certs status`; a server loads all or none with ``load(_:pkcs11:)``).
+    /// - Returns: Per entry of the file, in its order: the entry's identifier and where it is, and the identity or why
+    ///   it does not load.
+    public static func loadEach(_ file: IdentitiesFile, pkcs11: PKCS11Module? = nil)
+        -> [(identifier: String, entry: String, identity: Result<SigningIdentity, IdentitiesFileError>)]
+    {
+        file.identities.enumerated().map { index, entry in
+            let at = "identities[\(index)]"
+            let identity: Result<SigningIdentity, IdentitiesFileError>
+            do {
+                identity = .success(try Self.identity(entry, at: at, file: file.url.path, pkcs11: pkcs11))
+            } catch let error as IdentitiesFileError {
+                identity = .failure(error)
+            } catch {
+                identity = .failure(IdentitiesFileError(file: file.url.path, field: at, "\(error)"))
+            }
+            return (entry.identifier, at, identity)
+        }
+    }
+
     /// Reads the file and loads it.
     /// - Parameters:
     ///   - url: The identities file.

@@ -33,9 +33,9 @@ struct CertsStatusCommand: ParsableCommand {
         guard let path = identities ?? ProcessInfo.processInfo.environment["TESSERA_IDENTITIES"] else {
             throw CommandFailure(message: "--identities: the identities file is required (or TESSERA_IDENTITIES)", exitCode: 2)
         }
-        let loaded: SigningIdentities
+        let file: IdentitiesFile
         do {
-            loaded = try SigningIdentities.load(contentsOf: URL(fileURLWithPath: path), pkcs11: try pkcs11.module())
+            file = try IdentitiesFile(contentsOf: URL(fileURLWithPath: path))
         } catch let error as IdentitiesFileError {
             throw CommandFailure(message: "--identities \(error)")
         }
@@ -43,7 +43,17 @@ struct CertsStatusCommand: ParsableCommand {
         let format = ISO8601DateFormatter()
         var due = false
         var rows: [[String: Any]] = []
-        for identity in loaded.identities {
+        // Every identity is listed: one whose credentials do not load is a row saying why, not the end of the report.
+        for (identifier, entry, result) in SigningIdentities.loadEach(file, pkcs11: try pkcs11.module()) {
+            let identity: SigningIdentity
+            switch result {
+            case .success(let loaded):
+                identity = loaded
+            case .failure(let error):
+                due = true
+                rows.append(["identifier": identifier, "entry": entry, "usable": false, "reason": "does not load: \(error)"])
+                continue
+            }
             let daysLeft = identity.daysLeft(at: now)
             let reason = identity.unusableReason(at: now)
             if reason != nil || (daysLeft ?? 0) < days { due = true }

@@ -115,6 +115,20 @@ struct ServeIdentitiesValidationTests {
         #expect(fine.stdout.contains("pass.com.later.cards") && fine.stdout.contains("199"))
         let usage = try await Subprocess.tessera(["certs", "status"])
         #expect(usage.status == 2)
+
+        // An identity whose key is another certificate's: listed as not loading, and the others still listed.
+        let mixed = try TemporaryDirectory.make(prefix: "certs-status")
+        let mismatched = try expiringFile([(later, "pass.com.later.cards"), (soon, "pass.com.soon.tickets")], work: mixed)
+        var text = try String(contentsOf: mismatched, encoding: .utf8)
+        let stranger = try TestChain(passTypeIdentifier: "pass.com.stranger", freshKeys: true)
+        text = text.replacingOccurrences(of: later.path("pass.key"), with: stranger.path("pass.key"))
+        try Data(text.utf8).write(to: mismatched)
+        let report = try await Subprocess.tessera(["certs", "status", "--identities", mismatched.path, "--json"])
+        #expect(report.status == 1, "\(report.stdout)\(report.stderr)")
+        let rows = (try? JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["identities"] as? [[String: Any]] ?? []
+        #expect(rows.map { $0["identifier"] as? String } == ["pass.com.later.cards", "pass.com.soon.tickets"], "\(report.stdout)")
+        #expect(rows.first?["usable"] as? Bool == false && (rows.first?["reason"] as? String ?? "").contains("does not load"), "\(rows)")
+        #expect(rows.last?["daysLeft"] as? Int == 3, "\(rows)")
     }
 
     @Test("an identity that expires while serving: its passes are still served, new versions refused, /health names it")
