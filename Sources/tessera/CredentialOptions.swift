@@ -11,13 +11,13 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: "Private key for --cert (PEM or DER: PKCS#1, PKCS#8 or SEC1; may be encrypted), or a PKCS#11 URI (pkcs11:token=…;object=…) with --pkcs11-module.")
     var key: String?
 
-    @Option(help: "File holding the password of an encrypted --key (or set TESSERA_KEY_PASSWORD).")
+    @Option(help: "File holding the password of an encrypted --key (TESSERA_KEY_PASSWORD_FILE, or set TESSERA_KEY_PASSWORD).")
     var keyPasswordFile: String?
 
     @Option(help: "PKCS#12 (.p12) holding the certificate and key, instead of --cert/--key.")
     var p12: String?
 
-    @Option(help: "File holding the --p12 password (or set TESSERA_P12_PASSWORD).")
+    @Option(help: "File holding the --p12 password (TESSERA_P12_PASSWORD_FILE, or set TESSERA_P12_PASSWORD).")
     var p12PasswordFile: String?
 
     @Option(help: "Apple WWDR intermediate certificate (PEM or DER) that issued the Pass Type ID certificate.")
@@ -39,8 +39,11 @@ struct CredentialOptions: ParsableArguments {
 
     /// Loads and checks the credentials; passwords come from files or the environment, never the command line.
     func load() throws -> PassCredentials {
-        try Self.load(cert: cert, key: key, keyPasswordFile: keyPasswordFile, p12: p12, p12PasswordFile: p12PasswordFile, wwdr: wwdr,
-                      pkcs11: pkcs11.module())
+        // The password files may come from the environment, as for `tessera serve`.
+        let environment = ProcessInfo.processInfo.environment
+        return try Self.load(
+            cert: cert, key: key, keyPasswordFile: keyPasswordFile ?? environment["TESSERA_KEY_PASSWORD_FILE"], p12: p12,
+            p12PasswordFile: p12PasswordFile ?? environment["TESSERA_P12_PASSWORD_FILE"], wwdr: wwdr, pkcs11: pkcs11.module())
     }
 
     /// Loads credentials from paths already checked for completeness.

@@ -62,6 +62,25 @@ struct IssuingCLITests {
         }
     }
 
+    @Test func passwordFilesComeFromTheEnvironmentAndMayEndWithCRLF() async throws {
+        // The .p12's password file as a Windows editor saves it, named by TESSERA_P12_PASSWORD_FILE as serve takes it.
+        let password = try String(contentsOf: certs.appendingPathComponent("pass.p12.password"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        let crlf = work.appendingPathComponent("p12-password-crlf")
+        try Data((password + "\r\n").utf8).write(to: crlf)
+        let output = work.appendingPathComponent("env.pkpass").path
+        let create = try await Subprocess.tessera(
+            ["pass", "create", "--template", eventTicket, "--output", output,
+             "--p12", certs.appendingPathComponent("pass.p12").path, "--wwdr", certs.appendingPathComponent("wwdr.pem").path],
+            environment: ["TESSERA_P12_PASSWORD_FILE": crlf.path])
+        #expect(create.status == 0, "\(create.stderr)")
+        let missing = try await Subprocess.tessera(
+            ["pass", "create", "--template", eventTicket, "--output", work.appendingPathComponent("missing.pkpass").path,
+             "--p12", certs.appendingPathComponent("pass.p12").path, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+             "--p12-password-file", work.appendingPathComponent("absent").path])
+        #expect(missing.status == 1 && missing.stderr.contains("--p12-password-file:") && missing.stderr.contains("not found"), "\(missing.stderr)")
+    }
+
     @Test func dataMayNameOnlyTheCertificatesIdentity() async throws {
         let same = try write("same.json", #"{"passTypeIdentifier": "\#(Self.passTypeIdentifier)", "teamIdentifier": "\#(Self.team)"}"#)
         let ok = try await Subprocess.tessera(["pass", "create", "--template", eventTicket, "--data", same,
