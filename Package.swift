@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "Webhooks",
             dependencies: [
-                "PassStore", "PassCrypto", crypto, asyncHTTPClient, nioCore,
+                "PassStore", "PassCrypto", crypto, asyncHTTPClient, nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 logging, metrics, serviceLifecycle,
             ],

@@ -4,6 +4,7 @@ public import Logging
 import Metrics
 public import NIOCore
 import NIOHTTP1
+import NIOPosix
 public import PassStore
 public import ServiceLifecycle
 import Synchronization
@@ -104,6 +105,9 @@ public final class WebhookDispatcher: Service, Sendable {
             : "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString)"
         var client = HTTPClient.Configuration(redirectConfiguration: .disallow)
         client.timeout = .init(connect: .seconds(5), read: configuration.timeout)
+        // A refused connection is an attempt that failed, retried on the documented backoff (1 s, 2 s, 4 s, ...),
+        // not tried again by the client until its 5 s connect timeout before each of those.
+        client.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: client)
     }
 
@@ -274,7 +278,21 @@ public final class WebhookDispatcher: Service, Sendable {
             default: return .refused(Int(response.status.code))
             }
         } catch {
-            return .retry("\(error)", nil)
+            return .retry(Self.reason(error), nil)
         }
+    }
+
+    /// Why a post failed, in the system's words where it has them (`Connection refused`), rather than NIO's wrapping.
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? NIOConnectionError {
+            if let first = failure.connectionErrors.first { return "cannot connect: \(reason(first.error))" }
+            if let resolution = failure.dnsAAAAError ?? failure.dnsAError { return "the receiver's name does not resolve (\(resolution))" }
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let client = error as? HTTPClientError {
+            if client == .connectTimeout { return "cannot connect: no answer within 5 s" }
+            if client == .readTimeout || client == .deadlineExceeded { return "the receiver did not answer in time" }
+        }
+        return "\(error)"
     }
 }

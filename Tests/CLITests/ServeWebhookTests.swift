@@ -69,6 +69,34 @@ struct ServeWebhookTests {
         receiver.stop()
     }
 
+    @Test("a receiver that refuses connections is retried on the backoff (1 s, then 2 s), its failure in the system's words")
+    func refusedConnections() async throws {
+        let receiver = try WebhookReceiver(failing: false)
+        let secret = receiver.serveArguments[3]
+        receiver.stop()
+        let closed = "http://127.0.0.1:\(ServeProcess.unusedPort())/hook"
+        let server = try await ServeProcess(arguments: ["--webhook-url", closed, "--webhook-secret-file", secret, "--webhook-allow-private"])
+        try await Self.makeEvents(server, serial: "RC-1")
+        var retrying: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+        while retrying.count < 3, Date() < deadline {
+            let answer = try #require(try await server.request(
+                "GET /api/v1/webhooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\nConnection: close\r\n\r\n",
+                timeout: 30))
+            let deliveries = (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["deliveries"] as? [[String: Any]] ?? []
+            retrying = deliveries.filter { $0["outcome"] as? String == "retrying" }
+            if retrying.count < 3 { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        try #require(retrying.count >= 3, "\(retrying)")
+        #expect(retrying.allSatisfy { ($0["detail"] as? String ?? "").contains("Connection refused") }, "\(retrying)")
+        // Newest first: the gaps are the backoff's (about 2 s, then 1 s), not a 5 s connect timeout before each.
+        let times = retrying.prefix(3).compactMap { ($0["attemptedAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } }
+        try #require(times.count == 3, "\(retrying)")
+        let gaps = [times[0].timeIntervalSince(times[1]), times[1].timeIntervalSince(times[2])]
+        #expect(gaps[1] < 1.9 && gaps[0] < 3.5 && gaps[0] > gaps[1], "gaps \(gaps)")
+        _ = try await server.terminate()
+    }
+
     @Test("two processes on one PostgreSQL database post each event once, in order")
     func twoProcesses() async throws {
         guard !TestPostgres.skipped else { return }
