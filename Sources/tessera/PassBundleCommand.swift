@@ -23,13 +23,26 @@ struct PassBundleCommand: ParsableCommand {
     func run() throws {
         try Loading.checkOutputFile(output)
         var entries: [(name: String, data: Data)] = []
+        var missing: [String] = []
         for path in passes {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(message: "\(path): file not found or unreadable")
+                missing.append("\(path): file not found or unreadable")
+                continue
             }
             entries.append((URL(fileURLWithPath: path).lastPathComponent, data))
         }
         do {
+            // Every problem at once: the files that cannot be read, and what the bundle's checks find in the others.
+            guard missing.isEmpty else {
+                var problems = missing
+                do {
+                    _ = try PassesBundle(passes: entries)
+                } catch let error as PassBundleError {
+                    problems += error.description.split(separator: "\n").map(String.init)
+                        .filter { !$0.hasPrefix("Wallet takes at most") && !$0.hasPrefix("a .pkpasses bundle needs") }
+                }
+                throw CommandFailure(message: "\(output) not written:\n  " + problems.joined(separator: "\n  "))
+            }
             let bundle = try PassesBundle(passes: entries)
             let bytes = try bundle.archive()
             try PassSigner.writeAtomically(bytes, to: URL(fileURLWithPath: output))

@@ -49,5 +49,16 @@ struct PassBundleCLITests {
         #expect(!FileManager.default.fileExists(atPath: output))
         let usage = try await Subprocess.tessera(["pass", "bundle", notes.path, "--output", work.appendingPathComponent("x.zip").path])
         #expect(usage.status == 2)
+
+        // Files that cannot be read are reported with every other problem, at once.
+        let pass = work.appendingPathComponent("A-1.pkpass").path
+        let all = try await Subprocess.tessera(["pass", "bundle", pass, notes.path, work.appendingPathComponent("gone-1.pkpass").path,
+                                              work.appendingPathComponent("gone-2.pkpass").path, pass, "--output", output])
+        #expect(all.status == 1, "\(all.stderr)")
+        for problem in ["gone-1.pkpass: file not found", "gone-2.pkpass: file not found", "notes.pkpass: not a .pkpass",
+                        "A-1.pkpass: two passes have this name"] {
+            #expect(all.stderr.contains(problem), "\(problem): \(all.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }
