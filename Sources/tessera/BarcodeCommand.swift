@@ -23,7 +23,7 @@ struct BarcodeCommand: ParsableCommand {
     @Option(help: "Character set of the message: iso-8859-1 (default), utf-8 or us-ascii.")
     var encoding = "iso-8859-1"
 
-    @Option(help: "Pixels per module, 1-100 (default: 8 for QR and Aztec, 3 for PDF417 and Code 128).")
+    @Option(help: "Pixels per module, 1-100 (default: 8 for QR and Aztec, 3 for PDF417 and the linear formats).")
     var scale: Int?
 
     @Option(help: "QR error correction: L, M (default), Q or H.")

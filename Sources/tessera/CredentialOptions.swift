@@ -5,7 +5,7 @@ import PassCrypto
 
 /// The signing credentials every pass-making command takes.
 struct CredentialOptions: ParsableArguments {
-    @Option(help: "Pass Type ID certificate (PEM or DER).")
+    @Option(help: "The signing certificate, PEM or DER: a Pass Type ID certificate (an Order Type ID certificate for order create).")
     var cert: String?
 
     @Option(help: "Private key for --cert (PEM or DER: PKCS#1, PKCS#8 or SEC1; may be encrypted), or a PKCS#11 URI (pkcs11:token=…;object=…) with --pkcs11-module.")
@@ -20,7 +20,7 @@ struct CredentialOptions: ParsableArguments {
     @Option(help: "File holding the --p12 password (TESSERA_P12_PASSWORD_FILE, or set TESSERA_P12_PASSWORD).")
     var p12PasswordFile: String?
 
-    @Option(help: "Apple WWDR intermediate certificate (PEM or DER) that issued the Pass Type ID certificate.")
+    @Option(help: "Apple WWDR intermediate certificate (PEM or DER) that issued --cert (or the .p12's certificate).")
     var wwdr: String?
 
     @OptionGroup var pkcs11: PKCS11Options

@@ -19,7 +19,7 @@ struct PayDecryptCommand: ParsableCommand {
     @Option(help: "The payment token JSON file, or - for standard input.")
     var token: String
 
-    @Option(help: "A merchant payment-processing private key (PEM: PKCS#8 EC or RSA, SEC1 EC); repeat while rotating.")
+    @Option(help: "A merchant payment-processing private key (PEM or DER: PKCS#8 EC or RSA, SEC1 EC); repeat while rotating.")
     var merchantKey: [String] = []
 
     @Option(help: "The Apple Pay Payment Processing certificate carrying the merchant identifier (PEM or DER).")
