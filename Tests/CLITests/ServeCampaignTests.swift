@@ -155,6 +155,11 @@ struct ServeCampaignTests {
                 let data = try await Self.pass(server, serial)["data"] as? [String: Any]
                 #expect((data?["fields"] as? [String: Any])?["seat"] as? String == "1A")
             }
+            // The list gives a selection's count of serial numbers, the campaign itself the list.
+            let listed = try Server.json(try await server.api("GET", "/api/v1/campaigns").body)["campaigns"] as? [[String: Any]] ?? []
+            let inList = listed.first { $0["id"] as? String == accepted["id"] as? String }?["select"] as? [String: Any]
+            #expect(inList?["serialNumberCount"] as? Int == 3 && inList?["serialNumbers"] == nil, "\(listed)")
+            #expect((done["select"] as? [String: Any])?["serialNumbers"] as? [String] == ["S-3", "S-4", "S-404"])
 
             // By field value: only the two passes of the 31st.
             let (byFieldStatus, byField) = try await Self.campaign(server, #"""

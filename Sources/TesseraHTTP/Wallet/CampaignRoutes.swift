@@ -48,11 +48,18 @@ struct CampaignRoutes: Sendable {
         var startedAt: String?
         var finishedAt: String?
 
-        init(_ record: CampaignRecord) {
+        /// - Parameter listing: As a page of the list shows it: a selection by serial numbers gives their count
+        ///   (`serialNumberCount`) instead of the list, which may hold 100,000 of them (`GET …/campaigns/{id}` gives it).
+        init(_ record: CampaignRecord, listing: Bool = false) {
             id = record.id
             state = record.state.rawValue
             if case .object(let specification)? = try? JSONValue(jsonData: record.specification) {
                 select = specification["select"]
+                if listing, case .object(var members)? = select, case .array(let serials)? = members["serialNumbers"] {
+                    members["serialNumbers"] = nil
+                    members["serialNumberCount"] = .integer(serials.count)
+                    select = .object(members)
+                }
                 action = ["data", "republishTemplate", "void", "unvoid"].first { specification[$0] != nil }
                 message = specification["message"]?.stringValue
             }
@@ -124,7 +131,7 @@ struct CampaignRoutes: Sendable {
             cursor: query["cursor"].map(String.init))
         var shown: [CampaignRecord] = []
         for campaign in page.campaigns where await visible(campaign, to: context.principal) { shown.append(campaign) }
-        return try JSONBody.response(Page(campaigns: shown.map(View.init), nextCursor: page.nextCursor))
+        return try JSONBody.response(Page(campaigns: shown.map { View($0, listing: true) }, nextCursor: page.nextCursor))
     }
 
     @Sendable func cancel(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
