@@ -68,7 +68,8 @@ struct CredentialOptions: ParsableArguments {
             return try PassCredentials.load(
                 certificatePath: cert, keyPath: key, keyPassword: password, wwdrPath: wwdr, pkcs11: pkcs11)
         } catch let error as PassBundleError {
-            throw CommandFailure(message: FlagHints.message(for: error, p12: p12 != nil))
+            throw CommandFailure(message: FlagHints.message(
+                for: error, p12: p12 != nil, pkcs11: key.map(PrivateKey.isPKCS11URI) ?? false))
         }
     }
 }

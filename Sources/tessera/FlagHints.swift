@@ -10,8 +10,10 @@ enum FlagHints {
     ///   - error: The library's error.
     ///   - p12: Whether the credentials came from a PKCS#12 (its password flag, not the key's).
     /// - Returns: The message to print.
-    static func message(for error: PassBundleError, p12: Bool) -> String {
+    static func message(for error: PassBundleError, p12: Bool, pkcs11: Bool = false) -> String {
         switch error.code {
+        case .passwordRequired where pkcs11:
+            "\(error.reason); give the token's user PIN with --pkcs11-pin-file or TESSERA_PKCS11_PIN"
         case .passwordRequired where p12:
             "\(error.reason); give the password with --p12-password-file or TESSERA_P12_PASSWORD"
         case .passwordRequired:

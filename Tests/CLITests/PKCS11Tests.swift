@@ -63,6 +63,10 @@ struct PKCS11Tests {
             base + ["--key", "\(uri)?pin-value=\(token.pin)", "--output", output + ".5"], environment: token.environment)
         #expect(pinInURI.status == 1 && pinInURI.stderr.contains("carries a PIN") && !pinInURI.stderr.contains(token.pin),
                 "\(pinInURI.stderr)")
+        // No PIN at all: the hint names the PIN's flag, not a key password.
+        let noPin = try await Subprocess.tessera(base + ["--key", uri, "--output", output + ".6"], environment: token.environment)
+        #expect(noPin.status == 1 && !noPin.stderr.contains("--key-password-file"), "\(noPin.stderr)")
+        #expect(noPin.stderr.contains("--pkcs11-pin-file") || noPin.stderr.contains("PIN"), "\(noPin.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output + ".2") && !FileManager.default.fileExists(atPath: output + ".5"))
     }
 
