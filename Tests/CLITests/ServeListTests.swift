@@ -138,6 +138,18 @@ struct ServeListTests {
             let first = try Server.json(Data(lines[0].utf8))
             #expect((first["fields"] as? [String: Any])?["section"] as? String == "B,\"C\"" && first["devices"] as? Int == 0)
 
+            // Without a template: one fields column, the values the pass shows (the template's row, its own section),
+            // as NDJSON gives them.
+            let untyped = try await Self.fetch(server, "/api/v1/passes?field.section=-2.5", accept: "text/csv")
+            let untypedFile = server.work.appendingPathComponent("untyped.csv")
+            try untyped.body.write(to: untypedFile)
+            let fieldsJSON = try await Subprocess.run("/usr/bin/env", ["python3", "-c", """
+                import csv, sys
+                print(list(csv.DictReader(open(sys.argv[1], newline='')))[0]["fields"])
+                """, untypedFile.path])
+            let shown = try Server.json(Data(fieldsJSON.stdout.utf8))
+            #expect(shown["section"] as? String == "-2.5" && shown["row"] as? String == "12", "\(fieldsJSON.stdout)")
+
             let notAcceptable = try await Self.fetch(server, "/api/v1/passes", accept: "application/xml")
             #expect(notAcceptable.status == 406)
 

@@ -34,7 +34,8 @@ extension IssuerRoutes {
     }
 
     private func export(_ format: ItemListResponse.Format, _ search: ItemListRequest) async throws -> Response {
-        // One column per field of the template searched; without one, the pass's own fields as a JSON object.
+        // One column per field of the template searched; without one, the field values as a JSON object. Either way
+        // the values the pass shows (its own over its template's), as NDJSON's `fields`.
         let issuer = self.issuer
         let keys = try? await search.query.template.asyncMap { try await issuer.fieldKeys(ofTemplate: $0) }
         let fieldColumns = keys?.map { "field." + $0 } ?? ["fields"]
@@ -46,7 +47,7 @@ extension IssuerRoutes {
                 let pass = listing.record
                 let values = try await issuer.currentFieldValues(of: pass)
                 let fields = keys.map { $0.map { ItemListResponse.cell(values[$0]) } }
-                    ?? [ItemListResponse.cell(.object(Self.ownFields(pass)))]
+                    ?? [ItemListResponse.cell(.object(values))]
                 return [pass.passTypeIdentifier, pass.serialNumber, pass.template] + fields + [
                     String(pass.voided), String(listing.redemptions > 0), String(listing.redemptions),
                     String(listing.registrations), RFC3339.string(pass.lastModified),
@@ -64,9 +65,6 @@ extension IssuerRoutes {
             })
     }
 
-    private static func ownFields(_ pass: PassRecord) -> [String: JSONValue] {
-        ((try? JSONValue(jsonData: pass.data))?.objectValue?["fields"]?.objectValue) ?? [:]
-    }
 }
 
 extension Optional {
