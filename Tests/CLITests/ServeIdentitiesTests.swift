@@ -83,6 +83,12 @@ struct ServeIdentitiesTests {
             #expect(((report["identities"] as? [[String: Any]]) ?? []).compactMap { $0["identifier"] as? String }
                 == [Server.ticketType, Server.loyaltyType, Server.orderType])
             let metrics = String(decoding: try await server.send("GET", "/metrics").body, as: UTF8.self)
+            // HEAD, as uptime monitors ask: GET's status and headers, no body.
+            for path in ["/health", "/metrics"] {
+                let head = try await Subprocess.run(
+                    "curl", ["-s", "-I", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", server.serve.baseURL + path])
+                #expect(head.stdout == "200 0", "\(path): \(head.stdout) \(head.stderr)")
+            }
             for identifier in [Server.ticketType, Server.loyaltyType, Server.orderType] {
                 let line = metrics.split(separator: "\n").first {
                     $0.hasPrefix("tessera_certificate_expiry_timestamp_seconds{") && $0.contains("\"\(identifier)\"")

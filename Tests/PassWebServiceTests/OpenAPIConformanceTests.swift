@@ -104,6 +104,8 @@ struct OpenAPIConformanceTests {
                 try await exerciseOrders(call)
                 try await call(.get, "/metrics")
                 try await call(.get, "/health")
+                try await call(.head, "/metrics")
+                try await call(.head, "/health")
             }
         }
         let found = problems.withLock { $0 }

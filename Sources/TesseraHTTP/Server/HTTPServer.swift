@@ -18,23 +18,27 @@ public enum HTTPServer {
     ) -> Router<WebServiceRequestContext> {
         let router = Router(context: WebServiceRequestContext.self)
         router.add(middleware: MetricsMiddleware())
-        if let health {
-            router.get("health") { _, _ in
-                let report = health()
-                return Response(
-                    status: report.isAvailable ? .ok : .serviceUnavailable,
-                    headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: report.json)))
+        // GET and HEAD (uptime monitors often ask with HEAD; the answer is GET's without its body).
+        let healthAnswer: @Sendable (Request, WebServiceRequestContext) async throws -> Response = { _, _ in
+            guard let report = health?() else {
+                return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "ok")))
             }
-        } else {
-            router.get("health") { _, _ in "ok" }
+            return Response(
+                status: report.isAvailable ? .ok : .serviceUnavailable,
+                headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: report.json)))
         }
+        router.get("health", use: healthAnswer)
+        router.head("health", use: healthAnswer)
         if let metrics {
-            router.get("metrics") { _, _ in
+            let metricsAnswer: @Sendable (Request, WebServiceRequestContext) async throws -> Response = { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics())))
             }
+            router.get("metrics", use: metricsAnswer)
+            router.head("metrics", use: metricsAnswer)
         }
         return router
     }
