@@ -213,6 +213,14 @@ public final class OrderIssuer: WalletItemIssuer {
         let builder = try await templateBuilder(named: name)
         guard let type = builder.signer.identity.orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
         if let refusal = refusal(builder) { throw refusal }
+        // The certificate names the order type: data naming another is a mistake to say, not to replace quietly.
+        switch data["orderTypeIdentifier"] {
+        case nil, .null?: break
+        case .string(let given)? where given == type: break
+        case let other?:
+            throw IssuerError.invalidData("data.orderTypeIdentifier: \(other.stringValue.map { "\"\($0)\"" } ?? other.kindName) is "
+                + "not the Order Type ID of the certificate that signs template \(name) (\(type)); leave it out or give that one")
+        }
         var document = data
         let identifier: String
         switch document["orderIdentifier"] {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PassBundle
 import PassCrypto
 import PassModel
@@ -60,6 +61,19 @@ struct OrderIssuerTests {
             _ = try await issuer.issueIfAbsent(template: "shop-order", data: Data("{}".utf8), now: clock.now)
         }
         #expect(error?.field == "data.orderIdentifier")
+    }
+
+    @Test("data naming another Order Type ID than the certificate's is refused, naming the field; its own is taken")
+    func orderTypeFromTheCertificate() async throws {
+        let error = await #expect(throws: IssuerError.self) {
+            _ = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": .string("OT-1"),
+                                                                           "orderTypeIdentifier": .string("order.com.other")])
+        }
+        #expect(error?.field == "data.orderTypeIdentifier" && error?.status.code == 422, "\(String(describing: error))")
+        #expect(try await issuer.order(orderTypeIdentifier: Self.orderType, orderIdentifier: "OT-1") == nil)
+        let made = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": .string("OT-2"),
+                                                                             "orderTypeIdentifier": .string(Self.orderType)])
+        #expect(made.order.passTypeIdentifier == Self.orderType)
     }
 
     @Test("each change is a new version: updatedAt strictly later, even within the same second")
