@@ -63,9 +63,30 @@ public struct GooglePassMapper: Sendable {
         var (classMembers, objectMembers) = context.common(state: pass.voided == true ? .inactive : state)
         context.fill(vertical, class: &classMembers, object: &objectMembers)
         context.addTextModules(to: &objectMembers, cardRows: &classMembers)
-        let classJSON = JSONValue.object(classMembers).merging(overrides.classMembers)
+        var classJSON = JSONValue.object(classMembers).merging(overrides.classMembers)
         let objectJSON = JSONValue.object(objectMembers).merging(overrides.objectMembers)
         var issues = context.problems
+        // The class is every holder's (one per template, or per google.json classId): it is made from the template's
+        // own content, so that one pass's data (an offer's title, an organization name, a date) never changes what
+        // the other holders see, and the class does not flip with each pass that changes. A class named after the
+        // pass's own data (a flight's, per flight and date) is the class of the passes sharing that data, and a
+        // template whose class needs a pass's data to be complete keeps the class made from the pass.
+        var shared = template.pass
+        shared.passTypeIdentifier = pass.passTypeIdentifier
+        shared.serialNumber = pass.serialNumber
+        shared.teamIdentifier = pass.teamIdentifier
+        shared.organizationName = template.pass.organizationName ?? pass.organizationName
+        var sharedContext = MappingContext(pass: shared, template: template, overrides: overrides, issuerId: issuerId,
+                                           imageURL: imageURL)
+        var (sharedClass, sharedObject) = sharedContext.common(state: state)
+        sharedContext.fill(vertical, class: &sharedClass, object: &sharedObject)
+        sharedContext.addTextModules(to: &sharedObject, cardRows: &sharedClass)
+        let templateClass = JSONValue.object(sharedClass).merging(overrides.classMembers)
+        let templateIssues = WalletObjectsSchema.validate(templateClass, as: vertical.classSchema, at: "\(vertical.classesMember)[0]")
+        if templateClass["id"] == classJSON["id"], !templateIssues.contains(where: { $0.severity == .error }),
+           !sharedContext.problems.contains(where: { $0.severity == .error && $0.path.hasPrefix(vertical.classesMember) }) {
+            classJSON = templateClass
+        }
         issues += WalletObjectsSchema.validate(classJSON, as: vertical.classSchema, at: "\(vertical.classesMember)[0]")
         issues += WalletObjectsSchema.validate(objectJSON, as: vertical.objectSchema, at: "\(vertical.objectsMember)[0]")
         let errors = issues.filter { $0.severity == .error }.map { Self.withHint($0, vertical: vertical) }

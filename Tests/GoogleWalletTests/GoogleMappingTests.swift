@@ -62,6 +62,20 @@ struct GoogleMappingTests {
         #expect(!modules.contains { ["seat", "row", "section", "event", "venue", "date"].contains($0["id"]?.stringValue ?? "") })
     }
 
+    @Test func aPassesOwnDataNeverChangesTheSharedClass() throws {
+        // One coupon's own offer text and organization name: its object may show them, the class every holder
+        // shares stays the template's.
+        let template = try Self.template("coupon")
+        let plain = try Self.mapper.map(try template.pass(applying: PassData(overrides: ["serialNumber": .string("C-1")])), template: template)
+        let own = try template.pass(applying: PassData(overrides: [
+            "serialNumber": .string("C-2"), "organizationName": .string("<b>Someone else</b>"),
+        ]))
+        let mapped = try Self.mapper.map(own, template: template)
+        #expect(mapped.classId == plain.classId)
+        #expect(mapped.classJSON == plain.classJSON, "\(mapped.classJSON)")
+        #expect(!"\(mapped.classJSON)".contains("Someone else"))
+    }
+
     @Test func flightClassIsPerFlightAndDate() throws {
         let template = try Self.template("semantic-boarding-pass")
         let mapped = try Self.mapper.map(try template.pass(applying: nil), template: template)
