@@ -63,6 +63,11 @@ struct ServeKeysTests {
             let bundle = try await Self.with(brandA.secret, server, "POST", "/api/v1/pkpasses",
                                              body: #"{"passes":[{"passTypeIdentifier":"\#(Server.loyaltyType)","serialNumber":"B-1"}]}"#)
             #expect(bundle.status == 404)
+            // An export by the other brand's template is an export by a template that does not exist: same columns.
+            let foreignExport = try await Self.with(brandA.secret, server, "GET", "/api/v1/passes?template=store-card&format=csv")
+            let noneExport = try await Self.with(brandA.secret, server, "GET", "/api/v1/passes?template=no-such-card&format=csv")
+            #expect(foreignExport.status == noneExport.status && foreignExport.body == noneExport.body,
+                    "\(String(decoding: foreignExport.body, as: UTF8.self)) | \(String(decoding: noneExport.body, as: UTF8.self))")
 
             // Redemption of the other brand's pass: unknown, as a pass that does not exist.
             let scan = try OrdersServer.json(try await Self.with(

@@ -14,7 +14,7 @@ extension IssuerRoutes {
         let format = try ItemListResponse.format(of: request)
         var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
         search.restrict(to: context.principal)
-        guard format == .json else { return try await export(format, search) }
+        guard format == .json else { return try await export(format, search, principal: context.principal) }
         let page = try await issuer.listItems(search)
         var states: [PassState] = []
         for listing in page.items { states.append(try state(listing)) }
@@ -33,11 +33,19 @@ extension IssuerRoutes {
             redemptions: listing.redemptions, redeemedAt: listing.firstRedeemedAt.map(RFC3339.format))
     }
 
-    private func export(_ format: ItemListResponse.Format, _ search: ItemListRequest) async throws -> Response {
+    private func export(_ format: ItemListResponse.Format, _ search: ItemListRequest, principal: IssuerPrincipal)
+        async throws -> Response
+    {
         // One column per field of the template searched; without one, the field values as a JSON object. Either way
-        // the values the pass shows (its own over its template's), as NDJSON's `fields`.
+        // the values the pass shows (its own over its template's), as NDJSON's `fields`. Another brand's template is
+        // to an API key as one that does not exist: no columns of its fields.
         let issuer = self.issuer
-        let keys = try? await search.query.template.asyncMap { try await issuer.fieldKeys(ofTemplate: $0) }
+        var templateKeys = try? await search.query.template.asyncMap { try await issuer.fieldKeys(ofTemplate: $0) }
+        if templateKeys != nil, !principal.isAdmin, let template = search.query.template {
+            let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template)
+            if !(type.map(principal.covers) ?? false) { templateKeys = nil }
+        }
+        let keys = templateKeys
         let fieldColumns = keys?.map { "field." + $0 } ?? ["fields"]
         let columns = ["passTypeIdentifier", "serialNumber", "template"] + fieldColumns
             + ["voided", "redeemed", "redemptions", "devices", "updated"]
