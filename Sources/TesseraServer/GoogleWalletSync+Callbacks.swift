@@ -61,6 +61,18 @@ extension GoogleWalletSync {
         } else {
             data = try Data(contentsOf: URL(fileURLWithPath: source))
         }
-        return try GoogleCallbackKeys(jsonData: data)
+        do {
+            return try GoogleCallbackKeys(jsonData: data)
+        } catch {
+            // Keys that cannot be read are the server's problem, not the callback's: 503, so Google sends it again,
+            // rather than a 400 that loses the save or delete it tells of.
+            throw KeysUnreadable(reason: "\(source): \(error.reason)")
+        }
+    }
+
+    /// Google's callback keys were fetched or read but are not a keys document.
+    struct KeysUnreadable: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
     }
 }

@@ -25,6 +25,14 @@ extension ServeCommand {
             guard isURL ? URL(string: keys)?.host != nil : FileManager.default.isReadableFile(atPath: keys) else {
                 throw CommandFailure(message: "--google-callback-keys \(keys): neither an http(s) URL nor a readable file", exitCode: 2)
             }
+            if !isURL {
+                // A file is read now: a file that is not Google's keys document would refuse every callback.
+                do {
+                    _ = try GoogleCallbackKeys(jsonData: try Data(contentsOf: URL(fileURLWithPath: keys)))
+                } catch let error as GoogleCallbackError {
+                    throw CommandFailure(message: "--google-callback-keys \(keys): \(error.reason)", exitCode: 2)
+                }
+            }
             configuration.callbackKeys = keys
         }
         if let text = environment["TESSERA_GOOGLE_RETRY_SECONDS"], let seconds = TimeInterval(text), seconds > 0 {

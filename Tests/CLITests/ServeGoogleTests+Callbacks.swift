@@ -58,6 +58,19 @@ struct ServeGoogleCallbackTests {
         #expect(list.allSatisfy { ($0["data"] as? [String: Any])?["wallet"] as? String == "google" })
         #expect(!String(decoding: events.body, as: UTF8.self).contains(object), "the device is a hash, not the object id")
         _ = try await server.terminate()
+
+        // A keys file that is not Google's keys document stops start-up, naming the flag: running with it, every
+        // genuine callback would be refused and lost.
+        let notKeys = google.folder.appendingPathComponent("not-keys.json")
+        try Data(#"{"type": "service_account"}"#.utf8).write(to: notKeys)
+        let chain = try TestChain()
+        let refused = try await Subprocess.tessera(
+            ["serve", "--port", "0", "--database", "sqlite:\(google.folder.path)/refused.sqlite",
+             "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+             "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem")]
+                + ServeGoogleTests.arguments(google) + ["--google-callback-keys", notKeys.path],
+            environment: ServeGoogleTests.environment)
+        #expect(refused.status == 2 && refused.stderr.contains("--google-callback-keys"), "\(refused.stderr)")
     }
 
     static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
