@@ -54,6 +54,15 @@ struct OrderValidatorTests {
         #expect(report.errors.count == expected.count, "\(report.errors)")
     }
 
+    @Test func anAmountBeyondWhatIsKeptExactlyIsRefused() {
+        let long = "12345678901234567890123456789012345678.91"
+        let report = OrderFixtures.validate(OrderFixtures.tree.setting(["payment", "total", "amount"], to: .string(long)))
+        #expect(report.issues(at: "payment.total.amount").contains { $0.severity == .error && $0.message.contains("40 significant digits") },
+                "\(report.issues(at: "payment.total.amount"))")
+        let large = OrderFixtures.validate(OrderFixtures.tree.setting(["payment", "total", "amount"], to: .string("123456789012345678.99")))
+        #expect(large.issues(at: "payment.total.amount").isEmpty, "\(large.issues(at: "payment.total.amount"))")
+    }
+
     @Test func aMissingOrderNumberIsAWarningAnEmptyOneAnError() {
         let missing = OrderFixtures.validate(OrderFixtures.tree.setting(["orderNumber"], to: nil))
         #expect(missing.isValid)

@@ -3,6 +3,9 @@ import PassModel
 import PaymentRequest
 
 extension OrderValidator {
+    /// The most significant digits an amount may have: every amount is kept exactly (a `Decimal` holds 38).
+    static let maximumAmountDigits = 30
+
     /// Reports a missing or empty required string.
     static func required(_ value: String?, at path: String, context: inout ValidationContext) {
         guard let value else {
@@ -113,6 +116,12 @@ extension OrderValidator {
         }
         if amount.hasPrefix("-") {
             context.error("\(path).amount", "must not be negative, found \(amount)")
+            valid = false
+        }
+        // Amounts are signed as their text, kept exact: beyond what a Decimal holds they would be rounded.
+        let digits = amount.drop { $0 == "-" || $0 == "0" }.filter(\.isNumber).count
+        if digits > Self.maximumAmountDigits {
+            context.error("\(path).amount", "\(amount) has \(digits) significant digits; at most \(Self.maximumAmountDigits) are kept exactly")
             valid = false
         }
         if let currency, fraction > currency.minorUnits {
