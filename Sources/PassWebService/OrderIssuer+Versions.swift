@@ -44,7 +44,13 @@ extension OrderIssuer {
             if let refusal = refusal(builder) { throw refusal }
             let time = now()
             var next = current
-            next.data = try Self.merged(patch, into: Self.object(try orderJSON(current, builder: builder)))
+            let before = try Self.object(try orderJSON(current, builder: builder))
+            next.data = try Self.merged(patch, into: before)
+            // A change that changes nothing is no new version (no push, no order.updated event).
+            let unchanged = try orderJSON(next, builder: builder) == orderJSON(current, builder: builder)
+            if unchanged {
+                return (PassUpdate(pass: current, pushesQueued: 0), [])
+            }
             next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
             let transition = OrderValidator().validateTransition(
                 from: try Self.order(try orderJSON(current, builder: builder)),
@@ -134,6 +140,9 @@ extension OrderIssuer {
         if case .array(let changes)? = patch["fulfillments"], case .array(let existing)? = current["fulfillments"] {
             document["fulfillments"] = .array(mergeFulfillments(changes, into: existing))
         }
+        // A top-level null stays in the stored data: applied over the template it removes the key there too (as on
+        // create), where a key merely left out would come back from the template.
+        for (key, value) in patch where value.isNull { document[key] = .null }
         for key in serverKeys + ["orderTypeIdentifier"] { document[key] = nil }
         return try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
     }

@@ -76,11 +76,28 @@ struct OrderIssuerTests {
         #expect(made.order.passTypeIdentifier == Self.orderType)
     }
 
+    @Test("a change's null removes a key the template gives (a required one is refused); a change that changes nothing is no version")
+    func nullsAndNoOps() async throws {
+        let (created, _) = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "NU-1"])
+        #expect(try await issuer.orderDocument(for: created)["customer"] != nil)
+        let removed = try #require(try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "NU-1",
+                                                                 data: ["customer": .null]))
+        #expect(try await issuer.orderDocument(for: removed.update.pass)["customer"] == nil)
+        let error = await #expect(throws: IssuerError.self) {
+            _ = try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "NU-1", data: ["merchant": .null])
+        }
+        #expect(error?.description.contains("merchant") == true, "\(String(describing: error))")
+        let again = try #require(try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "NU-1",
+                                                               data: ["customer": .null]))
+        #expect(again.update.pass.updateTag == removed.update.pass.updateTag && again.update.pushesQueued == 0)
+    }
+
     @Test("each change is a new version: updatedAt strictly later, even within the same second")
     func updatedAtAdvances() async throws {
         let (created, _) = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "CO-2"])
         var previous = created.lastModified
-        for status in ["processing", "shipped", "delivered"] {
+        // (The template's fulfillment is processing already: the same status again would change nothing.)
+        for status in ["shipped", "outForDelivery", "delivered"] {
             let patch: [String: JSONValue] = [
                 "fulfillments": .array([.object(["fulfillmentIdentifier": "TS-1001-1", "status": .string(status)])]),
             ]
