@@ -37,6 +37,12 @@ struct IssuingCLITests {
         return url.path
     }
 
+    /// `tessera pass batch` of the event ticket over a rows file, into a folder of `work`.
+    func batch(_ rows: String, into folder: String) async throws -> ProcessResult {
+        try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                      "--out-dir", work.appendingPathComponent(folder).path] + credentials)
+    }
+
     func passJSON(_ pkpass: String) async throws -> [String: Any] {
         let inspect = try await Subprocess.tessera(["pass", "inspect", pkpass, "--json"])
         #expect(inspect.status == 0, "\(inspect.stderr)")
@@ -119,8 +125,7 @@ struct IssuingCLITests {
         // cell spanning two lines is a good row, and the rows after it keep their line numbers.
         let rows = try write("quotes.csv", "serialNumber,fields.seat\r\nQ1,1A\r\nQ2,2\"B\"\r\nQ3,\"3C\"x\r\nQ4,\"4\r\nD\"\r\nQ5,5E,x\r\nQ6,6F\r\n")
         let outDir = work.appendingPathComponent("quotes")
-        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
-                                            "--out-dir", outDir.path] + credentials)
+        let batch = try await self.batch(rows, into: "quotes")
         #expect(batch.status == 1, "\(batch.stderr)")
         #expect(batch.stderr.contains("quotes.csv line 3: a quote inside a cell that does not start with one"), "\(batch.stderr)")
         #expect(batch.stderr.contains("quotes.csv line 4: text after a quoted cell's closing quote"), "\(batch.stderr)")
@@ -129,21 +134,18 @@ struct IssuingCLITests {
 
         // A quote never closed would take every later line into one cell: nothing is written, its line is named.
         let unclosed = try write("unclosed.csv", "serialNumber,fields.seat\nU1,ok\nU2,\"never closed\nU3,x\nU4,y\n")
-        let stopped = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", unclosed,
-                                              "--out-dir", work.appendingPathComponent("unclosed").path] + credentials)
+        let stopped = try await self.batch(unclosed, into: "unclosed")
         #expect(stopped.status == 1 && stopped.stderr.contains("unclosed.csv line 3: a quoted cell is never closed"), "\(stopped.stderr)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("unclosed").path))
 
         // Not UTF-8 (a spreadsheet's Latin-1 export): the batch stops naming the line; in JSON Lines the row fails.
         let latin1 = work.appendingPathComponent("latin1.csv")
         try (Data("serialNumber,fields.seat\nL1,caf".utf8) + Data([0xE9, 0x0A])).write(to: latin1)
-        let refused = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", latin1.path,
-                                              "--out-dir", work.appendingPathComponent("latin1").path] + credentials)
+        let refused = try await self.batch(latin1.path, into: "latin1")
         #expect(refused.status == 1 && refused.stderr.contains("latin1.csv line 2: not UTF-8 text"), "\(refused.stderr)")
         let jsonl = work.appendingPathComponent("latin1.jsonl")
         try (Data(#"{"serialNumber":"M1","fields":{"seat":"caf"#.utf8) + Data([0xE9]) + Data("\"}}\r\n{\"serialNumber\":\"M2\"}\r\n".utf8)).write(to: jsonl)
-        let mixed = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", jsonl.path,
-                                            "--out-dir", work.appendingPathComponent("mixed").path] + credentials)
+        let mixed = try await self.batch(jsonl.path, into: "mixed")
         #expect(mixed.status == 1 && mixed.stderr.contains("latin1.jsonl line 1: not UTF-8 text"), "\(mixed.stderr)")
         #expect(mixed.stdout.contains("1 of 2 passes written"), "\(mixed.stdout)")
     }
@@ -151,8 +153,7 @@ struct IssuingCLITests {
     @Test func jsonLinesWithWindowsLineEndingsAreOneRowPerLine() async throws {
         let rows = try write("crlf.jsonl", "{\"serialNumber\":\"W1\"}\r\n{\"serialNumber\":\"W2\"}\r\n\r\n{\"serialNumber\":\"W3\"}\r\n")
         let outDir = work.appendingPathComponent("crlf")
-        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
-                                            "--out-dir", outDir.path] + credentials)
+        let batch = try await self.batch(rows, into: "crlf")
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["W1.pkpass", "W2.pkpass", "W3.pkpass"])
     }
