@@ -38,9 +38,10 @@ struct PassGoogleCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let output { try Loading.checkOutputFile(output) }
-        for origin in origins where URL(string: origin)?.scheme == nil || URL(string: origin)?.host == nil {
-            throw CommandFailure(message: "--origin \(origin): not a web origin such as https://tickets.example.com", exitCode: 2)
+        for origin in origins where Self.webOrigin(origin) == nil {
+            throw CommandFailure(message: "--origin \(origin): not a web origin such as https://tickets.example.com (a scheme, a host and a port, no path or query)", exitCode: 2)
         }
+        let origins = origins.compactMap(Self.webOrigin)
         let issuerId = try google.issuerId()
         let account = try google.serviceAccount()
         let images = try publicURL.map { try GoogleOptions.imageURLs(publicURL: $0, flag: "--public-url") }
@@ -114,4 +115,16 @@ struct PassGoogleCommand: AsyncParsableCommand {
             throw CommandFailure(message: "Google Wallet API: \(error.reason)")
         }
     }
+
+    /// `text` as the web origin Google matches a save button's page against (`https://host[:port]`, RFC 6454), or `nil`
+    /// when it is not one: a path (other than `/`), a query, a fragment or credentials would never match, and the
+    /// save button would fail on that site.
+    static func webOrigin(_ text: String) -> String? {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme),
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil,
+              url.fragment == nil, url.path.isEmpty || url.path == "/"
+        else { return nil }
+        return "\(scheme)://\(host.lowercased())" + (url.port.map { ":\($0)" } ?? "")
+    }
+
 }

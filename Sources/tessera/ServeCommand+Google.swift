@@ -10,8 +10,8 @@ extension ServeCommand {
         let origins = googleOrigins.isEmpty
             ? (environment["TESSERA_GOOGLE_ORIGINS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             : googleOrigins
-        for origin in origins where URL(string: origin)?.scheme == nil || URL(string: origin)?.host == nil {
-            throw CommandFailure(message: "--google-origin \(origin): not a web origin such as https://tickets.example.com", exitCode: 2)
+        for origin in origins where PassGoogleCommand.webOrigin(origin) == nil {
+            throw CommandFailure(message: "--google-origin \(origin): not a web origin such as https://tickets.example.com (a scheme, a host and a port, no path or query)", exitCode: 2)
         }
         let isLoopback = ["127.0.0.1", "localhost", "::1"].contains(publicURL.host ?? "")
         guard publicURL.scheme == "https" || isLoopback else {
@@ -19,7 +19,11 @@ extension ServeCommand {
         }
         var configuration = GoogleWalletSync.Configuration(
             issuerId: try google.issuerId(), account: try google.serviceAccount(), client: try google.clientConfiguration(),
-            publicURL: publicURL, origins: origins.isEmpty ? [publicURL.absoluteString] : origins)
+            // The public URL's origin (without its path) when no origin is given: a page under it may show the button.
+            publicURL: publicURL,
+            origins: origins.isEmpty
+                ? ["\(publicURL.scheme ?? "https")://\(publicURL.host ?? "")" + (publicURL.port.map { ":\($0)" } ?? "")]
+                : origins.compactMap(PassGoogleCommand.webOrigin))
         if let keys = googleCallbackKeys ?? environment["TESSERA_GOOGLE_CALLBACK_KEYS"] {
             let isURL = keys.hasPrefix("https://") || keys.hasPrefix("http://")
             guard isURL ? URL(string: keys)?.host != nil : FileManager.default.isReadableFile(atPath: keys) else {

@@ -86,6 +86,14 @@ struct PassGoogleCLITests {
         let classCalls = google.requests(matching: "/walletobjects/v1/eventTicketClass")
         #expect(classCalls.map(\.status).contains(409))
         #expect(classCalls.last?.method == "PUT" && classCalls.last?.status == 200)
+
+        // An origin with a path or a query would never match the page's origin: refused, naming the flag.
+        for origin in ["https://a.example.com/path?x", "https://a.example.com/shop", "https://user@a.example.com", "ftp://a.example.com"] {
+            var arguments = googleArguments(template) + ["--public-url", "https://tessera.example.com"]
+            arguments[arguments.lastIndex(of: "https://tickets.example.com")!] = origin
+            let refusedOrigin = try await tessera(arguments)
+            #expect(refusedOrigin.status == 2 && refusedOrigin.stderr.contains("--origin \(origin): not a web origin"), "\(origin): \(refusedOrigin.stderr)")
+        }
     }
 
     @Test func httpsToGoogleTrustsTheCAFileGivenAndNothingElse() async throws {
