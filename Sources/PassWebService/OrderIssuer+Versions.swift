@@ -129,6 +129,17 @@ extension OrderIssuer {
     private static func order(_ json: Data) throws -> Order {
         do {
             return try JSONDecoder().decode(Order.self, from: json)
+        } catch let error as DecodingError {
+            // The member at fault, named as create names it (`data.fulfillments[1].fulfillmentType: required key is
+            // missing`), not the decoder's own text.
+            let failure = JSONDecodingFailure(error)
+            let reason = switch failure.kind {
+            case .missing: "required key is missing"
+            case .wrongType(let expected): "must be \(expected)"
+            case .null(let expected): "must be \(expected), found null"
+            case .malformed(let detail): detail
+            }
+            throw IssuerError.invalidData("data.\(failure.jsonPath): \(reason)")
         } catch {
             throw IssuerError.invalidData("data: the order does not decode: \(error)")
         }

@@ -90,6 +90,14 @@ struct OrderIssuerTests {
         let again = try #require(try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "NU-1",
                                                                data: ["customer": .null]))
         #expect(again.update.pass.updateTag == removed.update.pass.updateTag && again.update.pushesQueued == 0)
+
+        // A fulfillment without its type: the member named, as create names it, not the decoder's text.
+        let shapeless = await #expect(throws: IssuerError.self) {
+            _ = try await issuer.changeOrder(orderTypeIdentifier: Self.orderType, orderIdentifier: "NU-1",
+                                             data: ["fulfillments": .array([.object(["fulfillmentIdentifier": "NEW-1"])])])
+        }
+        #expect(shapeless?.field == "data.fulfillments[1].fulfillmentType", "\(String(describing: shapeless))")
+        #expect(shapeless?.description.contains("required key is missing") == true && shapeless?.description.contains("DecodingError") == false)
     }
 
     @Test("each change is a new version: updatedAt strictly later, even within the same second")
