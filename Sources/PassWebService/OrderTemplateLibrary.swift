@@ -45,7 +45,7 @@ final class OrderTemplateLibrary: Sendable {
         do {
             builder = OrderBuilder(template: try OrderTemplate(directory: folder), signer: signer)
         } catch let error as PassModelError {
-            throw IssuerError.invalidTemplate(name, error.description)
+            throw IssuerError.invalidTemplate(name, PassIssuer.withoutFolders(error.description, [folder.deletingLastPathComponent()]))
         }
         builders.withLock { $0[name] = builder }
         return builder

@@ -37,12 +37,22 @@ extension PassIssuer {
                     name: name, contentVersion: entry.version,
                     passTypeIdentifier: entry.builder.passTypeIdentifier, style: template.pass.style?.rawValue))
             } catch let error as IssuerError {
-                summaries.append(TemplateSummary(name: name, error: error.description))
+                summaries.append(TemplateSummary(name: name, error: Self.withoutFolders(error.description, directories)))
             } catch {
-                summaries.append(TemplateSummary(name: name, error: "template \(name) cannot be loaded: \(error)"))
+                summaries.append(TemplateSummary(name: name, error: Self.withoutFolders("template \(name) cannot be loaded: \(error)", directories)))
             }
         }
         return summaries
+    }
+
+    /// An error as API clients see it: file names relative to the templates folder (`broken/pass.json`), not the
+    /// server's own paths.
+    static func withoutFolders(_ message: String, _ directories: [URL]) -> String {
+        directories.reduce(message) { text, directory in
+            let path = directory.standardizedFileURL.path
+            return text.replacingOccurrences(of: path.hasSuffix("/") ? path : path + "/", with: "")
+                .replacingOccurrences(of: directory.path.hasSuffix("/") ? directory.path : directory.path + "/", with: "")
+        }
     }
 
     /// The names of the templates in a folder: sub-folders (or `.pkpasstemplate` bundles) holding `pass.json`.

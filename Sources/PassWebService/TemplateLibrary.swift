@@ -110,9 +110,9 @@ final class TemplateLibrary: Sendable {
             entry.settings = try TemplateSettings(folder: folder)
             return (entry, try StoredTemplate(template).encoded())
         } catch let error as PassModelError {
-            throw IssuerError.invalidTemplate(name, error.description)
+            throw IssuerError.invalidTemplate(name, PassIssuer.withoutFolders(error.description, [folder.deletingLastPathComponent()]))
         } catch let error as SettingsError {
-            throw IssuerError.invalidTemplate(name, error.description)
+            throw IssuerError.invalidTemplate(name, PassIssuer.withoutFolders(error.description, [folder.deletingLastPathComponent()]))
         }
     }
 

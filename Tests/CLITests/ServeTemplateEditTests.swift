@@ -200,6 +200,10 @@ struct ServeTemplateEditTests {
             }
             #expect(refused.status == 500, "\(String(decoding: refused.body, as: UTF8.self))")
             #expect(String(decoding: refused.body, as: UTF8.self).contains("template event-ticket cannot be loaded"))
+            // The file is named within the templates folder, not by the server's own path.
+            #expect(!String(decoding: refused.body, as: UTF8.self).contains(templates.path), "\(String(decoding: refused.body, as: UTF8.self))")
+            let listed = String(decoding: try await server.api("GET", "/api/v1/templates").body, as: UTF8.self)
+            #expect(listed.contains("event-ticket/pass.json") && !listed.contains(templates.path), "\(listed)")
             let patched = try await server.api("PATCH", "/api/v1/passes/\(Server.passType)/PO-1",
                                                body: #"{"data":{"fields":{"seat":"A-1"}}}"#)
             #expect(patched.status == 200, "\(String(decoding: patched.body, as: UTF8.self))")
