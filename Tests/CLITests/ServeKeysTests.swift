@@ -106,6 +106,10 @@ struct ServeKeysTests {
             _ = try await server.createPass(template: "store-card", serial: "B-2")
             let later = try OrdersServer.json(try await Self.with(brandA.secret, server, "GET", "/api/v1/events?after=\(cursor)&limit=1000").body)
             #expect((later["events"] as? [Any])?.isEmpty == true && later["nextCursor"] as? String == cursor, "\(later)")
+            // The end of the log, for a key as for the admin: the latest cursor, not the start of the log.
+            let latest = try OrdersServer.json(try await Self.with(brandA.secret, server, "GET", "/api/v1/events?after=latest").body)
+            let adminLatest = try OrdersServer.json(try await server.api("GET", "/api/v1/events?after=latest").body)
+            #expect(latest["nextCursor"] as? String == adminLatest["nextCursor"] as? String && latest["nextCursor"] as? String != "0", "\(latest)")
 
             // Permissions: a read-only key reads and is refused changes (403); keys are the admin's.
             #expect(try await Self.with(reader.secret, server, "GET", "/api/v1/passes/\(Server.ticketType)/A-1").status == 200)

@@ -52,7 +52,8 @@ public struct EventService: Sendable {
             guard let outbox = store as? any WebhookOutboxStore else {
                 throw IssuerError.badQuery("after", "this store cannot say where its log ends")
             }
-            return Page(events: [], nextCursor: try await outbox.latestEventCursor().description)
+            let latest = try await outbox.latestEventCursor().description
+            return Page(events: [], nextCursor: latest, after: latest)
         } else if let after {
             guard let parsed = EventCursor(after) else {
                 throw IssuerError.badQuery("after", "not a cursor this server gave (a nextCursor from GET /api/v1/events)")

@@ -58,7 +58,8 @@ struct EventRoutes: Sendable {
         for (name, _) in query {
             let name = String(name)
             guard ["after", "type", "limit"].contains(name) else {
-                throw IssuerError.badQuery(name.count <= 64 ? name : String(name.prefix(64)) + "…", "unknown parameter (known: after, type, limit)")
+                throw IssuerError.badQuery(LogRedactor.escapeControlCharacters(String(name.prefix(100))),
+                                           "unknown parameter (known: after, type, limit)")
             }
             guard seen.insert(name).inserted || name == "type" else { throw IssuerError.badQuery(name, "given twice") }
         }
