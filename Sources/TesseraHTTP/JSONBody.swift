@@ -30,7 +30,9 @@ enum JSONBody {
     static func value(from request: Request, limit: Int) async throws -> JSONValue {
         let buffer = try await collect(request, limit: limit)
         do {
-            return try JSONValue(jsonData: Data(buffer.readableBytesView))
+            return try JSONDecodingFailure.decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        } catch let failure as JSONDecodingFailure {
+            throw WebServiceError.invalid(failure.jsonPath, message(failure))
         } catch {
             throw WebServiceError.invalid("body", "request body is not valid JSON")
         }
@@ -39,6 +41,12 @@ enum JSONBody {
     /// The whole body, or 413 when it is longer than `limit` bytes.
     @inline(__always)
     static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        // A declared length over the limit is refused before a byte of the body is read.
+        if let declared = request.headers[.contentLength],
+           Int(declared).map({ $0 > limit }) ?? declared.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
+            throw WebServiceError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
+        }
         var request = request
         do {
             return try await request.collectBody(upTo: limit)
@@ -56,7 +64,7 @@ enum JSONBody {
         case .missing: return "\(path): missing"
         case .wrongType(let expected): return "\(path): must be \(expected)"
         case .null(let expected): return "\(path): must be \(expected), found null"
-        case .malformed: return "request body is not valid JSON"
+        case .malformed(let detail): return keys.isEmpty ? "request body is not valid JSON" : "\(path): \(detail)"
         }
     }
 

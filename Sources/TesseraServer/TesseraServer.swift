@@ -51,7 +51,7 @@ public enum TesseraServer {
 
     /// The parts of a server before it listens.
     struct Composition {
-        var router: Router<WebServiceRequestContext>
+        var router: RouteTable
         var services: [any Service]
         /// Store migrations that need the services running first (PostgreSQL's client).
         var migrateAfterStart: [@Sendable () async throws -> Void]

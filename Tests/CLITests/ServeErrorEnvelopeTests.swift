@@ -79,6 +79,13 @@ struct ServeErrorEnvelopeTests {
                        404, code: "notFound", field: nil, message: "no such pass")
         expectEnvelope(try await send(server, "POST", "/api/v1/pkpasses", headers: [admin], body: #"{"passes":[]}"#),
                        422, code: "passesBundleLimit", field: "passes")
+        // A number no Double holds is said to be out of range, where it is (not "must be a boolean").
+        for (body, field) in [(#"{"template":"event-ticket","data":{"maxDistance":1e400}}"#, "data.maxDistance"),
+                              (#"{"template":"event-ticket","data":{"fields":{"seat":-1e400}}}"#, "data.fields.seat")] {
+            expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin], body: body),
+                           400, code: "invalidRequest", field: field,
+                           message: "\(field): a number out of range (at most about 1.8e308 either way)")
+        }
 
         // Apple's web service protocol (/v1)
         let registration = "/v1/devices/0011aabb/registrations/\(type)/E-1"
@@ -116,6 +123,21 @@ struct ServeErrorEnvelopeTests {
 
         // Checkout (/checkout/v1)
         expectEnvelope(try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k0"], body: "{"), 400, code: "invalidRequest", field: "body")
+        // A quantity that is a number but not a whole one is named, as 0 or 1001 are.
+        for quantity in ["1.5", "1e400", "99999999999999999999"] {
+            expectEnvelope(try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: q\(quantity)"],
+                                          body: #"{"items":[{"sku":"TSHIRT","quantity":\#(quantity)}]}"#),
+                           400, code: "invalidRequest", field: "items[0].quantity",
+                           message: "items[0].quantity: must be a whole number from 1 to 1000")
+        }
+        for quantity in ["2.0", "1e0"] {
+            let accepted = try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: w\(quantity)"],
+                                          body: #"{"items":[{"sku":"TSHIRT","quantity":\#(quantity)}]}"#)
+            #expect(accepted.status == 201, "\(quantity): \(String(decoding: accepted.body, as: UTF8.self))")
+        }
+        expectEnvelope(try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: qs"],
+                                      body: #"{"items":[{"sku":"TSHIRT","quantity":"2"}]}"#),
+                       400, code: "invalidRequest", field: "items[0].quantity")
         expectEnvelope(try await send(server, "GET", "/checkout/v1/sessions/cs_missing"), 404, code: "notFound", field: nil)
         let session = try await send(server, "POST", "/checkout/v1/sessions", headers: ["Idempotency-Key: k1"],
                                body: #"{"items":[{"sku":"TSHIRT","quantity":1}]}"#)

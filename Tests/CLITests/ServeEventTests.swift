@@ -110,6 +110,8 @@ struct ServeEventTests {
                 ("after=99999999999999999999", "after"), ("type=pass.exploded", "type"), ("type=", "type"),
                 ("limit=5000", "limit"), ("limit=0", "limit"), ("limit=ten", "limit"),
                 ("aftr=5", "aftr"), ("after=5&after=7", "after"), ("limit=5&limit=6", "limit"),
+                // The end of the log's empty page takes no wrong parameter either.
+                ("after=latest&limit=1722", "limit"), ("after=latest&type=pass.exploded", "type"),
             ] {
                 let answer = try await server.api("GET", "/api/v1/events?\(query)")
                 #expect(answer.status == 400, "\(query): \(answer.head)")

@@ -47,6 +47,85 @@ struct ServeHTTPDetailsTests {
         try await server.terminate()
     }
 
+    @Test("a served path asked with a method it lacks answers 405 with its own methods; every GET answers HEAD")
+    func methodsPerPath() async throws {
+        let server = try await ServeProcess()
+        let admin = "Authorization: Bearer \(ServeProcess.adminToken)\r\n"
+        func ask(_ method: String, _ path: String) async throws -> (status: Int, allow: String?, head: String, body: Data) {
+            let answer = try #require(try await server.request(
+                "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(admin)Content-Length: 0\r\nConnection: close\r\n\r\n"))
+            let allow = answer.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("allow:") }
+                .map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) }
+            return (answer.status, allow, answer.head, answer.body)
+        }
+        #expect(try await create(server, serial: "M-1", scheme: "Bearer").status == 201)
+        let expected: [(String, String, String)] = [
+            ("PUT", "/api/v1/passes", "GET, HEAD, POST"),
+            ("DELETE", "/api/v1/passes", "GET, HEAD, POST"),
+            ("OPTIONS", "/api/v1/passes", "GET, HEAD, POST"),
+            ("POST", "/api/v1/passes/pass.dev.tessera.demo/M-1", "GET, HEAD, PATCH, DELETE"),
+            ("PUT", "/api/v1/redemptions", "POST"),
+            ("GET", "/api/v1/redemptions", "POST"),
+            ("POST", "/health", "GET, HEAD"),
+            ("DELETE", "/v1/log", "POST"),
+        ]
+        for (method, path, allow) in expected {
+            let answer = try await ask(method, path)
+            #expect(answer.status == 405, "\(method) \(path): \(answer.head)")
+            #expect(answer.allow == allow, "\(method) \(path): \(answer.head)")
+            let error = try JSONSerialization.jsonObject(with: answer.body) as? [String: [String: String]]
+            #expect(error?["error"]?["code"] == "methodNotAllowed", "\(method) \(path)")
+        }
+        // A path no route serves stays 404, whatever the method.
+        #expect(try await ask("PUT", "/api/v1/nothing").status == 404)
+        #expect(try await ask("GET", "/api/v1/passes/pass.dev.tessera.demo/M-1/nothing").status == 404)
+        // HEAD: GET's status and headers, no body.
+        for path in ["/api/v1/passes", "/api/v1/passes/pass.dev.tessera.demo/M-1", "/api/v1/templates", "/health"] {
+            let get = try await ask("GET", path)
+            // Read as a raw exchange: a HEAD answer carries GET's Content-Length but no body.
+            let connection = try RawHTTPConnection(port: server.port, timeout: 0.2)
+            try connection.send("HEAD \(path) HTTP/1.1\r\nHost: x\r\n\(admin)Connection: close\r\n\r\n")
+            let head = try await connection.reading(until: { _ in false }, deadline: Date().addingTimeInterval(1.5)).text
+            #expect(head.hasPrefix("HTTP/1.1 200") && get.status == 200, "HEAD \(path): \(head)")
+            #expect(head.hasSuffix("\r\n\r\n"), "HEAD \(path) sent a body: \(head)")
+            #expect(head.lowercased().contains("content-type: application/json") == get.head.lowercased()
+                .contains("content-type: application/json"), "HEAD \(path)")
+        }
+        try await server.terminate()
+    }
+
+    @Test("HTTP/1.0 without keep-alive is closed after its answer; a body declared too long is refused unread, then closed")
+    func closesWhenTheClientExpectsIt() async throws {
+        let server = try await ServeProcess()
+        // HTTP/1.0's default: the answer, then the end of the stream (the client reads until it).
+        let plain = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try plain.send("GET /health HTTP/1.0\r\n\r\n")
+        let closed = try await plain.reading(until: { _ in false }, deadline: Date().addingTimeInterval(5))
+        #expect(closed.closed && closed.text.hasPrefix("HTTP/1.1 200") && closed.text.hasSuffix("ok"), "\(closed.text)")
+        #expect(closed.text.lowercased().contains("connection: close"), "\(closed.text)")
+        // HTTP/1.0 with keep-alive stays open for the next request.
+        let kept = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let first = try await kept.reading(until: { $0.hasSuffix("ok") }, deadline: Date().addingTimeInterval(5))
+        #expect(!first.closed && first.text.hasPrefix("HTTP/1.1 200"), "\(first.text)")
+        try kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let second = try await kept.reading(until: { $0.hasSuffix("ok") }, deadline: Date().addingTimeInterval(5))
+        #expect(second.text.hasPrefix("HTTP/1.1 200"), "\(second.text)")
+
+        // A gigabyte declared to the issuer API (64 KiB at most): 413 before the body, and the connection ends (the
+        // rest of the body is not read for nothing).
+        let large = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try large.send("POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{\"template\":")
+        let refused = try await large.reading(until: { _ in false }, deadline: Date().addingTimeInterval(8))
+        #expect(refused.text.hasPrefix("HTTP/1.1 413"), "\(refused.text)")
+        #expect(refused.text.lowercased().contains("connection: close"), "\(refused.text)")
+        #expect(refused.closed, "the connection stayed open after the 413")
+        // A body sent whole under the limit is still answered on a connection that stays open.
+        #expect(try await create(server, serial: "L-1").status == 201)
+        try await server.terminate()
+    }
+
     @Test("Expect: 100-continue is answered before the body is sent")
     func expectContinue() async throws {
         let server = try await ServeProcess()

@@ -110,8 +110,8 @@ struct CheckoutFixture: Sendable {
     }
 
     /// The router with the checkout and pass web service routes.
-    func router() -> Router<WebServiceRequestContext> {
-        let router = Router(context: WebServiceRequestContext.self)
+    func router() -> RouteTable {
+        let router = RouteTable()
         passService.addRoutes(to: router)
         service.addRoutes(to: router)
         return router
@@ -133,7 +133,7 @@ struct CheckoutFixture: Sendable {
     ///   - test: The test, given the live client.
     /// - Returns: What `test` returns.
     static func withClient<Value: Sendable>(
-        router: @escaping @Sendable () -> Router<WebServiceRequestContext>,
+        router: @escaping @Sendable () -> RouteTable,
         _ test: @escaping @Sendable (LiveTestClient) async throws -> Value
     ) async throws -> Value {
         try await EventLoopExecutor.run { executor in

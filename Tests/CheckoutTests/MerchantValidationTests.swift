@@ -75,8 +75,8 @@ final class AppleGatewayStandIn: Sendable {
 @Suite("Merchant validation over mutual TLS")
 struct MerchantValidationTests {
     /// The checkout routes of `service`.
-    static func router(_ service: CheckoutService) -> Router<WebServiceRequestContext> {
-        let router = Router(context: WebServiceRequestContext.self)
+    static func router(_ service: CheckoutService) -> RouteTable {
+        let router = RouteTable()
         service.addRoutes(to: router)
         return router
     }

@@ -73,7 +73,7 @@ struct SheetApplePayTests {
                                               logger: Logger(label: "test.checkout"), now: { clock.now })
             // The server, its handlers and the test on a thread of their own; the stand-in on another.
             try await CheckoutFixture.withClient(router: {
-                let router = Router(context: WebServiceRequestContext.self)
+                let router = RouteTable()
                 fixture.passService.addRoutes(to: router)
                 service.addRoutes(to: router)
                 return router

@@ -75,7 +75,11 @@ struct OpenAPIRouteTableTests {
         let documented = try Self.documentedOperations()
         #expect(routes.count >= 30, "\(routes)")
 
-        let undocumented = routes.filter { route in !documented.contains { $0.corresponds(to: route) } }
+        // Every GET answers HEAD (the document says so once, and lists HEAD where it says more).
+        let undocumented = routes.filter { route in
+            !documented.contains { $0.corresponds(to: route) }
+                && !(route.method == "HEAD" && documented.contains { $0.corresponds(to: Operation(method: "GET", path: route.path)) })
+        }
         #expect(undocumented.isEmpty, "routes missing from docs/openapi.json: \(undocumented.sorted { $0.description < $1.description })")
         let unrouted = documented.filter { operation in !routes.contains { $0.corresponds(to: operation) } }
         #expect(unrouted.isEmpty, "documented operations no route answers: \(unrouted.sorted { $0.description < $1.description })")

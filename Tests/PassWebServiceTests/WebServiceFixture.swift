@@ -62,7 +62,7 @@ struct WebServiceFixture: Sendable {
         // The server and the test on a loop and thread of their own, as the checkout fixture's: on Swift's two shared
         // threads they wait behind the suite's synchronous tests, and the client could time out.
         return try await EventLoopExecutor.run { executor in
-            let router = Router(context: WebServiceRequestContext.self)
+            let router = RouteTable()
             service.addRoutes(to: router)
             let app = Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

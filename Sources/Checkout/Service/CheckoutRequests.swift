@@ -13,6 +13,31 @@ public struct CreateSessionRequest: Decodable, Sendable {
         public var quantity: Int
         /// The unit price as a currency string (`"12.50"`); for a catalogue item it must match the catalogue.
         public var unitPrice: String?
+
+        private enum CodingKeys: String, CodingKey { case sku, name, quantity, unitPrice }
+
+        /// Decodes an item; a quantity that is a number but not a whole one an `Int` holds (`1.5`, `1e400`) is
+        /// refused naming `quantity`, as the decoder alone would refuse it for the whole body.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            sku = try container.decodeIfPresent(String.self, forKey: .sku)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            unitPrice = try container.decodeIfPresent(String.self, forKey: .unitPrice)
+            if let whole = try? container.decode(Int.self, forKey: .quantity) {
+                quantity = whole
+            } else if container.contains(.quantity), try !container.decodeNil(forKey: .quantity),
+                      (try? container.decode(Bool.self, forKey: .quantity)) == nil,
+                      (try? container.decode(String.self, forKey: .quantity)) == nil,
+                      (try? container.nestedContainer(keyedBy: CodingKeys.self, forKey: .quantity)) == nil,
+                      (try? container.nestedUnkeyedContainer(forKey: .quantity)) == nil
+            {
+                // A number, but none an Int holds whole.
+                throw DecodingError.dataCorruptedError(
+                    forKey: .quantity, in: container, debugDescription: "must be a whole number from 1 to 1000")
+            } else {
+                quantity = try container.decode(Int.self, forKey: .quantity)  // its own wrong-type or missing error
+            }
+        }
     }
 
     /// Totals priced by the merchant's own server (needs the API key).

@@ -145,8 +145,12 @@ extension JSONValue: Codable {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else {
-            self = .bool(try container.decode(Bool.self))
+            // What is left is a number no Double holds (1e400): said where it is, not as some other type.
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "a number out of range (at most about 1.8e308 either way)")
         }
     }
 

@@ -84,25 +84,25 @@ public final class CampaignService: Sendable {
     ///   - state: `?state=`, if given.
     ///   - limit: `?limit=` (1-200, 50 by default).
     ///   - cursor: `?cursor=` from the previous page.
-    /// - Throws: ``IssuerError`` 422 naming the parameter.
+    /// - Throws: ``IssuerError`` 400 naming the parameter, as every list's query.
     public func campaigns(state: String?, limit: String?, cursor: String?) async throws -> Page {
         var wanted: CampaignState?
         if let state {
             guard let known = CampaignState(rawValue: state) else {
-                throw IssuerError.invalid("state: one of \(CampaignState.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw IssuerError.badQuery("state", "one of \(CampaignState.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             wanted = known
         }
         var count = 50
         if let limit {
             guard let value = Int(limit), (1...Self.maximumPageSize).contains(value) else {
-                throw IssuerError.invalid("limit: a whole number from 1 to \(Self.maximumPageSize)")
+                throw IssuerError.badQuery("limit", "a whole number from 1 to \(Self.maximumPageSize)")
             }
             count = value
         }
         var before: Int64?
         if let cursor {
-            guard let value = Int64(cursor), value > 0 else { throw IssuerError.invalid("cursor: not a cursor this server gave") }
+            guard let value = Int64(cursor), value > 0 else { throw IssuerError.badQuery("cursor", "not a cursor this server gave") }
             before = value
         }
         let found = try await store.campaigns(state: wanted, limit: count + 1, beforeSequence: before)

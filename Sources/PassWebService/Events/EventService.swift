@@ -46,20 +46,7 @@ public struct EventService: Sendable {
     ///   - limit: The page size, 1 to ``maximumPageSize`` (default ``defaultPageSize``).
     /// - Throws: ``IssuerError`` 400 naming `after`, `type` or `limit` when one is malformed.
     public func events(after: String?, types: [String], limit: String?) async throws -> Page {
-        var cursor = EventCursor.start
-        if after == "latest" {
-            // The end of the log as it is now: an empty page whose cursor a reader follows for what happens next.
-            guard let outbox = store as? any WebhookOutboxStore else {
-                throw IssuerError.badQuery("after", "this store cannot say where its log ends")
-            }
-            let latest = try await outbox.latestEventCursor().description
-            return Page(events: [], nextCursor: latest, after: latest)
-        } else if let after {
-            guard let parsed = EventCursor(after) else {
-                throw IssuerError.badQuery("after", "not a cursor this server gave (a nextCursor from GET /api/v1/events)")
-            }
-            cursor = parsed
-        }
+        // Every parameter checked first, `after=latest` included: its empty page is no reason to take a wrong one.
         var wanted: Set<String> = []
         for name in types.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
             let name = name.trimmingCharacters(in: .whitespaces)
@@ -76,6 +63,20 @@ public struct EventService: Sendable {
                 throw IssuerError.badQuery("limit", "a whole number from 1 to \(Self.maximumPageSize)")
             }
             count = value
+        }
+        var cursor = EventCursor.start
+        if after == "latest" {
+            // The end of the log as it is now: an empty page whose cursor a reader follows for what happens next.
+            guard let outbox = store as? any WebhookOutboxStore else {
+                throw IssuerError.badQuery("after", "this store cannot say where its log ends")
+            }
+            let latest = try await outbox.latestEventCursor().description
+            return Page(events: [], nextCursor: latest, after: latest)
+        } else if let after {
+            guard let parsed = EventCursor(after) else {
+                throw IssuerError.badQuery("after", "not a cursor this server gave (a nextCursor from GET /api/v1/events)")
+            }
+            cursor = parsed
         }
         let events = try await store.events(after: cursor, types: wanted, limit: count)
         return Page(events: events, nextCursor: (events.last?.cursor ?? cursor).description, after: cursor.description,

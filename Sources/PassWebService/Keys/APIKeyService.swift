@@ -34,8 +34,10 @@ public final class APIKeyService: Sendable {
             throw IssuerError.badBody("name: required, a string", field: "name")
         }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard (1...100).contains(trimmed.count), !trimmed.contains(where: \.isNewline) else {
-            throw IssuerError.invalid("name: 1 to 100 characters on one line", field: "name")
+        guard (1...100).contains(trimmed.count), !trimmed.contains(where: \.isNewline),
+              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw IssuerError.invalid("name: 1 to 100 characters on one line, without control characters", field: "name")
         }
         guard case .object(let scope)? = body["scope"] else {
             throw IssuerError.badBody("scope: required, an object with identifiers and permissions", field: "scope")

@@ -7,7 +7,7 @@ extension CheckoutService {
     /// `/checkout/buy/{sku}` (a product's page); `/checkout/v1/sessions/{id}/test-authorize` only in development mode.
     /// Every failure is answered with the ``ErrorEnvelope``, except an authorization's, which is Apple Pay's result.
     /// - Parameter router: The server's router.
-    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+    public func addRoutes(to router: some RouterMethods<WebServiceRequestContext>) {
         let routes = CheckoutRoutes(checkout: self)
         let v1 = router.group("checkout/v1").add(middleware: CheckoutErrorMiddleware(logger: logger))
         v1.post("sessions", use: routes.createSession)

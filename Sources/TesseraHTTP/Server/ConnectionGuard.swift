@@ -2,12 +2,15 @@ import HTTPTypes
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 import Synchronization
 
 /// One per connection: enforces the header-read, body-read and idle timeouts, takes the connection's place under
 /// the cap (closing it at once when there is none), counts its requests in flight, answers `Expect: 100-continue`,
 /// and on shutdown lets a request already on its way in be answered (with `Connection: close`) rather than closing
-/// the connection under it.
+/// the connection under it. A response made before its request's body has all arrived (a 413 on the declared length,
+/// a 401 that needs no body) says `Connection: close` and ends the connection, so the rest of the body is not read
+/// for nothing (RFC 9112 §9.6: the close is staged, so the client still reads the answer).
 ///
 /// It sits on every request's path, so it does the least it can per request: one handler for all of it, and one
 /// timer per connection that is moved lazily (a request only writes down its new deadline; the timer, when it
@@ -36,6 +39,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var lingering = false
     /// The head of the response in progress has gone out (too late to add `Connection: close` to it).
     private var responseHeadWritten = false
+    /// The response in progress was made before its request's body arrived: the connection closes after it.
+    private var closeAfterResponse = false
+    /// The request in progress asked for the connection to close after its answer (`Connection: close`, or HTTP/1.0
+    /// without keep-alive), which closes it: its answer says so.
+    private var requestAsksClose = false
     private var lingerCloseTimer: Scheduled<Void>?
     static let lingeringCloseTimeout: TimeAmount = .seconds(2)
     private var lingerTimer: Scheduled<Void>?
@@ -66,6 +74,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // HTTP/1.0's default close is read before the conversion to HTTP types, which drops the version.
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP10Connection(), position: .before(codec))
+        }
         if context.channel.isActive { start(context) }
     }
 
@@ -107,6 +120,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(mode: mode, promise: promise)
             return
         }
+        closeInStages(context, promise: promise)
+    }
+
+    /// Shuts output (FIN after the last response), then drops input until the client closes or
+    /// ``lingeringCloseTimeout`` passes.
+    private func closeInStages(_ context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         lingering = true
         disarm()
         context.close(mode: .output, promise: nil)
@@ -170,6 +189,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             requestsInFlight += 1
             activity.requestStarted()
+            requestAsksClose = head.headerFields[.connection].map { $0.utf8.count == 5 && $0.lowercased() == "close" } ?? false
             readingRequest = true
             arm(context, after: bodyReadTimeout, reason: "request body not received in time")
             if let expect = head.headerFields[.expect], expect.utf8.count == 12, expect.lowercased() == "100-continue" {
@@ -194,8 +214,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head):
+            if head.status.kind == .informational { break }  // 100 Continue: the request goes on
             responseHeadWritten = true
-            if quiesced, !quiescePending {
+            if readingRequest { closeAfterResponse = true }
+            if (quiesced && !quiescePending) || closeAfterResponse || requestAsksClose {
                 // The connection closes after this response: say so, so the client sends no other request on it.
                 head.headerFields[.connection] = "close"
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
@@ -212,6 +234,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     arm(context, after: idleTimeout, reason: "idle")
                     if quiescePending, lingerTimer == nil { startLinger(context) }
                 }
+            }
+            if closeAfterResponse {
+                closeAfterResponse = false
+                let written = promise ?? context.eventLoop.makePromise()
+                context.write(data, promise: written)
+                context.flush()
+                written.futureResult.assumeIsolated().whenComplete { [self] _ in
+                    if !lingering, context.channel.isActive { closeInStages(context, promise: nil) }
+                }
+                return
             }
         }
         context.write(data, promise: promise)

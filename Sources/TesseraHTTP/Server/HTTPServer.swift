@@ -7,18 +7,18 @@ import NIOCore
 /// The HTTP server around the routes: the router with request metrics and the operational endpoints, and the
 /// Hummingbird application with the connection guard on every connection.
 public enum HTTPServer {
-    /// A router with Hummingbird's metrics middleware (requests by route and status), `GET /health` and, when
+    /// A route table with Hummingbird's metrics middleware (requests by route and status), `GET /health` and, when
     /// `metrics` is given, `GET /metrics` in Prometheus's text format. The services' routes are added to it.
     /// - Parameters:
     ///   - metrics: Writes the metrics exposition (a Prometheus registry's `emitToBuffer`), or `nil` for none.
     ///   - health: What `GET /health` answers (a JSON report and its status); `nil` answers `ok` with 200.
-    /// - Returns: The router.
+    /// - Returns: The route table.
     public static func router(
         metrics: (@Sendable () -> [UInt8])?, health: (@Sendable () -> HealthReport)? = nil
-    ) -> Router<WebServiceRequestContext> {
-        let router = Router(context: WebServiceRequestContext.self)
+    ) -> RouteTable {
+        let router = RouteTable()
         router.add(middleware: MetricsMiddleware())
-        // GET and HEAD (uptime monitors often ask with HEAD; the answer is GET's without its body).
+        // GET answers HEAD too (uptime monitors often ask with HEAD; the answer is GET's without its body).
         let healthAnswer: @Sendable (Request, WebServiceRequestContext) async throws -> Response = { _, _ in
             guard let report = health?() else {
                 return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
@@ -30,7 +30,6 @@ public enum HTTPServer {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: report.json)))
         }
         router.get("health", use: healthAnswer)
-        router.head("health", use: healthAnswer)
         if let metrics {
             let metricsAnswer: @Sendable (Request, WebServiceRequestContext) async throws -> Response = { _, _ in
                 Response(
@@ -38,7 +37,6 @@ public enum HTTPServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics())))
             }
             router.get("metrics", use: metricsAnswer)
-            router.head("metrics", use: metricsAnswer)
         }
         return router
     }
@@ -54,7 +52,7 @@ public enum HTTPServer {
     ///   - logger: The server's logger.
     /// - Returns: The application, to which the caller adds its services.
     public static func application(
-        router: Router<WebServiceRequestContext>, host: String, port: Int, limits: ConnectionLimits,
+        router: RouteTable, host: String, port: Int, limits: ConnectionLimits,
         activity: ServerActivity, logger: Logger
     ) -> Application<RouterResponder<WebServiceRequestContext>> {
         let server = HTTPServerBuilder.http1(

@@ -4,7 +4,7 @@ public import PassWebService
 
 extension PassWebService {
     /// Adds every route to a router.
-    public func addRoutes(to router: Router<WebServiceRequestContext>) {
+    public func addRoutes(to router: some RouterMethods<WebServiceRequestContext>) {
         let root = router.group(RouterPath(pathPrefix.isEmpty ? "/" : pathPrefix))
         let v1 = root.group("v1")
         DeviceRouter(
@@ -57,9 +57,5 @@ extension PassWebService {
                 ).add(to: root)
             }
         }
-        // Added after the routes, so it wraps the router's not-found answer (which takes every middleware) and not
-        // the routes above: a request a route serves never passes through it. Hummingbird answers a method a path
-        // has no route for with its not-found answer too, so TRACE on a pass's path still gets 405.
-        router.add(middleware: MethodNotAllowedMiddleware())
     }
 }
