@@ -184,3 +184,25 @@ struct OrderPreviewCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).allSatisfy { !$0.hasSuffix(".tmp") })
     }
 }
+
+extension OrderPreviewCLITests {
+    @Test("an order of 500 line items draws the first 100 and how many more, as SVG and as PNG")
+    func manyLineItemsAreSummarised() async throws {
+        let items = (0..<500).map { #"{"title": "Item \#($0)", "quantity": 1, "price": {"amount": "1.00", "currency": "USD"}}"# }
+        let order = try await order("many", data: #"{"orderIdentifier": "MANY-500", "lineItems": [\#(items.joined(separator: ","))]}"#)
+        let svgPath = work.appendingPathComponent("many.svg").path
+        let svgRun = try await tessera(["order", "preview", order, "--output", svgPath])
+        #expect(svgRun.status == 0, "\(svgRun.stderr)")
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        #expect(svg.components(separatedBy: "data-role=\"line-item\"").count - 1 == 100)
+        #expect(svg.contains(">Item 99</text>") && !svg.contains(">Item 100</text>"))
+        #expect(svg.contains(">and 400 more items</text>"), "the summary line is missing")
+        #expect((svgSize(svg)?.height ?? .infinity) < 8_000)
+        // The PNG was refused before ("cannot make a 640×39524 image").
+        let pngPath = work.appendingPathComponent("many.png").path
+        let pngRun = try await tessera(["order", "preview", order, "--output", pngPath])
+        #expect(pngRun.status == 0, "\(pngRun.stderr)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: pngPath))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+}

@@ -95,10 +95,14 @@ struct OrderCard {
         return y + 16
     }
 
+    /// Line items drawn at most; past them one line says how many more there are. (Each takes 39 points: 500 made a
+    /// card taller than any image the rasterizer can make at scale 2.)
+    static let maximumDrawnItems = 100
+
     private func drawItems(_ items: [OrderLineItem], on canvas: inout SVGCanvas, y start: Double) -> Double {
         var y = start
         let right = Self.width - Self.margin
-        for item in items {
+        for item in items.prefix(Self.maximumDrawnItems) {
             canvas.raw("<g data-role=\"line-item\">\n")
             y += 22
             let price = item.price.map(OrderText.money) ?? ""
@@ -110,6 +114,14 @@ struct OrderCard {
             let detail = [item.subtitle, quantity].compactMap { $0 }.joined(separator: " · ")
             y += 17
             canvas.text(detail, x: Self.margin, y: y, size: 12, fill: Self.secondary, maxWidth: right - Self.margin)
+            canvas.raw("</g>\n")
+        }
+        if items.count > Self.maximumDrawnItems {
+            let more = items.count - Self.maximumDrawnItems
+            y += 22
+            canvas.raw("<g data-role=\"more-line-items\">\n")
+            canvas.text("and \(more) more \(more == 1 ? "item" : "items")", x: Self.margin, y: y, size: 12,
+                        fill: Self.secondary)
             canvas.raw("</g>\n")
         }
         return y + 12
