@@ -45,29 +45,55 @@ extension OrderIssuer {
             let time = now()
             var next = current
             let before = try Self.object(try orderJSON(current, builder: builder))
-            next.data = try Self.merged(patch, into: before)
-            // A change that changes nothing is no new version (no push, no order.updated event).
-            let unchanged = try orderJSON(next, builder: builder) == orderJSON(current, builder: builder)
-            if unchanged {
-                return (PassUpdate(pass: current, pushesQueued: 0), [])
+            let places: [Int: Int]
+            (next.data, places) = try Self.merged(patch, into: before)
+            do {
+                if let update = try await commit(next, current: current, builder: builder, time: time) { return update }
+            } catch let error as IssuerError {
+                throw Self.naming(places, in: error)
             }
-            next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
-            let transition = OrderValidator().validateTransition(
-                from: try Self.order(try orderJSON(current, builder: builder)),
-                to: try Self.order(try orderJSON(next, builder: builder)))
-            if !transition.isValid {
-                throw IssuerError.invalidData(
-                    transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
-            }
-            let built = try await build(next, builder: builder)
-            guard let update = try await store.updatePass(
-                passTypeIdentifier: orderTypeIdentifier, serialNumber: orderIdentifier,
-                change: PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), now: time)
-            else { continue }
-            if update.pass.lastModified == next.lastModified { remember(ByteBuffer(bytes: built.bundle), for: update.pass) }
-            if update.pushesQueued > 0 { onPushesQueued() }
-            return (update, built.warnings)
         }
+    }
+
+    /// The checks, the build and the write of a changed order; `nil` when another change came first.
+    private func commit(_ next: PassRecord, current: PassRecord, builder: OrderBuilder, time: Date) async throws
+        -> (update: PassUpdate, warnings: [String])?
+    {
+        var next = next
+        // A change that changes nothing is no new version (no push, no order.updated event).
+        let unchanged = try orderJSON(next, builder: builder) == orderJSON(current, builder: builder)
+        if unchanged {
+            return (PassUpdate(pass: current, pushesQueued: 0), [])
+        }
+        next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
+        let transition = OrderValidator().validateTransition(
+            from: try Self.order(try orderJSON(current, builder: builder)),
+            to: try Self.order(try orderJSON(next, builder: builder)))
+        if !transition.isValid {
+            throw IssuerError.invalidData(
+                transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
+        }
+        let built = try await build(next, builder: builder)
+        guard let update = try await store.updatePass(
+            passTypeIdentifier: current.passTypeIdentifier, serialNumber: current.serialNumber,
+            change: PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), now: time)
+        else { return nil }
+        if update.pass.lastModified == next.lastModified { remember(ByteBuffer(bytes: built.bundle), for: update.pass) }
+        if update.pushesQueued > 0 { onPushesQueued() }
+        return (update, built.warnings)
+    }
+
+    /// `error` with each `data.fulfillments[i]` of the merged order named by the change's own index (`places`: merged
+    /// index to the change's), as the caller sent it: a new fulfillment is appended after the existing ones.
+    private static func naming(_ places: [Int: Int], in error: IssuerError) -> IssuerError {
+        guard !places.isEmpty, error.description.contains("data.fulfillments[") else { return error }
+        func renamed(_ text: String) -> String {
+            text.replacing(/data\.fulfillments\[(\d+)\]/) { match in
+                Int(match.output.1).flatMap { places[$0] }.map { "data.fulfillments[\($0)]" } ?? String(match.output.0)
+            }
+        }
+        return IssuerError(error.code, status: error.status, description: renamed(error.description),
+                           field: error.field.map(renamed))
     }
 
     /// Builds and signs an order's current version with its template.
@@ -145,17 +171,23 @@ extension OrderIssuer {
         }
     }
 
-    /// The stored data of the next version: `patch` merged into the current `order.json`, without the server's keys.
-    private static func merged(_ patch: [String: JSONValue], into current: [String: JSONValue]) throws -> Data {
+    /// The stored data of the next version: `patch` merged into the current `order.json`, without the server's keys;
+    /// and where each of the patch's `fulfillments` went (merged index to the patch's).
+    private static func merged(_ patch: [String: JSONValue], into current: [String: JSONValue]) throws
+        -> (data: Data, places: [Int: Int])
+    {
         var document = merge(patch, into: current)
+        var places: [Int: Int] = [:]
         if case .array(let changes)? = patch["fulfillments"], case .array(let existing)? = current["fulfillments"] {
-            document["fulfillments"] = .array(mergeFulfillments(changes, into: existing))
+            let fulfillments: [JSONValue]
+            (fulfillments, places) = mergeFulfillments(changes, into: existing)
+            document["fulfillments"] = .array(fulfillments)
         }
         // A top-level null stays in the stored data: applied over the template it removes the key there too (as on
         // create), where a key merely left out would come back from the template.
         for (key, value) in patch where value.isNull { document[key] = .null }
         for key in serverKeys + ["orderTypeIdentifier"] { document[key] = nil }
-        return try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+        return (try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false), places)
     }
 
     private static func merge(_ patch: [String: JSONValue], into base: [String: JSONValue]) -> [String: JSONValue] {
@@ -170,20 +202,26 @@ extension OrderIssuer {
         return result
     }
 
-    /// Each change merges into the fulfillment with its `fulfillmentIdentifier`; others are appended.
-    private static func mergeFulfillments(_ changes: [JSONValue], into existing: [JSONValue]) -> [JSONValue] {
+    /// Each change merges into the fulfillment with its `fulfillmentIdentifier`; others are appended. Also returns
+    /// where each change went (merged index to the change's).
+    private static func mergeFulfillments(_ changes: [JSONValue], into existing: [JSONValue])
+        -> (fulfillments: [JSONValue], places: [Int: Int])
+    {
         var result = existing
-        for change in changes {
+        var places: [Int: Int] = [:]
+        for (position, change) in changes.enumerated() {
             guard case .object(let members) = change, let identifier = members["fulfillmentIdentifier"],
                   let index = result.firstIndex(where: { $0["fulfillmentIdentifier"] == identifier }),
                   case .object(let old) = result[index]
             else {
+                places[result.count] = position
                 result.append(change)
                 continue
             }
+            places[index] = position
             result[index] = .object(merge(members, into: old))
         }
-        return result
+        return (result, places)
     }
 }
 

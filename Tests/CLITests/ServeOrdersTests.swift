@@ -108,6 +108,22 @@ struct ServeOrdersTests {
             #expect(inspected.stdout.contains(#""amount" : "47.99""#) || inspected.stdout.contains(#""amount":"47.99""#),
                     "\(inspected.stdout)")
             #expect(!inspected.stdout.contains(#""amount" : 12.5"#) && !inspected.stdout.contains(#""amount":12.5"#))
+
+            // A PATCH's fulfillment is named by its place in the PATCH, not in the merged order (the template has
+            // one fulfillment, so a new one lands second): data.fulfillments[0], as on create.
+            let path = "/api/v1/orders/\(Server.orderType)/TS-3002"
+            for (body, field, message) in [
+                (#"{"data":{"fulfillments":[{"fulfillmentIdentifier":"NEW-1"}]}}"#, "data.fulfillments[0].fulfillmentType",
+                 "required key is missing"),
+                (#"{"data":{"fulfillments":[5]}}"#, "data.fulfillments[0]", "must be an object"),
+                (#"{"data":{"fulfillments":[{"fulfillmentIdentifier":"NEW-2","fulfillmentType":"shipping","status":"nope"}]}}"#,
+                 "data.fulfillments[0].status", "unknown value"),
+            ] {
+                let answer = try await server.api("PATCH", path, body: body)
+                let error = try #require(try Server.json(answer.body)["error"] as? [String: Any], "\(body)")
+                #expect(answer.status == 422 && error["field"] as? String == field, "\(body): \(error)")
+                #expect((error["message"] as? String)?.hasPrefix("\(field): \(message)") == true, "\(body): \(error)")
+            }
         }
     }
 }
