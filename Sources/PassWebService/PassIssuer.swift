@@ -323,28 +323,42 @@ public final class PassIssuer: WalletItemIssuer {
         try await NIOThreadPool.singleton.runIfActive { try self.buildNow(pass, entry: entry) }
     }
 
-    /// Refuses keys with control characters anywhere in a data document: they would land in the signed pass.json.
-    static func checkKeys(_ members: [String: JSONValue], path: String) throws {
+    /// Refuses keys with control characters anywhere in a data document, and text with control characters other than
+    /// tab and line breaks (NUL, BEL, ESC, ...): they would land in the signed pass.json or order.json. Barcode
+    /// messages keep theirs (GS1 data separates its elements with GS, U+001D).
+    static func checkKeys(_ members: [String: JSONValue], path: String, checkingText: Bool = true) throws {
         for (key, value) in members {
             let escaped = LogRedactor.escapeControlCharacters(key)
             if key.isEmpty || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw IssuerError.invalidData("\(path).\(escaped): a key must be non-empty text without control characters")
             }
-            if case .object(let inner) = value { try checkKeys(inner, path: "\(path).\(escaped)") }
-            if case .array(let items) = value {
-                for (index, item) in items.enumerated() {
-                    if case .object(let inner) = item { try checkKeys(inner, path: "\(path).\(escaped)[\(index)]") }
-                }
-            }
+            let barcode = ["barcodeMessage", "barcode", "barcodes"].contains(key)
+            try check(value, path: "\(path).\(escaped)", checkingText: checkingText && !barcode)
         }
     }
 
-    /// A refused pass's errors and, after them, its warnings: every problem at once, as `tessera pass create` prints
-    /// them, so one answer says all that needs fixing.
-    static func reportingWarnings(_ error: PassBundleError) -> String {
-        let warnings = error.issues.filter { $0.severity == .warning }
-        guard !warnings.isEmpty else { return error.description }
-        return error.description + "\n" + warnings.map { "  \($0)" }.joined(separator: "\n")
+    private static func check(_ value: JSONValue, path: String, checkingText: Bool) throws {
+        switch value {
+        case .string(let text) where checkingText:
+            if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\t\n\r".unicodeScalars.contains($0) }) {
+                throw IssuerError.invalidData("\(path): text without control characters (tab and line breaks are allowed)")
+            }
+        case .object(let inner):
+            try checkKeys(inner, path: path, checkingText: checkingText)
+        case .array(let items):
+            for (index, item) in items.enumerated() { try check(item, path: "\(path)[\(index)]", checkingText: checkingText) }
+        default:
+            break
+        }
+    }
+
+    /// A refused pass's errors, each named by its path in the data (`data.fields.nope: ...`, the first one the answer's
+    /// `field`), every one at once so one answer says all that needs fixing; warnings are left to a pass that is made.
+    static func refusal(_ error: PassBundleError) -> String {
+        let errors = error.issues.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return error.description }
+        return errors.map { $0.path.isEmpty ? "data: \($0.message)" : "data.\($0.path): \($0.message)" }
+            .joined(separator: "; ")
     }
 
     static func fieldKeys(of pass: Pass) -> [String] {

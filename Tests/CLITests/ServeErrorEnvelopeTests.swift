@@ -79,6 +79,22 @@ struct ServeErrorEnvelopeTests {
                        404, code: "notFound", field: nil, message: "no such pass")
         expectEnvelope(try await send(server, "POST", "/api/v1/pkpasses", headers: [admin], body: #"{"passes":[]}"#),
                        422, code: "passesBundleLimit", field: "passes")
+        // Control characters in text are refused where they are (tab and line breaks stay; a barcode message keeps
+        // GS1's group separator); a refused pass names its first error's path as the field, without warnings.
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin],
+                                      body: #"{"template":"coupon","data":{"fields":{"offer":"a\u0000b\u0007"}}}"#),
+                       422, code: "invalidRequest", field: "data.fields.offer",
+                       message: "data.fields.offer: text without control characters (tab and line breaks are allowed)")
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin],
+                                      body: #"{"template":"coupon","data":{"logoText":["x","\u001b[2J"]}}"#),
+                       422, code: "invalidRequest", field: "data.logoText[1]")
+        let lines = try await send(server, "POST", "/api/v1/passes", headers: [admin],
+                                   body: #"{"template":"coupon","data":{"barcodeMessage":"(01)0950\u001d(10)AB","fields":{"terms":"one\ntwo\tthree"}}}"#)
+        #expect(lines.status == 201, "\(String(decoding: lines.body, as: UTF8.self))")
+        let unknown = try await send(server, "POST", "/api/v1/passes", headers: [admin],
+                                     body: #"{"template":"coupon","data":{"fields":{"nope":"x"}}}"#)
+        expectEnvelope(unknown, 422, code: "invalidRequest", field: "data.fields.nope")
+        #expect(!String(decoding: unknown.body, as: UTF8.self).contains("warning"), "\(String(decoding: unknown.body, as: UTF8.self))")
         // A number no Double holds is said to be out of range, where it is (not "must be a boolean").
         for (body, field) in [(#"{"template":"event-ticket","data":{"maxDistance":1e400}}"#, "data.maxDistance"),
                               (#"{"template":"event-ticket","data":{"fields":{"seat":-1e400}}}"#, "data.fields.seat")] {

@@ -117,7 +117,8 @@ public struct CampaignRequest: Sendable, Equatable {
             serials.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 guard case .string(let serial) = item, PathSegments.isValidSerialNumber(serial) else {
-                    throw IssuerError.invalid("select.serialNumbers[\(index)]: not a serial number")
+                    throw IssuerError.invalid(
+                        "select.serialNumbers[\(index)]: not a serial number (1-\(PathSegments.maximumLength) letters, digits or .-_~:@+=)")
                 }
                 serials.append(serial)
             }
