@@ -32,6 +32,17 @@ public final class GoogleWalletClient: Sendable {
             self.caFile = caFile
             self.timeout = timeout
         }
+
+        /// Why `path` cannot be ``caFile`` (no PEM certificate in it), or `nil` when it holds at least one: checked
+        /// when the configuration is read, not at the first request.
+        /// - Parameter path: The file.
+        /// - Returns: The reason, or `nil`.
+        public static func problem(withAuthorities path: String) -> String? {
+            guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
+                return "no PEM certificate in it (-----BEGIN CERTIFICATE-----)"
+            }
+            return nil
+        }
     }
 
     /// The service account.

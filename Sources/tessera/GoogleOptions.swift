@@ -55,6 +55,9 @@ struct GoogleOptions: ParsableArguments {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
                 throw CommandFailure(message: "--google-ca-file \(caFile): file not found or unreadable", exitCode: 2)
             }
+            if let problem = GoogleWalletClient.Configuration.problem(withAuthorities: caFile) {
+                throw CommandFailure(message: "--google-ca-file \(caFile): \(problem)", exitCode: 2)
+            }
             configuration.caFile = caFile
         }
         return configuration

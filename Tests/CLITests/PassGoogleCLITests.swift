@@ -112,6 +112,16 @@ struct PassGoogleCLITests {
         #expect(secure.requests(matching: "/walletobjects/v1/eventTicketClass").first?.status == 200)
         let missing = try await tessera(arguments + ["--google-ca-file", "/nonexistent/ca.pem"])
         #expect(missing.status == 2 && missing.stderr.contains("--google-ca-file /nonexistent/ca.pem"))
+        // A file that holds no certificate (text, a private key) is refused naming the flag, before any request.
+        let before = secure.requests(matching: "/walletobjects/v1/eventTicketClass").count
+        for (name, contents) in [("notpem.txt", "hello\n"), ("key.pem", try String(contentsOfFile: tls.serverKeyPEMPath, encoding: .utf8))] {
+            let file = work.appendingPathComponent(name)
+            try Data(contents.utf8).write(to: file)
+            let refused = try await tessera(arguments + ["--google-ca-file", file.path])
+            #expect(refused.status == 2 && refused.stderr.contains("--google-ca-file \(file.path): no PEM certificate"),
+                    "\(name): \(refused.stderr)")
+        }
+        #expect(secure.requests(matching: "/walletobjects/v1/eventTicketClass").count == before)
     }
 
     @Test func badInputIsRefusedNamingTheFlagOrField() async throws {
