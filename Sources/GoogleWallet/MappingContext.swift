@@ -91,6 +91,11 @@ struct MappingContext {
 
     /// `rgb(44, 18, 82)` → `#2c1252`.
     static func hexColour(_ text: String) -> String? {
+        // `#rrggbb`, which Wallet takes with a warning, is already Google's form.
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("#"), trimmed.count == 7, trimmed.dropFirst().allSatisfy(\.isHexDigit) {
+            return trimmed.lowercased()
+        }
         let digits = text.split { !$0.isNumber }.compactMap { Int($0) }
         guard text.hasPrefix("rgb"), digits.count == 3, digits.allSatisfy({ (0...255).contains($0) }) else { return nil }
         return "#" + digits.map { String(format: "%02x", $0) }.joined()

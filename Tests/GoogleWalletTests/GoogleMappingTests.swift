@@ -53,6 +53,10 @@ struct GoogleMappingTests {
         #expect(object["barcode"]?["type"]?.stringValue == "QR_CODE")
         #expect(object["barcode"]?["value"]?.stringValue == "TICKET-0001")
         #expect(object["hexBackgroundColor"]?.stringValue == "#2c1252")
+        // A colour written #rrggbb (Wallet takes it, with a warning) is Google's form already: kept, not dropped.
+        let red = try Self.mapper.map(
+            try template.pass(applying: PassData(overrides: ["backgroundColor": .string("#FF0000")])), template: template)
+        #expect(red.objectJSON["hexBackgroundColor"]?.stringValue == "#ff0000")
         #expect(object["validTimeInterval"]?["end"]?["date"]?.stringValue == "2026-12-06T02:00:00-08:00")
         let modules = object["textModulesData"]?.arrayValue ?? []
         let terms = modules.first { $0["id"]?.stringValue == "terms" }
