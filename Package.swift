@@ -165,7 +165,7 @@ let package = Package(
         // Signing identities of one server: the identities file, each identity's credentials and expiry
         .target(
             name: "SigningIdentities",
-            dependencies: ["PassBundle", "PassCrypto"],
+            dependencies: ["PassBundle", "PassCrypto", "PassModel"],
             swiftSettings: swiftSettings
         ),
         // The wallet service: pass and order issuers (templates, signing, versions), what the device protocol asks of

@@ -1,4 +1,5 @@
 public import Foundation
+import PassModel
 
 /// The identities file of `tessera serve --identities`: the signing identities one server signs with and the APNs
 /// token keys of their teams. Paths in it are relative to the file.
@@ -69,6 +70,11 @@ public struct IdentitiesFile: Sendable, Equatable {
         }
         guard let object = root as? [String: Any] else {
             throw IdentitiesFileError(file: url.path, field: nil, "must be a JSON object with \"identities\"")
+        }
+        // A key written twice keeps one value silently (the last in Foundation's reader): the file would mean
+        // something other than what its author sees.
+        if let duplicate = JSONDuplicateKeys.find(in: data).first {
+            throw IdentitiesFileError(file: url.path, field: duplicate.path, duplicate.message)
         }
         let fields = Fields(file: url)
         try fields.refuseUnknown(object, known: ["identities", "apns"], at: nil)

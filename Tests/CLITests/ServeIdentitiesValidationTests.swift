@@ -74,6 +74,19 @@ struct ServeIdentitiesValidationTests {
         }
         #expect(noKey.stderr.contains("identities[0]: no APNs credentials cover \(Server.ticketType)"), "\(noKey.stderr)")
 
+        // A key written twice: JSON readers keep one value silently, so the file is refused naming the key.
+        let text = try String(contentsOf: work.appendingPathComponent("identities.json"), encoding: .utf8)
+        let range = try #require(text.range(of: #""identifier""#))
+        let twice = work.appendingPathComponent("twice.json")
+        try Data(text.replacingCharacters(in: range, with: #""identifier": "pass.com.brand-b.tickets", "identifier""#).utf8)
+            .write(to: twice)
+        let duplicate = try await Subprocess.tessera([
+            "serve", "--identities", twice.path, "--port", "0",
+            "--database", "sqlite:\(work.appendingPathComponent("twice.sqlite").path)",
+        ])
+        #expect(duplicate.status == 1 && duplicate.stderr.contains("identities[0].identifier: appears twice in one object"),
+                "\(duplicate.stderr)")
+
         let mixed = try await refused(work, extra: ["--cert", work.appendingPathComponent("a/pass.pem").path]) { _ in }
         #expect(mixed.status == 2 && mixed.stderr.contains("--identities: --cert"), "\(mixed.stderr)")
     }

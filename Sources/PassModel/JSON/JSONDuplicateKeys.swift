@@ -1,23 +1,23 @@
-import Foundation
+package import Foundation
 
 /// Finds keys that appear twice in one JSON object. Foundation's parsers keep one of the values silently, so a
 /// `pass.json` with a duplicate key means something other than what its author sees.
-enum JSONDuplicateKeys {
+package enum JSONDuplicateKeys {
     /// One key written twice in the same object.
-    struct Duplicate: Sendable, Equatable {
+    package struct Duplicate: Sendable, Equatable {
         /// The JSON path of the key (`eventTicket.primaryFields[0].label`).
-        var path: String
+        package var path: String
         /// 1-based line and column of the first occurrence.
         var first: (line: Int, column: Int)
         /// 1-based line and column of the second occurrence.
         var second: (line: Int, column: Int)
 
-        static func == (lhs: Duplicate, rhs: Duplicate) -> Bool {
+        package static func == (lhs: Duplicate, rhs: Duplicate) -> Bool {
             lhs.path == rhs.path && lhs.first == rhs.first && lhs.second == rhs.second
         }
 
         /// "key \"path\" appears twice: line 3, column 5 and line 9, column 5; ...".
-        var message: String {
+        package var message: String {
             "appears twice in one object (line \(first.line), column \(first.column) and line \(second.line), "
                 + "column \(second.column)); JSON readers keep only one of the values"
         }
@@ -32,7 +32,7 @@ enum JSONDuplicateKeys {
     /// the fault itself).
     /// - Parameter data: UTF-8 JSON text.
     /// - Returns: Every duplicate, in the order the second occurrences appear.
-    static func find(in data: Data) -> [Duplicate] {
+    package static func find(in data: Data) -> [Duplicate] {
         let bytes = [UInt8](data)
         var duplicates: [Duplicate] = []
         var stack: [Container] = []
