@@ -14,7 +14,7 @@ extension PassIssuer {
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {
-            throw IssuerError.invalidData(Self.refusal(error))
+            throw Self.refusal(error)
         }
     }
 

@@ -352,13 +352,16 @@ public final class PassIssuer: WalletItemIssuer {
         }
     }
 
-    /// A refused pass's errors, each named by its path in the data (`data.fields.nope: ...`, the first one the answer's
-    /// `field`), every one at once so one answer says all that needs fixing; warnings are left to a pass that is made.
-    static func refusal(_ error: PassBundleError) -> String {
-        let errors = error.issues.filter { $0.severity == .error }
-        guard !errors.isEmpty else { return error.description }
-        return errors.map { $0.path.isEmpty ? "data: \($0.message)" : "data.\($0.path): \($0.message)" }
-            .joined(separator: "; ")
+    /// A refused pass's errors and, after them, its warnings: every problem at once, as `tessera pass create` prints
+    /// them, so one answer says all that needs fixing; the answer's `field` is the first error's path in the data
+    /// (`data.fields.nope`).
+    static func refusal(_ error: PassBundleError) -> IssuerError {
+        let warnings = error.issues.filter { $0.severity == .warning }
+        let message = warnings.isEmpty
+            ? error.description : error.description + "\n" + warnings.map { "  \($0)" }.joined(separator: "\n")
+        let first = error.issues.first { $0.severity == .error }
+        return IssuerError(status: .unprocessableContent, description: message,
+                           field: first.map { $0.path.isEmpty ? "data" : "data.\($0.path)" })
     }
 
     static func fieldKeys(of pass: Pass) -> [String] {
