@@ -30,7 +30,7 @@ extension OrderIssuer {
     public func changeOrder(orderTypeIdentifier: String, orderIdentifier: String, data patch: [String: JSONValue])
         async throws -> (update: PassUpdate, warnings: [String])?
     {
-        try PassIssuer.checkKeys(patch, path: "data")
+        try PassIssuer.checkData(patch, path: "data")
         for key in ["orderIdentifier", "orderTypeIdentifier"] + Self.serverKeys where patch[key] != nil {
             throw IssuerError.invalidData("data.\(key): cannot be changed (set when the order was created, or by the server)")
         }
@@ -44,31 +44,34 @@ extension OrderIssuer {
             if let refusal = refusal(builder) { throw refusal }
             let time = now()
             var next = current
-            let before = try Self.object(try orderJSON(current, builder: builder))
+            let currentJSON = try orderJSON(current, builder: builder)
             let places: [Int: Int]
-            (next.data, places) = try Self.merged(patch, into: before)
+            (next.data, places) = try Self.merged(patch, into: try Self.object(currentJSON))
             do {
-                if let update = try await commit(next, current: current, builder: builder, time: time) { return update }
+                if let update = try await commit(next, current: current, currentJSON: currentJSON, builder: builder, time: time) {
+                    return update
+                }
             } catch let error as IssuerError {
                 throw Self.naming(places, in: error)
             }
         }
     }
 
-    /// The checks, the build and the write of a changed order; `nil` when another change came first.
-    private func commit(_ next: PassRecord, current: PassRecord, builder: OrderBuilder, time: Date) async throws
-        -> (update: PassUpdate, warnings: [String])?
-    {
+    /// The checks, the build and the write of a changed order (`currentJSON`: the current version's `order.json`);
+    /// `nil` when another change came first.
+    private func commit(
+        _ next: PassRecord, current: PassRecord, currentJSON: Data, builder: OrderBuilder, time: Date
+    ) async throws -> (update: PassUpdate, warnings: [String])? {
         var next = next
-        // A change that changes nothing is no new version (no push, no order.updated event).
-        let unchanged = try orderJSON(next, builder: builder) == orderJSON(current, builder: builder)
-        if unchanged {
+        // A change that changes nothing is no new version (no push, no order.updated event). The times differ
+        // between the two only once lastModified moves, below.
+        let nextJSON = try orderJSON(next, builder: builder)
+        if nextJSON == currentJSON {
             return (PassUpdate(pass: current, pushesQueued: 0), [])
         }
         next.lastModified = max(time.wholeSeconds, current.lastModified.addingTimeInterval(1))
         let transition = OrderValidator().validateTransition(
-            from: try Self.order(try orderJSON(current, builder: builder)),
-            to: try Self.order(try orderJSON(next, builder: builder)))
+            from: try Self.order(currentJSON), to: try Self.order(try orderJSON(next, builder: builder)))
         if !transition.isValid {
             throw IssuerError.invalidData(
                 transition.errors.map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))

@@ -206,7 +206,7 @@ public final class OrderIssuer: WalletItemIssuer {
     private func insert(template name: String, data: [String: JSONValue], at time: Date) async throws
         -> (order: PassRecord, warnings: [String])
     {
-        try PassIssuer.checkKeys(data, path: "data")
+        try PassIssuer.checkData(data, path: "data")
         for reserved in Self.serverKeys where data[reserved] != nil {
             throw IssuerError.invalidData("data.\(reserved): set by the server, not by the data document")
         }

@@ -141,7 +141,7 @@ public final class PassIssuer: WalletItemIssuer {
     public func createPassReportingWarnings(template name: String, data: [String: JSONValue]) async throws
         -> (pass: PassRecord, warnings: [String])
     {
-        try Self.checkKeys(data, path: "data")
+        try Self.checkData(data, path: "data")
         let entry = try await templateEntry(named: name)
         guard let passTypeIdentifier = entry.builder.passTypeIdentifier else {
             throw IssuerError.invalidTemplate(name, "pass.json has no passTypeIdentifier")
@@ -215,7 +215,7 @@ public final class PassIssuer: WalletItemIssuer {
     public func changePassReportingWarnings(
         passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue]
     ) async throws -> (update: PassUpdate, warnings: [String])? {
-        try Self.checkKeys(patch, path: "data")
+        try Self.checkData(patch, path: "data")
         for key in ["serialNumber", "authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
         where patch[key] != nil {
             throw IssuerError.invalidData("data.\(key): cannot be changed (\(key == "voided" ? "void with DELETE" : "fixed when the pass was created"))")
@@ -326,13 +326,13 @@ public final class PassIssuer: WalletItemIssuer {
     /// Refuses keys with control characters anywhere in a data document, and text with control characters other than
     /// tab and line breaks (NUL, BEL, ESC, ...): they would land in the signed pass.json or order.json. Barcode
     /// messages keep theirs (GS1 data separates its elements with GS, U+001D).
-    static func checkKeys(_ members: [String: JSONValue], path: String, checkingText: Bool = true) throws {
+    static func checkData(_ members: [String: JSONValue], path: String, checkingText: Bool = true) throws {
         for (key, value) in members {
             let escaped = LogRedactor.escapeControlCharacters(key)
             if key.isEmpty || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw IssuerError.invalidData("\(path).\(escaped): a key must be non-empty text without control characters")
             }
-            let barcode = ["barcodeMessage", "barcode", "barcodes"].contains(key)
+            let barcode = path == "data" && ["barcodeMessage", "barcode", "barcodes"].contains(key)
             try check(value, path: "\(path).\(escaped)", checkingText: checkingText && !barcode)
         }
     }
@@ -344,7 +344,7 @@ public final class PassIssuer: WalletItemIssuer {
                 throw IssuerError.invalidData("\(path): text without control characters (tab and line breaks are allowed)")
             }
         case .object(let inner):
-            try checkKeys(inner, path: path, checkingText: checkingText)
+            try checkData(inner, path: path, checkingText: checkingText)
         case .array(let items):
             for (index, item) in items.enumerated() { try check(item, path: "\(path)[\(index)]", checkingText: checkingText) }
         default:

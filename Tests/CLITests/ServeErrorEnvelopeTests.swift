@@ -88,6 +88,10 @@ struct ServeErrorEnvelopeTests {
         expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin],
                                       body: #"{"template":"coupon","data":{"logoText":["x","\u001b[2J"]}}"#),
                        422, code: "invalidRequest", field: "data.logoText[1]")
+        // Only the pass's own barcode members keep control characters, not a field that happens to be named so.
+        expectEnvelope(try await send(server, "POST", "/api/v1/passes", headers: [admin],
+                                      body: #"{"template":"coupon","data":{"fields":{"barcode":"x\u0000"}}}"#),
+                       422, code: "invalidRequest", field: "data.fields.barcode")
         let lines = try await send(server, "POST", "/api/v1/passes", headers: [admin],
                                    body: #"{"template":"coupon","data":{"barcodeMessage":"(01)0950\u001d(10)AB","fields":{"terms":"one\ntwo\tthree"}}}"#)
         #expect(lines.status == 201, "\(String(decoding: lines.body, as: UTF8.self))")

@@ -16,6 +16,11 @@ public struct CreateSessionRequest: Decodable, Sendable {
 
         private enum CodingKeys: String, CodingKey { case sku, name, quantity, unitPrice }
 
+        private static func isUnheldNumber(_ error: DecodingError) -> Bool {
+            if case .dataCorrupted = error { return true }
+            return false
+        }
+
         /// Decodes an item; a quantity that is a number but not a whole one an `Int` holds (`1.5`, `1e400`) is
         /// refused naming `quantity`, as the decoder alone would refuse it for the whole body.
         public init(from decoder: any Decoder) throws {
@@ -23,19 +28,14 @@ public struct CreateSessionRequest: Decodable, Sendable {
             sku = try container.decodeIfPresent(String.self, forKey: .sku)
             name = try container.decodeIfPresent(String.self, forKey: .name)
             unitPrice = try container.decodeIfPresent(String.self, forKey: .unitPrice)
-            if let whole = try? container.decode(Int.self, forKey: .quantity) {
-                quantity = whole
-            } else if container.contains(.quantity), try !container.decodeNil(forKey: .quantity),
-                      (try? container.decode(Bool.self, forKey: .quantity)) == nil,
-                      (try? container.decode(String.self, forKey: .quantity)) == nil,
-                      (try? container.nestedContainer(keyedBy: CodingKeys.self, forKey: .quantity)) == nil,
-                      (try? container.nestedUnkeyedContainer(forKey: .quantity)) == nil
-            {
-                // A number, but none an Int holds whole.
+            do {
+                quantity = try container.decode(Int.self, forKey: .quantity)
+            } catch let error as DecodingError where !Self.isUnheldNumber(error) {
+                throw error  // a string, null or no quantity: the decoder's wrong-type or missing error
+            } catch {
+                // A number, but none an Int holds whole: the decoder's own error names no member.
                 throw DecodingError.dataCorruptedError(
                     forKey: .quantity, in: container, debugDescription: "must be a whole number from 1 to 1000")
-            } else {
-                quantity = try container.decode(Int.self, forKey: .quantity)  // its own wrong-type or missing error
             }
         }
     }

@@ -129,7 +129,7 @@ public final class CampaignService: Sendable {
     /// built and signed as a trial.
     func check(_ request: CampaignRequest) async throws {
         if case .data(let patch) = request.action {
-            try PassIssuer.checkKeys(patch, path: "data")
+            try PassIssuer.checkData(patch, path: "data")
             for key in ["serialNumber", "authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
             where patch[key] != nil {
                 throw IssuerError.invalid("data.\(key): cannot be changed by a campaign (\(key == "voided" ? "use void or unvoid" : "fixed when a pass was created"))")
