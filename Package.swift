@@ -275,13 +275,13 @@ let package = Package(
             path: "Tests/TesseraTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PassModelTests", dependencies: ["PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "PassModelTests", dependencies: ["PassModel", "PNGEncoding"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GoogleWalletTests",
             dependencies: ["GoogleWallet", "PassModel", "TesseraTestSupport", crypto],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "OrderModelTests", dependencies: ["OrderModel", "PassModel", "PNGEncoding"], swiftSettings: swiftSettings),
         .testTarget(name: "TimestampsTests", dependencies: ["Timestamps"], swiftSettings: swiftSettings),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: swiftSettings),
         .testTarget(

@@ -56,7 +56,7 @@ public struct PassBuilder: Sendable {
         var data = try identified(data)
         let images = try PassImages(taking: &data)
         let files = images.isEmpty ? template.files : template.files.merging(images.files) { $1 }
-        let preparedFiles = images.isEmpty ? self.preparedFiles : PassValidator.PreparedFiles(files: files)
+        let preparedFiles = images.isEmpty ? self.preparedFiles : PassValidator.PreparedFiles(files: files, reusing: self.preparedFiles)
         let pass: Pass
         do {
             pass = try template.pass(applying: data)

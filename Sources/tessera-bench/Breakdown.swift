@@ -97,7 +97,11 @@ enum Breakdown {
             _ = builder.template.order(applying: members)
         }
         if let order = builder.template.order(applying: members)?.order {
-            time("validate (OrderValidator.validate(order:files:))") { _ = OrderValidator().validate(order: order, files: files) }
+            time("read the template's images whole (OrderValidator.PreparedFiles, once per template)") {
+                _ = OrderValidator.PreparedFiles(files: files)
+            }
+            let prepared = builder.template.preparedFiles
+            time("validate (OrderValidator.validate(order:prepared:))") { _ = OrderValidator().validate(order: order, prepared: prepared) }
         }
         try time("order.json (OrderBuilder.document: the above, the identity check and the validator)") {
             _ = try builder.document(data: data)

@@ -1,4 +1,5 @@
 import Foundation
+import PNGEncoding
 import PassModel
 
 /// Builders shared by the PassModel tests.
@@ -43,28 +44,10 @@ enum Fixtures {
         PassValidator().validate(passJSON: data(json), files: files)
     }
 
-    /// A PNG header: signature plus a correct IHDR chunk (enough for `PNGInfo`).
+    /// A whole PNG of transparent pixels (8-bit RGBA), as the validator reads every image whole.
     static func png(width: Int, height: Int) -> Data {
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var chunk = Array("IHDR".utf8)
-        chunk += bigEndian(UInt32(width)) + bigEndian(UInt32(height))
-        chunk += [8, 6, 0, 0, 0]  // 8-bit RGBA, deflate, adaptive filter, no interlace
-        bytes += bigEndian(13) + chunk + bigEndian(crc32(chunk))
-        bytes += bigEndian(0) + Array("IEND".utf8) + bigEndian(crc32(Array("IEND".utf8)))
-        return Data(bytes)
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
+        try! PNGFile.encode(width: width, height: height, bitDepth: 8, colorType: .rgba,
+                            filteredScanlines: [UInt8](repeating: 0, count: height * (1 + width * 4)))
     }
 }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import PassModel
 import Testing
 
@@ -141,6 +144,51 @@ struct PassTemplateTests {
         try Data(#"{"serialNumber": 5}"#.utf8).write(to: empty.appendingPathComponent("pass.json"))
         #expect { try PassTemplate(directory: empty) } throws: {
             "\($0)".contains("empty/pass.json: serialNumber: expected a string, found number")
+        }
+    }
+
+    /// A link inside the folder is followed (a localisation sharing another's images); one leading out of it would sign
+    /// that file into every pass, and a pipe would hold the load for ever: each is refused naming the path.
+    @Test func symbolicLinksStayInsideTheFolder() throws {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("passmodel-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: root) }
+        let folder = root.appendingPathComponent("ticket")
+        try manager.createDirectory(at: folder.appendingPathComponent("en.lproj"), withIntermediateDirectories: true)
+        try Fixtures.data(Fixtures.eventTicket).write(to: folder.appendingPathComponent("pass.json"))
+        try Fixtures.png(width: 29, height: 29).write(to: folder.appendingPathComponent("icon.png"))
+        try Data("\"A\" = \"B\";".utf8).write(to: folder.appendingPathComponent("en.lproj/pass.strings"))
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("fr.lproj").path, withDestinationPath: "en.lproj")
+        try manager.createSymbolicLink(atPath: folder.appendingPathComponent("icon@2x.png").path, withDestinationPath: "icon.png")
+        let loaded = try PassTemplate(directory: folder)
+        #expect(loaded.files.keys.sorted() == ["en.lproj/pass.strings", "fr.lproj/pass.strings", "icon.png", "icon@2x.png"])
+        #expect(loaded.files["icon@2x.png"] == loaded.files["icon.png"])
+        // The template folder itself may be reached through a link.
+        let alias = root.appendingPathComponent("current")
+        try manager.createSymbolicLink(atPath: alias.path, withDestinationPath: folder.path)
+        #expect(try PassTemplate(directory: alias).files.count == 4)
+
+        func refused(_ name: String, to destination: String, saying words: [String]) throws {
+            let link = folder.appendingPathComponent(name)
+            try manager.createSymbolicLink(atPath: link.path, withDestinationPath: destination)
+            defer { try? manager.removeItem(at: link) }
+            #expect { try PassTemplate(directory: folder) } throws: { error in
+                // Named by the link; where it leads is not told (the issuer API passes the message on).
+                words.allSatisfy { "\(error)".contains($0) } && "\(error)".contains(link.path)
+                    && !"\(error)".contains("key.pem") && !"\(error)".contains(root.path + ":")
+            }
+            #expect { try PassTemplate(directory: alias) } throws: { words.allSatisfy("\($0)".contains) }
+        }
+        let secret = root.appendingPathComponent("key.pem")
+        try Data("-----BEGIN PRIVATE KEY-----".utf8).write(to: secret)
+        try refused("logo.png", to: secret.path, saying: ["is a symbolic link leading outside the template's folder"])
+        try refused("strip.png", to: "../key.pem", saying: ["outside the template's folder"])
+        try refused("shared", to: root.path, saying: ["outside the template's folder"])
+        try refused("thumbnail.png", to: "nowhere.png", saying: ["is a symbolic link to nothing"])
+        try refused("loop", to: ".", saying: ["is a symbolic link to a folder that holds it (a loop)"])
+        #expect(mkfifo(folder.appendingPathComponent("background.png").path, 0o600) == 0)
+        #expect { try PassTemplate(directory: folder) } throws: {
+            "\($0)".contains("background.png is not a regular file")
         }
     }
 }

@@ -22,6 +22,45 @@ struct PassValidatorFileTests {
         #expect(report.has(.error, "fr.lproj/logo@2x.png", "not a valid PNG image"))
     }
 
+    /// A template's image whose header is right but whose rest is cut short or damaged would be signed into every
+    /// pass and drawn by no device: the whole file is read.
+    @Test func imagesAreReadWhole() {
+        let whole = png(160, 50)
+        var damaged = [UInt8](whole)
+        damaged[damaged.count - 20] ^= 0xFF  // inside the image data: its chunk's checksum no longer holds
+        var files = Fixtures.iconFiles
+        files["logo.png"] = whole.prefix(whole.count - 12)  // no IEND
+        files["logo@2x.png"] = Data(damaged)
+        files["logo@3x.png"] = whole.prefix(33)  // the header alone
+        let report = Fixtures.validate(Fixtures.eventTicket, files: files)
+        #expect(report.has(.error, "logo.png", "not a valid PNG image: PNG file is truncated (no IEND chunk)"))
+        #expect(report.has(.error, "logo@2x.png", "not a valid PNG image: PNG IDAT chunk has a wrong checksum"))
+        #expect(report.has(.error, "logo@3x.png", "not a valid PNG image: PNG file has no image data"))
+        files["logo.png"] = whole
+        files["logo@2x.png"] = png(320, 100)
+        files["logo@3x.png"] = png(480, 150)
+        #expect(Fixtures.validate(Fixtures.eventTicket, files: files).isValid)
+    }
+
+    /// A pass's own images replace some of its template's files; what was found for the others is taken over, and the
+    /// replaced ones are read again: the report is the one the files would get read afresh.
+    @Test func preparedFilesReuseWhatDidNotChange() throws {
+        var template = Fixtures.iconFiles
+        template["logo.png"] = png(160, 50)
+        template["thumbnail.png"] = png(90, 90).prefix(40)  // broken in the template
+        let base = PassValidator.PreparedFiles(files: template)
+        var merged = template
+        merged["thumbnail.png"] = png(90, 90)  // the pass's own, whole
+        merged["logo.png"] = png(160, 50).prefix(60)  // the pass's own, cut short
+        let pass = try Pass(jsonData: Fixtures.data(Fixtures.eventTicket))
+        let reused = PassValidator().validate(pass: pass, prepared: PassValidator.PreparedFiles(files: merged, reusing: base))
+        let fresh = PassValidator().validate(pass: pass, prepared: PassValidator.PreparedFiles(files: merged))
+        #expect(reused.issues == fresh.issues)
+        #expect(reused.has(.error, "logo.png", "not a valid PNG image"))
+        #expect(reused.issues(at: "thumbnail.png").isEmpty)
+        #expect(PassValidator().validate(pass: pass, prepared: base).has(.error, "thumbnail.png", "not a valid PNG image"))
+    }
+
     @Test func imageNamesAndScales() {
         var files = Fixtures.iconFiles
         files["banner.png"] = png(10, 10)

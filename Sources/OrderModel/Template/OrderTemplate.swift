@@ -13,6 +13,8 @@ public struct OrderTemplate: Sendable {
     public let orderJSON: Data
     /// The other files by relative path (`logo.png`, `en.lproj/order.strings`).
     public let files: [String: Data]
+    /// ``files`` with each image read whole once, for validating the orders made from the template.
+    public let preparedFiles: OrderValidator.PreparedFiles
     private let root: [String: JSONValue]
     private let prepared: PreparedOrderTemplate?
 
@@ -61,6 +63,7 @@ public struct OrderTemplate: Sendable {
         self.name = name
         self.orderJSON = orderJSON
         self.files = files.filter { !Self.reservedNames.contains($0.key) }
+        preparedFiles = OrderValidator.PreparedFiles(files: self.files)
         self.root = root
         prepared = PreparedOrderTemplate(root: root)
     }

@@ -62,7 +62,33 @@ extension OrderValidator {
         return nil
     }
 
-    func checkFiles(_ order: Order, files: [String: Data], context: inout ValidationContext) {
+    /// A bundle's files with each PNG read whole once, for validating many orders made from one template
+    /// (``OrderTemplate/preparedFiles``): reading an image whole inflates it, which costs more than the rest of an
+    /// order's checks together.
+    public struct PreparedFiles: Sendable {
+        /// The files by relative path.
+        public let files: [String: Data]
+        /// Why each PNG file that does not read whole is refused, by path.
+        let pngProblems: [String: String]
+
+        /// Reads every `.png` file whole.
+        /// - Parameter files: The bundle's files other than `order.json`, by relative path.
+        public init(files: [String: Data]) {
+            self.files = files
+            var problems: [String: String] = [:]
+            for (path, data) in files where path.lowercased().hasSuffix(".png") {
+                do {
+                    try PNGInfo.checkWhole(data)  // the whole file: a device must draw it
+                } catch {
+                    problems[path] = "\(error)"
+                }
+            }
+            pngProblems = problems
+        }
+    }
+
+    func checkFiles(_ order: Order, files prepared: PreparedFiles, context: inout ValidationContext) {
+        let files = prepared.files
         var checked: Set<String> = []
         for (path, file) in Self.imageReferences(in: order) {
             guard let (found, data) = Self.resolve(file, in: files) else {
@@ -75,11 +101,7 @@ extension OrderValidator {
             }
             let lowered = found.lowercased()
             if lowered.hasSuffix(".png") {
-                do {
-                    _ = try PNGInfo(data: data)
-                } catch {
-                    context.error(found, "not a readable PNG: \(error)")
-                }
+                if let problem = prepared.pngProblems[found] { context.error(found, "not a readable PNG: \(problem)") }
             } else if !lowered.hasSuffix(".jpg") && !lowered.hasSuffix(".jpeg") {
                 context.error(path, "\"\(file)\" must be a PNG or JPEG image")
             }

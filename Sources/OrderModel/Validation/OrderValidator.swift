@@ -39,6 +39,11 @@ public struct OrderValidator: Sendable {
     ///   - files: Every other bundle file by relative path.
     /// - Returns: The order as far as it decodes (`nil` when it is not a JSON object), and the report.
     public func decode(orderJSON: Data, files: [String: Data]) -> (order: Order?, report: ValidationReport) {
+        decode(orderJSON: orderJSON, prepared: PreparedFiles(files: files))
+    }
+
+    /// ``decode(orderJSON:files:)`` with files read once (``OrderTemplate/preparedFiles``).
+    public func decode(orderJSON: Data, prepared files: PreparedFiles) -> (order: Order?, report: ValidationReport) {
         var context = ValidationContext()
         guard let order = JSONCoding.decodeReportingTypeErrors(Order.self, from: orderJSON, file: "order.json",
                                                                context: &context)
@@ -53,12 +58,18 @@ public struct OrderValidator: Sendable {
     ///   - files: Every other bundle file by relative path.
     /// - Returns: The report.
     public func validate(order: Order, files: [String: Data]) -> ValidationReport {
+        validate(order: order, prepared: PreparedFiles(files: files))
+    }
+
+    /// ``validate(order:files:)`` with files read once (``OrderTemplate/preparedFiles``), for many orders of one
+    /// template.
+    public func validate(order: Order, prepared files: PreparedFiles) -> ValidationReport {
         var context = ValidationContext()
         check(order, files: files, context: &context)
         return ValidationReport(issues: context.issues)
     }
 
-    private func check(_ order: Order, files: [String: Data], context: inout ValidationContext) {
+    private func check(_ order: Order, files: PreparedFiles, context: inout ValidationContext) {
         checkTopLevel(order, context: &context)
         checkMerchant(order.merchant, context: &context)
         checkCustomer(order.customer, context: &context)

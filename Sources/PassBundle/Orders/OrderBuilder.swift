@@ -85,13 +85,13 @@ public struct OrderBuilder: Sendable {
             members["orderTypeIdentifier"] = .string(certified)
         }
         if let (order, orderJSON) = template.order(applying: members) {
-            let report = OrderValidator().validate(order: order, files: template.files)
+            let report = OrderValidator().validate(order: order, prepared: template.preparedFiles)
             if report.isValid { return (order, orderJSON, report) }
         }
         // Something does not decode or is not valid: the whole merged document is decoded so that every problem is
         // reported at its path, as a document given whole would be.
         let merged = try template.orderJSON(applying: members)
-        let (order, report) = OrderValidator().decode(orderJSON: merged, files: template.files)
+        let (order, report) = OrderValidator().decode(orderJSON: merged, prepared: template.preparedFiles)
         guard let order, report.isValid else { return (order, merged, report) }
         return (order, try JSONCoding.encode(order, sortedKeys: true, prettyPrinted: false), report)
     }

@@ -41,8 +41,8 @@ public struct PassTemplate: Sendable {
         guard manager.fileExists(atPath: passURL.path) else {
             throw PassModelError(.templateNotFound, "template folder \(folder.path) has no pass.json")
         }
-        var passJSON = try Self.read(passURL)
         let paths = try Self.listFiles(in: folder)
+        var passJSON = try Self.read(passURL)
         // A Pass Designer bundle (.pkpasstemplate): Designer's own files and the _id keys it writes stay out of the pass.
         let isDesignerBundle = Self.isDesignerBundle(folder, files: paths)
         if isDesignerBundle {
@@ -129,10 +129,17 @@ public struct PassTemplate: Sendable {
     }
 
     /// Relative paths of the regular files under `folder`, skipping hidden files and folders.
+    ///
+    /// A symbolic link is followed only to a file or folder inside the template's own folder: one leading outside it
+    /// (a key, `/etc/passwd`) would put that file into every pass signed from the template, so it is refused naming
+    /// the link (not where it leads), as are a link to nothing, a link to a folder that holds it (a loop) and a file
+    /// that is not a regular file (a pipe would hold the load until something writes to it).
     package static func listFiles(in folder: URL) throws -> [String] {
         let manager = FileManager.default
+        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
         var result: [String] = []
-        func walk(_ relative: String) throws {
+        // `ancestors`: the real paths of the folders being walked, from the template's down.
+        func walk(_ relative: String, ancestors: [String]) throws {
             let url = relative.isEmpty ? folder : folder.appendingPathComponent(relative)
             let names: [String]
             do {
@@ -142,17 +149,38 @@ public struct PassTemplate: Sendable {
             }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = relative.isEmpty ? name : "\(relative)/\(name)"
+                let path = folder.appendingPathComponent(child).path
                 var isDirectory: ObjCBool = false
-                guard manager.fileExists(atPath: folder.appendingPathComponent(child).path, isDirectory: &isDirectory)
-                else { continue }
+                let exists = manager.fileExists(atPath: path, isDirectory: &isDirectory)
+                let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+                if (try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeSymbolicLink {
+                    // Where a link leads is not named: messages reach the issuer API's clients.
+                    guard exists else {
+                        throw PassModelError(.unreadableFile, "\(path) is a symbolic link to nothing (its target does not exist)")
+                    }
+                    guard real == root || real.hasPrefix(root + "/") else {
+                        throw PassModelError(
+                            .unreadableFile,
+                            "\(path) is a symbolic link leading outside the template's folder: a template's files must be "
+                                + "inside its folder")
+                    }
+                }
+                guard exists else { continue }
                 if isDirectory.boolValue {
-                    try walk(child)
+                    guard !ancestors.contains(real) else {
+                        throw PassModelError(
+                            .unreadableFile, "\(path) is a symbolic link to a folder that holds it (a loop)")
+                    }
+                    try walk(child, ancestors: ancestors + [real])
+                } else if (try? manager.attributesOfItem(atPath: real)[.type] as? FileAttributeType) != .typeRegular {
+                    // Reading a pipe would wait for a writer; a device has no end.
+                    throw PassModelError(.unreadableFile, "\(path) is not a regular file (a pipe, socket or device)")
                 } else {
                     result.append(child)
                 }
             }
         }
-        try walk("")
+        try walk("", ancestors: [root])
         return result
     }
 }

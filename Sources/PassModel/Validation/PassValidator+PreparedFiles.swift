@@ -3,7 +3,7 @@ public import Foundation
 extension PassValidator {
     /// A bundle's files other than `pass.json`, parsed once for validating many passes.
     ///
-    /// Reading PNG headers, `.strings` files and `personalization.json` does not depend on the pass, so
+    /// Reading PNG files (each checked whole), `.strings` files and `personalization.json` does not depend on the pass, so
     /// a template's files can be prepared once and each pass made from it checked with
     /// ``PassValidator/validate(passJSON:prepared:)``:
     ///
@@ -54,7 +54,7 @@ extension PassValidator {
             case strings(inLanguageFolder: Bool)
             /// The top-level `personalization.json`.
             case personalization(isValidJSON: Bool)
-            /// A PNG image: its base name, scale and header (or why the header does not read).
+            /// A PNG image: its base name, scale and header (or why the file does not read whole).
             case image(base: String, scale: Int, header: Result<PNGInfo, PassModelError>)
             /// A PDF image: its base name, scale and page size (or why it is not a PDF).
             case pdfImage(base: String, scale: Int, info: Result<PDFInfo, PassModelError>)
@@ -66,6 +66,20 @@ extension PassValidator {
         /// - Parameter files: Every bundle file other than `pass.json` by relative path (`icon.png`,
         ///   `en.lproj/pass.strings`, `fr.lproj/logo@2x.png`), excluding `manifest.json` and `signature`.
         public init(files: [String: Data]) {
+            self.init(files: files, reusing: nil)
+        }
+
+        /// Parses the files, taking what `earlier` found for each file it holds with the same bytes: a pass's own
+        /// images replace a few of its template's files, and the others need not be read whole again.
+        /// - Parameters:
+        ///   - files: As for ``init(files:)``.
+        ///   - earlier: Files parsed before, such as the template's.
+        public init(files: [String: Data], reusing earlier: PreparedFiles?) {
+            let known: [String: Kind] = earlier.map { earlier in
+                Dictionary(uniqueKeysWithValues: earlier.entries.compactMap { entry in
+                    files[entry.path] == earlier.files[entry.path] ? (entry.path, entry.kind) : nil
+                })
+            } ?? [:]
             self.files = files
             var entries: [Entry] = []
             var hasIcon = false
@@ -97,7 +111,7 @@ extension PassValidator {
                         }
                     }
                 }
-                entries.append(Entry(path: path, kind: Self.kind(of: file, image: image, data: data)))
+                entries.append(Entry(path: path, kind: known[path] ?? Self.kind(of: file, image: image, data: data)))
             }
             self.entries = entries
             self.hasIcon = hasIcon
@@ -140,7 +154,8 @@ extension PassValidator {
                 }
             }
             do {
-                return .image(base: base, scale: scale, header: .success(try PNGInfo(data: data)))
+                // The whole file, not only its header: a file cut short or damaged would be signed into every pass.
+                return .image(base: base, scale: scale, header: .success(try PNGInfo.checkWhole(data)))
             } catch let error as PassModelError {
                 return .image(base: base, scale: scale, header: .failure(error))
             } catch {
