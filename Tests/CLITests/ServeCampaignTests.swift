@@ -221,6 +221,41 @@ struct ServeCampaignTests {
         }
     }
 
+    @Test("a template whose folder an edit broke: its passes are still voided, unvoided and changed from their versions")
+    func brokenTemplateFolder() async throws {
+        let templates = try ServeRedemptionTests.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            for index in 1...2 { try await Self.createPass(server, serial: "B-\(index)") }
+            try Data("{ broken".utf8).write(to: templates.appendingPathComponent("event-ticket/pass.json"))
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+            var created = 0
+            repeat {
+                try await Task.sleep(for: .milliseconds(200))
+                created = try await server.api("POST", "/api/v1/passes", body: #"{"template":"event-ticket","data":{}}"#).status
+            } while created != 500 && Date() < deadline
+            #expect(created == 500)  // a new pass needs the current content
+
+            let (status, voiding) = try await Self.campaign(server, #"{"select":{"template":"event-ticket"},"void":true}"#)
+            #expect(status == 202, "\(voiding)")
+            let voided = try await Self.finished(server, try #require(voiding["id"] as? String))
+            #expect(voided["state"] as? String == "done" && voided["changed"] as? Int == 2, "\(voided)")
+            for index in 1...2 { #expect(try await Self.pass(server, "B-\(index)")["voided"] as? Bool == true) }
+            let (_, unvoiding) = try await Self.campaign(server, #"{"select":{"template":"event-ticket"},"unvoid":true}"#)
+            #expect(try await Self.finished(server, try #require(unvoiding["id"] as? String))["changed"] as? Int == 2)
+            let (_, change) = try await Self.campaign(
+                server, #"{"select":{"template":"event-ticket","fields":{"seat":"12A"}},"data":{"fields":{"seat":"1A"}}}"#)
+            #expect(change["id"] != nil, "\(change)")
+            let (badKey, refused) = try await Self.campaign(
+                server, #"{"select":{"template":"event-ticket","fields":{"nope":"1"}},"void":true}"#)
+            #expect(badKey == 422 && (refused["error"] as? [String: Any])?["field"] as? String == "select.fields.nope", "\(refused)")
+            // Republishing needs the current content: the load's error, naming the template.
+            let (republish, error) = try await Self.campaign(server, #"{"select":{"template":"event-ticket"},"republishTemplate":true}"#)
+            let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(republish == 500 && message.contains("template event-ticket cannot be loaded"), "\(error)")
+        }
+    }
+
     @Test("a scheduled campaign runs within 2 s of scheduledAt; a cancelled one changes nothing; DELETE twice is 409",
           arguments: [Server.Database.sqlite])
     func scheduleAndCancel(database: Server.Database) async throws {

@@ -226,16 +226,20 @@ public final class CampaignRunner: Service, Sendable {
             passes = try await store.campaignPasses(.template(name), after: campaign.cursor, limit: limit)
             finishes = passes.count < limit
             nextCursor = passes.last?.serialNumber ?? campaign.cursor
-            let entry: TemplateLibrary.Entry
+            let entry: TemplateLibrary.Entry?
             do {
                 entry = try await issuer.templateEntry(named: name)
             } catch let error as IssuerError where error.status == .unprocessableContent {
                 throw IssuerError.invalid("select.template: the template \"\(name)\" is gone")
+            } catch let error as IssuerError where error.status == .internalServerError && request.action != .republishTemplate {
+                // The folder no longer loads (an edit broke it): the passes are changed from the versions they are
+                // pinned to, and the batch's first pass's version gives the pass type and the fields' defaults.
+                if let first = passes.first { entry = try await issuer.templateEntry(for: first) } else { entry = nil }
             }
-            passType = entry.builder.passTypeIdentifier ?? ""
+            passType = entry?.builder.passTypeIdentifier ?? ""
             if !fields.isEmpty {
                 wantedFields = fields
-                for field in Self.fieldValues(of: entry.builder.template.pass) {
+                for field in entry.map({ Self.fieldValues(of: $0.builder.template.pass) }) ?? [] {
                     templateFields[field.key] = field.value
                 }
             }

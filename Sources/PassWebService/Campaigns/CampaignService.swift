@@ -138,17 +138,12 @@ public final class CampaignService: Sendable {
         let trial: PassRecord
         switch request.selection {
         case .template(let name, let fields):
-            let entry: TemplateLibrary.Entry
-            do {
-                entry = try await issuer.templateEntry(named: name)
-            } catch let error as IssuerError where error.status == .unprocessableContent {
-                throw IssuerError.invalid("select.template: no template named \"\(name)\"")
-            }
+            let (entry, firstPass) = try await selectedTemplate(named: name, republishing: request.action == .republishTemplate)
             let keys = Set(PassIssuer.fieldKeys(of: entry.builder.template.pass))
             for key in fields.keys.sorted() where !keys.contains(key) {
                 throw IssuerError.invalid("select.fields.\(key): template \"\(name)\" has no field with this key")
             }
-            trial = PassRecord(
+            trial = firstPass ?? PassRecord(
                 passTypeIdentifier: entry.builder.passTypeIdentifier ?? "", serialNumber: "campaign-check",
                 authenticationToken: String(repeating: "0", count: 32), template: name, data: Data("{}".utf8),
                 downloadToken: "campaign-check", updateTag: 0, lastModified: now(), createdAt: now())
@@ -178,6 +173,35 @@ public final class CampaignService: Sendable {
             // The validator's report names the pass's own paths (fields.seat): they are under the request's data.
             throw IssuerError.invalid("data: \(error.description)", field: "data")
         }
+    }
+
+    /// The template a selection by template is checked against, and the pass to try the change on when it is not the
+    /// template's current content: passes already made are served and changed from the version they are pinned to,
+    /// so when the template's folder no longer loads (an edit broke it) a void, an unvoid or a data change is checked
+    /// against the version of the first pass it selects. Republishing needs the current content.
+    /// - Parameters:
+    ///   - name: The template's name.
+    ///   - republishing: Whether the campaign republishes the template's current content.
+    /// - Returns: The entry, and the selected pass it comes from (`nil` for the current content).
+    /// - Throws: ``IssuerError`` 422 naming `select.template` for no such template; the load's own error when the
+    ///   current content does not load and the campaign republishes it or selects no pass.
+    func selectedTemplate(named name: String, republishing: Bool = false) async throws
+        -> (entry: TemplateLibrary.Entry, pass: PassRecord?)
+    {
+        do {
+            return (try await issuer.templateEntry(named: name), nil)
+        } catch let error as IssuerError where error.status == .unprocessableContent {
+            throw Self.unknownTemplate(name)
+        } catch let error as IssuerError where error.status == .internalServerError && !republishing {
+            guard let first = try await store.campaignPasses(.template(name), after: nil, limit: 1).first else { throw error }
+            return (try await issuer.templateEntry(for: first), first)
+        }
+    }
+
+    /// The Pass Type ID a selection by template signs with (what an API key's scope is checked against), from the
+    /// template's current content or, when that does not load, its first pass's version (``selectedTemplate(named:republishing:)``).
+    public func signedPassTypeIdentifier(ofSelectedTemplate name: String) async throws -> String? {
+        try await selectedTemplate(named: name).entry.builder.passTypeIdentifier
     }
 
     /// The server's public base URL, for the `Location` of a campaign.

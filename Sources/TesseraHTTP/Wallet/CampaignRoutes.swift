@@ -91,7 +91,7 @@ struct CampaignRoutes: Sendable {
         }
         if !context.principal.isAdmin, case .object(let select)? = members["select"] {
             if let name = select["template"]?.stringValue {
-                guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: name), context.principal.covers(type)
+                guard let type = try? await campaigns.signedPassTypeIdentifier(ofSelectedTemplate: name), context.principal.covers(type)
                 else { throw CampaignService.unknownTemplate(name) }
             }
             if let type = select["passTypeIdentifier"]?.stringValue, !context.principal.covers(type) {
@@ -119,7 +119,7 @@ struct CampaignRoutes: Sendable {
         else { return false }
         if let type = select["passTypeIdentifier"]?.stringValue { return principal.covers(type) }
         guard let name = select["template"]?.stringValue,
-              let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: name)
+              let type = try? await campaigns.signedPassTypeIdentifier(ofSelectedTemplate: name)
         else { return false }
         return principal.covers(type)
     }
