@@ -5,12 +5,14 @@
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
+// pem.h first: cms.h declares PEM_read_bio_CMS only when pem.h has been read (without it, the call is an implicit
+// declaration returning int, and the pointer it returns is cut to 32 bits).
+#include <openssl/pem.h>
 #include <openssl/cms.h>
 #include <openssl/conf.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
-#include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 #include <openssl/engine.h>
 #include <openssl/ui.h>

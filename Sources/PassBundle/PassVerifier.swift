@@ -156,6 +156,12 @@ public struct PassVerifier: Sendable {
         _ signature: Data, manifest: Data, into report: inout PassVerificationReport,
         identity: (Certificate) -> [ValidationIssue]
     ) {
+        if signature.starts(with: Data("-----BEGIN".utf8)) {
+            // Read here to report everything else about it, but Wallet reads the signature as DER.
+            report.issues.append(ValidationIssue(
+                severity: .error, path: "signature",
+                message: "PEM text: Wallet reads only a DER (binary) signature (openssl cms -sign ... -outform DER)"))
+        }
         let verifier = CMSVerifier(trustedRoots: root.map { [$0] } ?? [], intermediates: wwdr.map { [$0] } ?? [],
                                    verificationTime: now)
         var info: CMSSignatureInfo

@@ -87,6 +87,24 @@ struct SigningTests {
         #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("does not match the signed content") })
     }
 
+    /// A signature written as PEM text (`openssl smime -sign -outform PEM`) is read, so that its signer is reported,
+    /// and refused: Wallet reads DER. (Reading it once crashed the process: the PEM reader was called undeclared, and its
+    /// pointer was cut to 32 bits.)
+    @Test func verifierReadsAndRefusesAPEMSignature() async throws {
+        let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
+        var files = try PassArchive(data: built.bundle).files
+        let folder = try TemporaryDirectory.make(prefix: "pem-signature")
+        let der = folder.appendingPathComponent("signature.der")
+        try files["signature"]!.write(to: der)
+        let pem = try await Subprocess.run("openssl", ["cms", "-cmsout", "-inform", "DER", "-outform", "PEM", "-in", der.path])
+        try #require(pem.status == 0 && pem.stdout.hasPrefix("-----BEGIN CMS-----"), "\(pem.stderr)")
+        files["signature"] = Data(pem.stdout.utf8)
+        let report = PassVerifier(root: chain.chain.root).verify(data: try PassSignerTestHelper.zip(files))
+        #expect(!report.wouldOpen)
+        #expect(report.errors.map(\.description) == ["error: signature: PEM text: Wallet reads only a DER (binary) signature (openssl cms -sign ... -outform DER)"])
+        #expect(report.signerSubject?.contains("Pass Type ID") == true && report.chainVerified)
+    }
+
     @Test func verifierRejectsAFolderAtTheRoot() async throws {
         let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
         let files = try PassArchive(data: built.bundle).files
