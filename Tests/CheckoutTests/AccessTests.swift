@@ -93,7 +93,7 @@ struct AccessTests {
 
             // 45.00 - 4.50 = 40.50, tax 3.34: 43.84.
             let payment = try fixture.payment(minorUnits: 4384, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (paid, result) = try await client.execute(uri: "\(path)/authorize", method: .post,
                                                           headers: Self.secret(secret), body: ByteBuffer(bytes: payment)) {
                 ($0.status, try JSONBody.object($0))
@@ -125,7 +125,7 @@ struct AccessTests {
                                       body: ["shippingContact": ["locality": "Cupertino", "postalCode": "95014",
                                                                  "countryCode": "US"]])
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (paid, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(paid == .ok)
 

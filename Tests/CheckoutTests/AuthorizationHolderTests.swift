@@ -23,7 +23,7 @@ struct AuthorizationHolderTests {
             startedAt: fixture.clock.now, total: Decimal(string: "48.71")!, lineItems: [], shippingMethod: nil,
             couponCode: nil,
             payment: try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
-                                         shippingContact: nil))
+                                         shippingContact: CheckoutFixture.ticketContact))
         #expect(try await fixture.store.claimAuthorization(claimed, transactionIdentifier: "tx-\(id)", holder: holder,
                                                            at: fixture.clock.now) == .claimed)
         return id

@@ -72,7 +72,7 @@ struct AuthorizationStateTests {
             let mine = try #require(try await client.createSession(ticket, key: key)["id"] as? String)
             let other = try #require(try await client.createSession(ticket)["id"] as? String)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Data("tessera-checkout-key:\(key)".utf8),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (wrong, refused) = try await client.post("/checkout/v1/sessions/\(other)/authorize", data: payment)
             #expect(wrong == .unprocessableContent)
             #expect(refused["code"] as? String == "applicationDataMismatch")
@@ -89,7 +89,7 @@ struct AuthorizationStateTests {
             let mine = try await Self.ticketSession(client)
             let other = try await Self.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(mine),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (wrong, refused) = try await client.post("/checkout/v1/sessions/\(other)/authorize", data: payment)
             #expect(wrong == .unprocessableContent)
             #expect(refused["code"] as? String == "applicationDataMismatch")
@@ -109,11 +109,11 @@ struct AuthorizationStateTests {
             let data = Self.applicationData(id)
             let payment: Data = switch code {
             case "signatureInvalid": try fixture.payment(minorUnits: 4871, applicationData: data, tamper: true,
-                                                         shippingContact: nil)
+                                                         shippingContact: CheckoutFixture.ticketContact)
             case "applicationDataMismatch": try fixture.payment(minorUnits: 4871, applicationData: Data("x".utf8),
-                                                                shippingContact: nil)
-            case "amountMismatch": try fixture.payment(minorUnits: 4870, applicationData: data, shippingContact: nil)
-            default: try fixture.payment(minorUnits: 4871, applicationData: data, shippingContact: nil)
+                                                                shippingContact: CheckoutFixture.ticketContact)
+            case "amountMismatch": try fixture.payment(minorUnits: 4870, applicationData: data, shippingContact: CheckoutFixture.ticketContact)
+            default: try fixture.payment(minorUnits: 4871, applicationData: data, shippingContact: CheckoutFixture.ticketContact)
             }
             let (_, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(result["status"] as? String == "STATUS_FAILURE")
@@ -137,12 +137,12 @@ struct AuthorizationStateTests {
         let fixture = try CheckoutFixture(processor: processor)
         try await fixture.withClient { client in
             let id = try await Self.ticketSession(client)
-            let first = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let first = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (declined, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: first)
             #expect(declined.code == 402)
             #expect(result["code"] as? String == "declined")
             #expect(try #require(await fixture.store.session(id: id)).state == .pending)
-            let second = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let second = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (ok, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: second)
             #expect(ok == .ok)
             #expect(processor.calls.map(\.idempotencyKey) == ["\(id)-1", "\(id)-2"])
@@ -156,7 +156,7 @@ struct AuthorizationStateTests {
         try await fixture.withClient { client in
             let id = try await Self.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status.code == 502)
             #expect(result["code"] as? String == "processorUnknown")
@@ -164,7 +164,7 @@ struct AuthorizationStateTests {
             #expect(session["state"] as? String == "processorUnknown")
 
             let another = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (busy, busyResult) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: another)
             #expect(busy == .conflict)
             #expect(busyResult["code"] as? String == "authorizationInProgress")
@@ -214,13 +214,13 @@ struct AuthorizationStateTests {
         let fixture = try CheckoutFixture(logger: logs.logger())
         try await fixture.withClient { client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4870, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4870, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (_, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(result["code"] as? String == "amountMismatch")
             #expect(!(result["reason"] as? String ?? "").contains("4870"))
             let debug = logs.lines.map(\.printed).filter { $0.hasPrefix("debug") && $0.contains("amountMismatch") }
             #expect(debug.contains { $0.contains("4870") && $0.contains("4871") }, "\(logs.lines.map(\.printed))")
-            let good = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let good = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (ok, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: good)
             #expect(ok == .ok)
             for line in logs.lines.map(\.printed) {

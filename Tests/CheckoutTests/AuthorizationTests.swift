@@ -151,7 +151,7 @@ struct AuthorizationTests {
             let session = try await client.createSession(["items": [["sku": "TICKET-GA", "quantity": 2]]])
             let id = try #require(session["id"] as? String)
             // 90.00 + 7.425 → 7.43 tax
-            let payment = try fixture.payment(minorUnits: 9743, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 9743, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             let (_, order) = try await client.get("/checkout/v1/orders/\(try #require(result["orderId"] as? String))")

@@ -21,7 +21,8 @@ struct CardPaymentStepTests {
     }
 
     static func card(_ token: String = "tok_" + UUID().uuidString) -> [String: Any] {
-        ["cardPayment": ["token": token, "network": "Visa", "lastFour": "4242", "type": "credit"]]
+        ["cardPayment": ["token": token, "network": "Visa", "lastFour": "4242", "type": "credit"],
+         "shippingContact": CheckoutFixture.ticketContact]
     }
 
     @Test("A card payment is charged through the processor with the gateway's token, and the order says how it was paid")

@@ -30,7 +30,7 @@ extension CheckoutFixture {
         for id in sessions {
             for attempt in 0..<2 {
                 payments.append((id, bases[attempt % bases.count],
-                                 try payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)))
+                                 try payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)))
             }
         }
         // Every attempt on a connection of its own, all at once: the default pool (8 connections per host) would queue

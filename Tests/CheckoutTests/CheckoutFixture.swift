@@ -182,6 +182,11 @@ struct CheckoutFixture: Sendable {
         return try JSONSerialization.data(withJSONObject: payment)
     }
 
+    /// What Apple Pay gives for goods that do not ship when the merchant asks for a name and an email: no address.
+    nonisolated(unsafe) static let ticketContact: [String: Any] = [
+        "givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.test",
+    ]
+
     nonisolated(unsafe) static let fullContact: [String: Any] = [
         "givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.test", "phoneNumber": "+1 415 555 0100",
         "addressLines": ["1 Infinite Loop"], "locality": "Cupertino", "administrativeArea": "CA", "postalCode": "95014",

@@ -31,7 +31,7 @@ struct CouponLifetimeTests {
             #expect((again["newTotal"] as? [String: Any])?["amount"] as? String == "38.97")
 
             let payment = try fixture.payment(minorUnits: 3897, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             let (_, order) = try await client.get("/checkout/v1/orders/\(try #require(result["orderId"] as? String))")

@@ -63,7 +63,7 @@ struct ServeCheckoutAccessTests {
                                                              headers: Self.secret(secret))).0 == 200)
 
             let payment = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (paid, result) = try await Serve.json(http, Serve.request(.POST, "\(path)/authorize", body: payment,
                                                                           headers: Self.secret(secret)))
             #expect(paid == 200, "\(result)")
@@ -141,15 +141,15 @@ struct ServeCheckoutAccessTests {
             let data = Data("tessera-checkout-session:\(mine)".utf8)
             let payments: [(String, Data)] = [
                 ("signatureInvalid", try fixture.paymentSignedNow(minorUnits: 4871, applicationData: data, tamper: true,
-                                                         shippingContact: nil)),
-                ("amountMismatch", try fixture.paymentSignedNow(minorUnits: 4870, applicationData: data, shippingContact: nil)),
+                                                         shippingContact: CheckoutFixture.ticketContact)),
+                ("amountMismatch", try fixture.paymentSignedNow(minorUnits: 4870, applicationData: data, shippingContact: CheckoutFixture.ticketContact)),
             ]
             for (code, payment) in payments {
                 let (_, result) = try await Serve.json(http, Serve.request(.POST, "\(sessions)/\(mine)/authorize",
                                                                            body: payment))
                 Self.checkBuyerReadable(result, code: code)
             }
-            let good = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: data, shippingContact: nil)
+            let good = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: data, shippingContact: CheckoutFixture.ticketContact)
             let (wrong, refused) = try await Serve.json(http, Serve.request(.POST, "\(sessions)/\(other)/authorize", body: good))
             #expect(wrong == 422)
             Self.checkBuyerReadable(refused, code: "applicationDataMismatch")

@@ -42,7 +42,7 @@ struct ServeCheckoutProcessorTests {
     static func authorize(_ fixture: CheckoutFixture, _ http: HTTPClient, _ server: ServeCheckoutTests.Server,
                           session id: String, minorUnits: Decimal = 4871) async throws -> (Int, [String: Any]) {
         let payment = try fixture.paymentSignedNow(minorUnits: minorUnits, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                          shippingContact: nil)
+                                          shippingContact: CheckoutFixture.ticketContact)
         return try await Serve.json(http, Serve.request(.POST, "\(server.base)/checkout/v1/sessions/\(id)/authorize",
                                                         body: payment))
     }

@@ -170,7 +170,7 @@ struct ServeCheckoutTests {
                 // The endpoint approves, but the server is killed as the approval is on its way back.
                 endpoint.onCall.withLock { $0 = { first.kill9() } }
                 let payment = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                                  shippingContact: nil)
+                                                  shippingContact: CheckoutFixture.ticketContact)
                 _ = try? await Self.json(http, Self.request(.POST, "\(first.base)/checkout/v1/sessions/\(id)/authorize",
                                                             body: payment))
                 first.kill9()
@@ -186,7 +186,7 @@ struct ServeCheckoutTests {
                 #expect(["authorizing", "processorUnknown", "authorized"].contains(held["state"] as? String ?? ""))
                 // Another payment for the held (or by now paid) session never reaches the processor.
                 let another = try fixture.paymentSignedNow(minorUnits: 4871, applicationData: Data("tessera-checkout-session:\(id)".utf8),
-                                                  shippingContact: nil)
+                                                  shippingContact: CheckoutFixture.ticketContact)
                 let (busy, _) = try await Self.json(http, Self.request(
                     .POST, "\(second.base)/checkout/v1/sessions/\(id)/authorize", body: another))
                 #expect(busy == 409)

@@ -29,6 +29,15 @@ enum SheetBrowser {
             }
         }
 
+        /// Fills the Contact row as a ticket's buyer would (the merchant asks for a name and an email; nothing ships).
+        func fillTicketContact() async throws {
+            try await openRow("contact")
+            try await driver.type("#givenName", "Ada")
+            try await driver.type("#familyName", "Lovelace")
+            try await driver.type("#emailAddress", "ada@example.test")
+            try await driver.click("#contact-submit")
+        }
+
         /// The result of a JavaScript expression, as a string.
         func evaluate(_ expression: String) async throws -> String {
             let value = try await driver.execute("return String(\(expression));")

@@ -64,6 +64,7 @@ struct SheetBrowserTests {
         try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 2]]], walletOrderIssuer: walletOrders,
                                    configure: { $0.walletOrders = WalletOrderDataTests.walletOrders }) { page in
             let driver = page.driver, client = page.client
+            try await page.fillTicketContact()
             try await driver.click("#pay-button")
             let result = try await driver.wait({ try await driver.attribute("#result", "data-code") },
                                                until: { $0 == "STATUS_SUCCESS" })

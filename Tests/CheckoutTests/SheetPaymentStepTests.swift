@@ -57,6 +57,7 @@ struct SheetPaymentStepTests {
                     "(() => { try { return !!document.getElementById('gateway-card-frame').contentDocument; } catch (e) { return false; } })()")
                 #expect(readable == "false")
 
+                try await page.fillTicketContact()
                 try await driver.click("#pay-button")
                 let result = try await page.text("#result", until: { $0.hasPrefix("Paid") })
                 #expect(result.contains("Visa ••••4242"), "\(result)")

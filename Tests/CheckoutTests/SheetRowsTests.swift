@@ -1,5 +1,6 @@
 import Checkout
 import Foundation
+import PaymentRequest
 import Testing
 import TesseraTestSupport
 
@@ -73,13 +74,59 @@ struct SheetRowsTests {
         }
     }
 
-    @Test("A digital good: no shipping address, shipping method or contact rows")
+    @Test("A digital good: no shipping address or method; the contact row asks for the name and email the merchant wants")
     func rowsForADigitalGood() async throws {
         try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 1]]]) { page in
             _ = try await page.text("#pay-button") { $0.hasPrefix("Pay $") }
-            #expect(try await page.evaluate(Self.visibleRows) == "row-payment,row-coupon")
+            #expect(try await page.evaluate(Self.visibleRows) == "row-payment,row-contact,row-coupon")
             #expect(try await page.driver.text("#line-items").contains("Sales Tax"))
             #expect(!(try await page.driver.text("#line-items")).contains("Shipping"))
+            #expect(try await page.evaluate("Array.from(document.querySelectorAll('#contact-fields input')).map((i) => i.id).join(',')")
+                    == "givenName,familyName,emailAddress")
+            try await page.driver.click("#pay-button")
+            let refused = try await page.text("#result") { !$0.isEmpty }
+            #expect(refused == "The contact details need a name.")
+            try await page.fillTicketContact()
+            #expect(try await page.driver.text("#contact-value") == "Ada Lovelace, ada@example.test")
+            try await page.driver.click("#pay-button")
+            let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
+                                                  until: { $0 == "STATUS_SUCCESS" })
+            let receipt = try await page.driver.text("#result")
+            #expect(code == "STATUS_SUCCESS", "\(receipt)")
+        }
+    }
+
+    @Test("A digital good whose card needs a billing address: a Billing row asks for it, and the payment carries it")
+    func billingAddressForADigitalGood() async throws {
+        try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 1]]],
+                                   configure: { $0.requiredBillingContactFields = [ContactField.postalAddress, ContactField.name] }) { page in
+            _ = try await page.text("#pay-button") { $0.hasPrefix("Pay $") }
+            #expect(try await page.evaluate(Self.visibleRows) == "row-payment,row-shipping-address,row-contact,row-coupon")
+            #expect(try await page.evaluate("document.querySelector('#row-shipping-address-button .row-title').textContent") == "Billing")
+            #expect(try await page.driver.text("#shipping-address-value") == "Add billing address")
+            // The name is asked in the address row here: only the email is in Contact.
+            #expect(try await page.evaluate("Array.from(document.querySelectorAll('#contact-fields input')).map((i) => i.id).join(',')")
+                    == "emailAddress")
+            try await page.openRow("contact")
+            try await page.driver.type("#emailAddress", "ada@example.test")
+            try await page.driver.click("#contact-submit")
+            try await page.driver.click("#pay-button")
+            #expect(try await page.text("#result") { !$0.isEmpty } == "The contact details need a name.")
+            try await page.openRow("shipping-address")
+            try await page.driver.type("#givenName", "Ada")
+            try await page.driver.type("#familyName", "Lovelace")
+            try await page.driver.click("#address-submit")
+            try await page.driver.click("#pay-button")
+            #expect(try await page.text("#result") { $0 != "The contact details need a name." }
+                    == "The billing details need a street address.")
+            try await page.openRow("shipping-address")
+            try await page.driver.type("#addressLine", "1 Infinite Loop")
+            try await page.driver.type("#locality", "Cupertino")
+            try await page.driver.type("#postalCode", "95014")
+            try await page.driver.type("#countryCode", "US")
+            try await page.driver.click("#address-submit")
+            #expect(try await page.text("#shipping-address-value") { $0.contains("Cupertino") }
+                    == "Ada Lovelace, 1 Infinite Loop, Cupertino, 95014, US")
             try await page.driver.click("#pay-button")
             let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
                                                   until: { $0 == "STATUS_SUCCESS" })

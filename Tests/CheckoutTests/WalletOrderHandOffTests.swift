@@ -124,7 +124,7 @@ struct WalletOrderHandOffTests {
         try await fixture.withClient { client in
             let id = try await AuthorizationStateTests.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok)
             #expect(result["orderDetails"] == nil)
@@ -142,7 +142,7 @@ struct WalletOrderHandOffTests {
         try await fixture.withClient { client in
             let id = try await AuthorizationStateTests.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             #expect(result["status"] as? String == "STATUS_SUCCESS")
@@ -176,7 +176,7 @@ struct WalletOrderHandOffTests {
         try await fixture.withClient { client in
             let id = try await AuthorizationStateTests.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status.code == 502)
             #expect(result["orderDetails"] == nil)
@@ -200,7 +200,7 @@ struct WalletOrderHandOffTests {
         try await fixture.withClient { client in
             let id = try await AuthorizationStateTests.ticketSession(client)
             let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
-                                              shippingContact: nil)
+                                              shippingContact: CheckoutFixture.ticketContact)
             // Held at the processor while recovery runs: on a connection that waits longer than the test client's 20 s.
             let port = try #require(client.port)
             async let first = fixture.authorizeWaitingLong(base: "http://127.0.0.1:\(port)", session: id, payment: payment)

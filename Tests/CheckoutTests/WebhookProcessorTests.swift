@@ -52,7 +52,7 @@ struct WebhookProcessorTests {
         let endpoint = PaymentEndpointStandIn()
         try await Self.withEndpoint(endpoint) { fixture, client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             let call = try #require(endpoint.calls.first)
@@ -78,7 +78,7 @@ struct WebhookProcessorTests {
         let endpoint = PaymentEndpointStandIn(unavailableFirst: 2)
         try await Self.withEndpoint(endpoint) { fixture, client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok)
             // Two 503s and the approval: at least three calls (more only if a try timed out), one key.
@@ -96,7 +96,7 @@ struct WebhookProcessorTests {
         let endpoint = PaymentEndpointStandIn(slowFirst: 1, slowDelay: .seconds(TestTime.wholeSeconds(12)))
         try await Self.withEndpoint(endpoint, timeoutSeconds: 5) { fixture, client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             // The slow first try is retried; on a loaded machine the second may time out too (three tries in all).
@@ -112,7 +112,7 @@ struct WebhookProcessorTests {
         let endpoint = PaymentEndpointStandIn(decline: true)
         try await Self.withEndpoint(endpoint) { fixture, client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status.code == 402)
             #expect(result["reason"] as? String == "Insufficient funds.")
@@ -125,7 +125,7 @@ struct WebhookProcessorTests {
         let endpoint = PaymentEndpointStandIn()
         try await Self.withEndpoint(endpoint, forwardToken: true) { fixture, client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .ok, "\(result)")
             let call = try #require(endpoint.calls.first)
@@ -181,7 +181,7 @@ struct WebhookProcessorTests {
         let fixture = try CheckoutFixture(processor: NoPaymentProcessor())
         try await fixture.withClient { client in
             let id = try await Self.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: nil)
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: Self.applicationData(id), shippingContact: CheckoutFixture.ticketContact)
             let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
             #expect(status == .serviceUnavailable)
             #expect(result["code"] as? String == "notConfigured")

@@ -66,6 +66,19 @@ public struct PricingEngine: Sendable {
         return session.items.contains { $0.requiresShipping }
     }
 
+    /// The contact fields asked of a buyer whose goods do not ship: the merchant's `requiredShippingContactFields`
+    /// without the postal address.
+    public static func contactFieldsWithoutShipping(_ fields: [ContactField]) -> [ContactField] {
+        fields.filter { $0 != .postalAddress }
+    }
+
+    /// The contact fields the session's shipping contact must have: all of the merchant's when goods ship, else
+    /// those of ``contactFieldsWithoutShipping(_:)``.
+    public func requiredShippingContactFields(_ session: CheckoutSession) -> [ContactField] {
+        requiresShipping(session) ? configuration.requiredShippingContactFields
+            : Self.contactFieldsWithoutShipping(configuration.requiredShippingContactFields)
+    }
+
     /// The shipping options for the session's address: all of them before an address is known.
     /// - Parameter contact: The redacted address, if known.
     /// - Returns: The options, empty when the address is not served.
@@ -126,6 +139,11 @@ public struct PricingEngine: Sendable {
                 builder.selectedShippingIdentifier = selected
             }
             shipping = try round(builder.selectedShippingOption()?.amount ?? 0)
+        } else {
+            // Nothing to deliver: no address, but the name, email and phone the merchant asks for are still asked
+            // (Apple: request the name contact field directly when no address is needed), or a ticket's buyer could
+            // not be reached.
+            builder.requiredShippingContactFields = Self.contactFieldsWithoutShipping(configuration.requiredShippingContactFields)
         }
         if let given = session.summary?.tax {
             builder.summary.tax = Charge(configuration.tax?.label ?? "Tax", round(given))

@@ -172,13 +172,17 @@ extension CheckoutService {
 
     /// The payment's contacts must have the fields the sheet asked for, and the address must be served.
     private func checkContacts(_ contacts: PaymentContacts, session: CheckoutSession) throws {
+        // Goods that do not ship still need the name, email or phone the merchant asks for (Apple Pay gives them in
+        // the shipping contact).
+        let contact = contacts.shippingContact ?? ApplePayPaymentContact()
+        if let field = ContactRequirements.missing(pricing.requiredShippingContactFields(session), in: contact) {
+            let message = "The \(pricing.requiresShipping(session) ? "shipping" : "contact") details need "
+                + "\(ContactRequirements.words(field))."
+            throw AuthorizationFailure(.unprocessableContent, code: "shippingContactInvalid", message,
+                                       errors: [ApplePayError(code: .shippingContactInvalid, contactField: field,
+                                                              message: message)])
+        }
         if pricing.requiresShipping(session) {
-            let contact = contacts.shippingContact ?? ApplePayPaymentContact()
-            if let field = ContactRequirements.missing(merchant.requiredShippingContactFields, in: contact) {
-                throw AuthorizationFailure(.unprocessableContent, code: "shippingContactInvalid",
-                                           "The shipping contact needs a \(field.rawValue).",
-                                           errors: [ApplePayError(code: .shippingContactInvalid, contactField: field)])
-            }
             if let problem = ShippingRegions(merchant.shippingRegions).problem(with: RedactedContact(contact)) {
                 throw AuthorizationFailure(.unprocessableContent, code: problem.code.rawValue,
                                            problem.message ?? "We do not ship to this address.", errors: [problem])
@@ -186,9 +190,10 @@ extension CheckoutService {
         }
         let billing = contacts.billingContact ?? ApplePayPaymentContact()
         if let field = ContactRequirements.missing(merchant.requiredBillingContactFields, in: billing) {
-            throw AuthorizationFailure(.unprocessableContent, code: "billingContactInvalid",
-                                       "The billing contact needs a \(field.rawValue).",
-                                       errors: [ApplePayError(code: .billingContactInvalid, contactField: field)])
+            let message = "The billing details need \(ContactRequirements.words(field))."
+            throw AuthorizationFailure(.unprocessableContent, code: "billingContactInvalid", message,
+                                       errors: [ApplePayError(code: .billingContactInvalid, contactField: field,
+                                                              message: message)])
         }
         // An email address given must be one: the order's receipt and its Wallet order go to it, and a Wallet order
         // refuses anything else, which would leave a paid order without one. Refused before anything is charged.
@@ -215,6 +220,21 @@ enum MinorUnits {
 
 /// Which contact field a required field list finds missing.
 enum ContactRequirements {
+    /// The field in words a buyer reads ("a street address").
+    static func words(_ field: ApplePayError.ContactField) -> String {
+        switch field {
+        case .name: "a name"
+        case .emailAddress: "an email address"
+        case .phoneNumber: "a phone number"
+        case .addressLines: "a street address"
+        case .locality: "a city"
+        case .postalCode: "a postal code"
+        case .countryCode: "a country"
+        default: "its \(field.rawValue)"
+        }
+    }
+
+
     static func missing(_ required: [ContactField], in contact: ApplePayPaymentContact) -> ApplePayError.ContactField? {
         func empty(_ value: String?) -> Bool { value?.trimmingCharacters(in: .whitespaces).isEmpty ?? true }
         for field in required {

@@ -152,13 +152,21 @@ enum SheetScript {
       }
 
       const value = (id) => ($(id) ? $(id).value.trim() : '');
-      const required = request.requiredShippingContactFields || [];
+      // The fields the request asks for, for shipping and for billing: one contact serves both on this sheet.
+      const billing = request.requiredBillingContactFields || [];
+      const required = Array.from(new Set((request.requiredShippingContactFields || []).concat(billing)));
+      // Nothing ships but the card's billing address is needed: the address row asks for it, as the billing address.
+      const billingAddress = !ships && billing.includes('postalAddress');
+      const addressRow = ships || billingAddress;
       const inputs = { name: [['givenName', 'First name', 'given-name'], ['familyName', 'Last name', 'family-name']],
         email: [['emailAddress', 'Email', 'email']], phone: [['phoneNumber', 'Phone', 'tel']],
         postalAddress: [['addressLine', 'Street address', 'address-line1']] };
-      // Name and street belong to the shipping address row, email and phone to the contact row.
-      const home = { name: 'name-fields', postalAddress: 'street-fields', email: 'contact-fields', phone: 'contact-fields' };
+      // Name and street belong to the address row, email and phone (and the name when there is no address) to the
+      // contact row.
+      const home = { name: addressRow ? 'name-fields' : 'contact-fields', postalAddress: 'street-fields',
+        email: 'contact-fields', phone: 'contact-fields' };
       for (const field of required) {
+        if (field === 'postalAddress' && !addressRow) continue;
         for (const [id, text, autocomplete] of inputs[field] || []) {
           const label = document.createElement('label');
           label.htmlFor = id;
@@ -198,6 +206,13 @@ enum SheetScript {
 
       $('address-form').addEventListener('submit', async (event) => {
         event.preventDefault();
+        if (!ships) {
+          // A billing address: nothing to price, so nothing goes to the server before payment.
+          remember();
+          renderRows();
+          $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
+          return;
+        }
         try {
           // Only the redacted part of the address goes to the server before payment, as with Apple Pay.
           remember();
@@ -229,12 +244,12 @@ enum SheetScript {
         const join = (parts) => parts.filter((part) => part).join(', ');
         const name = join([value('givenName') + ' ' + value('familyName')].map((n) => n.trim()));
         const place = join([value('addressLine'), value('locality'), value('postalCode'), value('countryCode').toUpperCase()]);
-        rowValue('shipping-address', unserviceable ? 'We do not ship to ' + place : (place ? join([name, place]) : 'Add shipping address'),
-          !place || unserviceable);
+        rowValue('shipping-address', unserviceable ? 'We do not ship to ' + place
+          : (place ? join([name, place]) : (ships ? 'Add shipping address' : 'Add billing address')), !place || unserviceable);
         const method = methods.find((m) => m.identifier === selected);
         rowValue('shipping-method', unserviceable || !method ? 'No shipping method for this address'
           : method.label + ' \u00b7 ' + money(method.amount), unserviceable || !method);
-        const contact = join([value('emailAddress'), value('phoneNumber')]);
+        const contact = join([addressRow ? '' : name, value('emailAddress'), value('phoneNumber')]);
         rowValue('contact', contact || 'Add contact', !contact);
         rowValue('coupon', request.couponCode && !value('couponCode') ? request.couponCode : (value('couponCode') || 'Add promo code'));
       }
@@ -347,10 +362,10 @@ enum SheetScript {
         $('pay-button').hidden = false;
         restore();
         if (request.couponCode) $('couponCode').value = request.couponCode;
-        const shipping = ships;
         $('row-payment').hidden = false;
-        $('row-shipping-address').hidden = !shipping;
-        $('row-shipping-method').hidden = !shipping;
+        $('row-shipping-address').hidden = !addressRow;
+        if (billingAddress) $('row-shipping-address').querySelector('.row-title').textContent = 'Billing';
+        $('row-shipping-method').hidden = !ships;
         $('row-contact').hidden = $('contact-fields').childElementCount === 0;
         $('row-coupon').hidden = !request.supportsCouponCode;
         rowsReady = true;
