@@ -48,6 +48,11 @@ extension APNsClient {
                     results[index] = .retryable(status: nil, reason: "\(failure)", retryAfter: nil)
                 }
             }
+            if let providerToken, results.contains(where: {
+                if case .retryable(let status, _, _) = $0, status == 403 { true } else { false }
+            }), let used = headers.first(where: { $0.0 == "authorization" })?.1.dropFirst("bearer ".count) {
+                await providerToken.discard(String(used))
+            }
         }
         return zip(pushTokens, results).map { token, result in
             let result = result ?? .retryable(status: nil, reason: "no answer was recorded", retryAfter: nil)

@@ -51,6 +51,13 @@ public actor APNsProviderToken {
         return token
     }
 
+    /// Forgets `token` if it is the cached one, so that the next ``token()`` signs a new one: APNs answered
+    /// `ExpiredProviderToken` for it (a clock that drifted, a token older than APNs allows). A token replaced already
+    /// is left alone, so the answers of one batch renew it once.
+    public func discard(_ token: String) {
+        if cached?.token == token { cached = nil }
+    }
+
     /// When the cached token was issued, or `nil` before the first ``token()``.
     public var issuedAt: Date? { cached?.issuedAt }
 

@@ -47,6 +47,9 @@ public enum APNsResult: Sendable, Equatable {
             return .unregistered(timestamp: error.timestamp)
         case 400 where error.reason == "BadDeviceToken":
             return .badDeviceToken
+        case 403 where error.reason == "ExpiredProviderToken":
+            // The client signs a new provider token for the next try (APNsClient discards the refused one).
+            return .retryable(status: status, reason: reason, retryAfter: nil)
         case 429, 500..<600:
             return .retryable(status: status, reason: reason, retryAfter: headers["retry-after"].flatMap {
                 retryAfterSeconds($0, now: now)

@@ -262,12 +262,19 @@ public final class PassIssuer: WalletItemIssuer {
         return document
     }
 
-    /// Voids a pass (a new version with `voided: true`); devices are told.
-    /// - Returns: The new version, or `nil` when there is no such pass.
+    /// Voids a pass (a new version with `voided: true`); devices are told. A pass voided already stays as it is (the
+    /// same request sent again, a client's retry): no new version, no push, no event.
+    /// - Returns: The new version (or the pass as it is), or `nil` when there is no such pass.
     public func voidPass(passTypeIdentifier: String, serialNumber: String) async throws -> PassUpdate? {
-        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        else { return nil }
-        return try await apply(PassChange(voided: true), to: current)
+        while true {
+            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            else { return nil }
+            if current.voided { return PassUpdate(pass: current, pushesQueued: 0) }
+            // Conditional on the version read: of two voids at once, the second finds the pass voided.
+            if let update = try await apply(PassChange(voided: true, onlyIfUpdateTag: current.updateTag), to: current) {
+                return update
+            }
+        }
     }
 
     /// Stores a holder's rewards-enrollment details as a new version and signs the personalization token, once:

@@ -21,20 +21,22 @@ public final class PushDispatcher: Service, Sendable {
         public var pushesPerSend: Int
         /// How long a claim lasts before another instance may take the push over.
         public var lease: TimeInterval
-        /// Tries before a push that keeps failing temporarily is dropped.
-        public var maximumAttempts: Int
+        /// How long a push that keeps failing temporarily (APNs unreachable, 429, 5xx) is tried again, counted from
+        /// when it was queued: an outage of APNs or of the network loses no update shorter than this. At the backoff's
+        /// cap of 5 minutes, a day is about 300 tries.
+        public var retryWindow: TimeInterval
 
         /// Creates a configuration.
         public init(
             pollInterval: Duration = .seconds(1), batchSize: Int = 1000, concurrency: Int = 64, pushesPerSend: Int = 16,
-            lease: TimeInterval = 60, maximumAttempts: Int = 8
+            lease: TimeInterval = 60, retryWindow: TimeInterval = 24 * 3600
         ) {
             self.pollInterval = pollInterval
             self.batchSize = batchSize
             self.concurrency = concurrency
             self.pushesPerSend = pushesPerSend
             self.lease = lease
-            self.maximumAttempts = maximumAttempts
+            self.retryWindow = retryWindow
         }
     }
 
@@ -175,10 +177,11 @@ public final class PushDispatcher: Service, Sendable {
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier, unlessRefreshedAfter: nil)
                 logger.warning("bad device token: registrations removed", metadata: metadata)
             case .retryable(let reason, let retryAfter):
-                if push.attempts + 1 >= configuration.maximumAttempts {
-                    logger.error("push dropped after \(push.attempts + 1) tries: \(reason)", metadata: metadata)
+                let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
+                let age = now().timeIntervalSince(push.queuedAt)
+                if age + delay > configuration.retryWindow {
+                    logger.error("push dropped after \(push.attempts + 1) tries over \(Int(age)) s: \(reason)", metadata: metadata)
                 } else {
-                    let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
                     logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
                     try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
                     return false

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import PassCrypto
 import TesseraTestSupport
+import Synchronization
 import Testing
 
 @Suite("APNs requests: headers, authentication, HTTP/2")
@@ -70,6 +71,29 @@ struct APNsClientRequestTests {
             #expect(jwt.claims["iss"] as? String == "TEAM765432")
             let issuedAt = try #require((jwt.claims["iat"] as? NSNumber)?.doubleValue)
             #expect(issuedAt >= before && issuedAt <= after, "iat \(issuedAt) outside the send's \(before)...\(after)")
+        }
+    }
+
+    @Test("ExpiredProviderToken: the push is retryable and the next one goes with a newly signed token")
+    func expiredProviderTokenIsRenewed() async throws {
+        let expired = Mutex<String?>(nil)
+        let options: (TestServerCertificates) -> APNsStandIn.Options = { _ in
+            APNsStandIn.Options(authorize: { header in
+                // The first token the stand-in sees is the stale one; any other is fine.
+                expired.withLock { first in
+                    if first == nil { first = header }
+                    return first == header ? "ExpiredProviderToken" : nil
+                }
+            })
+        }
+        try await StandInFixture.with(authentication: { _ in try StandInFixture.tokenAuthentication().0 }, options: options) {
+            standIn, client in
+            let refused = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
+            #expect(refused == .retryable(status: 403, reason: "ExpiredProviderToken", retryAfter: nil))
+            let again = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
+            #expect(again.isDelivered)
+            let tokens = standIn.requests.compactMap { $0.headers["authorization"] }
+            #expect(tokens.count == 2 && tokens[0] != tokens[1])
         }
     }
 

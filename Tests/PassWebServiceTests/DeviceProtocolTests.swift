@@ -114,6 +114,10 @@ struct DeviceProtocolTests {
         (#"{"pushToken":null}"#, "pushToken: must be a string, found null"),
         (#"[]"#, "body: must be an object"),
         (#"{"pushToken":"#, "request body is not valid JSON"),
+        (#"{"pushToken":"a\u0000b"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
+        (#"{"pushToken":"aa bb"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
+        (#"{"pushToken":"ab\ncd"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
+        (#"{"pushToken":"é0"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
     ])
     func undecodableBodies(body: String, message: String) async throws {
         let fixture = try WebServiceFixture()

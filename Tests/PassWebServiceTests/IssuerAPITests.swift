@@ -82,6 +82,15 @@ struct IssuerAPITests {
             let voided = try await client.execute(uri: path, method: .delete, headers: .admin)
             #expect(voided.status == .ok)
             #expect(voided.body.json["voided"] as? Bool == true)
+            #expect(voided.body.json["pushesQueued"] as? Int == 1)
+            try await fixture.dispatcher.sendDueBatch()
+            // The same DELETE again (a client's retry): the pass as it is, no new version and no push.
+            let again = try await client.execute(uri: path, method: .delete, headers: .admin)
+            #expect(again.status == .ok && again.body.json["voided"] as? Bool == true)
+            #expect(again.body.json["updateTag"] as? String == voided.body.json["updateTag"] as? String)
+            #expect(again.body.json["pushesQueued"] as? Int == 0)
+            #expect(try await fixture.dispatcher.sendDueBatch() == 0)
+            #expect(fixture.pushes.sent.count == 2)
 
             // The holder link needs no credentials; the bundle is the voided version.
             let linkPath = String(downloadURL.dropFirst("https://passes.example.test".count))

@@ -80,6 +80,34 @@ struct PushDispatcherTests {
         #expect(try await fixture.dispatcher.sendDueBatch() == 0)  // delivered: gone from the queue
     }
 
+    @Test("APNs unreachable for hours: the push is tried again until it goes out; only after a day is it dropped")
+    func outageLosesNoPush() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1", "d2": "t2"])
+        for token in ["t1", "t2"] { fixture.pushes.answer(.retryable(reason: "cannot reach APNs", retryAfter: nil), for: token) }
+        try await change(fixture, pass, seat: "5A")
+        // Three hours of outage, the queue read every minute: each push tried again and again, none dropped.
+        for _ in 0..<180 {
+            _ = try await fixture.dispatcher.sendDueBatch()
+            fixture.clock.advance(60)
+        }
+        let triedDuringOutage = fixture.pushes.sent.filter { $0.pushToken == "t1" }.count
+        #expect(triedDuringOutage > 8 && triedDuringOutage < 60, "\(triedDuringOutage) tries in 3 h")
+        fixture.pushes.answer(.delivered, for: "t1")
+        fixture.clock.advance(300)
+        #expect(try await fixture.dispatcher.sendDueBatch() >= 1)
+        #expect(fixture.pushes.sent.filter { $0.pushToken == "t1" }.count == triedDuringOutage + 1)
+        // t2's APNs answer never comes right: after a day from its queuing it is dropped, and the queue is empty.
+        for _ in 0..<(22 * 12) {
+            _ = try await fixture.dispatcher.sendDueBatch()
+            fixture.clock.advance(300)
+        }
+        let sent = fixture.pushes.sent.count
+        fixture.clock.advance(3600)
+        #expect(try await fixture.dispatcher.sendDueBatch() == 0)
+        #expect(fixture.pushes.sent.count == sent, "nothing left to try after the retry window")
+    }
+
     @Test("backoff doubles from 1 s to at most 5 minutes and honours Retry-After")
     func backoff() {
         #expect((0.5...1).contains(PushDispatcher.backoff(attempt: 0, retryAfter: nil)))

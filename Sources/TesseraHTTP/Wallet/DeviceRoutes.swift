@@ -59,6 +59,12 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
                 guard !body.pushToken.isEmpty, body.pushToken.utf8.count <= 4096 else {
                     throw WebServiceError.invalid("pushToken", "pushToken: must be a non-empty string of at most 4096 bytes")
                 }
+                // An APNs token is hexadecimal text: spaces, control characters (NUL) and non-ASCII would be stored
+                // and queued for a push no device can get, or put into the push's HTTP/2 path.
+                guard body.pushToken.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                    throw WebServiceError.invalid(
+                        "pushToken", "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)")
+                }
                 pushToken = body.pushToken
             } catch {
                 _ = try await authenticatedItem(request, context)
