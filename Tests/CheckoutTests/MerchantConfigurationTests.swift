@@ -37,7 +37,8 @@ struct MerchantConfigurationTests {
 
     @Test("Validation names the key at fault", arguments: [
         "currencyCode", "countryCode", "tax.rate", "coupons[0]", "shippingMethods[1].identifier",
-        "shippingRegions[0].countryCode",
+        "shippingRegions[0].countryCode", "requiredShippingContactFields[1]", "requiredBillingContactFields[0]",
+        "products.ODD.unitPrice", "coupons[0].amountOff", "shippingMethods[0].amount",
     ])
     func validation(field: String) throws {
         var merchant = CheckoutFixture.merchantConfiguration()
@@ -49,6 +50,13 @@ struct MerchantConfigurationTests {
         case "shippingMethods[1].identifier":
             merchant.shippingMethods = [.init(identifier: "a", label: "A", amount: 1, businessDays: 1...2),
                                         .init(identifier: "a", label: "B", amount: 2, businessDays: 1...2)]
+        case "requiredShippingContactFields[1]": merchant.requiredShippingContactFields = [.email, ContactField(rawValue: "address")]
+        case "requiredBillingContactFields[0]": merchant.requiredBillingContactFields = [ContactField(rawValue: "street")]
+        // More decimal places than the currency has: rounded at every sale, the receipt's lines would not add up.
+        case "products.ODD.unitPrice": merchant.products["ODD"] = .init(name: "Odd", unitPrice: Decimal(string: "1.005")!)
+        case "coupons[0].amountOff": merchant.coupons = [.init(code: "A3", amountOff: Decimal(string: "1.005")!)]
+        case "shippingMethods[0].amount":
+            merchant.shippingMethods = [.init(identifier: "a", label: "A", amount: Decimal(string: "4.999")!, businessDays: 1...2)]
         default: merchant.shippingRegions = [.init(countryCode: "usa")]
         }
         let error = try #require(throws: CheckoutError.self) { try merchant.validate() }

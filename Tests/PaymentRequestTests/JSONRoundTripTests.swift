@@ -34,7 +34,9 @@ struct JSONRoundTripTests {
         let deferred = try ApplePayPaymentRequest(jsonData: Self.fixture("deferred-reload-request"))
         #expect(deferred.deferredPaymentRequest?.freeCancellationDateTimeZone == "Europe/London")
         #expect(deferred.automaticReloadPaymentRequest?.automaticReloadBilling.automaticReloadPaymentThresholdAmount == "5.00")
-        #expect(deferred.multiTokenContexts?[0].merchantDomain == "hotel.example")
+        // Apple Pay cancels multi-merchant requests with an automatic reload: the contexts are in the shipping request.
+        let shipping = try ApplePayPaymentRequest(jsonData: Self.fixture("shipping-request"))
+        #expect(shipping.multiTokenContexts?[0].merchantDomain == "festival.example")
     }
 
     @Test func nativeFormPutsTheTotalLast() throws {

@@ -96,12 +96,29 @@ struct SubscriptionRuleTests {
             $0.multiTokenContexts = [ApplePayPaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a",
                                                                  merchantName: "A", amount: "-1.00")]
         },
-        Rule("token contexts exceed total", .warning, "multiTokenContexts",
-             "amounts add up to 13.00, more than the total 12.50") {
+        Rule("token contexts exceed total", .error, "multiTokenContexts",
+             "amounts add up to 13.00, more than the total 12.50: Apple Pay cancels such a request") {
             $0.multiTokenContexts = ["8.00", "5.00"].enumerated().map { index, amount in
                 ApplePayPaymentTokenContext(merchantIdentifier: "merchant.\(index)", externalIdentifier: "\(index)",
                                             merchantName: "M\(index)", amount: amount)
             }
+        },
+        Rule("token contexts with a recurring payment", .error, "multiTokenContexts",
+             "cannot be used with recurringPaymentRequest: Apple Pay cancels such a request") {
+            $0.multiTokenContexts = [ApplePayPaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a",
+                                                                 merchantName: "A", amount: "1.00")]
+            $0.recurringPaymentRequest = recurring()
+        },
+        Rule("token contexts with an automatic reload", .error, "multiTokenContexts",
+             "cannot be used with automaticReloadPaymentRequest: Apple Pay cancels such a request") {
+            $0.multiTokenContexts = [ApplePayPaymentTokenContext(merchantIdentifier: "merchant.a", externalIdentifier: "a",
+                                                                 merchantName: "A", amount: "1.00")]
+            $0.automaticReloadPaymentRequest = reload()
+        },
+        Rule("a recurring payment with an automatic reload", .error, "automaticReloadPaymentRequest",
+             "cannot be used with recurringPaymentRequest: Apple Pay cancels such a request") {
+            $0.recurringPaymentRequest = recurring()
+            $0.automaticReloadPaymentRequest = reload()
         },
     ]
 
@@ -119,7 +136,9 @@ struct SubscriptionRuleTests {
         var request = Rule.valid
         request.recurringPaymentRequest = Self.recurring()
         request.deferredPaymentRequest = Self.deferred()
-        request.automaticReloadPaymentRequest = Self.reload()
         #expect(request.validate().issues.isEmpty, "\(request.validate().issues)")
+        var reloading = Rule.valid
+        reloading.automaticReloadPaymentRequest = Self.reload()
+        #expect(reloading.validate().issues.isEmpty, "\(reloading.validate().issues)")
     }
 }

@@ -67,6 +67,20 @@ extension MerchantConfiguration {
         for (index, network) in supportedNetworks.enumerated() where !network.isKnown {
             throw fail("supportedNetworks[\(index)]", "\"\(network)\" is not an Apple Pay network")
         }
+        for (key, fields) in [("requiredShippingContactFields", requiredShippingContactFields),
+                              ("requiredBillingContactFields", requiredBillingContactFields)] {
+            for (index, field) in fields.enumerated() where !field.isKnown {
+                throw fail("\(key)[\(index)]", "\"\(field)\" is not a contact field (postalAddress, name, email, phone, "
+                           + "phoneticName)")
+            }
+        }
+        // An amount the currency cannot hold would be rounded at every sale, and the receipt's lines would not add
+        // up (2 × 1.005 shown as 1.01 each, 2.01 in all).
+        let currency = Currency(code: currencyCode)
+        func checkMinorUnits(_ amount: Decimal, _ field: String) throws {
+            guard let currency, Money(amount, currency).rounded.amount != amount else { return }
+            throw fail(field, "\(amount) has more decimal places than \(currencyCode) has (\(currency.minorUnits))")
+        }
         var identifiers = Set<String>()
         for (index, method) in shippingMethods.enumerated() {
             let field = "shippingMethods[\(index)]"
@@ -77,6 +91,7 @@ extension MerchantConfiguration {
                 throw fail("\(field).pickup.displayName", "must not be empty: the pickup place's name")
             }
             guard method.amount >= 0 else { throw fail("\(field).amount", "must not be negative") }
+            try checkMinorUnits(method.amount, "\(field).amount")
             guard method.minimumBusinessDays >= 0, method.minimumBusinessDays <= method.maximumBusinessDays else {
                 throw fail("\(field).minimumBusinessDays", "must be between 0 and maximumBusinessDays")
             }
@@ -93,12 +108,16 @@ extension MerchantConfiguration {
             case (nil, let amount?) where amount > 0: break
             default: throw fail(field, "needs exactly one of percentOff (0-100) or amountOff (above 0)")
             }
+            if let amount = coupon.amountOff { try checkMinorUnits(amount, "\(field).amountOff") }
         }
         for (index, region) in shippingRegions.enumerated() where !CountryCode.isValid(region.countryCode) {
             throw fail("shippingRegions[\(index)].countryCode", "\"\(region.countryCode)\" is not ISO 3166-1 alpha-2")
         }
         for (sku, product) in products where product.unitPrice < 0 || product.name.isEmpty {
             throw fail("products.\(sku)", "needs a name and a unitPrice of 0 or more")
+        }
+        for (sku, product) in products.sorted(by: { $0.key < $1.key }) {
+            try checkMinorUnits(product.unitPrice, "products.\(sku).unitPrice")
         }
         guard ["web", "messaging"].contains(initiative) else { throw fail("initiative", "must be \"web\" or \"messaging\"") }
     }

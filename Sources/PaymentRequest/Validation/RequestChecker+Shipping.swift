@@ -80,8 +80,10 @@ extension RequestChecker {
                 summable = false
             }
         }
+        // Apple: a sum over the total "results in an error and cancels the payment request".
         if summable, !contexts.isEmpty, total.type != .pending, let totalValue = total.amountValue, sum > totalValue {
-            warning("multiTokenContexts", "amounts add up to \(format(sum)), more than the total \(total.amount)")
+            error("multiTokenContexts", "amounts add up to \(format(sum)), more than the total \(total.amount): Apple Pay "
+                  + "cancels such a request")
         }
     }
 }

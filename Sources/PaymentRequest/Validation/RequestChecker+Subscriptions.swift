@@ -3,6 +3,17 @@ import Foundation
 extension RequestChecker {
     /// Recurring, deferred and automatic-reload requests, as Safari checks them.
     mutating func checkSubscriptions(_ request: ApplePayPaymentRequest) {
+        // Apple: using these together "results in an error and cancels the payment request".
+        if request.recurringPaymentRequest != nil, request.automaticReloadPaymentRequest != nil {
+            error("automaticReloadPaymentRequest", "cannot be used with recurringPaymentRequest: Apple Pay cancels such a request")
+        }
+        if !(request.multiTokenContexts ?? []).isEmpty {
+            for key in ["recurringPaymentRequest", "automaticReloadPaymentRequest"]
+            where (key == "recurringPaymentRequest" ? request.recurringPaymentRequest != nil
+                   : request.automaticReloadPaymentRequest != nil) {
+                error("multiTokenContexts", "cannot be used with \(key): Apple Pay cancels such a request")
+            }
+        }
         if let recurring = request.recurringPaymentRequest {
             let path = "recurringPaymentRequest"
             requireText(recurring.paymentDescription, path: "\(path).paymentDescription")
