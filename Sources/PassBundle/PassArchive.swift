@@ -1,5 +1,6 @@
 public import Foundation
 import PassCrypto
+import PassModel
 import ZIPFoundation
 
 /// The files of a `.pkpass` (or, with ``BundleFormat/order``, an `.order`), read from its ZIP archive, with any
@@ -11,7 +12,7 @@ import ZIPFoundation
 public struct PassArchive: Sendable {
     /// The largest entry read into memory: 16 MiB. Wallet passes are meant to be small (Apple recommends keeping a
     /// whole pass well under a few megabytes); anything larger is reported, not loaded.
-    public static let maximumEntrySize = 16 << 20
+    public static let maximumEntrySize = PassValidator.maximumFileSize
 
     /// File contents by path inside the archive (entries larger than the limit are missing here).
     public var files: [String: Data]

@@ -367,7 +367,7 @@ struct IssuingCLITests {
         let data = try write("dates.json", """
         {"relevantDates": [{"startDate": "2026-05-07T18:00-05:00", "endDate": "2026-05-07T23:00-05:00"}],
          "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
-         "nfc": {"message": "TICKET-1", "encryptionPublicKey": "AAAA", "requiresAuthentication": true},
+         "nfc": {"message": "TICKET-1", "encryptionPublicKey": "MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgACp0l4qKJnWbUAkuUu8Qa8kHr8CBQMhNLe5lYX9PUVJfs=", "requiresAuthentication": true},
          "semantics": {"eventName": "The Midnight Echo", "venueName": "Tessera Arena",
                        "eventType": "PKEventTypeLivePerformance", "performerNames": ["The Midnight Echo"]}}
         """)

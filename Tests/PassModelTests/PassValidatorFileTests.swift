@@ -42,6 +42,16 @@ struct PassValidatorFileTests {
         #expect(Fixtures.validate(Fixtures.eventTicket, files: files).isValid)
     }
 
+    /// A file over the 16 MiB a verifier reads would make a signed pass that `pass verify` refuses: refused here too.
+    @Test func filesOverTheEntryLimitAreRefused() {
+        var files = Fixtures.iconFiles
+        files["en.lproj/pass.strings"] = Data(repeating: 0x20, count: PassValidator.maximumFileSize + 1)
+        let report = Fixtures.validate(Fixtures.eventTicket, files: files)
+        #expect(report.has(.error, "en.lproj/pass.strings", "\(PassValidator.maximumFileSize + 1) bytes: larger than the 16 MiB"))
+        files["en.lproj/pass.strings"] = Data(repeating: 0x20, count: PassValidator.maximumFileSize)
+        #expect(Fixtures.validate(Fixtures.eventTicket, files: files).isValid)
+    }
+
     /// A pass's own images replace some of its template's files; what was found for the others is taken over, and the
     /// replaced ones are read again: the report is the one the files would get read afresh.
     @Test func preparedFilesReuseWhatDidNotChange() throws {

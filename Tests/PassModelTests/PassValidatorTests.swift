@@ -238,6 +238,22 @@ struct PassValidatorTests {
         #expect(report.has(.warning, "nfc", "NFC entitlement"))
     }
 
+    /// Apple: a Base64 X.509 SubjectPublicKeyInfo of an ECDH P-256 key. Keys of other kinds (made here with OpenSSL's
+    /// DER layout) or any other Base64 would make a pass whose NFC never works at a terminal.
+    @Test(arguments: [
+        ("MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE/VYXFwZ0sGrnL0oIDDwoVIVC5hOnivd5qaMKsE3AH6vTGyKEJk8PaMXMQxPb/RKB0VvWGSqnRbFhqlkD+yLw9g==", true),
+        ("MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgACp0l4qKJnWbUAkuUu8Qa8kHr8CBQMhNLe5lYX9PUVJfs=", true),  // compressed
+        ("aGVsbG8gd29ybGQ=", false),  // "hello world"
+        ("MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=", false),  // Ed25519
+        ("MHYwEAYHKoZIzj0CAQYFK4EEACIDYgAEAAAA", false),  // P-384 (cut short)
+        ("AAAA", false),
+    ])
+    func nfcKeyIsAP256SubjectPublicKeyInfo(key: String, valid: Bool) {
+        let json = Fixtures.eventTicket.setting(["nfc"], to: ["message": "M", "encryptionPublicKey": .string(key)])
+        let report = Fixtures.validate(json)
+        #expect(report.has(.error, "nfc.encryptionPublicKey", "EC P-256 public key") != valid, "\(report.issues)")
+    }
+
     @Test func unknownKeysAreWarnings() {
         var json = Fixtures.eventTicket
         json["futureKey"] = 1

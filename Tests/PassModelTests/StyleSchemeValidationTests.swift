@@ -13,7 +13,7 @@ struct StyleSchemeValidationTests {
     static var posterTicket: JSONValue {
         var json = Fixtures.eventTicket
         json["preferredStyleSchemes"] = ["posterEventTicket", "eventTicket"]
-        json["nfc"] = ["message": "E-0001", "encryptionPublicKey": "AAAA", "requiresAuthentication": true]
+        json["nfc"] = ["message": "E-0001", "encryptionPublicKey": "MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgACp0l4qKJnWbUAkuUu8Qa8kHr8CBQMhNLe5lYX9PUVJfs=", "requiresAuthentication": true]
         json["semantics"] = [
             "eventName": "The Band", "venueName": "Example Hall", "eventType": "PKEventTypeLivePerformance",
             "performerNames": ["The Band"], "artistIDs": ["1234"],

@@ -74,6 +74,10 @@ extension PassValidator {
         .eventTicket: ["icon", "logo", "strip", "background", "thumbnail", "artwork", "primaryLogo", "secondaryLogo"],
     ]
 
+    /// The largest file a pass may hold: 16 MiB, the largest entry ``PassArchive`` (and so `tessera pass verify`)
+    /// reads. Wallet passes are meant to be small.
+    public static let maximumFileSize = 16 << 20
+
     func checkFiles(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
         let style = pass.style
         let shown = style.map(Self.images(for:)) ?? []
@@ -84,6 +88,10 @@ extension PassValidator {
         }
         for entry in files.entries {
             let path = entry.path
+            if let size = files.files[path]?.count, size > Self.maximumFileSize {
+                context.error(path, "\(size) bytes: larger than the \(Self.maximumFileSize >> 20) MiB a file of a pass may "
+                              + "have (passes are meant to be small; a verifier reads no larger entry)")
+            }
             switch entry.kind {
             case .misplaced:
                 context.warning(path, "not a pass file (only top-level files and xx.lproj folders are used); Wallet ignores it")

@@ -58,6 +58,27 @@ extension PassValidator {
         }
     }
 
+    /// The DER of an EC P-256 SubjectPublicKeyInfo up to its point: SEQUENCE { SEQUENCE { id-ecPublicKey,
+    /// prime256v1 }, BIT STRING }, for an uncompressed (65-byte) and a compressed (33-byte) point.
+    private static let p256Algorithm: [UInt8] = [
+        0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03,
+        0x01, 0x07,
+    ]
+
+    /// Whether `der` is an X.509 SubjectPublicKeyInfo holding an EC P-256 point (uncompressed or compressed).
+    static func isP256SubjectPublicKeyInfo(_ der: [UInt8]) -> Bool {
+        for (pointLength, prefixes) in [(65, [UInt8(0x04)]), (33, [0x02, 0x03])] {
+            let bitString: [UInt8] = [0x03, UInt8(pointLength + 1), 0x00]
+            let body = p256Algorithm + bitString
+            let whole = [0x30, UInt8(body.count + pointLength)] + body
+            if der.count == whole.count + pointLength, Array(der.prefix(whole.count)) == whole,
+               prefixes.contains(der[whole.count]) {
+                return true
+            }
+        }
+        return false
+    }
+
     private func checkNFC(_ nfc: PassNFC, context: inout ValidationContext) {
         if let message = nfc.message {
             if message.utf8.count > 64 {
@@ -67,7 +88,13 @@ extension PassValidator {
             context.error("nfc.message", "required key is missing")
         }
         if let key = nfc.encryptionPublicKey {
-            if Data(base64Encoded: key) == nil {
+            if let der = Data(base64Encoded: key) {
+                if !Self.isP256SubjectPublicKeyInfo([UInt8](der)) {
+                    context.error("nfc.encryptionPublicKey", "must be a Base64-encoded X.509 SubjectPublicKeyInfo of an "
+                                  + "EC P-256 public key (openssl ec -pubout -outform DER | base64), as the Value Added "
+                                  + "Services protocol needs; found \(der.count) bytes of something else")
+                }
+            } else {
                 context.error("nfc.encryptionPublicKey", "must be a Base64-encoded public key")
             }
         } else {
