@@ -18,8 +18,11 @@ struct APNsResultTests {
         #expect(APNsResult.classify(status: 429, headers: ["retry-after": "30"], body: body(#"{"reason":"TooManyRequests"}"#))
             == .retryable(status: 429, reason: "TooManyRequests", retryAfter: 30))
         #expect(APNsResult.classify(status: 503, headers: [:], body: Data()) == .retryable(status: 503, reason: "HTTP 503", retryAfter: nil))
+        // A stale provider token: the client signs a new one, and the push goes again.
         #expect(APNsResult.classify(status: 403, headers: [:], body: body(#"{"reason":"ExpiredProviderToken"}"#))
-            == .failed(status: 403, reason: "ExpiredProviderToken"))
+            == .retryable(status: 403, reason: "ExpiredProviderToken", retryAfter: nil))
+        #expect(APNsResult.classify(status: 403, headers: [:], body: body(#"{"reason":"InvalidProviderToken"}"#))
+            == .failed(status: 403, reason: "InvalidProviderToken"))
         #expect(APNsResult.classify(status: 413, headers: [:], body: body("not json")) == .failed(status: 413, reason: "HTTP 413"))
     }
 

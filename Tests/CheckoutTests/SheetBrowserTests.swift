@@ -42,9 +42,14 @@ struct SheetBrowserTests {
             try await driver.type("#familyName", "Lovelace")
             try await driver.type("#addressLine", "1 Infinite Loop")
             try await driver.type("#locality", "Cupertino")
+            try await driver.type("#administrativeArea", "CA")
             try await driver.type("#postalCode", "95014")
             try await driver.click("#address-submit")
             _ = try await page.text("#shipping-status") { $0.contains("updated") }
+            #expect(try await driver.text("#shipping-address-value") == "Ada Lovelace, 1 Infinite Loop, Cupertino, CA, 95014, US")
+            // The state goes with the redacted address, as Apple Pay's does (a US or Canadian label needs it).
+            let (_, addressed) = try await client.get("/checkout/v1/sessions/\(id)")
+            #expect((addressed["shippingContact"] as? [String: Any])?["administrativeArea"] as? String == "CA", "\(addressed)")
             try await page.openRow("contact")
             try await driver.type("#emailAddress", "ada@example.test")
             try await driver.click("#contact-submit")

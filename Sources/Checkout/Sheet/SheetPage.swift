@@ -88,6 +88,8 @@ struct SheetPage {
                   <div id="street-fields"></div>
                   <label for="locality">City</label>
                   <input id="locality" name="locality" autocomplete="address-level2">
+                  <label for="administrativeArea">State, province or region</label>
+                  <input id="administrativeArea" name="administrativeArea" autocomplete="address-level1">
                   <label for="postalCode">Postal code</label>
                   <input id="postalCode" name="postalCode" autocomplete="postal-code">
                   <label for="countryCode">Country code</label>

@@ -191,12 +191,18 @@ enum SheetScript {
         try { values = JSON.parse(sessionStorage.getItem(saved) || 'null'); } catch (error) { values = null; }
         // Known to the server already (the redacted part only): shown, not typed again.
         if (!values && data.shippingContact) values = { locality: data.shippingContact.locality || '',
+          administrativeArea: data.shippingContact.administrativeArea || '',
           postalCode: data.shippingContact.postalCode || '', countryCode: data.shippingContact.countryCode || '' };
         if (!values) return;
         for (const input of fields()) if (typeof values[input.id] === 'string') input.value = values[input.id];
       }
-      const redacted = () => ({ locality: value('locality'), postalCode: value('postalCode'),
-        countryCode: value('countryCode').toUpperCase() });
+      // The redacted address Apple Pay gives before payment: city, state or province, postal code and country.
+      const redacted = () => {
+        const contact = { locality: value('locality'), postalCode: value('postalCode'),
+          countryCode: value('countryCode').toUpperCase() };
+        if (value('administrativeArea')) contact.administrativeArea = value('administrativeArea');
+        return contact;
+      };
       function fullContact() {
         const contact = redacted();
         for (const id of ['givenName', 'familyName', 'emailAddress', 'phoneNumber']) if (value(id)) contact[id] = value(id);
@@ -243,7 +249,8 @@ enum SheetScript {
       function renderRows() {
         const join = (parts) => parts.filter((part) => part).join(', ');
         const name = join([value('givenName') + ' ' + value('familyName')].map((n) => n.trim()));
-        const place = join([value('addressLine'), value('locality'), value('postalCode'), value('countryCode').toUpperCase()]);
+        const place = join([value('addressLine'), value('locality'), value('administrativeArea'), value('postalCode'),
+          value('countryCode').toUpperCase()]);
         rowValue('shipping-address', unserviceable ? 'We do not ship to ' + place
           : (place ? join([name, place]) : (ships ? 'Add shipping address' : 'Add billing address')), !place || unserviceable);
         const method = methods.find((m) => m.identifier === selected);
