@@ -254,11 +254,24 @@ extension PostgresStore: CampaignStore {
         guard !holdsOrders else {
             throw PassStoreError.invalidData("campaigns change passes: write their batches through the pass store")
         }
-        let tables = ItemTables.passes
         // Held until the campaign's row is locked below (or the transaction ends): the next batch handed over begins
         // behind that lock, not before it (CampaignWriteTurns).
         let turn = await campaignWriteTurns.take()
         defer { turn.end() }
+        // A server that crashed under the transaction can leave a statement unanswered for good: past the deadline
+        // the batch fails (and ends its turn), and the runner reads the campaign again from what was committed.
+        return try await AnswerDeadline.run(seconds: Self.campaignBatchDeadline, "campaign batch write") {
+            try await self.campaignBatchTransaction(batch, now: now, turn: turn)
+        }
+    }
+
+    /// How long a campaign batch's transaction may go without an answer before it is given up.
+    static let campaignBatchDeadline: Double = 60
+
+    private func campaignBatchTransaction(_ batch: CampaignBatch, now: Date, turn: CampaignWriteTurns.Turn) async throws
+        -> CampaignBatchOutcome
+    {
+        let tables = ItemTables.passes
         do {
             return try await pool.transaction(mapError: { $0 is NotWritten ? $0 : Self.storeError($0) }) {
                 connection in
