@@ -77,6 +77,8 @@ public enum TesseraServer {
         var checkoutConfiguration = configuration.checkout
         switch configuration.database {
         case .sqlite(let path):
+            // One server process per file: refused before the file is opened when another holds it.
+            services.append(try DatabaseFileLock(databasePath: path))
             // The log is copied into the file beside the writer, not by the commit that fills it (SQLiteCheckpoints).
             let sqlite = try SQLiteStore(configuration: .init(path: path, checkpointsInBackground: true))
             services.append(SQLiteCheckpoints(store: sqlite, logger: logger))

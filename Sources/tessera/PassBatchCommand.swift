@@ -49,6 +49,9 @@ struct PassBatchCommand: ParsableCommand {
         } catch {
             throw CommandFailure(message: "\(outDir): cannot create the folder: \(error.localizedDescription)")
         }
+        // One batch per folder: another one's temporaries are not an earlier run's leftovers.
+        let folderLock = try FolderLock(directory: directory, displayPath: outDir)
+        defer { folderLock.release() }
         let stale = StaleTemporaries.remove(in: directory)
         if stale > 0 { Terminal.warning("removed \(stale) unfinished temporary file(s) left in \(outDir) by an earlier run") }
 
@@ -267,6 +270,34 @@ final class Interruption: @unchecked Sendable {
 extension BatchState {
     var signalArrived: Bool { batchSignal.load(ordering: .relaxed) != 0 }
     var arrivedSignal: Int32 { batchSignal.load(ordering: .relaxed) }
+}
+
+/// An exclusive `flock` on the output folder itself while a batch writes into it: a second batch into the same folder
+/// would take the first one's temporaries for a killed run's and remove them under it. The kernel releases the lock
+/// when the process ends, however it ends, so a killed batch leaves none behind.
+final class FolderLock {
+    private var descriptor: Int32
+
+    /// Takes the lock of `directory`.
+    /// - Throws: ``CommandFailure`` (exit 1) when another process holds it.
+    init(directory: URL, displayPath: String) throws {
+        descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CommandFailure(message: "\(displayPath): cannot open the folder: \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw CommandFailure(message: "\(displayPath): another tessera pass batch is writing into this folder; wait for "
+                                 + "it to end, or give another --out-dir")
+        }
+    }
+
+    /// Releases the lock.
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
 }
 
 /// The temporary files ``PassSigner/writeAtomically(_:to:)`` writes beside a `.pkpass` before renaming it:

@@ -169,6 +169,28 @@ struct IssuingCLITests {
         #expect(!FileManager.default.fileExists(atPath: outDir.path))
     }
 
+    /// A batch writing into a folder holds it: a second one there would remove the first one's temporaries as an
+    /// earlier run's leftovers, and fail its rows. Here the test holds the folder as a running batch does.
+    @Test func aSecondBatchIntoTheSameFolderIsRefused() async throws {
+        let rows = try write("second.csv", "serialNumber\nS1\n")
+        let outDir = work.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        let temporary = outDir.appendingPathComponent(".S9.pkpass.\(UUID().uuidString).tmp")
+        try Data("half written".utf8).write(to: temporary)
+        let descriptor = open(outDir.path, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let refused = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                                    "--out-dir", outDir.path] + credentials)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("\(outDir.path): another tessera pass batch is writing into this folder"), "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: temporary.path), "the running batch's temporary was removed")
+        close(descriptor)
+        let after = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                                  "--out-dir", outDir.path] + credentials)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))  // a leftover now: removed
+    }
+
     @Test func textUnderTheBarcodeMatchesWhatItEncodes() async throws {
         let rows = try write("alt.csv", "serialNumber,barcodeMessage,barcodeAltText\nA1,ENTRY-A1,\nA2,ENTRY-A2,Gate 4\n")
         let outDir = work.appendingPathComponent("alt")

@@ -34,6 +34,17 @@ struct ServeCLITests {
         #expect((downloaded as? HTTPURLResponse)?.statusCode == 200)
         #expect(bundle.starts(with: [0x50, 0x4B]))  // a ZIP
 
+        // A second server on the same SQLite file is refused at start-up, naming the file: it would post every
+        // webhook event again and take over what the first holds.
+        let second = try await Subprocess.tessera([
+            "serve", "--port", "0", "--database", "sqlite:\(folder.path)/data/tessera.sqlite", "--cert", chain.path("pass.pem"),
+            "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"), "--admin-token-file", tokenFile.path,
+        ])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("another tessera serve process uses the SQLite database \(folder.path)/data/tessera.sqlite"),
+                "\(second.stderr)")
+        #expect(process.isRunning)
+
         process.terminate()  // SIGTERM: graceful shutdown
         let deadline = Date().addingTimeInterval(15)
         while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
