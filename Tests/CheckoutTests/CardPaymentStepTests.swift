@@ -69,6 +69,33 @@ struct CardPaymentStepTests {
         }
     }
 
+    @Test("A network the merchant does not take is refused at authorization, by card step or Apple Pay, before the processor")
+    func networkNotAccepted() async throws {
+        let processor = CountingProcessor()
+        let fixture = try Self.fixture(processor: processor)
+        try await fixture.withClient { client in
+            let id = try await AuthorizationStateTests.ticketSession(client)
+            var card = Self.card("tok_jcb")
+            card["cardPayment"] = ["token": "tok_jcb", "network": "JCB", "lastFour": "0000", "type": "credit"]
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", card)
+            #expect(status == .unprocessableContent)
+            #expect(result["code"] as? String == "networkNotAccepted" && result["reason"] as? String == "JCB cards are not accepted.")
+
+            let payment = try fixture.payment(minorUnits: 4871, applicationData: CheckoutFixture.applicationData(id),
+                                              shippingContact: CheckoutFixture.ticketContact)
+            var posted = try #require(try JSONSerialization.jsonObject(with: payment) as? [String: Any])
+            var token = try #require(posted["token"] as? [String: Any])
+            token["paymentMethod"] = ["displayName": "Bogus 1234", "network": "Bogus", "type": "debit"]
+            posted["token"] = token
+            let (refused, answer) = try await client.post("/checkout/v1/sessions/\(id)/authorize", posted)
+            #expect(refused == .unprocessableContent && answer["code"] as? String == "networkNotAccepted", "\(answer)")
+            #expect(processor.calls.isEmpty)
+            #expect(try await fixture.store.session(id: id)?.state == .pending)
+            let (paid, _) = try await client.post("/checkout/v1/sessions/\(id)/authorize", Self.card("tok_visa_ok"))
+            #expect(paid == .ok)
+        }
+    }
+
     @Test("Malformed card payments are refused naming the field, and nothing reaches the processor", arguments: [
         (#"{"cardPayment": "tok_1"}"#, "cardPayment must be an object"),
         (#"{"cardPayment": {"network": "Visa"}}"#, "cardPayment must be an object"),

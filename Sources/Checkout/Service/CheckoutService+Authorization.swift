@@ -68,6 +68,17 @@ extension CheckoutService {
                                        "The total is not known yet: please enter the shipping address.")
         }
         try checkContacts(contacts, session: session)
+        // A network the merchant does not take is refused here as the sheet's payment-method update refuses it (Apple's
+        // sheet offers only the request's networks; a card step's gateway or a hand-made request may not).
+        let network: String? = switch posted {
+        case .applePay(let token): token.paymentMethod?.network
+        case .card(let card): card.network
+        }
+        if let network, !merchant.supportedNetworks.contains(where: { $0.rawValue.lowercased() == network.lowercased() }) {
+            let message = "\(network) cards are not accepted."
+            throw AuthorizationFailure(.unprocessableContent, code: "networkNotAccepted", message,
+                                       errors: [ApplePayError(code: .unknown, message: message)])
+        }
         var payment: DecryptedPaymentData?
         if case .applePay(let token) = posted {
             payment = try checkApplePay(token, session: session, minorUnits: MinorUnits.amount(amount, currency: pricing.currency))
