@@ -20,8 +20,11 @@ extension PassPreviewRenderer {
     ///   - bundleFiles: Every file by path, `pass.json` included.
     ///   - language: A language code such as `en` or `fr`; `nil` picks `en` when the pass has it.
     ///   - configuration: The device's time zone and clock.
+    ///   - packageIssues: What a verifier found of the package (``PassBundle``'s `PassVerifier`: manifest hashes,
+    ///     the signature), drawn in the banner with the validator's own.
     /// - Throws: ``PassPreviewError`` `missingPassJSON`, or `invalidPass` with the decoding reason.
-    public init(bundleFiles: [String: Data], language: String? = nil, configuration: Configuration = .init()) throws {
+    public init(bundleFiles: [String: Data], language: String? = nil, configuration: Configuration = .init(),
+                packageIssues: [ValidationIssue] = []) throws {
         guard let passJSON = bundleFiles["pass.json"] else {
             throw PassPreviewError(.missingPassJSON, "pass.json: missing from the pass")
         }
@@ -32,5 +35,7 @@ extension PassPreviewRenderer {
             throw PassPreviewError(.invalidPass, error.description)
         }
         self.init(pass: pass, files: bundleFiles, language: language, configuration: configuration)
+        let validated = report.issues
+        report = ValidationReport(issues: packageIssues.filter { !validated.contains($0) } + validated)
     }
 }

@@ -44,8 +44,9 @@ public struct PassPreviewRenderer: Sendable {
     public let pass: Pass
     /// The language whose `xx.lproj/pass.strings` and images are used, or `nil` for none.
     public let language: String?
-    /// The validator's report on the pass and its files; its errors are drawn in the banner.
-    public let report: ValidationReport
+    /// The validator's report on the pass and its files (and, for a signed package, the package's own problems: a
+    /// changed file, a signature that does not verify); its errors are drawn in the banner.
+    public internal(set) var report: ValidationReport
     /// The `xx.lproj` folder whose strings and images are drawn: ``language``'s, or when the pass has none for it,
     /// the one Wallet falls back to (`en` when present, else the first alphabetically); `nil` when the pass has no
     /// localizations.

@@ -11,8 +11,9 @@ struct PassPreviewCommand: ParsableCommand {
         abstract: "Draw a .pkpass or a template (with optional data) as Wallet shows it, as PNG or SVG.",
         discussion: """
         The output format follows the --output extension: .svg (vector, text kept as text) or .png (drawn by librsvg \
-        with DejaVu Sans, --scale pixels per point). A pass that fails validation is still drawn, under a red banner \
-        listing its errors; the errors are also printed as warnings.
+        with DejaVu Sans, --scale pixels per point). A pass that fails validation (or a .pkpass that would not open, \
+        checked as pass verify checks it) is still drawn, under a red banner listing its errors; the errors are also \
+        printed as warnings.
         """
     )
 
@@ -70,7 +71,11 @@ struct PassPreviewCommand: ParsableCommand {
         let path = pkpass ?? ""
         do {
             let archive = try PassArchive(contentsOf: path)
-            return try PassPreviewRenderer(bundleFiles: archive.files, language: lang, configuration: configuration)
+            // Checked as `pass verify` checks it (a changed file, the signature), so a pass that would not open is not
+            // called valid.
+            let verification = PassVerifier().verify(contentsOf: path)
+            return try PassPreviewRenderer(bundleFiles: archive.files, language: lang, configuration: configuration,
+                                           packageIssues: verification.errors)
         } catch let error as PassBundleError {
             throw CommandFailure(message: error.description)
         } catch let error as PassPreviewError {
