@@ -2,6 +2,7 @@ import PassWebService
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import PassModel
 
 /// The HTTP layer's one way of reading and writing bodies, for every service: bodies collected up to a limit (413
@@ -50,8 +51,15 @@ enum JSONBody {
         var request = request
         do {
             return try await request.collectBody(upTo: limit)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw WebServiceError(.payloadTooLarge, status: .contentTooLarge, "request body larger than \(limit) bytes")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // A body that does not arrive whole (a malformed chunk, the connection gone) is the request's fault, not
+            // its size: it was called 413 "larger than the limit" for three bytes.
+            throw WebServiceError.invalid("body", "the request body could not be read whole (malformed chunked encoding, "
+                                          + "or the connection ended before its end)")
         }
     }
 

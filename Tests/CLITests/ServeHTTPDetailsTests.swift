@@ -121,6 +121,14 @@ struct ServeHTTPDetailsTests {
         #expect(refused.text.hasPrefix("HTTP/1.1 413"), "\(refused.text)")
         #expect(refused.text.lowercased().contains("connection: close"), "\(refused.text)")
         #expect(refused.closed, "the connection stayed open after the 413")
+        // A malformed chunk is the request's fault (400 naming the body), not a body too large (it was 413 "larger than
+        // 65536 bytes" for three bytes).
+        let chunked = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try chunked.send("POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
+        let malformed = try await chunked.reading(until: { _ in false }, deadline: Date().addingTimeInterval(8))
+        #expect(malformed.text.hasPrefix("HTTP/1.1 400"), "\(malformed.text)")
+        #expect(malformed.text.contains(#""field":"body""#) && malformed.text.contains("malformed chunked encoding"), "\(malformed.text)")
         // A body sent whole under the limit is still answered on a connection that stays open.
         #expect(try await create(server, serial: "L-1").status == 201)
         try await server.terminate()
