@@ -173,7 +173,18 @@ public struct PassVerifier: Sendable {
             // A chain that does not lead to the root is one problem; the signer's identity and intermediate are
             // still checked, so every problem is reported at once.
             let unchained = CMSVerifier(trustedRoots: [], intermediates: wwdr.map { [$0] } ?? [], verificationTime: now)
-            guard root != nil, let signatureOnly = try? unchained.verify(signature: signature, content: manifest) else { return }
+            guard root != nil, let signatureOnly = try? unchained.verify(signature: signature, content: manifest) else {
+                // It does not verify at all (the manifest changed after signing): who signed it, and when, is still
+                // told, as read from the signature (none of it verified).
+                if let read = try? unchained.read(signature: signature) {
+                    report.signerSubject = read.signer.subject.oneLine
+                    report.signerIssuer = read.signer.issuer.oneLine
+                    report.signerSerialNumber = read.signer.serialNumberHex
+                    report.signingTime = read.signingTime
+                    report.digestAlgorithm = read.digestAlgorithm
+                }
+                return
+            }
             info = signatureOnly
             chainFailed = true
         }

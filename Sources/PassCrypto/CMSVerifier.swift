@@ -50,6 +50,46 @@ public struct CMSVerifier: Sendable {
     ///   - content: The detached content.
     /// - Returns: Facts about the signature.
     public func verify(signature: Data, content: Data) throws -> CMSSignatureInfo {
+        try withSignature(signature) { cms, untrusted, signerInfo, signer, embedded in
+            // The chain first (as CMS_verify orders it), then the signature with the chain check switched off.
+            let chain = trustedRoots.isEmpty ? [] : try verifiedChain(of: signer, untrusted: embedded + intermediates)
+            let flags = UInt32(CMS_BINARY | CMS_DETACHED | CMS_NO_SIGNER_CERT_VERIFY)
+            let verified = try OpenSSL.withReadBIO(content) { bio in
+                CMS_verify(cms, untrusted, nil, bio, nil, flags) == 1
+            }
+            guard verified else {
+                let errors = OpenSSL.drainErrors()
+                let reason = errors.contains(where: { $0.contains("content verify error") || $0.contains("verification failure") })
+                    ? "the signature does not match the signed content" : "the signature does not verify"
+                throw CryptoError(.verificationFailed, reason, openSSLErrors: errors)
+            }
+            return CMSSignatureInfo(
+                signer: signer, embeddedCertificates: embedded, signingTime: signingTime(of: signerInfo),
+                digestAlgorithm: digestAlgorithm(of: signerInfo), chainVerified: !trustedRoots.isEmpty, chain: chain)
+        }
+    }
+
+    /// Reads who signed `signature`, when and with which digest, without checking it over any content or chain: what
+    /// a report shows of a signature that does not verify (its content changed after signing), so that who signed it
+    /// is still known. `chainVerified` is false.
+    /// - Parameter signature: DER (or PEM) CMS `ContentInfo`.
+    /// - Returns: Facts about the signature, none of them verified.
+    /// - Throws: ``CryptoError`` when it is not a detached SignedData with one signer whose certificate it holds.
+    public func read(signature: Data) throws -> CMSSignatureInfo {
+        try withSignature(signature) { _, _, signerInfo, signer, embedded in
+            CMSSignatureInfo(
+                signer: signer, embeddedCertificates: embedded, signingTime: signingTime(of: signerInfo),
+                digestAlgorithm: digestAlgorithm(of: signerInfo), chainVerified: false, chain: [])
+        }
+    }
+
+    /// Parses a detached SignedData with one signer and finds the signer's certificate among the embedded and the
+    /// offered ones (as CMS_verify would), then runs `body` with the structure, the offered certificates as a stack,
+    /// the signer info, the signer and the embedded certificates.
+    private func withSignature<T>(
+        _ signature: Data,
+        _ body: (OpaquePointer, OpaquePointer, OpaquePointer, Certificate, [Certificate]) throws -> T
+    ) throws -> T {
         OpenSSL.clearErrors()
         let cms: OpaquePointer? = try OpenSSL.withReadBIO(signature) { bio in
             if let cms = d2i_CMS_bio(bio, nil) { return cms }
@@ -81,23 +121,7 @@ public struct CMSVerifier: Sendable {
             throw CryptoError(.verificationFailed, "the signer's certificate is not in the signature or the given certificates")
         }
         let signer = Certificate(taking: signerPointer)
-        let embedded = embeddedCertificates(of: cms)
-
-        // The chain first (as CMS_verify orders it), then the signature with the chain check switched off.
-        let chain = trustedRoots.isEmpty ? [] : try verifiedChain(of: signer, untrusted: embedded + intermediates)
-        let flags = UInt32(CMS_BINARY | CMS_DETACHED | CMS_NO_SIGNER_CERT_VERIFY)
-        let verified = try OpenSSL.withReadBIO(content) { bio in
-            CMS_verify(cms, untrusted, nil, bio, nil, flags) == 1
-        }
-        guard verified else {
-            let errors = OpenSSL.drainErrors()
-            let reason = errors.contains(where: { $0.contains("content verify error") || $0.contains("verification failure") })
-                ? "the signature does not match the signed content" : "the signature does not verify"
-            throw CryptoError(.verificationFailed, reason, openSSLErrors: errors)
-        }
-        return CMSSignatureInfo(
-            signer: signer, embeddedCertificates: embedded, signingTime: signingTime(of: signerInfo),
-            digestAlgorithm: digestAlgorithm(of: signerInfo), chainVerified: !trustedRoots.isEmpty, chain: chain)
+        return try body(cms, untrusted, signerInfo, signer, embeddedCertificates(of: cms))
     }
 
     /// Builds and checks the signer's chain to a trusted root at the verification time, or takes it from the cache.

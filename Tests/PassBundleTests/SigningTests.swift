@@ -85,6 +85,10 @@ struct SigningTests {
         files["manifest.json"] = Data(String(decoding: files["manifest.json"]!, as: UTF8.self).replacingOccurrences(of: "{", with: "{ ").utf8)
         let report = PassVerifier().verify(data: try PassSignerTestHelper.zip(files))
         #expect(report.errors.contains { $0.path == "signature" && $0.message.contains("does not match the signed content") })
+        // Who signed it, and when, is still told (read from the signature, not verified).
+        #expect(report.signerSubject?.contains("Pass Type ID") == true && report.signingTime != nil && !report.chainVerified)
+        let rooted = PassVerifier(root: chain.chain.root).verify(data: try PassSignerTestHelper.zip(files))
+        #expect(rooted.signerSubject?.contains("Pass Type ID") == true && !rooted.chainVerified)
     }
 
     /// A signature written as PEM text (`openssl smime -sign -outform PEM`) is read, so that its signer is reported,
