@@ -124,7 +124,12 @@ public struct PassVerifier: Sendable {
             }
         }
         if let mainJSON = files[format.mainFile] {
-            report.issues += validate(mainJSON, archive.contentFiles)
+            // A file already refused above (not in the manifest, in a folder) keeps that error alone: the validator's
+            // "Wallet ignores it" would contradict it, since Wallet refuses a pass with a file the manifest lacks.
+            let refused = Set(report.issues.filter { $0.severity == .error }.map(\.path))
+            report.issues += validate(mainJSON, archive.contentFiles).filter {
+                !(refused.contains($0.path) && $0.severity == .warning && $0.message.contains("Wallet ignores it"))
+            }
         }
         return report
     }

@@ -109,6 +109,16 @@ struct SigningTests {
         #expect(report.signerSubject?.contains("Pass Type ID") == true && report.chainVerified)
     }
 
+    /// A file the manifest lacks (a macOS `.DS_Store` zipped with the pass) is one error; the validator's "Wallet
+    /// ignores it" would contradict it, as Wallet refuses the pass.
+    @Test func aFileTheManifestLacksIsOneErrorNotAlsoIgnored() async throws {
+        let built = try PassBuilder(template: template("coupon"), signer: signer).build(data: nil)
+        var files = try PassArchive(data: built.bundle).files
+        files[".DS_Store"] = Data("x".utf8)
+        let report = PassVerifier().verify(data: try PassSignerTestHelper.zip(files))
+        #expect(report.issues.filter { $0.path == ".DS_Store" }.map(\.description) == ["error: .DS_Store: not listed in manifest.json"])
+    }
+
     @Test func verifierRejectsAFolderAtTheRoot() async throws {
         let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
         let files = try PassArchive(data: built.bundle).files
