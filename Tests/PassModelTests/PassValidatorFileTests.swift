@@ -152,6 +152,13 @@ struct PassValidatorFileTests {
         files["fr.lproj/pass.strings"] = Data("\"SEAT\" = \"Place\";\n\"GATE\" = \"Porte\"\n".utf8)
         let report = Fixtures.validate(Fixtures.eventTicket, files: files)
         #expect(report.has(.error, "fr.lproj/pass.strings", "line 3: expected ';'"))
+        // The keys the pass uses, translated in en: fr's unreadable file has its one error, not also a warning per key
+        // (SEAT parsed fine on line 1).
+        var json = Fixtures.eventTicket
+        json.set(["eventTicket", "secondaryFields", 0, "label"], to: "SEAT")
+        files["en.lproj/pass.strings"] = Data("\"SEAT\" = \"Seat\";\n\"GATE\" = \"Gate\";\n".utf8)
+        let localized = Fixtures.validate(json, files: files)
+        #expect(localized.issues(at: "fr.lproj/pass.strings").map(\.severity) == [.error], "\(localized.issues)")
     }
 
     @Test func localizationKeysInEveryLanguage() {

@@ -10,7 +10,10 @@ extension PassValidator {
         }
         // A key translated in every language folder gives no warning, so only the others are looked for.
         guard !files.strings.isEmpty, !files.partiallyTranslatedKeys.isEmpty else { return }
-        let languages = files.sortedLanguages
+        // A language whose pass.strings does not parse has its error above; every key it has would otherwise be
+        // reported missing too, also those on the lines before the fault.
+        let unreadable = Set(files.stringsErrors.map { String($0.path.prefix { $0 != "." }) })
+        let languages = files.sortedLanguages.filter { !unreadable.contains($0) }
         var reported: Set<String> = []
         for (path, text) in Self.localizableStrings(in: pass, where: files.partiallyTranslatedKeys.contains) {
             for language in languages {
