@@ -78,8 +78,24 @@ struct MerchantRuleTests {
              "is set but supportsCouponCode is not true, so the sheet does not show it") {
             $0.couponCode = "SPRING"
         },
-        Rule("interval count", .warning, "lineItems[0].recurringPaymentIntervalCount", "must be at least 1") {
+        Rule("interval count", .error, "lineItems[0].recurringPaymentIntervalCount", "must be at least 1") {
             $0.lineItems![0].recurringPaymentIntervalCount = 0
+        },
+        Rule("a month that does not exist", .error, "shippingMethods[0].dateComponentsRange.startDateComponents.months",
+             "must be 1 to 12, found 13") {
+            $0.shippingMethods![0].dateComponentsRange = ApplePayDateComponentsRange(
+                startDateComponents: ApplePayDateComponents(years: 2026, months: 13, days: 9),
+                endDateComponents: ApplePayDateComponents(years: 2027, months: 1, days: 40))
+        },
+        Rule("a day that does not exist", .error, "shippingMethods[0].dateComponentsRange.endDateComponents.days",
+             "must be 1 to 31, found 40") {
+            $0.shippingMethods![0].dateComponentsRange = ApplePayDateComponentsRange(
+                startDateComponents: ApplePayDateComponents(years: 2026, months: 12, days: 9),
+                endDateComponents: ApplePayDateComponents(years: 2027, months: 1, days: 40))
+        },
+        Rule("a total label of spaces", .error, "total.label",
+             "must not be empty: it is the name on the buyer's card statement, shown as \"Pay <label>\"") {
+            $0.total.label = "   "
         },
         Rule("recurring end before start", .warning, "lineItems[0].recurringPaymentEndDate",
              "is before recurringPaymentStartDate") {

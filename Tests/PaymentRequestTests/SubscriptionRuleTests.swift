@@ -115,6 +115,12 @@ struct SubscriptionRuleTests {
                                                                  merchantName: "A", amount: "1.00")]
             $0.automaticReloadPaymentRequest = reload()
         },
+        Rule("a negative recurring amount", .error, "recurringPaymentRequest.regularBilling.amount",
+             "must not be negative: it is what the buyer agrees to be charged") {
+            var value = recurring()
+            value.regularBilling.amount = "-10.00"
+            $0.recurringPaymentRequest = value
+        },
         Rule("a recurring payment with an automatic reload", .error, "automaticReloadPaymentRequest",
              "cannot be used with recurringPaymentRequest: Apple Pay cancels such a request") {
             $0.recurringPaymentRequest = recurring()

@@ -3,7 +3,7 @@ public import Foundation
 extension RequestChecker {
     /// The total: label, amount grammar and range, type, and that it equals the final line items' sum.
     mutating func checkTotal(_ total: ApplePayLineItem, lineItems: [ApplePayLineItem]?, path: String) {
-        if total.label.isEmpty {
+        if total.label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             error("\(path).label",
                   "must not be empty: it is the name on the buyer's card statement, shown as \"Pay <label>\"")
         } else {
@@ -68,7 +68,7 @@ extension RequestChecker {
                   "\"\(unit)\" is not a recurring payment date unit (\(RecurringPaymentDateUnit.knownList))")
         }
         if let count = item.recurringPaymentIntervalCount, count < 1 {
-            warning("\(path).recurringPaymentIntervalCount", "must be at least 1")
+            error("\(path).recurringPaymentIntervalCount", "must be at least 1")
         }
         let start = checkDate(item.recurringPaymentStartDate, path: "\(path).recurringPaymentStartDate")
         let end = checkDate(item.recurringPaymentEndDate, path: "\(path).recurringPaymentEndDate")

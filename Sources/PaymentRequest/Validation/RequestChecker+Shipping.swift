@@ -34,8 +34,19 @@ extension RequestChecker {
             } else {
                 identifiers[method.identifier] = index
             }
-            if let range = method.dateComponentsRange, range.endDateComponents < range.startDateComponents {
-                warning("\(itemPath).dateComponentsRange", "endDateComponents is before startDateComponents")
+            if let range = method.dateComponentsRange {
+                for (name, components) in [("startDateComponents", range.startDateComponents),
+                                           ("endDateComponents", range.endDateComponents)] {
+                    if let month = components.months, !(1...12).contains(month) {
+                        error("\(itemPath).dateComponentsRange.\(name).months", "must be 1 to 12, found \(month)")
+                    }
+                    if let day = components.days, !(1...31).contains(day) {
+                        error("\(itemPath).dateComponentsRange.\(name).days", "must be 1 to 31, found \(day)")
+                    }
+                }
+                if range.endDateComponents < range.startDateComponents {
+                    warning("\(itemPath).dateComponentsRange", "endDateComponents is before startDateComponents")
+                }
             }
         }
     }

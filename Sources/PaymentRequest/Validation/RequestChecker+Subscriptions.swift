@@ -57,6 +57,9 @@ extension RequestChecker {
         if item.paymentTiming != timing {
             error("\(path).paymentTiming", "must be \"\(timing)\"")
         }
+        if let amount = item.amountValue, amount < 0 {
+            error("\(path).amount", "must not be negative: it is what the buyer agrees to be charged")
+        }
         checkLineItem(item, path: path, labelRequired: true)
     }
 
