@@ -175,14 +175,14 @@ struct PassTemplateTests {
             #expect { try PassTemplate(directory: folder) } throws: { error in
                 // Named by the link; where it leads is not told (the issuer API passes the message on).
                 words.allSatisfy { "\(error)".contains($0) } && "\(error)".contains(link.path)
-                    && !"\(error)".contains("key.pem") && !"\(error)".contains(root.path + ":")
+                    && !"\(error)".contains("secret.txt") && !"\(error)".contains(root.path + ":")
             }
             #expect { try PassTemplate(directory: alias) } throws: { words.allSatisfy("\($0)".contains) }
         }
-        let secret = root.appendingPathComponent("key.pem")
-        try Data("-----BEGIN PRIVATE KEY-----".utf8).write(to: secret)
+        let secret = root.appendingPathComponent("secret.txt")
+        try Data("the issuer's secret, outside the template".utf8).write(to: secret)
         try refused("logo.png", to: secret.path, saying: ["is a symbolic link leading outside the template's folder"])
-        try refused("strip.png", to: "../key.pem", saying: ["outside the template's folder"])
+        try refused("strip.png", to: "../secret.txt", saying: ["outside the template's folder"])
         try refused("shared", to: root.path, saying: ["outside the template's folder"])
         try refused("thumbnail.png", to: "nowhere.png", saying: ["is a symbolic link to nothing"])
         try refused("loop", to: ".", saying: ["is a symbolic link to a folder that holds it (a loop)"])
