@@ -32,12 +32,14 @@ DATE_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)$")
 RGB_RE = re.compile(r"^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$")
 BARCODE_FORMATS = {"PKBarcodeFormatPDF417", "PKBarcodeFormatQR", "PKBarcodeFormatAztec", "PKBarcodeFormatCode128"}
 POINTS = {"icon": (29, 29), "logo": (160, 50), "footer": (286, 15), "strip": (375, 144),
-          "background": (180, 220), "thumbnail": (90, 90), "artwork": (358, 448), "primaryLogo": (126, 30)}
+          "background": (180, 220), "thumbnail": (90, 90), "artwork": (358, 448), "primaryLogo": (126, 30),
+          "personalizationLogo": (150, 40)}
 EXPECTED_IMAGES = {
     "boarding-pass": {"icon", "logo", "footer"},
     "coupon": {"icon", "logo", "strip"},
     "event-ticket": {"icon", "logo", "background", "thumbnail"},
     "store-card": {"icon", "logo", "strip"},
+    "store-card-rewards": {"icon", "logo", "strip", "personalizationLogo"},
     "generic": {"icon", "logo", "thumbnail"},
     "poster-event-ticket": {"icon", "logo", "background", "thumbnail", "artwork", "primaryLogo"},
     "semantic-boarding-pass": {"icon", "logo", "footer"},
@@ -45,6 +47,7 @@ EXPECTED_IMAGES = {
 }
 EXPECTED_BARCODE = {"boarding-pass": "PKBarcodeFormatPDF417", "coupon": "PKBarcodeFormatQR",
                     "event-ticket": "PKBarcodeFormatQR", "store-card": "PKBarcodeFormatCode128",
+                    "store-card-rewards": "PKBarcodeFormatCode128",
                     "generic": "PKBarcodeFormatAztec", "poster-event-ticket": "PKBarcodeFormatQR",
                     "semantic-boarding-pass": "PKBarcodeFormatPDF417", "poster-generic": "PKBarcodeFormatAztec"}
 DATE_KEYS = ("relevantDate", "expirationDate")
@@ -272,11 +275,19 @@ def main() -> int:
             fail("PassTemplates", f"{name}/ missing")
             continue
         keys_by_template[name] = check_template(folder)
+    for folder in sorted(TEMPLATES.iterdir()):
+        if (folder / "pass.json").is_file() and folder.name not in EXPECTED_IMAGES:
+            fail("PassTemplates", f"{folder.name}/ is not known to this check (add its images and barcode above)")
 
     for name, field_keys in keys_by_template.items():
         data_file = EXAMPLES / f"{name}.data.json"
-        if data_file.is_file():
-            check_data(str(data_file.relative_to(ROOT)), json.loads(data_file.read_text(encoding="utf-8")), field_keys)
+        if not data_file.is_file():
+            fail(str(data_file.relative_to(ROOT)), f"missing: every template has an example data document")
+            continue
+        data = json.loads(data_file.read_text(encoding="utf-8"))
+        check_data(str(data_file.relative_to(ROOT)), data, field_keys)
+        if str(data.get("serialNumber", "")).startswith("TEMPLATE-"):
+            fail(str(data_file.relative_to(ROOT)), "serialNumber: the template's placeholder, not a pass's own")
 
     rows_csv = EXAMPLES / "event-ticket.rows.csv"
     rows_jsonl = EXAMPLES / "event-ticket.rows.jsonl"
