@@ -337,7 +337,7 @@ let package = Package(
             name: "PassWebServiceTests",
             dependencies: [
                 "PassWebService", "TesseraHTTP", "TesseraServer", "PassStore", "PassBundle", "PassCrypto", "PassModel", "APNs", "tessera",
-                "TesseraTestSupport", "GoogleWallet",
+                "TesseraTestSupport", "GoogleWallet", "Timestamps",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -109,6 +109,11 @@ public struct PassArchive: Sendable {
             let components = path.split(separator: "/", omittingEmptySubsequences: false)
             if path.hasPrefix("/") || components.contains("..") {
                 problems.append((path, "unsafe path in the archive"))
+            } else if components.contains(".") || components.contains("") {
+                // `./pass.json` (tar-style names): not in a folder, but not the name Wallet looks for either.
+                let plain = components.filter { !$0.isEmpty && $0 != "." }.joined(separator: "/")
+                problems.append((path, "stored as \"\(path)\": Wallet finds files by their exact names, so it must be "
+                    + "stored as \"\(plain)\" (zip from inside the folder: cd folder && zip -r ../name.\(format.fileExtension) *)"))
             } else if components.count > 2 || (components.count == 2 && !Self.isLocalizationFolder(String(components[0]))) {
                 let name = String(components.last ?? "")
                 let hint = format.reservedNames.contains(name)

@@ -121,8 +121,15 @@ public struct PassCredentials: Sendable {
         var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the \(kind(of: certificate)), "
             + "which was issued by \"\(issuer.oneLine)\": the WWDR intermediate (wwdr) must be that one\(generation)"
         if issuer["CN"]?.contains("Apple Worldwide Developer Relations") == true {
-            reason += ". Pass Type ID certificates issued since 2022 need the Apple WWDR G4 intermediate "
-                + "(https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer)"
+            // The generation that issued it, not the newest: a certificate from G1 needs G1, not G4.
+            if let ou = issuer["OU"], ou.count <= 3, ou.hasPrefix("G"), ou.dropFirst().allSatisfy(\.isNumber) {
+                reason += ". Apple publishes it as https://www.apple.com/certificateauthority/AppleWWDRCA\(ou).cer"
+            } else {
+                reason += ". That is Apple's first WWDR intermediate "
+                    + "(https://developer.apple.com/certificationauthority/AppleWWDRCA.cer), which expired on 2023-02-07: "
+                    + "a certificate it issued cannot sign passes any more; Pass Type ID and Order Type ID certificates "
+                    + "issued since 2022 come from the G4 intermediate"
+            }
         }
         return reason
     }

@@ -171,9 +171,14 @@ public struct PassVerifier: Sendable {
                                    verificationTime: now)
         var info: CMSSignatureInfo
         var chainFailed = false
+        // The certificate the chain's check found out of its validity, if it did.
+        var outOfValidity: Certificate?
         do {
             info = try verifier.verify(signature: signature, content: manifest)
         } catch {
+            if let failure = error as? CryptoError, failure.code == .certificateExpired {
+                outOfValidity = failure.certificate
+            }
             report.issues.append(ValidationIssue(severity: .error, path: "signature", message: "\(error)"))
             // A chain that does not lead to the root is one problem; the signer's identity and intermediate are
             // still checked, so every problem is reported at once.
@@ -206,7 +211,8 @@ public struct PassVerifier: Sendable {
         if info.digestAlgorithm.uppercased().hasPrefix("SHA1") { warning("signed with SHA-1; use SHA-256") }
         if info.signingTime == nil { warning("no signingTime attribute") }
         let moment = now ?? Date()
-        if !info.signer.isValid(at: moment) {
+        // Not said twice when the chain's check already named the signer as out of its validity.
+        if !info.signer.isValid(at: moment), outOfValidity?.derData != info.signer.derData {
             error("the signing certificate \"\(info.signer.subject["CN"] ?? "")\" is not valid now (valid until \(info.signer.notAfter.map { "\($0)" } ?? "?"))")
         }
         let embeddedIssuer = info.embeddedCertificates.first { info.signer.isIssued(by: $0) }

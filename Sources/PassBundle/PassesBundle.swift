@@ -35,9 +35,10 @@ public struct PassesBundle: Sendable {
             if entry.contains("/") || entry == ".pkpass" {
                 problems.append("\(name): an entry name must be a plain file name")
             } else if !seen.insert(entry).inserted {
-                problems.append("\(entry): two passes have this name")
+                problems.append(name == entry ? "\(entry): two passes have this name" : "\(name): two passes would be stored as \(entry)")
             }
-            if let problem = Self.problem(withPass: data) { problems.append("\(entry): \(problem)") }
+            // Named as the caller named it (the user's file), not as it would be stored.
+            if let problem = Self.problem(withPass: data) { problems.append("\(name): \(problem)") }
             named.append((entry, data))
         }
         let total = passes.reduce(0) { $0 + $1.data.count }

@@ -150,10 +150,24 @@ public struct CMSVerifier: Sendable {
         guard X509_verify_cert(context) == 1 else {
             let code = X509_STORE_CTX_get_error(context)
             let why = String(cString: X509_verify_cert_error_string(Int(code)))
+            // The certificate the check stopped at, named: an expired intermediate is not an expired signer.
+            var failing: Certificate?
+            if let current = X509_STORE_CTX_get_current_cert(context), X509_up_ref(current) == 1 {
+                failing = Certificate(taking: current)
+            }
+            let name = failing.map { "\"\($0.subject["CN"] ?? $0.subject.oneLine)\"" } ?? "a certificate"
+            let day = { (date: Date?) in date.map { String(ISO8601DateFormatter().string(from: $0).prefix(10)) } ?? "?" }
+            let message = switch code {
+            case X509_V_ERR_CERT_HAS_EXPIRED:
+                "the signer's certificate chain has expired: \(name) was valid until \(day(failing?.notAfter)), before \(day(time))"
+            case X509_V_ERR_CERT_NOT_YET_VALID:
+                "the signer's certificate chain is not valid yet: \(name) is valid from \(day(failing?.notBefore)), after \(day(time))"
+            default:
+                "the signer's certificate chain does not verify against the given root at \(name) (\(why))"
+            }
             let expired = code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID
-            throw CryptoError(expired ? .certificateExpired : .verificationFailed,
-                              "the signer's certificate chain does not verify against the given root (\(why))",
-                              openSSLErrors: OpenSSL.drainErrors())
+            throw CryptoError(expired ? .certificateExpired : .verificationFailed, message,
+                              openSSLErrors: OpenSSL.drainErrors(), certificate: failing)
         }
         var chain: [Certificate] = []
         if let stack = X509_STORE_CTX_get1_chain(context) {

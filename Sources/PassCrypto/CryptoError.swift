@@ -46,16 +46,20 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// OpenSSL's error queue at the time of failure, most recent last (empty when OpenSSL was not involved).
     public let openSSLErrors: [String]
+    /// The certificate the failure is about, when it is one certificate: the one a chain's check stopped at.
+    public let certificate: Certificate?
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - reason: A plain explanation.
     ///   - openSSLErrors: OpenSSL's error strings, if any.
-    public init(_ code: Code, _ reason: String, openSSLErrors: [String] = []) {
+    ///   - certificate: The certificate at fault, if the failure is about one.
+    public init(_ code: Code, _ reason: String, openSSLErrors: [String] = [], certificate: Certificate? = nil) {
         self.code = code
         self.reason = reason
         self.openSSLErrors = openSSLErrors
+        self.certificate = certificate
     }
 
     /// The reason, followed by OpenSSL's errors in parentheses (each once) when there are any. A wrong or missing

@@ -11,9 +11,22 @@ extension PassPreviewRenderer {
     /// - Throws: `PassModelError` when the data does not apply (an unknown field key, a value of the wrong type).
     public init(template: PassTemplate, data: PassData? = nil, language: String? = nil,
                 configuration: Configuration = .init()) throws {
-        self.init(pass: try template.pass(applying: data), files: template.files, language: language,
-                  configuration: configuration)
+        var pass = try template.pass(applying: data)
+        // `pass create` and the server fill these from the signing certificate (a Pass Designer template leaves them
+        // empty): a template without them is not called invalid for it.
+        if (pass.passTypeIdentifier ?? "").isEmpty, data?.overrides["passTypeIdentifier"] == nil {
+            pass.passTypeIdentifier = Self.unsignedPassTypeIdentifier
+        }
+        if (pass.teamIdentifier ?? "").isEmpty, data?.overrides["teamIdentifier"] == nil {
+            pass.teamIdentifier = Self.unsignedTeamIdentifier
+        }
+        self.init(pass: pass, files: template.files, language: language, configuration: configuration)
     }
+
+    /// What a template's preview takes for a Pass Type ID the signing certificate will give.
+    static let unsignedPassTypeIdentifier = "pass.preview.from-certificate"
+    /// What a template's preview takes for a team the signing certificate will give.
+    static let unsignedTeamIdentifier = "PREVIEW000"
 
     /// Prepares a preview of a pass bundle's files, such as those of a `.pkpass` archive.
     /// - Parameters:

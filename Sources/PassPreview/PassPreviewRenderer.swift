@@ -82,6 +82,22 @@ public struct PassPreviewRenderer: Sendable {
         formatter = FieldFormatter(language: language ?? resources.localization, configuration: configuration,
                                    strings: resources.strings)
         barcode = BarcodePanel(pass: pass)
+        imagesNotDrawn = Self.imagesNotDrawn(in: contentFiles)
+    }
+
+    /// Image files the preview does not draw (it draws PNG only): a PDF or JPEG with no PNG of the same name, such as
+    /// `logo.pdf` alone, so a caller can say the picture lacks them.
+    public let imagesNotDrawn: [String]
+
+    private static func imagesNotDrawn(in files: [String: Data]) -> [String] {
+        files.keys.filter { path in
+            guard let dot = path.lastIndex(of: "."),
+                  ["pdf", "jpg", "jpeg"].contains(path[path.index(after: dot)...].lowercased())
+            else { return false }
+            var base = String(path[..<dot])
+            if base.hasSuffix("@2x") || base.hasSuffix("@3x") { base.removeLast(3) }
+            return !["", "@2x", "@3x"].contains { files["\(base)\($0).png"] != nil }
+        }.sorted()
     }
 
     /// The preview as a standalone SVG document, sized in points (320 wide per side).

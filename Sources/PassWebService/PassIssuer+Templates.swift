@@ -30,12 +30,16 @@ extension PassIssuer {
         }
         var summaries: [TemplateSummary] = []
         for name in names {
+            try Task.checkCancellation()
             do {
                 let entry = try await templateEntry(named: name)
                 let template = entry.builder.template
                 summaries.append(TemplateSummary(
                     name: name, contentVersion: entry.version,
                     passTypeIdentifier: entry.builder.passTypeIdentifier, style: template.pass.style?.rawValue))
+            } catch is CancellationError {
+                // Stopped (a server shutting down while it reads the templates): no template is at fault.
+                throw CancellationError()
             } catch let error as IssuerError {
                 summaries.append(TemplateSummary(name: name, error: Self.withoutFolders(error.description, directories)))
             } catch {

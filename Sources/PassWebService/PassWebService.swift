@@ -25,6 +25,12 @@ public struct PassWebService: Sendable {
         /// Personalization requests per minute per client address after the burst.
         public var personalizationRequestsPerMinute: Int
 
+        /// Largest accepted body of a campaign (its `data` may carry images for every pass it selects): the pass data
+        /// limit, at least 8 MiB.
+        public var maximumCampaignBodySize: Int { max(maximumPassDataBodySize, 8 << 20) }
+        /// Largest body any of the web service's routes takes.
+        public var largestBodySize: Int { max(maximumBodySize, maximumPassDataBodySize, maximumCampaignBodySize) }
+
         /// Creates a configuration.
         public init(
             adminToken: String? = nil, maximumBodySize: Int = 64 << 10, logBurst: Int = 20, logRequestsPerMinute: Int = 10,

@@ -130,7 +130,10 @@ public final class SQLiteStore: PassStore {
         do {
             try Self.migrator.migrate(pool)
         } catch {
-            throw PassStoreError.unavailable("migration failed: \(error)")
+            // Named, with the cause a person can act on: a full disk is the common one at an upgrade.
+            let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+            throw PassStoreError.unavailable(
+                "migration of \(pool.path) failed: \(error)" + (full ? " (the disk holding it is full: free space, then start again)" : ""))
         }
     }
 

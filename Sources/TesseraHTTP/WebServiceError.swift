@@ -110,9 +110,13 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
     /// The message, as the log shows it.
     public var description: String { "\(code): \(message)" }
 
-    /// The device endpoints' 401 (Apple's protocol): no body, and the same for a wrong token and a missing pass.
-    package static let deviceUnauthorized = WebServiceError(
-        .unauthorized, status: .unauthorized, "unauthorized", field: nil, headers: [:], bare: true)
+    /// The device endpoints' 401 (Apple's protocol): no body, and the same for a wrong token and a missing pass;
+    /// `WWW-Authenticate` names the scheme the endpoint takes (`ApplePass`, `AppleOrder`), as RFC 9110 asks of a 401.
+    package static func deviceUnauthorized(scheme: String) -> WebServiceError {
+        WebServiceError(
+            .unauthorized, status: .unauthorized, "unauthorized", field: nil, headers: [.wwwAuthenticate: scheme],
+            bare: true)
+    }
 
     /// The answer to an unexpected failure, which has been logged.
     package static let unexpected = WebServiceError(
@@ -135,9 +139,9 @@ public struct WebServiceError: Error, Sendable, CustomStringConvertible, HTTPRes
         WebServiceError(.invalidRequest, status: .badRequest, message, field: field)
     }
 
-    /// A 429 with `Retry-After: 60`.
-    package static func rateLimited(_ message: String) -> WebServiceError {
-        WebServiceError(.rateLimited, status: .tooManyRequests, message, headers: [.retryAfter: "60"])
+    /// A 429 with `Retry-After`: the whole seconds until the client may try again.
+    package static func rateLimited(_ message: String, retryAfter seconds: Int) -> WebServiceError {
+        WebServiceError(.rateLimited, status: .tooManyRequests, message, headers: [.retryAfter: String(seconds)])
     }
 
     /// The envelope (or the bare status of Apple's device protocol).

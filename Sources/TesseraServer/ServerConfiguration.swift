@@ -83,6 +83,8 @@ public struct ServerConfiguration: Sendable {
     public var additionalServices: [any Service]
     /// Idle, header-read and body-read timeouts and the connection cap.
     public var connectionLimits: ConnectionLimits
+    /// The reverse proxies whose `X-Forwarded-For` or `Forwarded` names the client (`--trusted-proxy`).
+    public var trustedProxies: TrustedProxies = .none
     /// The grace period and hard deadline of a shutdown.
     public var shutdown: ShutdownLimits
     /// Live counts of connections and requests in flight (shared by the connection handlers and shutdown).

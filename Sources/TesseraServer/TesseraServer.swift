@@ -29,9 +29,11 @@ public enum TesseraServer {
         now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> some ApplicationProtocol {
         let composition = try await compose(configuration: configuration, metrics: metrics, logger: logger, now: now)
+        var limits = configuration.connectionLimits
+        limits.largestBody = max(configuration.webService.largestBodySize, configuration.checkout.maximumBodySize)
         var app = HTTPServer.application(
             router: composition.router, host: configuration.host, port: configuration.port,
-            limits: configuration.connectionLimits, activity: configuration.activity, logger: logger)
+            limits: limits, activity: configuration.activity, logger: logger)
         for migration in composition.migrateAfterStart {
             app.beforeServerStarts(perform: migration)
         }
@@ -74,6 +76,7 @@ public enum TesseraServer {
         let orderStore: any PassStore
         let checkoutStore: any CheckoutStore
         var migrateAfterStart: [@Sendable () async throws -> Void] = []
+        var startGate: (gate: StartGate, firstService: Int)?
         var checkoutConfiguration = configuration.checkout
         switch configuration.database {
         case .sqlite(let path):
@@ -94,8 +97,11 @@ public enum TesseraServer {
             let postgres = try PostgresStore(url: url, logger: logger)
             let checkout = PostgresCheckoutStore(store: postgres, logger: logger, now: now)
             services.append(postgres)
-            // The client runs as a service, so migrations wait until the service group has started it.
-            migrateAfterStart = [{ try await postgres.migrate() }, { try await checkout.migrate() }]
+            // The client runs as a service, so migrations wait until the service group has started it, and the
+            // services added after it wait for the migrations (`StartGate`).
+            let gate = StartGate()
+            startGate = (gate, services.count)
+            migrateAfterStart = [{ try await postgres.migrate() }, { try await checkout.migrate() }, { gate.open() }]
             store = postgres
             orderStore = postgres.orderStore()
             checkoutStore = checkout
@@ -189,7 +195,8 @@ public enum TesseraServer {
         if let metrics { exposition = { metrics.emitToBuffer() } }
         var healthReport: (@Sendable () -> HealthReport)?
         if configuration.identities != nil { healthReport = { health.report() } }
-        let router = HTTPServer.router(metrics: exposition, health: healthReport)
+        let router = HTTPServer.router(
+            metrics: exposition, health: healthReport, trustedProxies: configuration.trustedProxies)
         webService.addRoutes(to: router)
         if let merchant = configuration.merchant {
             // Checked before the payment processor exists: its HTTP client must be shut down once made.
@@ -202,6 +209,11 @@ public enum TesseraServer {
                 apiKey: configuration.checkoutAPIKey, logger: logger, now: now)
             checkout.addRoutes(to: router)
             services += checkout.services
+        }
+        if let startGate {
+            for index in services.indices.dropFirst(startGate.firstService) {
+                services[index] = AfterStartGate(gate: startGate.gate, service: services[index])
+            }
         }
         return Composition(router: router, services: services, migrateAfterStart: migrateAfterStart)
     }

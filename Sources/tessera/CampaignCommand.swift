@@ -51,11 +51,14 @@ struct CampaignServerOptions: ParsableArguments {
 /// One request to the campaign API; a refusal becomes a ``CommandFailure`` with the server's message.
 enum CampaignAPI {
     /// A connection that cannot be made fails at once (refused, unknown host) or after 10 s (no answer), instead of
-    /// being tried again until the request's deadline: a server that is not running is said so, not waited for.
+    /// being tried again until the request's deadline: a server that is not running is said so, not waited for. A
+    /// server that takes the connection and then says nothing for 10 s (stopped, or its port held by something else)
+    /// is said so too: every answer of these routes is made in milliseconds.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
+        configuration.timeout.read = .seconds(10)
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -67,6 +70,7 @@ enum CampaignAPI {
         }
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         if let client = error as? HTTPClientError, client == .connectTimeout { return "no connection within 10 s" }
+        if let client = error as? HTTPClientError, client == .readTimeout { return "no answer within 10 s" }
         return "\(error)"
     }
 

@@ -47,6 +47,9 @@ struct PassPreviewCommand: ParsableCommand {
     func run() throws {
         let renderer = try makeRenderer()
         warnIfFallingBack(renderer)
+        for image in renderer.imagesNotDrawn {
+            Terminal.warning("\(image): not drawn; the preview draws PNG images only (add a PNG of the same name to see it)")
+        }
         for error in renderer.report.errors { Terminal.warning("\(error.path): \(error.message)") }
         let side = PassPreviewRenderer.Side(rawValue: self.side)!
         try picture.write(svg: { renderer.svg(side: side) }, png: { try renderer.png(side: side, scale: $0) })

@@ -53,6 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var webhooks: WebhookOptions
 
+    @OptionGroup var proxies: ProxyOptions
+
     @OptionGroup(title: "Google Wallet") var google: GoogleOptions
 
     @Option(name: .customLong("google-origin"), help: "A web origin allowed to show Save to Google Wallet buttons (repeatable; or TESSERA_GOOGLE_ORIGINS, comma-separated).")
@@ -182,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let connectionLimits = try readConnectionLimits(environment)
+        let trustedProxies = try proxies.load(environment)
         // The merchant's API key: apiKeyFile in the merchant configuration, or TESSERA_CHECKOUT_API_KEY.
         let checkoutAPIKey = merchant?.apiKeyFile == nil ? environment["TESSERA_CHECKOUT_API_KEY"] : nil
         if let checkoutAPIKey, checkoutAPIKey.count < 24 {
@@ -232,6 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
+        configuration.trustedProxies = trustedProxies
         // The dispatcher keeps as many pushes in flight as the connections carry together.
         configuration.pushDispatch.concurrency = sending.connections * sending.inFlight
         configuration.pushDispatch.batchSize = max(configuration.pushDispatch.batchSize, configuration.pushDispatch.concurrency)

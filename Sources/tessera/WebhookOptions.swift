@@ -33,11 +33,16 @@ struct WebhookOptions: ParsableArguments {
             let hint = allowPrivate || !refusal.allowanceWouldAccept ? "" : " (--webhook-allow-private allows it, for development)"
             throw CommandFailure(message: "--webhook-url: \(refusal)\(hint)", exitCode: 2)
         }
-        guard let file = webhookSecretFile ?? environment["TESSERA_WEBHOOK_SECRET_FILE"] else {
-            throw CommandFailure(message: "--webhook-secret-file: the signing secret is needed with --webhook-url", exitCode: 2)
+        // The secret's file, else the secret itself in TESSERA_WEBHOOK_SECRET (a container's injected secret).
+        let file = webhookSecretFile ?? environment["TESSERA_WEBHOOK_SECRET_FILE"]
+        guard let secret = try Secret.read(file: file, environment: "TESSERA_WEBHOOK_SECRET", flag: "--webhook-secret-file") else {
+            throw CommandFailure(
+                message: "--webhook-secret-file: the signing secret is needed with --webhook-url (or TESSERA_WEBHOOK_SECRET)",
+                exitCode: 2)
         }
-        guard let secret = try Secret.read(file: file, environment: "TESSERA_WEBHOOK_SECRET", flag: "--webhook-secret-file"), secret.utf8.count >= 16 else {
-            throw CommandFailure(message: "--webhook-secret-file: \(file) must hold at least 16 bytes", exitCode: 2)
+        guard secret.utf8.count >= 16 else {
+            let source = file.map { "--webhook-secret-file: \($0)" } ?? "TESSERA_WEBHOOK_SECRET"
+            throw CommandFailure(message: "\(source) must hold at least 16 bytes", exitCode: 2)
         }
         return WebhookDispatcher.Configuration(destination: destination, secret: Data(secret.utf8))
     }

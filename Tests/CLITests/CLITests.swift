@@ -69,6 +69,52 @@ struct CLITests {
         #expect(text.stdout.contains("eventTicket"))
     }
 
+    @Test("every shipped template has an example data document in docs/examples, and it makes a pass that verifies")
+    func everyTemplateHasItsExample() async throws {
+        let examples = Subprocess.repositoryRoot.appendingPathComponent("docs/examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: templates.path).filter {
+            FileManager.default.fileExists(atPath: templates.appendingPathComponent($0).appendingPathComponent("pass.json").path)
+        }.sorted()
+        #expect(names.count >= 9, "\(names)")
+        for name in names {
+            let data = examples.appendingPathComponent("\(name).data.json")
+            try #require(FileManager.default.fileExists(atPath: data.path), "docs/examples/\(name).data.json is missing")
+            let serial = try #require(
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: data)) as? [String: Any])?["serialNumber"] as? String)
+            #expect(!serial.hasPrefix("TEMPLATE-"), "\(name): the example names the template's placeholder serial")
+            let output = work.appendingPathComponent("\(name).pkpass").path
+            let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent(name).path,
+                                                       "--data", data.path, "--output", output] + credentials)
+            #expect(create.status == 0, "\(name): \(create.stderr)")
+            let verify = try await Subprocess.tessera(["pass", "verify", output, "--wwdr", certs.appendingPathComponent("wwdr.pem").path,
+                                                       "--root", certs.appendingPathComponent("root.pem").path])
+            #expect(verify.status == 0, "\(name): \(verify.stdout)\(verify.stderr)")
+            let inspect = try await Subprocess.tessera(["pass", "inspect", output, "--json"])
+            let pass = (try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])?["pass"] as? [String: Any]
+            #expect(pass?["serialNumber"] as? String == serial, "\(name)")
+        }
+        // The repository's own consistency check of templates and examples (fields, strings, images) agrees.
+        let check = try await Subprocess.run("python3", [Subprocess.repositoryRoot.appendingPathComponent("scripts/check-templates.py").path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test("the README's first example prints what the README shows")
+    func readmeExample() async throws {
+        let readme = try String(contentsOf: Subprocess.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = try #require(readme.split(separator: "\n").first { $0.hasPrefix("ticket.pkpass: signed pass ") })
+        let root = Subprocess.repositoryRoot
+        let folder = try TemporaryDirectory.make(prefix: "readme")
+        let made = try await Subprocess.tessera(["certs", "dev", "--out", "dev-certs"], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        let create = try await Subprocess.tessera(
+            ["pass", "create", "--template", root.appendingPathComponent("PassTemplates/event-ticket").path,
+             "--data", root.appendingPathComponent("docs/examples/event-ticket.data.json").path,
+             "--p12", "dev-certs/pass.p12", "--p12-password-file", "dev-certs/pass.p12.password", "--wwdr", "dev-certs/wwdr.pem",
+             "--output", "ticket.pkpass"], in: folder)
+        #expect(create.status == 0, "\(create.stderr)")
+        #expect(create.stdout.trimmingCharacters(in: .newlines) == String(shown))
+    }
+
     @Test func verifyFailsWithExitOneOnAnotherRoot() async throws {
         let output = work.appendingPathComponent("coupon.pkpass").path
         let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,

@@ -47,6 +47,13 @@ struct PassBundleCLITests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(output) not written: notes.pkpass: not a .pkpass (ZIP) archive"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
+        // A file given by mistake is named as the user named it, not as it would have been stored.
+        let text = work.appendingPathComponent("pw.txt")
+        try Data("hunter2\n".utf8).write(to: text)
+        let mistaken = try await Subprocess.tessera(["pass", "bundle", text.path, "--output", output])
+        #expect(mistaken.status == 1)
+        #expect(mistaken.stderr.contains("pw.txt: not a .pkpass (ZIP) archive") && !mistaken.stderr.contains("pw.txt.pkpass"),
+                "\(mistaken.stderr)")
         let usage = try await Subprocess.tessera(["pass", "bundle", notes.path, "--output", work.appendingPathComponent("x.zip").path])
         #expect(usage.status == 2)
 

@@ -134,7 +134,52 @@ struct ServeHTTPDetailsTests {
         try await server.terminate()
     }
 
-    @Test("Expect: 100-continue is answered before the body is sent")
+    @Test("an HTTP/1.1 request without a Host, or with two, is refused 400 naming Host, and its connection closed")
+    func hostRequired() async throws {
+        let server = try await ServeProcess()
+        for (head, words) in [
+            ("GET /health HTTP/1.1\r\n", "needs one"),
+            ("GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n", "only one"),
+            // A body after the refused head is not read as another request.
+            ("POST /v1/log HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 39\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n", "needs one"),
+        ] {
+            let connection = try RawHTTPConnection(port: server.port, timeout: 0.2)
+            try connection.send(head.hasSuffix("\r\n\r\n") ? head : head + "\r\n")
+            let answer = try await connection.reading(until: { _ in false }, deadline: Date().addingTimeInterval(5))
+            #expect(answer.text.hasPrefix("HTTP/1.1 400"), "\(answer.text)")
+            #expect(answer.text.contains(#""field":"Host""#) && answer.text.contains(words), "\(answer.text)")
+            #expect(answer.text.lowercased().contains("connection: close"), "\(answer.text)")
+            #expect(answer.closed, "the connection stayed open")
+            #expect(!answer.text.hasSuffix("ok"), "the body was read as a request: \(answer.text)")
+        }
+        // One Host: answered as always.
+        #expect(try await server.send("GET", "/health")?.status == 200)
+        // Pipelined after a good request: the good one's answer first, whole, then the refusal.
+        let pipelined = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try pipelined.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\n\r\n")
+        let both = try await pipelined.reading(until: { _ in false }, deadline: Date().addingTimeInterval(5))
+        #expect(both.text.hasPrefix("HTTP/1.1 200"), "\(both.text)")
+        #expect(both.text.components(separatedBy: "HTTP/1.1 400").count == 2, "\(both.text)")
+        #expect(both.text.range(of: "\r\n\r\nok")?.lowerBound ?? both.text.endIndex
+                    < both.text.range(of: "HTTP/1.1 400")?.lowerBound ?? both.text.startIndex, "\(both.text)")
+        try await server.terminate()
+    }
+
+    @Test("pipelined requests: a later request's Connection: close is said on its own answer, not on the earlier ones")
+    func pipelinedClose() async throws {
+        let server = try await ServeProcess()
+        let connection = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answers = try await connection.reading(until: { _ in false }, deadline: Date().addingTimeInterval(5))
+        let parts = answers.text.components(separatedBy: "HTTP/1.1 200").dropFirst()
+        #expect(parts.count == 3, "\(answers.text)")
+        #expect(parts.map { $0.lowercased().contains("connection: close") } == [false, false, true], "\(answers.text)")
+        #expect(answers.closed)
+        try await server.terminate()
+    }
+
+    @Test("Expect: 100-continue is answered before the body is sent, unless the declared body is larger than any route takes")
     func expectContinue() async throws {
         let server = try await ServeProcess()
         let body = #"{"template":"coupon","data":{"serialNumber":"EC-1"}}"#
@@ -147,6 +192,14 @@ struct ServeHTTPDetailsTests {
         try connection.send(body)
         let answer = try await connection.response(deadline: Date().addingTimeInterval(10))
         #expect(answer?.status == 201)
+        // A body larger than any route takes is not asked for: the answer is the 413, with no 100 before it.
+        let large = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try large.send(
+            "POST /api/v1/passes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.adminToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 1000000000\r\nExpect: 100-continue\r\n\r\n")
+        let refused = try await large.reading(until: { _ in false }, deadline: Date().addingTimeInterval(5))
+        #expect(refused.text.hasPrefix("HTTP/1.1 413"), "\(refused.text)")
+        #expect(!refused.text.contains("100 Continue"), "\(refused.text)")
         try await server.terminate()
     }
 

@@ -218,6 +218,17 @@ struct ServeKeysTests {
             let unreachable = try await Subprocess.tessera(["keys", "list", "--server", closed, "--admin-token-file", token.path])
             #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach the server: Connection refused"), "\(unreachable.stderr)")
             #expect(Date().timeIntervalSince(started) < TestTime.seconds(15), "took \(Date().timeIntervalSince(started)) s")
+
+            // A server that takes the connection and says nothing: said after 10 s, not after the request's minute.
+            let silent = try SilentListener()
+            let waited = Date()
+            let unanswered = try await Subprocess.tessera(
+                ["keys", "list", "--server", "http://127.0.0.1:\(silent.port)", "--admin-token-file", token.path])
+            let seconds = Date().timeIntervalSince(waited)
+            #expect(unanswered.status == 1 && unanswered.stderr.contains("cannot reach the server: no answer within 10 s"),
+                    "\(unanswered.stderr)")
+            #expect(seconds >= 9 && seconds < TestTime.seconds(30), "took \(seconds) s")
+            withExtendedLifetime(silent) {}
         }
     }
 

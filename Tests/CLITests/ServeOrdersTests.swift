@@ -30,6 +30,7 @@ struct ServeOrdersTests {
                 "POST", "/v1/devices/device-1/registrations/\(Server.orderType)/TS-9999", headers: order, body: pushBody)
             #expect(wrong.status == 401 && unknown.status == 401)
             #expect(wrong.body == unknown.body)
+            #expect(wrong.head.lowercased().contains("\r\nwww-authenticate: appleorder\r\n"), "\(wrong.head)")
 
             let list = try await server.send("GET", "/v1/devices/device-1/registrations/\(Server.orderType)")
             #expect(list.status == 200)

@@ -49,6 +49,31 @@ struct ServePostgresPoolTests {
         _ = try await server.terminate()
     }
 
+    @Test("on a new database the background services wait for the migrations: no error while the tables are made",
+          .enabled(if: !TestPostgres.skipped, "PostgreSQL tests skipped (TESSERA_SKIP_POSTGRES=1)"))
+    func backgroundServicesAfterMigrations() async throws {
+        guard let url = TestPostgres.url else {
+            Issue.record(Comment(rawValue: TestPostgres.missingServer("the first start on a new database")))
+            return
+        }
+        let database = url + (url.contains("?") ? "&" : "?") + "schema=tessera_first_\(UInt32.random(in: 0...UInt32.max))"
+        let secret = try TemporaryDirectory.make(prefix: "first-start").appendingPathComponent("webhook.secret")
+        try Data("first-start-webhook-secret-0123456789".utf8).write(to: secret)
+        let server = try await ServeProcess(arguments: [
+            "--database", database, "--webhook-url", "http://127.0.0.1:\(ServeProcess.unusedPort())/hook",
+            "--webhook-secret-file", secret.path,
+            "--webhook-allow-private",
+        ])
+        // The pollers' first rounds (campaigns, retention, analytics, webhooks) have run by now.
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await server.send("GET", "/health")?.status == 200)
+        _ = try await server.terminate()
+        let problems = server.log.split(separator: "\n").filter {
+            $0.contains("does not exist") || $0.contains(" error ") || $0.contains("[error]") || $0.contains(" warning ")
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test("--event-loop-threads or TESSERA_EVENT_LOOP_THREADS outside 1-256 is a usage error naming the flag")
     func eventLoopThreadsChecked() async throws {
         for (value, environment) in [("0", false), ("257", false), ("-3", true), ("many", true)] {

@@ -98,6 +98,34 @@ struct ServeWebhookTests {
         _ = try await server.terminate()
     }
 
+    @Test("the signing secret from TESSERA_WEBHOOK_SECRET, with no file: every event is posted signed with it")
+    func secretFromEnvironment() async throws {
+        let receiver = try WebhookReceiver()
+        let secret = String(decoding: try Data(contentsOf: receiver.secretFile), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try await ServeProcess(
+            arguments: ["--webhook-url", receiver.url, "--webhook-allow-private"],
+            environment: ["TESSERA_WEBHOOK_SECRET": secret])
+        try await Self.makeEvents(server, serial: "ENV-1")
+        let delivered = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 5 }
+        #expect(delivered.filter { $0.status == 200 }.count == 5)
+        let signed = delivered.allSatisfy { $0.signatureValid }
+        #expect(signed, "the receiver's HMAC check with the secret the variable held")
+        _ = try await server.terminate()
+        receiver.stop()
+        // A short secret in the variable is refused naming the variable, and never echoed.
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "webhook-env-secret")
+        let short = try await Subprocess.tessera(
+            ["serve", "--port", "\(ServeProcess.unusedPort())", "--database", "sqlite:\(folder.path)/db.sqlite",
+             "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
+             "--webhook-url", "https://203.0.113.7/hook"],
+            environment: ["TESSERA_WEBHOOK_SECRET": "tiny-s3cret"])
+        #expect(short.status == 2, "\(short.stderr)")
+        #expect(short.stderr.contains("TESSERA_WEBHOOK_SECRET must hold at least 16 bytes"), "\(short.stderr)")
+        #expect(!short.stderr.contains("tiny-s3cret"))
+    }
+
     @Test("two processes on one PostgreSQL database post each event once, in order")
     func twoProcesses() async throws {
         guard !TestPostgres.skipped else { return }

@@ -55,7 +55,7 @@ struct PassesBundleTests {
         }
         #expect(problems.reason == """
             T-1.pkpass: two passes have this name
-            notes.txt.pkpass: not a .pkpass (ZIP) archive
+            notes.txt: not a .pkpass (ZIP) archive
             dir/x: an entry name must be a plain file name
             """)
         let empty = try #require(throws: PassBundleError.self) { try PassesBundle(passes: []) }

@@ -1,5 +1,5 @@
 import Foundation
-import PassBundle
+@testable import PassBundle
 import PassCrypto
 import PassModel
 import Testing
@@ -119,6 +119,17 @@ struct SigningTests {
         #expect(report.issues.filter { $0.path == ".DS_Store" }.map(\.description) == ["error: .DS_Store: not listed in manifest.json"])
     }
 
+    @Test func verifierNamesTarStyleEntryNames() async throws {
+        let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
+        let files = try PassArchive(data: built.bundle).files
+        let dotted = Dictionary(uniqueKeysWithValues: files.map { ("./\($0.key)", $0.value) })
+        let report = PassVerifier().verify(data: try PassSignerTestHelper.zip(dotted, first: "./pass.json"))
+        let passJSON = report.errors.filter { $0.path == "./pass.json" }.map(\.message)
+        #expect(passJSON.contains { $0.contains("must be stored as \"pass.json\"") }, "\(report.errors)")
+        #expect(!report.errors.contains { $0.message.contains("inside a folder") }, "\(report.errors)")
+        #expect(!report.wouldOpen)
+    }
+
     @Test func verifierRejectsAFolderAtTheRoot() async throws {
         let built = try PassBuilder(template: template("generic"), signer: signer).build(data: nil)
         let files = try PassArchive(data: built.bundle).files
@@ -151,5 +162,52 @@ struct SigningTests {
             try PassSigner.writeAtomically(built.bundle, to: output)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
+
+@Suite("Verification of a chain out of its validity")
+struct ExpiredChainVerificationTests {
+    @Test("a pass verified after its certificate expired names the certificate and the date, once")
+    func expiredSigner() throws {
+        let chain = try TestChain()
+        let signer = try PassSigner(credentials: PassCredentials(
+            certificate: chain.chain.pass, privateKey: chain.chain.passKey, wwdr: chain.chain.wwdr))
+        let template = try PassTemplate(directory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/coupon"))
+        let built = try PassBuilder(template: template, signer: signer)
+            .build(data: PassData(overrides: ["serialNumber": .string("EXP-1")]))
+        let later = Date().addingTimeInterval(400 * 86_400)  // the certificate lasts 365 days, its intermediate 10 years
+        let report = PassVerifier(root: chain.chain.root, now: later).verify(data: built.bundle)
+        let signature = report.errors.filter { $0.path == "signature" }.map(\.message)
+        let until = String(ISO8601DateFormatter().string(from: try #require(chain.chain.pass.notAfter)).prefix(10))
+        #expect(signature.count == 1, "\(signature)")
+        #expect(signature.first?.contains(
+            "has expired: \"Pass Type ID: pass.dev.tessera.demo\" was valid until \(until)") == true, "\(signature)")
+        #expect(signature.first?.contains("does not verify against the given root") == false)
+        #expect(!report.wouldOpen)
+    }
+
+    @Test("the intermediate named for a certificate Apple's WWDR issued is the generation that issued it")
+    func intermediateGeneration() throws {
+        let keys = try TestKeys.chain()
+        let chain = try TestChain()
+        func leaf(issuerOU: String) throws -> Certificate {
+            let issuer = try CertificateBuilder(
+                subject: DistinguishedName([("CN", "Apple Worldwide Developer Relations Certification Authority"),
+                                            ("OU", issuerOU), ("O", "Apple Inc."), ("C", "US")]),
+                notBefore: Date().addingTimeInterval(-86_400), notAfter: Date().addingTimeInterval(86_400),
+                extensions: [("basicConstraints", "critical,CA:TRUE")]
+            ).issue(publicKeyOf: keys.wwdr, issuer: nil, issuerKey: keys.wwdr)
+            return try CertificateBuilder(
+                subject: DistinguishedName([("UID", "pass.com.example"), ("CN", "Pass Type ID: pass.com.example")]),
+                notBefore: Date().addingTimeInterval(-3600), notAfter: Date().addingTimeInterval(86_400), extensions: []
+            ).issue(publicKeyOf: keys.pass, issuer: issuer, issuerKey: keys.wwdr)
+        }
+        let g4 = PassCredentials.wrongIntermediateReason(certificate: try leaf(issuerOU: "G4"), wwdr: chain.chain.wwdr)
+        #expect(g4.contains("https://www.apple.com/certificateauthority/AppleWWDRCAG4.cer"), "\(g4)")
+        let g3 = PassCredentials.wrongIntermediateReason(certificate: try leaf(issuerOU: "G3"), wwdr: chain.chain.wwdr)
+        #expect(g3.contains("AppleWWDRCAG3.cer") && !g3.contains("AppleWWDRCAG4"), "\(g3)")
+        let first = PassCredentials.wrongIntermediateReason(
+            certificate: try leaf(issuerOU: "Apple Worldwide Developer Relations"), wwdr: chain.chain.wwdr)
+        #expect(first.contains("AppleWWDRCA.cer") && first.contains("expired on 2023-02-07"), "\(first)")
     }
 }

@@ -161,6 +161,18 @@ struct PassValidatorFileTests {
         #expect(localized.issues(at: "fr.lproj/pass.strings").map(\.severity) == [.error], "\(localized.issues)")
     }
 
+    @Test func repeatedStringsKeysAreWarned() {
+        var files = Fixtures.iconFiles
+        files["fr.lproj/pass.strings"] = Data("\"SEAT\" = \"Place\";\n\"GATE\" = \"Porte\";\n\n\"SEAT\" = \"Siège\";\n".utf8)
+        let report = Fixtures.validate(Fixtures.eventTicket, files: files)
+        #expect(report.has(.warning, "fr.lproj/pass.strings",
+                           "key \"SEAT\" is given again on line 4 (first on line 1): only the last value is used"),
+                "\(report.issues)")
+        #expect(report.isValid)
+        let parsed = try? StringsFile(data: files["fr.lproj/pass.strings"]!, fileName: "fr.lproj/pass.strings")
+        #expect(parsed?.entries["SEAT"] == "Siège")
+    }
+
     @Test func localizationKeysInEveryLanguage() {
         var json = Fixtures.eventTicket
         json.set(["eventTicket", "secondaryFields", 0, "label"], to: "SEAT_LABEL")

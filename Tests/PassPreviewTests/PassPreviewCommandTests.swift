@@ -21,6 +21,35 @@ struct PassPreviewCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0 != "preview.png" } == ["ticket.png"])
     }
 
+    @Test("a template whose identifiers the certificate will give (empty, as Pass Designer saves them) is valid")
+    func identifiersFromTheCertificate() async throws {
+        let template = work.appendingPathComponent("Designer.pkpasstemplate")
+        try FileManager.default.copyItem(at: templates.appendingPathComponent("coupon"), to: template)
+        let passJSON = template.appendingPathComponent("pass.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: passJSON)) as? [String: Any])
+        json["teamIdentifier"] = ""
+        json["passTypeIdentifier"] = ""
+        try JSONSerialization.data(withJSONObject: json).write(to: passJSON)
+        let result = try await Subprocess.tessera(["pass", "preview", "--template", template.path,
+                                                   "--output", work.appendingPathComponent("designer.png").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("pass valid"), "\(result.stdout)")
+    }
+
+    @Test("a PDF image the preview cannot draw is named, not left out without a word")
+    func pdfImageNamed() async throws {
+        let template = work.appendingPathComponent("pdf-logo")
+        try FileManager.default.copyItem(at: templates.appendingPathComponent("coupon"), to: template)
+        for name in try FileManager.default.contentsOfDirectory(atPath: template.path) where name.hasPrefix("logo") {
+            try FileManager.default.removeItem(at: template.appendingPathComponent(name))
+        }
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: template.appendingPathComponent("logo.pdf"))
+        let result = try await Subprocess.tessera(["pass", "preview", "--template", template.path,
+                                                   "--output", work.appendingPathComponent("pdf.png").path])
+        #expect(result.stderr.contains("logo.pdf: not drawn; the preview draws PNG images only"), "\(result.stderr)")
+        #expect(!result.stderr.contains("icon.png: not drawn"))
+    }
+
     @Test func templateWithDataBackInFrench() async throws {
         let data = work.appendingPathComponent("data.json")
         try Data(#"{"fields": {"terms": "Pas de remboursement & pas d'échange"}}"#.utf8).write(to: data)

@@ -120,3 +120,20 @@ struct PreviewSVGTests {
             .replacingOccurrences(of: "'", with: "&apos;")
     }
 }
+
+/// Text wider than its place: librsvg, which draws the PNG, ignores `textLength`, so the text itself must fit.
+@Suite("Pass preview: text that does not fit")
+struct PreviewLongTextTests {
+    @Test("a long logoText is drawn smaller, then cut with an ellipsis, not squeezed past the card's edge")
+    func longLogoText() throws {
+        let long = String(repeating: "Very Long Brand Name ", count: 6)
+        let renderer = try PassPreviewRenderer(
+            template: PreviewFixtures.template("coupon"), data: PassData(overrides: ["logoText": .string(long)]),
+            language: nil)
+        let svg = renderer.svg(side: .front)
+        let line = try #require(svg.split(separator: "\n").first { $0.contains("Very Long Brand") })
+        #expect(line.contains("\u{2026}</text>"), "\(line)")
+        #expect(!line.contains(long.trimmingCharacters(in: .whitespaces)))
+        #expect(!line.contains("textLength"), "\(line)")
+    }
+}

@@ -77,6 +77,8 @@ struct DeviceProtocolTests {
             ]
             #expect(answers.map(\.status) == Array(repeating: .unauthorized, count: answers.count))
             #expect(Set(answers.map { $0.body.data }).count == 1)
+            // RFC 9110 §11.6.1: a 401 names the scheme that is asked for.
+            #expect(answers.allSatisfy { $0.headers[.wwwAuthenticate] == "ApplePass" })
         }
         #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "E-1002") == 0,
                 "no refused registration wrote anything")

@@ -6,6 +6,7 @@ import PassStore
 import PassWebService
 import Testing
 import TesseraTestSupport
+import Timestamps
 
 /// Create, GET, PATCH in the same second, then GET with the first `Last-Modified`: the pass changed, so 200.
 @Suite("Last-Modified across changes in one second")
@@ -70,6 +71,34 @@ struct PassIssuerConcurrentChangeTests {
         else { Issue.record("no fields in the stored data"); return }
         for (key, value) in changes {
             #expect(fields[key] == .string(value), "\(key) lost: \(fields)")
+        }
+    }
+}
+
+/// A burst of changes moves a pass's stamp ahead of the clock; `Last-Modified` never says a time after the answer's.
+@Suite("Last-Modified not after Date")
+struct LastModifiedClockTests {
+    @Test("a stamp ahead of the clock is sent as the clock's time, and that date brings the pass again, not a 304")
+    func stampAheadOfClock() async throws {
+        let fixture = try WebServiceFixture()
+        // The service's clock an hour ahead of the wall clock: its stamps are as far ahead as a long burst's.
+        fixture.clock.advance(Date().timeIntervalSince(fixture.clock.now) + 3600)
+        let pass = try await fixture.createPass(serial: "LM-AHEAD")
+        try await fixture.withClient { client in
+            let path = "/wallet/v1/passes/\(pass.passTypeIdentifier)/LM-AHEAD"
+            let answer = try await client.execute(uri: path, method: .get, headers: .applePass(pass.authenticationToken))
+            #expect(answer.status == .ok)
+            let shown = try #require(answer.headers[.lastModified].flatMap(HTTPDate.parse))
+            #expect(shown <= Date(), "Last-Modified \(shown) is after the answer was made")
+            #expect(shown < pass.lastModified)
+            var conditional = HTTPFields.applePass(pass.authenticationToken)
+            conditional[.ifModifiedSince] = answer.headers[.lastModified]
+            #expect(try await client.execute(uri: path, method: .get, headers: conditional).status == .ok)
+            // The stored stamp itself (a device that was sent it before) is fresh.
+            conditional[.ifModifiedSince] = HTTPDate.format(pass.lastModified)
+            let fresh = try await client.execute(uri: path, method: .get, headers: conditional)
+            #expect(fresh.status == .notModified)
+            #expect(fresh.headers[.lastModified].flatMap(HTTPDate.parse).map { $0 <= Date() } == true)
         }
     }
 }

@@ -23,9 +23,11 @@ struct WebServiceFixture: Sendable {
     let pushes: RecordingPushSender
     let dispatcher: PushDispatcher
     let clock: TestClock
+    let trustedProxies: TrustedProxies
 
     init(adminToken: String? = Self.adminToken, logBurst: Int = 20, personalizationBurst: Int = 20,
-         passesBundleMaximumSize: Int = PassesBundle.maximumSize) throws {
+         passesBundleMaximumSize: Int = PassesBundle.maximumSize, trustedProxies: TrustedProxies = .none) throws {
+        self.trustedProxies = trustedProxies
         chain = try TestChain()
         store = MemoryPassStore()
         clock = TestClock()
@@ -59,10 +61,12 @@ struct WebServiceFixture: Sendable {
         logger: Logger? = nil, _ test: @escaping @Sendable (LiveTestClient) async throws -> Value
     ) async throws -> Value {
         let service = self.service
+        let proxies = trustedProxies
         // The server and the test on a loop and thread of their own, as the checkout fixture's: on Swift's two shared
         // threads they wait behind the suite's synchronous tests, and the client could time out.
         return try await EventLoopExecutor.run { executor in
             let router = RouteTable()
+            if !proxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: proxies)) }
             service.addRoutes(to: router)
             let app = Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

@@ -121,7 +121,10 @@ extension OrderValidator {
         }
         for name in files.keys.sorted() where name.hasSuffix(".lproj/order.strings") {
             do {
-                _ = try StringsFile(data: files[name] ?? Data(), fileName: name)
+                let strings = try StringsFile(data: files[name] ?? Data(), fileName: name)
+                for repeated in strings.repeatedKeys {
+                    context.warning(name, repeated.warning)
+                }
             } catch let error as PassModelError {
                 context.error(name, error.reason)
             } catch {

@@ -8,6 +8,20 @@ public import Foundation
 public struct StringsFile: Sendable, Equatable {
     /// Each key with its translation.
     public var entries: [String: String]
+    /// Keys given more than once, in the order their repeats appear (the last value is the one kept).
+    public var repeatedKeys: [RepeatedKey] = []
+
+    /// A key given again: where it was first given and where again.
+    public struct RepeatedKey: Sendable, Equatable {
+        public var key: String
+        public var firstLine: Int
+        public var line: Int
+
+        /// The validators' warning.
+        public var warning: String {
+            "key \"\(key)\" is given again on line \(line) (first on line \(firstLine)): only the last value is used"
+        }
+    }
 
     /// Creates a strings file from entries.
     /// - Parameter entries: Keys and translations.
@@ -26,6 +40,7 @@ public struct StringsFile: Sendable, Equatable {
         }
         var parser = StringsParser(text: text, fileName: fileName)
         entries = try parser.parse()
+        repeatedKeys = parser.repeatedKeys
     }
 
     private static func decodeText(_ data: Data) -> String? {
@@ -43,6 +58,8 @@ private struct StringsParser {
     let fileName: String
     var index = 0
     var line = 1
+    var firstLines: [String: Int] = [:]
+    var repeatedKeys: [StringsFile.RepeatedKey] = []
 
     init(text: String, fileName: String) {
         scalars = Array(text.unicodeScalars)
@@ -57,6 +74,11 @@ private struct StringsParser {
             let keyLine = line
             let key = try token("a quoted key")
             try skipTrivia()
+            if let first = firstLines[key] {
+                repeatedKeys.append(.init(key: key, firstLine: first, line: keyLine))
+            } else {
+                firstLines[key] = keyLine
+            }
             if peek == ";" {
                 index += 1
                 entries[key] = key

@@ -8,6 +8,11 @@ extension PassValidator {
         for (path, reason) in files.stringsErrors {
             context.error(path, reason)
         }
+        for language in files.sortedLanguages {
+            for repeated in files.strings[language]?.repeatedKeys ?? [] {
+                context.warning("\(language).lproj/pass.strings", repeated.warning)
+            }
+        }
         // A key translated in every language folder gives no warning, so only the others are looked for.
         guard !files.strings.isEmpty, !files.partiallyTranslatedKeys.isEmpty else { return }
         // A language whose pass.strings does not parse has its error above; every key it has would otherwise be

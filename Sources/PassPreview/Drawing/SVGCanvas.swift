@@ -25,11 +25,23 @@ struct SVGCanvas {
         text += " fill=\"\(fill)\"\(attributes.isEmpty ? "" : " " + attributes)/>\n"
     }
 
-    /// One line of text at baseline `y`; `anchor` is `start`, `middle` or `end`. Text wider than `maxWidth` is
-    /// squeezed with `textLength` rather than cut, so every character stays in the picture.
+    /// One line of text at baseline `y`; `anchor` is `start`, `middle` or `end`. Text wider than `maxWidth` is made
+    /// smaller, down to three quarters of `size`, then cut with an ellipsis as Wallet cuts it: the PNG's rasterizer
+    /// (librsvg) ignores SVG's `textLength`, so squeezing alone let long text run off the card there.
     mutating func text(_ string: String, x: Double, y: Double, size: Double, fill: String, bold: Bool = false,
                        anchor: String = "start", maxWidth: Double? = nil) {
         guard !string.isEmpty else { return }
+        var string = string
+        var size = size
+        if let maxWidth, maxWidth > 0 {
+            let width = TextMetrics.width(string, size: size, bold: bold)
+            if width > maxWidth {
+                size = max(size * 0.75, size * maxWidth / width)
+                while string.count > 1, TextMetrics.width(string, size: size, bold: bold) > maxWidth {
+                    string = String(string.dropLast(2)) + "\u{2026}"
+                }
+            }
+        }
         text += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(Self.fontFamily)\" font-size=\"\(n(size))\""
         if bold { text += " font-weight=\"bold\"" }
         if anchor != "start" { text += " text-anchor=\"\(anchor)\"" }

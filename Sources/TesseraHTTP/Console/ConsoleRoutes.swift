@@ -91,10 +91,9 @@ struct ConsoleRoutes: Sendable {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             throw WebServiceError(.invalidRequest, status: .unsupportedMediaType, "Content-Type: must be application/json")
         }
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        guard signInLimiter.allow(client, now: now()) else {
-            throw WebServiceError(.rateLimited, status: .tooManyRequests, "too many sign-in attempts: wait a minute",
-                                  headers: [.retryAfter: "60"])
+        if let wait = signInLimiter.retryAfter(context.clientAddress, now: now()) {
+            throw WebServiceError.rateLimited(
+                "too many sign-in attempts: wait \(wait) second\(wait == 1 ? "" : "s")", retryAfter: wait)
         }
         let body = try await JSONBody.decode(SignIn.self, from: request, limit: maximumBodySize)
         guard let opened = try await sessions.signIn(token: body.token) else {

@@ -41,9 +41,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var responseHeadWritten = false
     /// The response in progress was made before its request's body arrived: the connection closes after it.
     private var closeAfterResponse = false
-    /// The request in progress asked for the connection to close after its answer (`Connection: close`, or HTTP/1.0
-    /// without keep-alive), which closes it: its answer says so.
-    private var requestAsksClose = false
+    /// For each request not answered yet, oldest first, whether it asked for the connection to close after its answer
+    /// (`Connection: close`, or HTTP/1.0 without keep-alive): its answer says so. Pipelined requests arrive before
+    /// the earlier ones are answered, so a later request's wish is not put on an earlier answer.
+    private var asksClose: [Bool] = []
     private var lingerCloseTimer: Scheduled<Void>?
     static let lingeringCloseTimeout: TimeAmount = .seconds(2)
     private var lingerTimer: Scheduled<Void>?
@@ -74,10 +75,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        // HTTP/1.0's default close is read before the conversion to HTTP types, which drops the version.
+        // HTTP/1.0's default close and HTTP/1.1's Host are read before the conversion to HTTP types.
         let pipeline = context.pipeline.syncOperations
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandler(HTTP10Connection(), position: .before(codec))
+            try? pipeline.addHandler(HTTP1HeadCheck(), position: .before(codec))
         }
         if context.channel.isActive { start(context) }
     }
@@ -189,10 +190,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             requestsInFlight += 1
             activity.requestStarted()
-            requestAsksClose = head.headerFields[.connection].map { $0.utf8.count == 5 && $0.lowercased() == "close" } ?? false
+            asksClose.append(head.headerFields[.connection].map { $0.utf8.count == 5 && $0.lowercased() == "close" } ?? false)
             readingRequest = true
             arm(context, after: bodyReadTimeout, reason: "request body not received in time")
-            if let expect = head.headerFields[.expect], expect.utf8.count == 12, expect.lowercased() == "100-continue" {
+            if let expect = head.headerFields[.expect], expect.utf8.count == 12, expect.lowercased() == "100-continue",
+               !declaresTooMuch(head) {
                 // Clients that wait for it (curl, URLSession) send their body at once instead of after a stall.
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
             }
@@ -216,8 +218,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(var head):
             if head.status.kind == .informational { break }  // 100 Continue: the request goes on
             responseHeadWritten = true
-            if readingRequest { closeAfterResponse = true }
-            if (quiesced && !quiescePending) || closeAfterResponse || requestAsksClose {
+            // Made before its own request's body has all arrived (a later pipelined request being read means this
+            // one's has).
+            if readingRequest, asksClose.count <= 1 { closeAfterResponse = true }
+            if (quiesced && !quiescePending) || closeAfterResponse || asksClose.first == true {
                 // The connection closes after this response: say so, so the client sends no other request on it.
                 head.headerFields[.connection] = "close"
                 context.write(wrapOutboundOut(.head(head)), promise: promise)
@@ -227,6 +231,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case .end:
             responseHeadWritten = false
+            if !asksClose.isEmpty { asksClose.removeFirst() }
             if requestsInFlight > 0 {
                 requestsInFlight -= 1
                 activity.requestsEnded()
@@ -247,6 +252,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.write(data, promise: promise)
+    }
+
+    /// Whether the request declares a body larger than any route takes (then no `100 Continue`).
+    private func declaresTooMuch(_ head: HTTPRequest) -> Bool {
+        guard let largest = limits.largestBody, let declared = head.headerFields[.contentLength] else { return false }
+        // Longer than any Int: too much; not a number: left to the decoder's refusal.
+        guard let length = Int(declared) else { return declared.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        return length > largest
     }
 
     /// Sets the connection's deadline; the timer is rescheduled only when it would fire too late.

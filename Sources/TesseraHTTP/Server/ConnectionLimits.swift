@@ -21,6 +21,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var bodyReadTimeout: Duration
     /// Most connections open at once; more are refused (closed on accept).
     public var maximumConnections: Int
+    /// The largest request body any route takes, when known: a request that declares more and sends
+    /// `Expect: 100-continue` is not told to continue, so its client does not send a body that will be refused (the
+    /// route answers 413 on the declared length).
+    public var largestBody: Int?
 
     /// Creates limits.
     /// - Parameters:

@@ -12,12 +12,17 @@ public enum HTTPServer {
     /// - Parameters:
     ///   - metrics: Writes the metrics exposition (a Prometheus registry's `emitToBuffer`), or `nil` for none.
     ///   - health: What `GET /health` answers (a JSON report and its status); `nil` answers `ok` with 200.
+    ///   - trustedProxies: The proxies whose forwarding headers name the client (none: the peer is the client).
     /// - Returns: The route table.
     public static func router(
-        metrics: (@Sendable () -> [UInt8])?, health: (@Sendable () -> HealthReport)? = nil
+        metrics: (@Sendable () -> [UInt8])?, health: (@Sendable () -> HealthReport)? = nil,
+        trustedProxies: TrustedProxies = .none
     ) -> RouteTable {
         let router = RouteTable()
         router.add(middleware: MetricsMiddleware())
+        if !trustedProxies.isEmpty {
+            router.add(middleware: ClientAddressMiddleware(proxies: trustedProxies))
+        }
         // GET answers HEAD too (uptime monitors often ask with HEAD; the answer is GET's without its body).
         let healthAnswer: @Sendable (Request, WebServiceRequestContext) async throws -> Response = { _, _ in
             guard let report = health?() else {

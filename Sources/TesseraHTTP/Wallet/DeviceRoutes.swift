@@ -37,7 +37,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
         let identifier = try PathSegments.itemIdentifier(of: kind, in: context)
         let token = Secrets.credential(scheme: kind.authorizationScheme, in: request.headers[.authorization])
         guard let item = try await issuer.authenticatedItem(typeIdentifier: typeIdentifier, identifier: identifier, token: token)
-        else { throw WebServiceError.deviceUnauthorized }
+        else { throw WebServiceError.deviceUnauthorized(scheme: kind.authorizationScheme) }
         return item
     }
 
@@ -74,7 +74,7 @@ struct DeviceRoutes<Issuer: WalletItemIssuer>: Sendable {
             guard let outcome = try await issuer.register(
                 device: device, pushToken: pushToken, typeIdentifier: typeIdentifier, identifier: identifier,
                 token: token, now: now())
-            else { throw WebServiceError.deviceUnauthorized }
+            else { throw WebServiceError.deviceUnauthorized(scheme: kind.authorizationScheme) }
             return Response(status: outcome == .created ? .created : .ok)
         } catch {
             throw ErrorEnvelope.answering(error, request: request, logger: context.logger)
@@ -136,8 +136,8 @@ extension DeviceRoutes where Issuer == PassIssuer {
     /// personalized get the same 404, so the answer never tells whether a serial number exists.
     @Sendable func personalize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         do {
-            guard personalizationLimiter?.allow(context.remoteAddress?.ipAddress ?? "unknown", now: now()) ?? true else {
-                throw WebServiceError.rateLimited("too many personalization requests")
+            if let wait = personalizationLimiter?.retryAfter(context.clientAddress, now: now()) {
+                throw WebServiceError.rateLimited("too many personalization requests", retryAfter: wait)
             }
             let passTypeIdentifier = try PathSegments.passTypeIdentifier(in: context)
             let serialNumber = try PathSegments.serialNumber(in: context)

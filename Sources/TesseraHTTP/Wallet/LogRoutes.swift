@@ -6,7 +6,7 @@ import Logging
 import Synchronization
 
 /// `POST /v1/log`: problems Wallet reports about the web service, written to the server log with device library
-/// identifiers, serial numbers and tokens redacted. Rate limited per client address.
+/// identifiers, serial numbers and tokens redacted. Rate limited per client address (``WebServiceRequestContext/clientAddress``).
 struct LogRoutes: Sendable {
     let maximumBodySize: Int
     let limiter: RateLimiter
@@ -25,9 +25,8 @@ struct LogRoutes: Sendable {
     }
 
     @Sendable func log(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        guard limiter.allow(client, now: now()) else {
-            throw WebServiceError.rateLimited("too many log requests")
+        if let wait = limiter.retryAfter(context.clientAddress, now: now()) {
+            throw WebServiceError.rateLimited("too many log requests", retryAfter: wait)
         }
         let body = try await JSONBody.decode(LogBody.self, from: request, limit: maximumBodySize)
         for message in body.logs.prefix(Self.maximumMessages) {
@@ -54,7 +53,10 @@ final class RateLimiter: Sendable {
         self.perSecond = Double(perMinute) / 60
     }
 
-    func allow(_ key: String, now: Date) -> Bool {
+    /// Takes one request from `key`'s bucket.
+    /// - Returns: `nil` when the request is allowed, else the whole seconds until the bucket holds one again (the
+    ///   answer's `Retry-After`).
+    func retryAfter(_ key: String, now: Date) -> Int? {
         buckets.withLock { buckets in
             if buckets.count > 10_000 {
                 // Forget full buckets so the table cannot grow without bound.
@@ -66,7 +68,9 @@ final class RateLimiter: Sendable {
             let allowed = bucket.tokens >= 1
             if allowed { bucket.tokens -= 1 }
             buckets[key] = bucket
-            return allowed
+            guard !allowed else { return nil }
+            guard perSecond > 0 else { return 3600 }
+            return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
         }
     }
 }

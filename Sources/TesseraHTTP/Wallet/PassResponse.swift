@@ -42,17 +42,24 @@ enum PassResponse {
         if let header = request.headers[.ifModifiedSince], let since = HTTPDate.parse(header),
            pass.lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
-            return Response(status: .notModified, headers: [.lastModified: HTTPDate.format(pass.lastModified)])
+            return Response(status: .notModified, headers: [.lastModified: lastModified(of: pass)])
         }
         guard let bundle = issuer.cachedBundleBuffer(for: pass) else { return nil }
         return ok(bundle, for: pass, issuer: issuer, request: request, attachmentName: attachmentName)
+    }
+
+    /// The item's `Last-Modified`, never later than the answer's `Date` (RFC 9110 §8.8.2.1): a burst of changes moves
+    /// an item's stamp a second per change, ahead of the clock. A device sending such an earlier date back gets the
+    /// item again (its stamp is later) until the clock has caught up, never a 304 for a version it has not seen.
+    private static func lastModified(of pass: PassRecord) -> String {
+        HTTPDate.format(min(pass.lastModified, Date()))
     }
 
     private static func ok<Issuer: WalletItemIssuer>(
         _ bundle: ByteBuffer, for pass: PassRecord, issuer: Issuer, request: Request, attachmentName: String?
     ) -> Response {
         var headers: HTTPFields = [
-            .contentType: Issuer.contentType, .lastModified: HTTPDate.format(pass.lastModified),
+            .contentType: Issuer.contentType, .lastModified: lastModified(of: pass),
             .contentLength: String(bundle.readableBytes), .cacheControl: "no-cache",
         ]
         if let attachmentName { headers[.contentDisposition] = "attachment; filename=\"\(attachmentName).\(Issuer.fileExtension)\"" }

@@ -35,7 +35,7 @@ extension PassWebService {
                          maximumPassDataBodySize: configuration.maximumPassDataBodySize, google: google).add(to: api)
             if let campaigns {
                 CampaignRoutes(campaigns: campaigns, issuer: issuer, access: access,
-                               maximumBodySize: max(configuration.maximumPassDataBodySize, 8 << 20)).add(to: api)
+                               maximumBodySize: configuration.maximumCampaignBodySize).add(to: api)
             }
             if let events {
                 EventRoutes(events: events, issuer: issuer, access: access).add(to: api)
