@@ -49,7 +49,10 @@ struct Tessera: AsyncParsableCommand {
                 Foundation.exit(0)
             }
             if code == .validationFailure {
-                Terminal.standardError(fullMessage(for: error))
+                // `error: <reason>` as every other failure is written (the parser's own text says `Error: `).
+                var message = fullMessage(for: error)
+                if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst(7) }
+                Terminal.standardError(message)
                 Foundation.exit(2)
             }
             Terminal.error("\(error)")

@@ -153,8 +153,14 @@ struct CLITests {
     @Test func usageErrorsExitTwo() async throws {
         let result = try await Subprocess.tessera(["pass", "create", "--template", "x"])
         #expect(result.status == 2, "\(result.stderr)")
+        // Written as every error is (docs/cli.md: `error: <reason>`), naming what is missing.
+        #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
+        let missing = try await Subprocess.tessera(["pass", "create"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("error: Missing expected argument '--template"), "\(missing.stderr)")
         let unknown = try await Subprocess.tessera(["pass", "frobnicate"])
         #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("error: "), "\(unknown.stderr)")
         let help = try await Subprocess.tessera(["pass", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("batch"))
