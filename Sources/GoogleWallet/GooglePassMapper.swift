@@ -89,7 +89,13 @@ public struct GooglePassMapper: Sendable {
         }
         issues += WalletObjectsSchema.validate(classJSON, as: vertical.classSchema, at: "\(vertical.classesMember)[0]")
         issues += WalletObjectsSchema.validate(objectJSON, as: vertical.objectSchema, at: "\(vertical.objectsMember)[0]")
-        let errors = issues.filter { $0.severity == .error }.map { Self.withHint($0, vertical: vertical) }
+        // The template's logo becomes the class's logo only when Google can fetch it by address.
+        let unservedLogo = ["logo@3x.png", "logo@2x.png", "logo.png"].first { name in
+            template.files[name].map { imageURL(name, $0) == nil } ?? false
+        }
+        let errors = issues.filter { $0.severity == .error }.map {
+            Self.withHint($0, vertical: vertical, unservedLogo: unservedLogo)
+        }
         guard errors.isEmpty else {
             let list = errors.map(\.description).joined(separator: "\n  ")
             throw GoogleWalletError(.invalidMapping,
@@ -142,13 +148,19 @@ public struct GooglePassMapper: Sendable {
         return String(bytes: bytes, encoding: .utf8)
     }
 
-    /// A missing member says where `google.json` can give it.
-    private static func withHint(_ issue: ValidationIssue, vertical: GoogleVertical) -> ValidationIssue {
+    /// A missing member says where `google.json` can give it; a missing logo the template has says that Google
+    /// needs its address.
+    private static func withHint(_ issue: ValidationIssue, vertical: GoogleVertical, unservedLogo: String?) -> ValidationIssue {
         guard issue.message.hasPrefix("is required") else { return issue }
         let isClass = issue.path.hasPrefix(vertical.classesMember)
         let prefix = isClass ? "\(vertical.classesMember)[0]." : "\(vertical.objectsMember)[0]."
         let member = issue.path.hasPrefix(prefix) ? String(issue.path.dropFirst(prefix.count)) : issue.path
         var hinted = issue
+        if let unservedLogo, ["programLogo", "logo", "titleImage"].contains(member) {
+            hinted.message += "; the template's \(unservedLogo) becomes it once Google can fetch images by address "
+                + "(pass google --public-url; the server gives its own), or add \"\(member)\" to google.json's \"\(isClass ? "class" : "object")\""
+            return hinted
+        }
         hinted.message += "; the template does not say it: add \"\(member)\" to google.json's \"\(isClass ? "class" : "object")\""
         return hinted
     }

@@ -124,6 +124,9 @@ struct GoogleMappingTests {
         }
         let logo = error.issues.first { $0.path == "loyaltyClasses[0].programLogo" }
         #expect(logo?.message.contains("add \"programLogo\" to google.json's \"class\"") == true)
+        // The template has a logo: what is missing is an address Google can fetch it from.
+        #expect(logo?.message.contains("logo@3x.png becomes it once Google can fetch images by address (pass google --public-url") == true,
+                "\(logo?.message ?? "")")
         #expect(error.issues.first { $0.path == "barcodes[0].format" }?.message.contains("PKBarcodeFormatI2of5") == true)
     }
 
