@@ -136,7 +136,7 @@ extension OrderIssuer {
         return try await NIOThreadPool.singleton.runIfActive {
             do {
                 let built = try builder.build(data: document, source: "data")
-                return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
+                return (built.bundle, built.warnings.map(PassIssuer.warningText))
             } catch let error as PassBundleError where !error.issues.isEmpty {
                 throw IssuerError.invalidData(error.issues.filter { $0.severity == .error }
                     .map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))

@@ -4,13 +4,21 @@ import PassModel
 import PassStore
 
 extension PassIssuer {
+    /// A validator's warning as the issuer API reports it: by its path in the data document, except
+    /// `webServiceURL`, which the server sets from its public URL (`--public-url`), not the data.
+    static func warningText(_ issue: ValidationIssue) -> String {
+        issue.path == "webServiceURL"
+            ? "webServiceURL (the server's --public-url): \(issue.message)"
+            : "data.\(issue.path): \(issue.message)"
+    }
+
     /// Builds and signs one version. Personalized passes use the template without `personalization.json`, with
     /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
     func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
         let (builder, data) = try prepare(pass, entry: entry)
         do {
             let built = try builder.build(data: data)
-            return (built.bundle, built.warnings.map { "data.\($0.path): \($0.message)" })
+            return (built.bundle, built.warnings.map(Self.warningText))
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {
