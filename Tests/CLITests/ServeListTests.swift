@@ -208,6 +208,8 @@ struct ServeListTests {
                 ("updatedSince=yesterday", "updatedSince"), ("tempalte=event-ticket", "tempalte"),
                 ("template=../x", "template"), ("passTypeIdentifier=a%20b", "passTypeIdentifier"),
                 ("field.=x", "field."), ("limit=5&limit=6", "limit"),
+                // A typo in a field key of the template searched would find nothing, silently.
+                ("template=event-ticket&field.sectoin=A", "field.sectoin"),
             ] {
                 let answer = try await server.api("GET", "/api/v1/passes?\(query)")
                 #expect(answer.status == 400, "\(query): \(answer.head)")

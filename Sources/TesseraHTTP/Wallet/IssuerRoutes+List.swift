@@ -14,11 +14,30 @@ extension IssuerRoutes {
         let format = try ItemListResponse.format(of: request)
         var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
         search.restrict(to: context.principal)
+        try await checkFieldKeys(search, principal: context.principal)
         guard format == .json else { return try await export(format, search, principal: context.principal) }
         let page = try await issuer.listItems(search)
         var states: [PassState] = []
         for listing in page.items { states.append(try state(listing)) }
         return try JSONBody.response(ItemPage(name: "passes", items: states, nextCursor: page.nextCursor))
+    }
+
+    /// With a template named, a `field.<key>` filter must be one of its fields (a typo would otherwise find nothing,
+    /// silently). A template the server does not have (its passes may outlive it) or that the caller cannot see is
+    /// not checked.
+    private func checkFieldKeys(_ search: ItemListRequest, principal: IssuerPrincipal) async throws {
+        guard !search.fields.isEmpty, let template = search.query.template,
+              let keys = try? await issuer.fieldKeys(ofTemplate: template)
+        else { return }
+        if !principal.isAdmin {
+            guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template), principal.covers(type)
+            else { return }
+        }
+        for field in search.fields where !keys.contains(field.key) {
+            throw IssuerError.badQuery(
+                "field.\(field.key)",
+                "template \"\(template)\" has no field with this key (its fields: \(keys.joined(separator: ", ")))")
+        }
     }
 
     /// A listed pass's state, as `GET /api/v1/passes/{type}/{serial}` answers it.
