@@ -82,6 +82,16 @@ struct PayCLITests {
         ])
     }
 
+    @Test("a file that is not JSON is named with the line and column where it stops being JSON")
+    func notJSONNamesLineAndColumn() async throws {
+        let file = try write("cut.json", "{\n  \"countryCode\": \"US\",\n  \"total\": \n}")
+        for command in ["validate", "sheet"] {
+            let result = try await Subprocess.tessera(["pay", command, file])
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.hasPrefix("error: \(file): not valid JSON: line 4, column 1: "), "\(command): \(result.stderr)")
+        }
+    }
+
     @Test func validateReadsStandardInput() async throws {
         let result = try await runWithStandardInput(["pay", "validate", "-"], input: Self.valid)
         #expect(result.status == 0, "\(result.stderr)")

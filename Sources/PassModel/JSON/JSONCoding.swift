@@ -1,4 +1,5 @@
 package import Foundation
+import Validation
 
 /// The Foundation coders PassModel shares, and the translation of their errors into ``PassModelError``.
 ///
@@ -34,19 +35,10 @@ package enum JSONCoding {
         }
     }
 
-    /// The error for bytes `JSONDecoder` refused.
-    ///
-    /// `JSONDecoder` says only "not valid JSON"; `JSONSerialization` names the byte offset ("around
-    /// character 8"), which is turned into a line and column.
+    /// The error for bytes `JSONDecoder` refused: where the text stops being JSON (line and column), else what the
+    /// decoder said.
     package static func invalidJSON(_ data: Data, _ decoderError: any Error) -> PassModelError {
-        let explanation: String
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            explanation = Self.describe(decoderError)
-        } catch {
-            explanation = Self.locate((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, in: data)
-        }
-        return PassModelError(.invalidJSON, explanation)
+        PassModelError(.invalidJSON, JSONSyntax.fault(in: data) ?? Self.describe(decoderError))
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -58,39 +50,6 @@ package enum JSONCoding {
         @unknown default:
             return "\(error)"
         }
-    }
-
-    /// "Invalid value around character 8." → "line 2, column 7: Invalid value."
-    private static func locate(_ message: String?, in data: Data) -> String {
-        guard let message, !message.isEmpty else { return "the data is not valid JSON" }
-        var text = message
-        var offset: Int?
-        for phrase in [" around character ", " starting from character "] {
-            guard let range = text.range(of: phrase, options: .backwards) else { continue }
-            let digits = text[range.upperBound...].prefix(while: \.isNumber)
-            offset = Int(digits)
-            text.removeSubrange(range.lowerBound..<text.index(range.upperBound, offsetBy: digits.count))
-            break
-        }
-        if offset == nil, message.hasPrefix("Unexpected end of file") { offset = data.count }
-        guard let offset else { return message }
-        let (line, column) = position(of: offset, in: data)
-        return "line \(line), column \(column): \(text)"
-    }
-
-    /// The 1-based line and column (counting characters, not bytes) of a byte offset.
-    private static func position(of offset: Int, in data: Data) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for byte in data.prefix(offset) {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 
     /// Decodes the bytes once with `JSONDecoder`. Only when that fails is the JSON parsed into a tree, so each

@@ -1,4 +1,5 @@
 public import Foundation
+import Validation
 
 extension ApplePayPaymentRequest {
     /// Decodes Apple Pay JS JSON.
@@ -50,6 +51,10 @@ public enum PaymentJSON {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let fault = JSONSyntax.fault(in: data) {
+                // Where the text stops being JSON, as a line and column.
+                throw PaymentRequestError(code: .invalidJSON, reason: "not valid JSON: \(fault)")
+            }
             throw PaymentRequestError(code: .invalidJSON, reason: describe(error))
         } catch {
             throw PaymentRequestError(code: .invalidJSON, reason: "not valid JSON: \(error.localizedDescription)")
