@@ -46,7 +46,7 @@ struct PaySheetCommand: ParsableCommand {
         commandName: "sheet",
         abstract: "Render what the Apple Pay sheet shows for a request, as text or HTML.",
         discussion: """
-        The sheet is rendered for any request that decodes; problems are printed to standard error as in
+        The sheet is rendered for any request that decodes; problems are printed to standard error as in \
         `tessera pay validate`, and any error makes the exit status 1.
         """
     )

@@ -8,9 +8,9 @@ struct PayDecryptCommand: ParsableCommand {
         commandName: "decrypt",
         abstract: "Verify an Apple Pay payment token and print its decrypted payment data as JSON.",
         discussion: """
-        The token may be the paymentData object, a PKPaymentToken ({"paymentData": ...}) or a whole payment
-        ({"token": ...}). The signature is checked as Apple requires (OIDs, chain to --apple-root, CMS signature,
-        signing time within 5 minutes of --now) unless --skip-signature is given. Exit 0 prints the payment data
+        The token may be the paymentData object, a PKPaymentToken ({"paymentData": ...}) or a whole payment \
+        ({"token": ...}). The signature is checked as Apple requires (OIDs, chain to --apple-root, CMS signature, \
+        signing time within 5 minutes of --now) unless --skip-signature is given. Exit 0 prints the payment data \
         (pretty JSON, sorted keys) on standard output; exit 1 prints why verification or decryption failed.
         The output holds the card number and cryptogram: do not log it.
         """
