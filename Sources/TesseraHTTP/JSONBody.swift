@@ -72,7 +72,9 @@ enum JSONBody {
         case .missing: return "\(path): missing"
         case .wrongType(let expected): return "\(path): must be \(expected)"
         case .null(let expected): return "\(path): must be \(expected), found null"
-        case .malformed(let detail): return keys.isEmpty ? "request body is not valid JSON" : "\(path): \(detail)"
+        case .malformed(let detail):
+            guard keys.isEmpty else { return "\(path): \(detail)" }
+            return "request body is not valid JSON" + (failure.syntaxFault.map { " (\($0))" } ?? "")
         }
     }
 

@@ -83,7 +83,7 @@ struct SessionAPITests {
         (#"{"items":[{"sku":"TSHIRT","quantity":"1"}]}"#, "items[0].quantity", "must be a number"),
         (#"{"items":[{"sku":"TSHIRT","quantity":null}]}"#, "items[0].quantity", "must be a number, found null"),
         (#"{"items":{"sku":"TSHIRT"}}"#, "items", "must be an array"),
-        (#"{"items":"#, "body", "is not valid JSON"),
+        (#"{"items":"#, "body", "is not valid JSON (line 1, column 10: Unexpected end of file during JSON parse.)"),
     ])
     func undecodableBodies(body: String, field: String, reason: String) async throws {
         let fixture = try CheckoutFixture()

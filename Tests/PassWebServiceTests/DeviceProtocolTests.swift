@@ -115,7 +115,7 @@ struct DeviceProtocolTests {
         (#"{"pushToken":5}"#, "pushToken: must be a string"),
         (#"{"pushToken":null}"#, "pushToken: must be a string, found null"),
         (#"[]"#, "body: must be an object"),
-        (#"{"pushToken":"#, "request body is not valid JSON"),
+        (#"{"pushToken":"#, "request body is not valid JSON (line 1, column 14: Unexpected end of file during JSON parse.)"),
         (#"{"pushToken":"a\u0000b"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
         (#"{"pushToken":"aa bb"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),
         (#"{"pushToken":"ab\ncd"}"#, "pushToken: must be printable ASCII without spaces (an APNs token is hexadecimal)"),

@@ -119,7 +119,8 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible {
         case .wrongType(let expected): (failure.jsonPath, "must be \(expected)")
         case .null(let expected): (failure.jsonPath, "must be \(expected), found null")
         case .malformed(let detail):
-            failure.codingPath.isEmpty ? ("body", "is not valid JSON") : (failure.jsonPath, detail)
+            failure.codingPath.isEmpty
+                ? ("body", "is not valid JSON" + (failure.syntaxFault.map { " (\($0))" } ?? "")) : (failure.jsonPath, detail)
         }
     }
 }

@@ -1,4 +1,5 @@
 package import Foundation
+import Validation
 
 /// Why JSON sent to one of the services did not decode into the type it asked for: where, and what was wrong.
 ///
@@ -22,6 +23,8 @@ package struct JSONDecodingFailure: Error {
     package var codingPath: [any CodingKey]
     /// What was wrong there.
     package var kind: Kind
+    /// For bytes that are not JSON: where they stop being JSON (`line 1, column 14: ...`).
+    package var syntaxFault: String?
 
     /// The reading of a `DecodingError`.
     /// - Parameter error: What `JSONDecoder` threw.
@@ -55,7 +58,9 @@ package struct JSONDecodingFailure: Error {
         do {
             return try JSONCoding.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw JSONDecodingFailure(error)
+            var failure = JSONDecodingFailure(error)
+            if failure.codingPath.isEmpty, case .malformed = failure.kind { failure.syntaxFault = JSONSyntax.fault(in: data) }
+            throw failure
         }
     }
 
