@@ -45,13 +45,31 @@ struct KeysCreateCommand: AsyncParsableCommand {
             "scope": .object(["identifiers": .array(identifier.map(JSONValue.string)),
                               "permissions": .array(permission.map(JSONValue.string))]),
         ])
-        var created = try await CampaignAPI.send(
-            .POST, url, token: token, body: try body.jsonData(sortedKeys: true, prettyPrinted: false))
-        if let secretFile, let secret = created["secret"]?.stringValue {
-            let file = URL(fileURLWithPath: secretFile)
-            try Data((secret + "\n").utf8).write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-            created["secret"] = .string("(written to \(secretFile))")
+        // The file is made before the key: a key is never made whose secret could not be kept, and a secret never
+        // replaces a file that is there (another key's secret).
+        let file = try secretFile.map { try SecretFile(creating: $0, flag: "--secret-file") }
+        var created: [String: JSONValue]
+        do {
+            created = try await CampaignAPI.send(
+                .POST, url, token: token, body: try body.jsonData(sortedKeys: true, prettyPrinted: false))
+        } catch {
+            file?.discard()
+            throw error
+        }
+        if let file {
+            let id = created["id"]?.stringValue
+            do {
+                guard let secret = created["secret"]?.stringValue else {
+                    file.discard()
+                    throw CommandFailure(message: "the server's answer has no secret")
+                }
+                try file.write(secret)
+            } catch let failure as CommandFailure {
+                // The secret is lost with the file: the key is revoked, so no key stays that nobody holds.
+                if let id { _ = try? await CampaignAPI.send(.DELETE, "\(url)/\(id)", token: token) }
+                throw CommandFailure(message: failure.message + (id.map { "; the key \($0) was revoked" } ?? ""))
+            }
+            created["secret"] = .string("(written to \(file.path))")
         }
         try CampaignAPI.print(created)
     }

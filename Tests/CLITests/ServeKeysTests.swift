@@ -202,6 +202,19 @@ struct ServeKeysTests {
             #expect(made.status == 0, "\(made.stderr)")
             let id = try #require(try OrdersServer.json(Data(made.stdout.utf8))["id"] as? String)
             let secret = try String(contentsOf: secretFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+            let mode = try FileManager.default.attributesOfItem(atPath: secretFile.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            // A secret is never written over a file that is there (here, the first key's secret), nor made where it
+            // cannot be kept: refused before any key is made.
+            let keysBefore = try await Subprocess.tessera(["keys", "list"] + common).stdout
+            for (path, reason) in [(secretFile.path, "already exists"),
+                                   (server.work.appendingPathComponent("no-folder/k.secret").path, "the folder")] {
+                let refused = try await Subprocess.tessera(["keys", "create", "--name", "brand-c", "--identifier", "pass.com.brand-c.*",
+                                                            "--permission", "read", "--secret-file", path] + common)
+                #expect(refused.status == 1 && refused.stderr.contains("--secret-file \(path): \(reason)"), "\(refused.stderr)")
+            }
+            #expect(try await Subprocess.tessera(["keys", "list"] + common).stdout == keysBefore)
+            #expect(try String(contentsOf: secretFile, encoding: .utf8).trimmingCharacters(in: .newlines) == secret)
             #expect(!made.stdout.contains(secret))
             #expect(try await Self.with(secret, server, "GET", "/api/v1/templates").status == 200)
             let list = try await Subprocess.tessera(["keys", "list"] + common)
