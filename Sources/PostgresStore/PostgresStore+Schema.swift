@@ -346,3 +346,42 @@ extension PostgresStore {
         ]
     }
 }
+
+extension PostgresStore {
+    /// Waits for a first connection to the database, for at most `limit`, saying every `warnEvery` that it is still
+    /// waiting. At start-up a database that cannot be reached (a wrong host, port, user, password or database name,
+    /// or PostgreSQL not running) then stops the start with an error naming where it looked, instead of the server
+    /// waiting without end before it listens. A database that comes up within the limit (started beside the server)
+    /// is used.
+    /// - Throws: ``PassStoreError/unavailable(_:)`` when no connection is made in time.
+    public func waitForConnection(within limit: Duration, warnEvery: Duration = .seconds(10)) async throws {
+        let target = configuration.socketPath
+            ?? "\(configuration.host):\(configuration.port)/\(configuration.database ?? configuration.username)"
+        let connected = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await self.pool.withConnection { _ in }
+                return true
+            }
+            group.addTask { [logger] in
+                let clock = ContinuousClock()
+                let start = clock.now
+                while clock.now - start < limit {
+                    try await Task.sleep(for: min(warnEvery, limit - (clock.now - start)))
+                    let waited = clock.now - start
+                    if waited < limit {
+                        logger.warning("no connection to the database at \(target) after \(waited.components.seconds) s; still trying")
+                    }
+                }
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard connected else {
+            throw PassStoreError.unavailable(
+                "no connection to the database at \(target) within \(limit.components.seconds) s: check --database (host, "
+                    + "port, user, password, database name) and that PostgreSQL is running; the connection errors are in the log")
+        }
+    }
+}

@@ -85,6 +85,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimits: ConnectionLimits
     /// The reverse proxies whose `X-Forwarded-For` or `Forwarded` names the client (`--trusted-proxy`).
     public var trustedProxies: TrustedProxies = .none
+    /// How long the start waits for a first connection to PostgreSQL before it stops with an error (`--database-wait`).
+    public var databaseWait: Duration = .seconds(60)
     /// The grace period and hard deadline of a shutdown.
     public var shutdown: ShutdownLimits
     /// Live counts of connections and requests in flight (shared by the connection handlers and shutdown).

@@ -101,7 +101,11 @@ public enum TesseraServer {
             // services added after it wait for the migrations (`StartGate`).
             let gate = StartGate()
             startGate = (gate, services.count)
-            migrateAfterStart = [{ try await postgres.migrate() }, { try await checkout.migrate() }, { gate.open() }]
+            let wait = configuration.databaseWait
+            migrateAfterStart = [
+                { try await postgres.waitForConnection(within: wait) }, { try await postgres.migrate() },
+                { try await checkout.migrate() }, { gate.open() },
+            ]
             store = postgres
             orderStore = postgres.orderStore()
             checkoutStore = checkout

@@ -4,6 +4,7 @@ import Checkout
 import Foundation
 import Logging
 import Metrics
+import NIOCore
 import PassBundle
 import PassWebService
 import Prometheus
@@ -89,6 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds between looks at the templates folder for edited files, 0 for none (SIGHUP always reads it again) (TESSERA_TEMPLATE_POLL_INTERVAL; default 2).")
     var templatePollInterval: Double?
+
+    @Option(help: "Seconds the start waits for a first connection to PostgreSQL before it stops with an error naming the database (TESSERA_DATABASE_WAIT; default 60).")
+    var databaseWait: Double?
 
     @Option(help: "Seconds in-flight requests may take to finish after SIGTERM/SIGINT (TESSERA_SHUTDOWN_GRACE; default 25).")
     var shutdownGracePeriod: Double?
@@ -236,6 +240,8 @@ struct ServeCommand: AsyncParsableCommand {
             shutdown: try readShutdownLimits(environment))
         configuration.campaigns.batchSize = batchSize
         configuration.trustedProxies = trustedProxies
+        configuration.databaseWait = try Self.seconds(
+            databaseWait, environment, "TESSERA_DATABASE_WAIT", "database-wait", default: 60)
         // The dispatcher keeps as many pushes in flight as the connections carry together.
         configuration.pushDispatch.concurrency = sending.connections * sending.inFlight
         configuration.pushDispatch.batchSize = max(configuration.pushDispatch.batchSize, configuration.pushDispatch.concurrency)
@@ -265,6 +271,14 @@ struct ServeCommand: AsyncParsableCommand {
             ])
         do {
             try await TesseraServer.run(app, configuration: configuration, logger: logger)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandFailure(message: "--port \(port): \(host):\(port) is already in use (another tessera serve, or another program, listens there)")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw CommandFailure(message: "--host \(host): not an address of this machine")
+        } catch is SocketAddressError.UnknownHost {
+            throw CommandFailure(message: "--host \(host): not an IP address or a name this machine can resolve")
+        } catch let error as SocketAddressError {
+            throw CommandFailure(message: "--host \(host): not an address this machine can listen on (\(error))")
         } catch {
             throw CommandFailure(message: "server stopped: \(error)")
         }
@@ -349,7 +363,7 @@ extension ServerConfiguration.Database {
             return "sqlite:\(path)"
         case .postgres(let url):
             guard var components = URLComponents(string: url) else { return "postgres://…" }
-            if components.password != nil { components.password = "…" }
+            if components.password != nil { components.percentEncodedPassword = "***" }
             return components.string ?? "postgres://…"
         }
     }

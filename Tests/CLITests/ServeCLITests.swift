@@ -114,6 +114,40 @@ struct ServeCLITests {
         }
     }
 
+    @Test("a port in use, an address not this machine's, a database that cannot be reached: start-up stops naming the flag")
+    func startFailuresNameTheFlag() async throws {
+        let chain = try TestChain()
+        let folder = try TemporaryDirectory.make(prefix: "serve-start")
+        let signing = ["--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem")]
+        let sqlite = ["--database", "sqlite:\(folder.path)/data/tessera.sqlite"]
+
+        let taken = try SilentListener()
+        let inUse = try await Subprocess.tessera(["serve", "--host", "127.0.0.1", "--port", String(taken.port)] + sqlite + signing)
+        #expect(inUse.status == 1)
+        #expect(inUse.stderr.contains("--port \(taken.port): 127.0.0.1:\(taken.port) is already in use"), "\(inUse.stderr)")
+        // The services stopped with it say nothing of their own (a cancelled statement is not a failure).
+        #expect(!inUse.stderr.contains("warning"), "\(inUse.stderr)")
+        withExtendedLifetime(taken) {}
+
+        let notHere = try await Subprocess.tessera(["serve", "--host", "192.0.2.1", "--port", "0"] + sqlite + signing)
+        #expect(notHere.status == 1 && notHere.stderr.contains("--host 192.0.2.1: not an address of this machine"), "\(notHere.stderr)")
+
+        // Nothing listens on the port: the start waits --database-wait seconds, saying so, then stops with where it
+        // looked, without the password.
+        let closed = ServeProcess.unusedPort()
+        let started = Date()
+        let unreachable = try await Subprocess.tessera(
+            ["serve", "--port", "0", "--database", "postgres://tessera:pw-not-shown@127.0.0.1:\(closed)/wallet",
+             "--database-wait", "2"] + signing)
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.contains("no connection to the database at 127.0.0.1:\(closed)/wallet within 2 s"),
+                "\(unreachable.stderr)")
+        #expect(!unreachable.stderr.contains("pw-not-shown"))
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(30))
+        let badWait = try await Subprocess.tessera(["serve", "--port", "0", "--database-wait", "0"] + sqlite + signing)
+        #expect(badWait.status == 2 && badWait.stderr.contains("--database-wait"), "\(badWait.stderr)")
+    }
+
     @Test("an APNs key that cannot be loaded stops start-up with the reason, before the database is created")
     func unreadableAPNsKey() async throws {
         let chain = try TestChain()

@@ -46,6 +46,9 @@ public struct EventRetention: Service, Sendable {
                     try await prune()
                 } catch is CancellationError {
                     return
+                } catch where Task.isCancelled {
+                    // Stopped mid-statement (the store reports it as unavailable): the shutdown, not a failure.
+                    return
                 } catch {
                     logger.warning("event retention: could not delete old events", metadata: ["error": "\(error)"])
                 }
