@@ -36,16 +36,7 @@ struct IssuerDataValidationTests {
 
     @Test("on a development server (http on loopback) the webServiceURL warning names the server's public URL, not the data")
     func webServiceURLWarningNamesThePublicURL() async throws {
-        let chain = try TestChain()
-        let signer = try PassSigner(
-            credentials: try PassCredentials.load(
-                certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
-                wwdrPath: chain.path("wwdr.pem")))
-        let issuer = PassIssuer(
-            store: MemoryPassStore(), signer: signer,
-            configuration: .init(
-                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"),
-                publicURL: URL(string: "http://127.0.0.1:8080")!))
+        let issuer = try WebServiceFixture.standaloneIssuer(publicURL: URL(string: "http://127.0.0.1:8080")!)
         let (_, warnings) = try await issuer.createPassReportingWarnings(
             template: "event-ticket", data: ["serialNumber": .string("HTTP-1")])
         #expect(warnings.contains { $0.hasPrefix("webServiceURL (the server's --public-url): http is for development") },

@@ -11,15 +11,7 @@ import TesseraTestSupport
 struct TemplateSummariesCancellationTests {
     @Test("a listing cancelled part way throws CancellationError; no template is listed as failing to load")
     func cancelledListing() async throws {
-        let chain = try TestChain()
-        let signer = try PassSigner(
-            credentials: try PassCredentials.load(
-                certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
-                wwdrPath: chain.path("wwdr.pem")))
-        let templates = Subprocess.repositoryRoot.appendingPathComponent("PassTemplates")
-        let issuer = PassIssuer(store: MemoryPassStore(), signer: signer,
-                                configuration: .init(templatesDirectory: templates,
-                                                     publicURL: URL(string: "https://passes.example.test")!))
+        let issuer = try WebServiceFixture.standaloneIssuer()
         let listing = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await issuer.templateSummaries()

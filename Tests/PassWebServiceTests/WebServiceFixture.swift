@@ -53,6 +53,20 @@ struct WebServiceFixture: Sendable {
             now: { clock.now })
     }
 
+    /// A pass issuer alone on an in-memory store, signing with a new test chain, for tests of the issuer's own
+    /// answers (no server).
+    static func standaloneIssuer(publicURL: URL = Self.publicURL) throws -> PassIssuer {
+        let chain = try TestChain()
+        let signer = try PassSigner(
+            credentials: try PassCredentials.load(
+                certificatePath: chain.path("pass.pem"), keyPath: chain.path("pass.key"), keyPassword: nil,
+                wwdrPath: chain.path("wwdr.pem")))
+        return PassIssuer(
+            store: MemoryPassStore(), signer: signer,
+            configuration: .init(
+                templatesDirectory: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates"), publicURL: publicURL))
+    }
+
     /// Runs `test` against the service on a real loopback socket.
     /// - Parameters:
     ///   - logger: The application's logger (requests log through it), e.g. one writing to ``RecordedLogs``.
