@@ -71,6 +71,10 @@ static inline pem_password_cb *tessera_password_callback_pointer(void) { return 
 static inline ENGINE *tessera_pkcs11_engine(const char *module_path) {
     ENGINE *engine = ENGINE_by_id("pkcs11");
     if (engine == NULL) return NULL;
+    // Without QUIET the engine prints its own lines on standard error ("No matching initialized token was found for
+    // private key", ...) before the caller's message, which says the same from OpenSSL's error queue. Optional: an
+    // engine without the command works as before.
+    ENGINE_ctrl_cmd_string(engine, "QUIET", NULL, 1);
     if (ENGINE_ctrl_cmd_string(engine, "MODULE_PATH", module_path, 0) != 1 || ENGINE_init(engine) != 1) {
         ENGINE_free(engine);
         return NULL;

@@ -59,6 +59,10 @@ struct PKCS11Tests {
             base + ["--key", "pkcs11:token=absent;object=pass-key", "--pkcs11-pin-file", token.pinFile, "--output", output + ".4"],
             environment: token.environment)
         #expect(missingToken.status == 1 && missingToken.stderr.contains("pkcs11:token=absent;object=pass-key"), "\(missingToken.stderr)")
+        // One line each, the command's: the engine's own lines ("No matching initialized token ...") are not printed.
+        for refusal in [refused, missingObject, missingToken] {
+            #expect(refusal.stderr.split(separator: "\n").count == 1 && refusal.stderr.hasPrefix("error: "), "\(refusal.stderr)")
+        }
         let pinInURI = try await Subprocess.tessera(
             base + ["--key", "\(uri)?pin-value=\(token.pin)", "--output", output + ".5"], environment: token.environment)
         #expect(pinInURI.status == 1 && pinInURI.stderr.contains("carries a PIN") && !pinInURI.stderr.contains(token.pin),
