@@ -6,7 +6,7 @@ import Foundation
 struct BarcodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "barcode",
-        abstract: "Render a PDF417, QR, Aztec or Code 128 barcode as PNG or SVG.",
+        abstract: "Render a barcode as a pass shows it (PDF417, QR, Aztec, Code 128, Code 39, Codabar, EAN-13, ITF) as PNG or SVG.",
         discussion: """
         The message is written in --encoding and those exact bytes are encoded (binary mode, no ECI), as Wallet does.
         The output format follows the --output extension: .png (1-bit greyscale) or .svg (vector rectangles).

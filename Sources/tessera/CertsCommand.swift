@@ -6,7 +6,7 @@ import PassCrypto
 struct CertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "certs",
-        abstract: "Certificate tooling.",
+        abstract: "Development certificates, and the expiry of the signing identities a server uses.",
         subcommands: [DevCertsCommand.self, CertsStatusCommand.self]
     )
 }

@@ -7,7 +7,7 @@ import PassModel
 struct PassCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pass",
-        abstract: "Create, batch-create, verify and inspect .pkpass files.",
+        abstract: "Create, batch-create, bundle, verify, inspect and preview .pkpass files; Google Wallet save links.",
         subcommands: [
             PassCreateCommand.self, PassBatchCommand.self, PassBundleCommand.self, PassVerifyCommand.self, PassInspectCommand.self,
             PassPreviewCommand.self, PassGoogleCommand.self,
