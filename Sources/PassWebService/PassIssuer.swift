@@ -363,7 +363,9 @@ public final class PassIssuer: WalletItemIssuer {
     /// them, so one answer says all that needs fixing; the answer's `field` is the first error's path in the data
     /// (`data.fields.nope`).
     static func refusal(_ error: PassBundleError) -> IssuerError {
-        let warnings = error.issues.filter { $0.severity == .warning }
+        // The warnings too, so every problem of the data is told at once; not the one about the server's own
+        // http --public-url, which is no fault of the request's.
+        let warnings = error.issues.filter { $0.severity == .warning && $0.path != "webServiceURL" }
         let message = warnings.isEmpty
             ? error.description : error.description + "\n" + warnings.map { "  \($0)" }.joined(separator: "\n")
         let first = error.issues.first { $0.severity == .error }

@@ -42,6 +42,14 @@ struct IssuerDataValidationTests {
         #expect(warnings.contains { $0.hasPrefix("webServiceURL (the server's --public-url): http is for development") },
                 "\(warnings)")
         #expect(!warnings.contains { $0.hasPrefix("data.webServiceURL") }, "\(warnings)")
+        // A refusal lists the data's problems, not the server's own configuration.
+        do {
+            _ = try await issuer.createPassReportingWarnings(
+                template: "event-ticket", data: ["serialNumber": .string("HTTP-2"), "fields": .object(["noSuchField": .string("x")])])
+            Issue.record("a field the template lacks was accepted")
+        } catch let error as IssuerError {
+            #expect(error.description.contains("noSuchField") && !error.description.contains("webServiceURL"), "\(error)")
+        }
     }
 
     @Test("keys with control characters are refused with 422 naming them, and nothing changes")
