@@ -58,6 +58,15 @@ struct DevCertsCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: out)
+        // The folder, or the first part of its path that exists, must be a folder (not a file in the way).
+        var existing = directory
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            existing.deleteLastPathComponent()
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw CommandFailure(message: "--out \(out): \(existing.path) is a file, not a folder", exitCode: 1)
+        }
         // A key replaced is gone: pointed by mistake at a folder of real credentials, this would destroy them.
         var names = ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password"]
         if orderTypeId != nil { names += ["order.pem", "order.key", "order.p12"] }
@@ -68,6 +77,11 @@ struct DevCertsCommand: ParsableCommand {
                     + "or --force to replace them", exitCode: 1)
         }
         var password = try Secret.read(file: p12PasswordFile, environment: "TESSERA_P12_PASSWORD", flag: "--p12-password-file")
+        if password?.isEmpty == true {
+            throw CommandFailure(
+                message: "\(p12PasswordFile.map { "--p12-password-file \($0)" } ?? "TESSERA_P12_PASSWORD"): the password is "
+                    + "empty; give one, or neither for a generated one", exitCode: 1)
+        }
         var passwordWasGenerated = false
         if password == nil {
             var bytes = [UInt8](repeating: 0, count: 18)
@@ -84,10 +98,13 @@ struct DevCertsCommand: ParsableCommand {
                 try chain.writeSigningFiles(named: "order", certificate: order.certificate, key: order.key, to: directory,
                                             p12Password: password!)
             }
+            let passwordFile = directory.appendingPathComponent("pass.p12.password")
             if passwordWasGenerated {
-                let url = directory.appendingPathComponent("pass.p12.password")
-                try Data((password! + "\n").utf8).write(to: url, options: .atomic)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+                try Data((password! + "\n").utf8).write(to: passwordFile, options: .atomic)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
+            } else if FileManager.default.fileExists(atPath: passwordFile.path) {
+                // An earlier run's generated password no longer opens the new pass.p12 (--force replaced it).
+                try FileManager.default.removeItem(at: passwordFile)
             }
             print("Development certificates (NOT FOR PRODUCTION: Wallet does not trust them) written to \(directory.path):")
             print("  root.pem  wwdr.pem  pass.pem  pass.key  pass.p12" + (orderTypeId == nil ? "" : "  order.pem  order.key  order.p12")

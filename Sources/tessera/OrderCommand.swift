@@ -116,6 +116,7 @@ struct OrderInspectCommand: ParsableCommand {
         if json {
             print(try ReportJSON.encode(Inspection(order: bundle.main, files: bundle.files, signer: bundle.signerSubject,
                                                    signerIssuer: bundle.signerIssuer, signingTime: bundle.signingTime)))
+            if let problem = bundle.mainProblem(.order) { throw CommandFailure(message: "\(file): \(problem)") }
             return
         }
         guard let orderJSON = bundle.archive.files["order.json"] else {

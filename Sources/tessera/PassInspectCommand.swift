@@ -3,6 +3,7 @@ import Foundation
 import PassBundle
 import PassCrypto
 import PassModel
+import Validation
 
 /// `tessera pass inspect`: what a `.pkpass` holds.
 struct PassInspectCommand: ParsableCommand {
@@ -32,6 +33,8 @@ struct PassInspectCommand: ParsableCommand {
                                     signerIssuer: bundle.signerIssuer, signingTime: bundle.signingTime)
         if json {
             print(try ReportJSON.encode(inspection))
+            // The JSON has no `pass` then: said, and exit 1, as without --json.
+            if let problem = bundle.mainProblem(.pass) { throw CommandFailure(message: "\(file): \(problem)") }
             return
         }
         guard let passData = archive.files["pass.json"] else {
@@ -86,6 +89,13 @@ struct BundleInspection {
             return FileEntry(path: path, size: archive.files[path]!.count, sha1: format.digest == .sha1 ? hash : nil,
                              sha256: format.digest == .sha256 ? hash : nil)
         }
+    }
+
+    /// Why the main JSON file is missing from ``main``, or `nil` when it is there.
+    func mainProblem(_ format: BundleFormat) -> String? {
+        guard main == nil else { return nil }
+        guard let data = archive.files[format.mainFile] else { return "no \(format.mainFile) at the archive root" }
+        return "\(format.mainFile) could not be read: \(JSONSyntax.fault(in: data) ?? "not a JSON document")"
     }
 
     var signerSubject: String? { signer?.signer.subject.oneLine }

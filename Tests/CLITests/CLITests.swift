@@ -43,6 +43,47 @@ struct CLITests {
         let forced = try await Subprocess.tessera(["certs", "dev", "--out", certs.path, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try Data(contentsOf: certs.appendingPathComponent("pass.key")) != key)
+
+        // Replaced with a password of the user's own: the earlier generated password file, which no longer opens
+        // the new pass.p12, is not left behind.
+        let own = work.appendingPathComponent("c3")
+        #expect(try await Subprocess.tessera(["certs", "dev", "--out", own.path]).status == 0)
+        let chosen = try await Subprocess.tessera(["certs", "dev", "--out", own.path, "--force"],
+                                                  environment: ["TESSERA_P12_PASSWORD": "chosen-password"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: own.appendingPathComponent("pass.p12.password").path))
+        let signed = try await Subprocess.tessera(
+            ["pass", "create", "--template", templates.appendingPathComponent("coupon").path, "--p12", own.appendingPathComponent("pass.p12").path,
+             "--output", work.appendingPathComponent("chosen.pkpass").path], environment: ["TESSERA_P12_PASSWORD": "chosen-password"])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        // An empty password, and a file where the folder should be, are refused by name.
+        let empty = work.appendingPathComponent("empty.password")
+        try Data().write(to: empty)
+        let emptyRefused = try await Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c4").path,
+                                                         "--p12-password-file", empty.path])
+        #expect(emptyRefused.status == 1 && emptyRefused.stderr.contains("the password is empty"), "\(emptyRefused.stderr)")
+        let fileInTheWay = try await Subprocess.tessera(["certs", "dev", "--out", empty.appendingPathComponent("sub").path])
+        #expect(fileInTheWay.status == 1 && fileInTheWay.stderr.contains("\(empty.path) is a file, not a folder"), "\(fileInTheWay.stderr)")
+    }
+
+    @Test("inspect --json of a bundle whose pass.json or order.json is missing or not JSON exits 1 saying so, as without --json")
+    func inspectJSONOfABrokenBundleFails() async throws {
+        let broken = work.appendingPathComponent("broken.pkpass").path
+        let empty = work.appendingPathComponent("empty.order").path
+        let made = try await Subprocess.run("python3", ["-c", """
+            import zipfile, sys
+            with zipfile.ZipFile(sys.argv[1], "w") as z: z.writestr("pass.json", "{")
+            with zipfile.ZipFile(sys.argv[2], "w") as z: z.writestr("logo.png", "x")
+            """, broken, empty])
+        #expect(made.status == 0, "\(made.stderr)")
+        for (command, file, reason) in [("pass", broken, "pass.json could not be read: line 1, column 2"),
+                                        ("order", empty, "no order.json at the archive root")] {
+            for json in [false, true] {
+                let result = try await Subprocess.tessera([command, "inspect", file] + (json ? ["--json"] : []))
+                #expect(result.status == 1 && result.stderr.contains("\(file): \(reason)"), "\(command) json=\(json): \(result.stderr)")
+                if json { #expect(result.stdout.contains("\"files\""), "\(result.stdout)") }
+            }
+        }
     }
 
     @Test func createVerifyInspectRoundTrip() async throws {

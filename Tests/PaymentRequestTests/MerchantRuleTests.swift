@@ -93,6 +93,18 @@ struct MerchantRuleTests {
                 startDateComponents: ApplePayDateComponents(years: 2026, months: 12, days: 9),
                 endDateComponents: ApplePayDateComponents(years: 2027, months: 1, days: 40))
         },
+        Rule("a day its month does not have", .error, "shippingMethods[0].dateComponentsRange.startDateComponents.days",
+             "month 2 of 2026 has 28 days, found 30") {
+            $0.shippingMethods![0].dateComponentsRange = ApplePayDateComponentsRange(
+                startDateComponents: ApplePayDateComponents(years: 2026, months: 2, days: 30),
+                endDateComponents: ApplePayDateComponents(years: 2026, months: 3, days: 2))
+        },
+        Rule("the 31st of a 30-day month", .error, "shippingMethods[0].dateComponentsRange.endDateComponents.days",
+             "month 4 of 2027 has 30 days, found 31") {
+            $0.shippingMethods![0].dateComponentsRange = ApplePayDateComponentsRange(
+                startDateComponents: ApplePayDateComponents(years: 2027, months: 4, days: 2),
+                endDateComponents: ApplePayDateComponents(years: 2027, months: 4, days: 31))
+        },
         Rule("a total label of spaces", .error, "total.label",
              "must not be empty: it is the name on the buyer's card statement, shown as \"Pay <label>\"") {
             $0.total.label = "   "

@@ -42,6 +42,11 @@ extension RequestChecker {
                     }
                     if let day = components.days, !(1...31).contains(day) {
                         error("\(itemPath).dateComponentsRange.\(name).days", "must be 1 to 31, found \(day)")
+                    } else if let day = components.days, let month = components.months, (1...12).contains(month),
+                              day > Self.daysIn(month: month, year: components.years) {
+                        // February 30th, April 31st: a day the month does not have (29 February only in a leap year).
+                        error("\(itemPath).dateComponentsRange.\(name).days",
+                              "month \(month)\(components.years.map { " of \($0)" } ?? "") has \(Self.daysIn(month: month, year: components.years)) days, found \(day)")
                     }
                 }
                 if range.endDateComponents < range.startDateComponents {
@@ -95,6 +100,17 @@ extension RequestChecker {
         if summable, !contexts.isEmpty, total.type != .pending, let totalValue = total.amountValue, sum > totalValue {
             error("multiTokenContexts", "amounts add up to \(format(sum)), more than the total \(total.amount): Apple Pay "
                   + "cancels such a request")
+        }
+    }
+
+    /// The days of a month of the Gregorian calendar; February has 29 when the year is unknown or a leap year.
+    static func daysIn(month: Int, year: Int?) -> Int {
+        switch month {
+        case 2:
+            guard let year else { return 29 }
+            return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
         }
     }
 }
