@@ -73,6 +73,7 @@ struct BarcodeCommand: ParsableCommand {
             pdf417SecurityLevel: pdf417SecurityLevel, pdf417Columns: pdf417Columns)
         let url = URL(fileURLWithPath: output)
         let isSVG = url.pathExtension.lowercased() == "svg"
+        try Loading.checkOutputFile(output, example: "barcode.\(isSVG ? "svg" : "png")")
         let matrix: BarcodeMatrix
         let bytes: Data
         do {

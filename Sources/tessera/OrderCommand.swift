@@ -38,7 +38,7 @@ struct OrderCreateCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        try Loading.checkOutputFile(output)
+        try Loading.checkOutputFile(output, example: "order.order")
         let template: OrderTemplate
         do {
             template = try OrderTemplate(directory: URL(fileURLWithPath: self.template))

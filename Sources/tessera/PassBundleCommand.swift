@@ -21,7 +21,7 @@ struct PassBundleCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Loading.checkOutputFile(output)
+        try Loading.checkOutputFile(output, example: "passes.pkpasses")
         var entries: [(name: String, data: Data)] = []
         var missing: [String] = []
         for path in passes {

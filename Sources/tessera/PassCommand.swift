@@ -54,15 +54,18 @@ struct PassCreateCommand: ParsableCommand {
 /// Shared loading steps that turn library errors into command failures.
 enum Loading {
     /// Refuses an `--output` that is a folder or inside a folder that does not exist, before any work is done.
-    static func checkOutputFile(_ path: String) throws {
+    static func checkOutputFile(_ path: String, example name: String = "pass.pkpass") throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            let example = URL(fileURLWithPath: path).appendingPathComponent("pass.pkpass").path
+            let example = URL(fileURLWithPath: path).appendingPathComponent(name).path
             throw CommandFailure(message: "--output \(path) is a folder; give the path of the file to write, such as \(example)")
         }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
             throw CommandFailure(message: "--output \(path): the folder \(parent) does not exist")
+        }
+        if !isDirectory.boolValue {
+            throw CommandFailure(message: "--output \(path): \(parent) is a file, not a folder")
         }
     }
 

@@ -37,7 +37,7 @@ struct PassGoogleCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        if let output { try Loading.checkOutputFile(output) }
+        if let output { try Loading.checkOutputFile(output, example: "save-link.json") }
         for origin in origins where Self.webOrigin(origin) == nil {
             throw CommandFailure(message: "--origin \(origin): not a web origin such as https://tickets.example.com (a scheme, a host and a port, no path or query)", exitCode: 2)
         }

@@ -36,6 +36,7 @@ struct PreviewOutputOptions: ParsableArguments {
     ///   - png: The PNG at ``scale``.
     /// - Throws: ``CommandFailure`` naming what failed.
     func write(svg: () -> String, png: (Double) throws -> Data) throws {
+        try Loading.checkOutputFile(output, example: "preview.\(isSVG ? "svg" : "png")")
         let bytes: Data
         do {
             bytes = isSVG ? Data(svg().utf8) : try png(scale)

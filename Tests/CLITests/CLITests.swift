@@ -86,6 +86,28 @@ struct CLITests {
         }
     }
 
+    @Test("an --output that is a folder, in a missing folder or under a file is refused by name before anything is drawn")
+    func outputPathsAreCheckedByName() async throws {
+        let folder = work.appendingPathComponent("out-folder.png")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = work.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let commands: [(String, [String], String)] = [
+            ("barcode", ["barcode", "--format", "qr", "--message", "HI"], "barcode.png"),
+            ("preview", ["pass", "preview", "--template", templates.appendingPathComponent("coupon").path], "preview.png"),
+        ]
+        for (name, arguments, example) in commands {
+            let cases = [(folder.path, "is a folder; give the path of the file to write, such as \(folder.path)/\(example)"),
+                         (work.appendingPathComponent("no-such/x.png").path, "the folder \(work.path)/no-such does not exist"),
+                         (file.appendingPathComponent("x.png").path, "\(file.path) is a file, not a folder")]
+            for (output, reason) in cases {
+                let result = try await Subprocess.tessera(arguments + ["--output", output])
+                #expect(result.status == 1 && result.stderr.contains(reason), "\(name) \(output): \(result.stderr)")
+                #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("could not be completed"))
+            }
+        }
+    }
+
     @Test func createVerifyInspectRoundTrip() async throws {
         let output = work.appendingPathComponent("ticket.pkpass").path
         let data = try writeJSON("data.json", #"{"serialNumber": "CLI-1", "barcodeMessage": "CLI-1-QR", "fields": {}}"#)
