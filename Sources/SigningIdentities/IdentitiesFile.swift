@@ -1,5 +1,6 @@
 public import Foundation
 import PassModel
+import Validation
 
 /// The identities file of `tessera serve --identities`: the signing identities one server signs with and the APNs
 /// token keys of their teams. Paths in it are relative to the file.
@@ -66,7 +67,8 @@ public struct IdentitiesFile: Sendable, Equatable {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw IdentitiesFileError(file: url.path, field: nil, "not JSON: \(error.localizedDescription)")
+            // Where it stops being JSON, as every other file the commands read is told.
+            throw IdentitiesFileError(file: url.path, field: nil, "not JSON: \(JSONSyntax.fault(in: data) ?? "the file is empty or not text")")
         }
         guard let object = root as? [String: Any] else {
             throw IdentitiesFileError(file: url.path, field: nil, "must be a JSON object with \"identities\"")

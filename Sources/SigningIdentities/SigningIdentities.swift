@@ -128,7 +128,17 @@ public struct SigningIdentities: Sendable {
             case .passwordRequired where entry.keyURI != nil: field = "key"
             case .passwordRequired: field = entry.p12 == nil ? "keyPasswordFile" : "p12PasswordFile"
             default:
-                field = entry.p12 != nil ? "p12" : error.reason.contains("private key") ? "key" : "cert"
+                // A file that does not load is named by the path in the reason: the key's or the intermediate's
+                // missing file is not the certificate's fault.
+                if let wwdr = entry.wwdr?.path, error.reason.contains(wwdr) {
+                    field = "wwdr"
+                } else if entry.p12 != nil {
+                    field = "p12"
+                } else if let key = entry.key?.path, error.reason.contains(key) {
+                    field = "key"
+                } else {
+                    field = error.reason.contains("private key") ? "key" : "cert"
+                }
             }
             throw failure(field, error.reason)
         }

@@ -71,12 +71,13 @@ struct CertsStatusCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: ["identities": rows], options: [.sortedKeys, .prettyPrinted])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            let header = ["IDENTIFIER", "TEAM", "EXPIRES", "DAYS LEFT", "STATUS"]
+            let header = ["IDENTIFIER", "TEAM", "SERIAL", "EXPIRES", "DAYS LEFT", "STATUS"]
             let lines = rows.map { row -> [String] in
                 let daysLeft = row["daysLeft"] as? Int
                 let status = (row["reason"] as? String).map { "unusable: \($0)" }
                     ?? ((daysLeft ?? 0) < days ? "renew now" : (daysLeft ?? 0) < 30 ? "renew soon" : "ok")
-                return [row["identifier"] as? String ?? "", row["teamIdentifier"] as? String ?? "-",
+                let serial = (row["serialNumber"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "-"
+                return [row["identifier"] as? String ?? "", row["teamIdentifier"] as? String ?? "-", serial,
                         row["expiresAt"] as? String ?? "-", daysLeft.map(String.init) ?? "-", status]
             }
             let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }

@@ -142,6 +142,23 @@ struct ServeIdentitiesValidationTests {
         #expect(rows.map { $0["identifier"] as? String } == ["pass.com.later.cards", "pass.com.soon.tickets"], "\(report.stdout)")
         #expect(rows.first?["usable"] as? Bool == false && (rows.first?["reason"] as? String ?? "").contains("does not load"), "\(rows)")
         #expect(rows.last?["daysLeft"] as? Int == 3, "\(rows)")
+
+        // The table shows each certificate's serial number; a missing key or intermediate file is named as that
+        // field, not as the certificate; a file that is not JSON is told with the line and column.
+        #expect(fine.stdout.contains("SERIAL") && fine.stdout.contains(later.chain.pass.serialNumberHex), "\(fine.stdout)")
+        for (field, original) in [("key", soon.path("pass.key")), ("wwdr", soon.path("wwdr.pem"))] {
+            let missing = try TemporaryDirectory.make(prefix: "certs-status")
+            let file = try expiringFile([(soon, "pass.com.soon.tickets")], work: missing)
+            let edited = try String(contentsOf: file, encoding: .utf8)
+                .replacingOccurrences(of: original, with: missing.appendingPathComponent("gone.pem").path)
+            try Data(edited.utf8).write(to: file)
+            let answer = try await Subprocess.tessera(["certs", "status", "--identities", file.path])
+            #expect(answer.status == 1 && answer.stdout.contains("identities[0].\(field): "), "\(field): \(answer.stdout)\(answer.stderr)")
+        }
+        let notJSON = mixed.appendingPathComponent("cut.json")
+        try Data("{\n  \"identities\": [\n".utf8).write(to: notJSON)
+        let cut = try await Subprocess.tessera(["certs", "status", "--identities", notJSON.path])
+        #expect(cut.status == 1 && cut.stderr.contains("not JSON: line 3, column 1"), "\(cut.stderr)")
     }
 
     @Test("an identity that expires while serving: its passes are still served, new versions refused, /health names it")
