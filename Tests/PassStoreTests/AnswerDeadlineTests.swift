@@ -2,6 +2,7 @@ import Foundation
 import PassStore
 import Synchronization
 import Testing
+import TesseraTestSupport
 
 /// A statement that never gets an answer (a server that crashed under it) must not hold a campaign for good.
 @Suite("Waiting for the database at most a given time")
@@ -46,7 +47,8 @@ struct AnswerDeadlineTests {
             try await AnswerDeadline.run(seconds: 1, "campaign batch write") { await unanswered.wait() }
         }
         let waited = ContinuousClock.now - started
-        #expect(waited >= .seconds(1) && waited < .seconds(30), "\(waited)")
+        // Not for ever: a loaded machine may run the deadline's timer late, so the bound is scaled as the suite's others.
+        #expect(waited >= .seconds(1) && waited < TestTime.duration(.seconds(30)), "\(waited)")
         unanswered.release()
     }
 
