@@ -109,8 +109,16 @@ public struct PassVerifier: Sendable {
             error(source, reason.hasPrefix("\(source): ") ? String(reason.dropFirst(source.count + 2)) : reason)
             return report
         }
-        for problem in archive.layoutProblems { error(problem.path, problem.message) }
         let files = archive.files
+        // The other kind of bundle (a pass given to order verify): said once, instead of a hash error for each of
+        // its files (the manifest's digest is the other kind's) and a missing main file.
+        let other: BundleFormat = format == .pass ? .order : .pass
+        if files[format.mainFile] == nil, files[other.mainFile] != nil {
+            error(source, "this is a Wallet \(other.noun) (it holds \(other.mainFile), no \(format.mainFile)), not "
+                + "\(format == .order ? "an" : "a") \(format.noun): check it with tessera \(other.noun) verify")
+            return report
+        }
+        for problem in archive.layoutProblems { error(problem.path, problem.message) }
         for required in [format.mainFile, "manifest.json", "signature"] where files[required] == nil && archive.hashes[required] == nil {
             error(required, "missing from the archive root")
         }

@@ -108,6 +108,20 @@ struct CLITests {
         }
     }
 
+    @Test("a pass given to order verify (and an order to pass verify) is named as the other kind, in one error")
+    func verifyOfTheOtherKind() async throws {
+        let pass = work.appendingPathComponent("kind.pkpass").path
+        let create = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+                                                   "--output", pass] + credentials)
+        #expect(create.status == 0, "\(create.stderr)")
+        let asOrder = try await Subprocess.tessera(["order", "verify", pass])
+        #expect(asOrder.status == 1)
+        let said = asOrder.stdout + asOrder.stderr
+        #expect(said.contains("this is a Wallet pass (it holds pass.json, no order.json), not an order: check it with tessera pass verify"),
+                "\(said)")
+        #expect(!said.contains("changed after signing"), "\(said)")
+    }
+
     @Test func createVerifyInspectRoundTrip() async throws {
         let output = work.appendingPathComponent("ticket.pkpass").path
         let data = try writeJSON("data.json", #"{"serialNumber": "CLI-1", "barcodeMessage": "CLI-1-QR", "fields": {}}"#)
