@@ -2,6 +2,7 @@ public import Foundation
 import PassCrypto
 import PassModel
 import ZIPFoundation
+import Validation
 
 /// The files of a `.pkpass` (or, with ``BundleFormat/order``, an `.order`), read from its ZIP archive, with any
 /// layout problems found while reading.
@@ -52,7 +53,7 @@ public struct PassArchive: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             FileManager.default.isReadableFile(atPath: path)
         else {
-            throw PassBundleError(.io, "\(path): file not found or unreadable")
+            throw PassBundleError(.io, "\(path): \(FileReading.problem(at: path))")
         }
         let archive: Archive
         do {

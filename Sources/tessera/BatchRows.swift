@@ -1,6 +1,7 @@
 import Foundation
 import PassModel
 import SwiftCSV
+import Validation
 
 /// The rows of a batch file, each a data document or an error for that row alone.
 ///
@@ -24,7 +25,7 @@ struct BatchRows {
 
     init(path: String, template: PassTemplate) throws {
         guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(message: "\(path): rows file not found or unreadable")
+            throw CommandFailure(message: "\(path): \(FileReading.problem(at: path, what: "rows file"))")
         }
         if path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") {
             rows = Self.jsonLines(bytes).map { row in

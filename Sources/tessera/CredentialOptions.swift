@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PassBundle
 import PassCrypto
+import Validation
 
 /// The signing credentials every pass-making command takes.
 struct CredentialOptions: ParsableArguments {
@@ -134,7 +135,7 @@ enum Secret {
     static func read(file: String?, environment name: String, flag: String? = nil) throws -> String? {
         if let file {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure(message: (flag.map { "\($0): " } ?? "") + "\(file): file not found or unreadable")
+                throw CommandFailure(message: (flag.map { "\($0): " } ?? "") + "\(file): \(FileReading.problem(at: file))")
             }
             return withoutLineEnding(String(decoding: data, as: UTF8.self))
         }

@@ -3,6 +3,7 @@ import Foundation
 import OrderModel
 import PassBundle
 import PassModel
+import Validation
 
 /// `tessera order`: make, check and look inside Wallet order packages.
 struct OrderCommand: ParsableCommand {
@@ -48,7 +49,7 @@ struct OrderCreateCommand: ParsableCommand {
         var document: Data?
         if let data {
             guard let bytes = FileManager.default.contents(atPath: data) else {
-                throw CommandFailure(message: "\(data): data file not found or unreadable")
+                throw CommandFailure(message: "\(data): \(FileReading.problem(at: data, what: "data file"))")
             }
             document = bytes
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PassBundle
+import Validation
 
 /// `tessera pass bundle`: several signed passes as one `.pkpasses` download.
 struct PassBundleCommand: ParsableCommand {
@@ -26,7 +27,7 @@ struct PassBundleCommand: ParsableCommand {
         var missing: [String] = []
         for path in passes {
             guard let data = FileManager.default.contents(atPath: path) else {
-                missing.append("\(path): file not found or unreadable")
+                missing.append("\(path): \(FileReading.problem(at: path))")
                 continue
             }
             entries.append((URL(fileURLWithPath: path).lastPathComponent, data))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PassBundle
 import PassModel
+import Validation
 
 /// `tessera pass`: make, check and look inside passes.
 struct PassCommand: ParsableCommand {
@@ -88,7 +89,7 @@ enum Loading {
 
     static func passData(at path: String) throws -> PassData {
         guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(message: "\(path): data file not found or unreadable")
+            throw CommandFailure(message: "\(path): \(FileReading.problem(at: path, what: "data file"))")
         }
         do {
             return try PassData(jsonData: bytes)

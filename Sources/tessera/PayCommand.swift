@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Checkout
 import PaymentRequest
+import Validation
 
 /// `tessera pay`: check Apple Pay payment requests, preview their payment sheet and decrypt payment tokens.
 struct PayCommand: ParsableCommand {
@@ -82,7 +83,7 @@ enum PayInput {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let bytes = FileManager.default.contents(atPath: file) else {
-                throw CommandFailure(message: "\(file): file not found or unreadable")
+                throw CommandFailure(message: "\(file): \(FileReading.problem(at: file))")
             }
             data = bytes
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PaymentToken
+import Validation
 
 /// `tessera pay decrypt`: verify an Apple Pay payment token's signature and decrypt its payment data.
 struct PayDecryptCommand: ParsableCommand {
@@ -75,7 +76,7 @@ struct PayDecryptCommand: ParsableCommand {
     private func readToken() throws -> Data {
         if token == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         guard let data = FileManager.default.contents(atPath: token) else {
-            throw CommandFailure(message: "\(token): file not found or unreadable")
+            throw CommandFailure(message: "\(token): \(FileReading.problem(at: token))")
         }
         return data
     }

@@ -122,6 +122,20 @@ struct CLITests {
         #expect(!said.contains("changed after signing"), "\(said)")
     }
 
+    @Test("a folder given where a file is read is called a folder, not a file not found")
+    func aFolderForAFileIsNamed() async throws {
+        let folder = work.appendingPathComponent("a-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for arguments in [["pass", "verify", folder.path], ["pass", "inspect", folder.path], ["pay", "validate", folder.path]] {
+            let result = try await Subprocess.tessera(arguments)
+            #expect(result.status == 1 && (result.stdout + result.stderr).contains("\(folder.path): is a folder, not a file"),
+                    "\(arguments): \(result.stdout)\(result.stderr)")
+        }
+        let data = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+                                                 "--data", folder.path, "--output", work.appendingPathComponent("f.pkpass").path] + credentials)
+        #expect(data.status == 1 && data.stderr.contains("\(folder.path): is a folder, not a data file"), "\(data.stderr)")
+    }
+
     @Test func createVerifyInspectRoundTrip() async throws {
         let output = work.appendingPathComponent("ticket.pkpass").path
         let data = try writeJSON("data.json", #"{"serialNumber": "CLI-1", "barcodeMessage": "CLI-1-QR", "fields": {}}"#)
