@@ -78,7 +78,14 @@ struct BatchRows {
                     rows.append(Row(line: index + 1, data: .success(data)))
                 }
             } catch {
-                rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: "\(error)"))))
+                // The row was read alone, so its "line 1, column N" is this line's column N (after its leading spaces).
+                var message = "\(error)"
+                if message.hasPrefix("line 1, column "), let colon = message.firstIndex(of: ":"),
+                   let column = Int(message[message.index(message.startIndex, offsetBy: 15)..<colon]) {
+                    let leading = line.prefix { $0 == " " || $0 == "\t" }.count
+                    message = "not JSON at column \(column + leading)\(message[colon...])"
+                }
+                rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: message))))
             }
         }
         return rows

@@ -148,6 +148,11 @@ struct IssuingCLITests {
         let mixed = try await self.batch(jsonl.path, into: "mixed")
         #expect(mixed.status == 1 && mixed.stderr.contains("latin1.jsonl line 1: not UTF-8 text"), "\(mixed.stderr)")
         #expect(mixed.stdout.contains("1 of 2 passes written"), "\(mixed.stdout)")
+
+        // A row that is not JSON is named by its own line and the column in it, not as "line 1" of itself.
+        let cut = try write("cut.jsonl", "{\"serialNumber\":\"C1\"}\n  {\"serialNumber\": }\n")
+        let cutRows = try await self.batch(cut, into: "cut")
+        #expect(cutRows.status == 1 && cutRows.stderr.contains("cut.jsonl line 2: not JSON at column 20: "), "\(cutRows.stderr)")
     }
 
     @Test func jsonLinesWithWindowsLineEndingsAreOneRowPerLine() async throws {
