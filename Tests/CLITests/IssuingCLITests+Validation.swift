@@ -78,10 +78,14 @@ extension IssuingCLITests {
         var text = try String(contentsOf: passURL, encoding: .utf8)
         text = text.replacingOccurrences(of: "{\n", with: "{\n  \"organizationName\": \"First Org\",\n", options: [], range: text.range(of: "{\n"))
         try Data(text.utf8).write(to: passURL)
+        // With a missing icon too: both are told at once, not the duplicate alone.
+        try FileManager.default.removeItem(at: template.appendingPathComponent("icon.png"))
         let duplicate = try await Subprocess.tessera(["pass", "create", "--template", template.path,
                                                 "--output", work.appendingPathComponent("dup.pkpass").path] + credentials)
         #expect(duplicate.status == 1)
-        #expect(duplicate.stderr.contains("\"organizationName\" appears twice in one object (line 2, column 3 and line"), "\(duplicate.stderr)")
+        #expect(duplicate.stderr.contains("error: organizationName: appears twice in one object (line 2, column 3 and line"), "\(duplicate.stderr)")
+        #expect(duplicate.stderr.contains("error: icon.png: required image is missing"), "\(duplicate.stderr)")
+        #expect(duplicate.stderr.contains("dup.pkpass not written"), "\(duplicate.stderr)")
 
         let noIcon = work.appendingPathComponent("no-icon")
         try FileManager.default.copyItem(at: templates.appendingPathComponent("coupon"), to: noIcon)

@@ -82,7 +82,16 @@ public struct PassTemplate: Sendable {
         }
         let duplicates = JSONDuplicateKeys.find(in: passJSON)
         guard duplicates.isEmpty else {
-            throw PassModelError(.invalidPass, "\(origin): " + duplicates.map { "\"\($0.path)\" \($0.message)" }.joined(separator: "; "))
+            // Every other problem of the template is told with them (a missing icon, a wrong colour), as for a
+            // pass.json that does not decode.
+            let report = PassValidator().validate(passJSON: passJSON, files: files)
+            let issues = report.errors + report.warnings
+            let headline = duplicates.map { "\"\($0.path)\" \($0.message)" }.joined(separator: "; ")
+            throw PassModelError(
+                .invalidPass,
+                "\(origin): \(headline); \(report.errors.count) error(s) and \(report.warnings.count) warning(s) in all:\n"
+                    + issues.map { "  \($0)" }.joined(separator: "\n"),
+                issues: issues)
         }
         do {
             pass = try Pass(jsonData: passJSON)
