@@ -120,6 +120,13 @@ public struct PassCredentials: Sendable {
         let generation = issuer["OU"].map { " (\($0))" } ?? ""
         var reason = "the WWDR certificate \"\(wwdr.subject.oneLine)\" did not issue the \(kind(of: certificate)), "
             + "which was issued by \"\(issuer.oneLine)\": the WWDR intermediate (wwdr) must be that one\(generation)"
+        if issuer.oneLine == wwdr.subject.oneLine {
+            // Same name, another key: an intermediate of the same name from another chain (two `certs dev` folders,
+            // or a renewed intermediate), which the names alone would not show.
+            reason += ". The names are the same but the keys differ: this WWDR certificate (serial "
+                + "\(wwdr.serialNumberHex)) is another intermediate of that name, from another chain; use the one that "
+                + "came with the certificate"
+        }
         if issuer["CN"]?.contains("Apple Worldwide Developer Relations") == true {
             // The generation that issued it, not the newest: a certificate from G1 needs G1, not G4.
             if let ou = issuer["OU"], ou.count <= 3, ou.hasPrefix("G"), ou.dropFirst().allSatisfy(\.isNumber) {

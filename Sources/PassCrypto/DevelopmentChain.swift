@@ -1,4 +1,7 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A development certificate chain shaped like Apple's: a root, a WWDR-like intermediate and a
 /// Pass Type ID certificate with the real certificate's subject layout and extensions.
@@ -174,8 +177,28 @@ public struct DevelopmentChain: Sendable {
         var written: [URL] = []
         for (name, data, mode) in files {
             let url = directory.appendingPathComponent(name)
-            try data.write(to: url, options: .atomic)
-            try fileManager.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+            // Created with its mode (a key is never readable by others, not even for a moment), then renamed over
+            // the file it replaces, so a reader sees the old file or the new one whole.
+            let temporary = directory.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+            guard descriptor >= 0 else {
+                throw CryptoError(.internalFailure, "\(temporary.path): cannot be created (\(String(cString: strerror(errno))))")
+            }
+            let complete = data.withUnsafeBytes { bytes -> Bool in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if count < 0 { if errno == EINTR { continue }; return false }
+                    offset += count
+                }
+                return fsync(descriptor) == 0
+            }
+            close(descriptor)
+            guard complete, rename(temporary.path, url.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary.path)
+                throw CryptoError(.internalFailure, "\(url.path): cannot be written (\(reason))")
+            }
             written.append(url)
         }
         return written

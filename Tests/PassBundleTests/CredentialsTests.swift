@@ -83,6 +83,9 @@ struct CredentialsTests {
         #expect(error?.code == .wrongIntermediate)
         #expect(error?.reason.contains("the WWDR intermediate (wwdr)") == true)
         #expect(error?.reason.contains("--wwdr") == false)
+        // Two chains whose intermediates have the same name: the message says the keys differ, not two equal names alone.
+        #expect(error?.reason.contains("The names are the same but the keys differ: this WWDR certificate (serial "
+                                       + "\(other.chain.wwdr.serialNumberHex))") == true, "\(error?.reason ?? "")")
     }
 
     @Test func loadsP12WithAndWithoutTheRightPassword() async throws {
