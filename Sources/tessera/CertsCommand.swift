@@ -100,8 +100,9 @@ struct DevCertsCommand: ParsableCommand {
             }
             let passwordFile = directory.appendingPathComponent("pass.p12.password")
             if passwordWasGenerated {
-                try Data((password! + "\n").utf8).write(to: passwordFile, options: .atomic)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
+                // Mode 0600 from the moment it exists, like the keys (an earlier run's file is replaced: --force).
+                if FileManager.default.fileExists(atPath: passwordFile.path) { try FileManager.default.removeItem(at: passwordFile) }
+                try SecretFile(creating: passwordFile.path, flag: "--out").write(password!)
             } else if FileManager.default.fileExists(atPath: passwordFile.path) {
                 // An earlier run's generated password no longer opens the new pass.p12 (--force replaced it).
                 try FileManager.default.removeItem(at: passwordFile)

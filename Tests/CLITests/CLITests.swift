@@ -32,6 +32,8 @@ struct CLITests {
         #expect(text.stdout.contains("1.2.840.113635.100.6.1.16"))
         let keyMode = try FileManager.default.attributesOfItem(atPath: certs.appendingPathComponent("pass.key").path)[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
+        let passwordMode = try FileManager.default.attributesOfItem(atPath: certs.appendingPathComponent("pass.p12.password").path)[.posixPermissions] as? Int
+        #expect(passwordMode == 0o600)
         let again = try await Subprocess.tessera(["certs", "dev", "--out", work.appendingPathComponent("c2").path])
         #expect(again.stdout.contains("NOT FOR PRODUCTION"))
 
