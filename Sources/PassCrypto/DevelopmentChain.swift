@@ -184,20 +184,17 @@ public struct DevelopmentChain: Sendable {
             guard descriptor >= 0 else {
                 throw CryptoError(.internalFailure, "\(temporary.path): cannot be created (\(String(cString: strerror(errno))))")
             }
-            let complete = data.withUnsafeBytes { bytes -> Bool in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 { if errno == EINTR { continue }; return false }
-                    offset += count
+            do {
+                let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                try handle.write(contentsOf: data)
+                try handle.synchronize()
+                try handle.close()
+                guard rename(temporary.path, url.path) == 0 else {
+                    throw CryptoError(.internalFailure, String(cString: strerror(errno)))
                 }
-                return fsync(descriptor) == 0
-            }
-            close(descriptor)
-            guard complete, rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary.path)
-                throw CryptoError(.internalFailure, "\(url.path): cannot be written (\(reason))")
+            } catch {
+                try? fileManager.removeItem(at: temporary)
+                throw CryptoError(.internalFailure, "\(url.path): cannot be written (\(error.localizedDescription))")
             }
             written.append(url)
         }

@@ -34,22 +34,14 @@ struct SecretFile {
 
     /// Writes the secret and a line end, flushed to the disk, and closes the file; on failure the file is deleted.
     func write(_ secret: String) throws {
-        var failure: Int32?
-        var bytes = Array((secret + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = errno
-                break
-            }
-            bytes = bytes.dropFirst(written)
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if let failure {
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: Data((secret + "\n").utf8))
+            try handle.synchronize()
+            try handle.close()
+        } catch {
             unlink(path)
-            throw CommandFailure(message: "\(flag) \(path): cannot write the secret (\(String(cString: strerror(failure))))")
+            throw CommandFailure(message: "\(flag) \(path): cannot write the secret (\(error.localizedDescription))")
         }
     }
 

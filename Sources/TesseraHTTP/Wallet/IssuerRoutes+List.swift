@@ -27,17 +27,24 @@ extension IssuerRoutes {
     /// not checked.
     private func checkFieldKeys(_ search: ItemListRequest, principal: IssuerPrincipal) async throws {
         guard !search.fields.isEmpty, let template = search.query.template,
-              let keys = try? await issuer.fieldKeys(ofTemplate: template)
+              let keys = await visibleFieldKeys(ofTemplate: template, principal: principal)
         else { return }
-        if !principal.isAdmin {
-            guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template), principal.covers(type)
-            else { return }
-        }
         for field in search.fields where !keys.contains(field.key) {
             throw IssuerError.badQuery(
                 "field.\(field.key)",
                 "template \"\(template)\" has no field with this key (its fields: \(keys.joined(separator: ", ")))")
         }
+    }
+
+    /// The field keys of a template the caller may see: `nil` for a template the server does not have, or another
+    /// brand's (to an API key, as one that does not exist).
+    private func visibleFieldKeys(ofTemplate template: String, principal: IssuerPrincipal) async -> [String]? {
+        guard let keys = try? await issuer.fieldKeys(ofTemplate: template) else { return nil }
+        if !principal.isAdmin {
+            guard let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template), principal.covers(type)
+            else { return nil }
+        }
+        return keys
     }
 
     /// A listed pass's state, as `GET /api/v1/passes/{type}/{serial}` answers it.
@@ -59,12 +66,11 @@ extension IssuerRoutes {
         // the values the pass shows (its own over its template's), as NDJSON's `fields`. Another brand's template is
         // to an API key as one that does not exist: no columns of its fields.
         let issuer = self.issuer
-        var templateKeys = try? await search.query.template.asyncMap { try await issuer.fieldKeys(ofTemplate: $0) }
-        if templateKeys != nil, !principal.isAdmin, let template = search.query.template {
-            let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template)
-            if !(type.map(principal.covers) ?? false) { templateKeys = nil }
+        let keys: [String]? = if let template = search.query.template {
+            await visibleFieldKeys(ofTemplate: template, principal: principal)
+        } else {
+            nil
         }
-        let keys = templateKeys
         let fieldColumns = keys?.map { "field." + $0 } ?? ["fields"]
         let columns = ["passTypeIdentifier", "serialNumber", "template"] + fieldColumns
             + ["voided", "redeemed", "redemptions", "devices", "updated"]
@@ -90,14 +96,5 @@ extension IssuerRoutes {
                     "updated": .string(RFC3339.string(pass.lastModified)),
                 ])
             })
-    }
-
-}
-
-extension Optional {
-    /// The wrapped value mapped by an async function, or `nil`.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }
