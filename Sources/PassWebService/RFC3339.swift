@@ -13,6 +13,16 @@ public enum RFC3339 {
         return (try? plain.parse(normalized)) ?? (try? withFraction.parse(normalized))
     }
 
+    /// Reads a date-time given in a URL's query: as ``date(_:)``, and also with a space where its offset's `+` was
+    /// (`2026-12-31T23:00:00 01:00`): a query decoded as HTML forms and `URLSearchParams` write it reads `+` as a
+    /// space, and a `+01:00` typed into a URL unencoded arrives that way.
+    public static func queryDate(_ text: String) -> Date? {
+        if let date = date(text) { return date }
+        let bytes = Array(text.utf8)
+        guard bytes.count > 6, bytes[bytes.count - 6] == UInt8(ascii: " ") else { return nil }
+        return date(String(decoding: bytes[..<(bytes.count - 6)] + Array("+".utf8) + bytes[(bytes.count - 5)...], as: UTF8.self))
+    }
+
     /// Whether `text` is `YYYY-MM-DDThh:mm:ss[.fraction](Z|+hh:mm|-hh:mm)` (`t` and `z` in either case) with every
     /// part in its range: months 01-12, days up to the month's last (29 February in leap years only), hours 00-23,
     /// minutes 00-59, seconds 00-59, offsets up to 23:59.

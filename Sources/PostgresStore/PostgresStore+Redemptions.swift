@@ -13,16 +13,45 @@ extension PostgresStore: RedemptionStore {
     /// Counts one scan. A scan with an idempotency key first takes a transaction lock on the key, so repeats of one
     /// key on any server process queue there and find the first scan's answer; then the pass's row is locked, so scans
     /// of one pass queue there and each sees the count the one before it left.
+    ///
+    /// A scan that voids the pass it uses up makes a new version, which takes the update tag counter's row. Every other
+    /// writer (a `PATCH`, a campaign's batch) takes that row before the pass's, so such a scan takes it first too:
+    /// taken after the pass's row, the two orders would deadlock. When a look at the pass without a lock shows this scan
+    /// can use it up, the counter is taken at the start; if another scan counted meanwhile and this one turns out to
+    /// use the pass up after all, its transaction is rolled back and run again that way.
     public func redeem(_ attempt: RedemptionAttempt, now: Date) async throws -> RedemptionOutcome {
-        try await transaction { connection in try await redeem(attempt, now: now, connection) }
+        var counterFirst = false
+        if attempt.rule.voidsWhenUsedUp, let limit = attempt.rule.limit, let type = attempt.passTypeIdentifier,
+           let serial = attempt.serialNumber,
+           let row = try await rows("""
+               SELECT redemptions, voided FROM passes WHERE pass_type_identifier = \(type) AND serial_number = \(serial)
+               """).first
+        {
+            let (count, voided) = try row.decode((Int, Bool).self)
+            counterFirst = !voided && count + 1 >= limit
+        }
+        for takingCounter in counterFirst ? [true] : [false, true] {
+            if let outcome = try await transaction({ connection in
+                try await redeem(attempt, now: now, counterFirst: takingCounter, connection)
+            }) {
+                return outcome
+            }
+        }
+        throw PassStoreError.unavailable("redemptions: a scan with the update tag counter taken first asked to take it")
     }
 
-    private func redeem(_ attempt: RedemptionAttempt, now: Date, _ connection: PostgresConnection) async throws
-        -> RedemptionOutcome
+    /// One scan in the caller's transaction; `nil`, having written nothing, when the scan uses its pass up and must
+    /// void it but the update tag counter was not taken first.
+    private func redeem(_ attempt: RedemptionAttempt, now: Date, counterFirst: Bool, _ connection: PostgresConnection)
+        async throws -> RedemptionOutcome?
     {
         if let key = attempt.idempotencyKey {
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtextextended('tessera.redemption:' || \(key), 0))", logger: logger)
+        }
+        if counterFirst {
+            try await connection.query(
+                "SELECT value FROM counters WHERE name = \(tables.counter) FOR UPDATE", logger: logger)
         }
         let found = try await connection.query("""
             SELECT redemptions, \(unescaped: Self.passColumns) FROM passes
@@ -55,6 +84,10 @@ extension PostgresStore: RedemptionStore {
         var count = try found.makeRandomAccess()[0].decode(Int.self)
         var record = try Self.passRecord(dropping: found)
         let result = attempt.result(redemptions: count, voided: record.voided)
+        if !counterFirst, attempt.rule.voidsWhenUsedUp, !record.voided, let limit = attempt.rule.limit,
+           count + (result == .valid ? 1 : 0) >= limit {
+            return nil
+        }
         if result == .valid {
             count += 1
             try await connection.query("""

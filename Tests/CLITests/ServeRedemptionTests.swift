@@ -204,6 +204,12 @@ struct ServeRedemptionTests {
             #expect(anonymous.status == 401)
             // Nothing was counted by the refused scans.
             #expect(try await ServeCampaignTests.pass(server, "S-1")["redemptions"] as? Int == 0)
+            // A GS1 message separates its elements with GS (U+001D): the pass keeps it, and the scanner sends it back.
+            let gs1 = #"0109506000134352\u001d17261231"#
+            try await Self.create(server, serial: "G-1", barcode: gs1)
+            let scanned = try await Self.scan(server, #"{"barcodeMessage":"\#(gs1)"}"#)
+            #expect(scanned.status == 200 && scanned.json["result"] as? String == "valid", "\(scanned.json)")
+            #expect((scanned.json["pass"] as? [String: Any])?["serialNumber"] as? String == "G-1")
         }
     }
 }

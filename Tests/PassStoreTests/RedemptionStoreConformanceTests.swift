@@ -144,6 +144,40 @@ struct RedemptionStoreConformanceTests {
         }
     }
 
+    @Test("scans that void the pass they use up, beside changes of the same passes, all complete (no lock cycle)",
+          arguments: kinds)
+    func voidingScansBesideChanges(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let redemptions = try redemptions(store)
+            let serials = (0..<24).map { "V\($0)" }
+            try await Fixtures.insert(serials, into: store)
+            // Once: the first scan voids. Twice: two scans that both see a count of 0 before they lock the pass, so the
+            // second learns only under the lock that it uses the pass up.
+            let once = RedemptionRule(limit: 1, voidsWhenUsedUp: true), twice = RedemptionRule(limit: 2, voidsWhenUsedUp: true)
+            let results = try await withThrowingTaskGroup(of: RedemptionResult?.self) { group in
+                for (index, serial) in serials.enumerated() {
+                    let rule = index % 2 == 0 ? once : twice
+                    for _ in 0..<2 {
+                        group.addTask { try await redemptions.redeem(Self.attempt(serial, rule: rule), now: Fixtures.now).result }
+                    }
+                    group.addTask {
+                        _ = try await store.updatePass(passTypeIdentifier: Fixtures.passType, serialNumber: serial,
+                                                       change: PassChange(data: Data(#"{"seat":"\#(index)"}"#.utf8)),
+                                                       now: Fixtures.now)
+                        return nil
+                    }
+                }
+                return try await group.reduce(into: [RedemptionResult]()) { if let result = $1 { $0.append(result) } }
+            }
+            #expect(results.filter { $0 == .valid }.count == 12 + 24, "once: one valid each; twice: two each")
+            for serial in serials {
+                let pass = try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: serial)
+                #expect(pass?.voided == true && pass.map { String(decoding: $0.data, as: UTF8.self).contains("seat") } == true,
+                        "\(serial)")
+            }
+        }
+    }
+
     @Test("two PostgreSQL stores scanning one ticket together give one valid; one key used by both is answered once")
     func twoProcesses() async throws {
         guard !TestPostgres.skipped else { return }

@@ -61,7 +61,7 @@ extension PassIssuer {
                 }
                 filter.passTypeIdentifier = value
             case "from", "to":
-                guard let date = RFC3339.date(value) else {
+                guard let date = RFC3339.queryDate(value) else {
                     throw IssuerError.badQuery(name, "not an RFC 3339 date-time with a time zone (2026-12-31T23:00:00Z)")
                 }
                 if name == "from" { from = date } else { to = date }

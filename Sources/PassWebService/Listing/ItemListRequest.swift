@@ -59,7 +59,7 @@ public struct ItemListRequest: Sendable, Equatable {
             case "redeemed" where kind == .pass:
                 query.redeemed = try Self.flag(value, name)
             case "updatedSince":
-                guard let date = RFC3339.date(value) else {
+                guard let date = RFC3339.queryDate(value) else {
                     throw IssuerError.badQuery(name, "not an RFC 3339 date-time with a time zone (2026-12-31T23:00:00Z)")
                 }
                 query.updatedSince = date

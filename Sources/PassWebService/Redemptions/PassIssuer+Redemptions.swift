@@ -47,7 +47,8 @@ extension PassIssuer {
         let place = try Self.text(body["place"], "place", maximum: Self.maximumPlaceLength)
         let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
         let pass: PassRecord?
-        if let message = try Self.text(body["barcodeMessage"], "barcodeMessage", maximum: Self.maximumBarcodeMessageLength) {
+        if let message = try Self.text(body["barcodeMessage"], "barcodeMessage", maximum: Self.maximumBarcodeMessageLength,
+                                       controlCharacters: true) {
             guard body["passTypeIdentifier"] == nil, body["serialNumber"] == nil else {
                 throw IssuerError.invalid("barcodeMessage: give a barcode message or passTypeIdentifier and serialNumber, not both")
             }
@@ -114,15 +115,20 @@ extension PassIssuer {
         return date <= now
     }
 
-    /// An optional text member: a string of 1 to `maximum` characters without control characters.
-    private static func text(_ value: JSONValue?, _ name: String, maximum: Int) throws -> String? {
+    /// An optional text member: a string of 1 to `maximum` characters, without control characters unless
+    /// `controlCharacters` (a barcode message: GS1 data separates its elements with GS, U+001D, and a pass's data keeps
+    /// them, so a scanner sends them back).
+    private static func text(_ value: JSONValue?, _ name: String, maximum: Int, controlCharacters: Bool = false) throws
+        -> String?
+    {
         guard let value, !value.isNull else { return nil }
         guard let text = value.stringValue else {
             throw IssuerError.invalid("\(name): must be a string, found \(value.kindName)")
         }
-        guard !text.isEmpty, text.count <= maximum,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard !text.isEmpty, text.count <= maximum else {
+            throw IssuerError.invalid("\(name): 1-\(maximum) characters\(controlCharacters ? "" : " without control characters")")
+        }
+        guard controlCharacters || !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw IssuerError.invalid("\(name): 1-\(maximum) characters without control characters")
         }
         return text

@@ -50,7 +50,7 @@ struct CheckoutRoutes: Sendable {
             header == nil ? .none : .unusable
         }
         return CheckoutCredentials(
-            apiKey: apiKey, clientSecret: request.headers[secretHeader] ?? request.uri.queryParameters.get("clientSecret"))
+            apiKey: apiKey, clientSecret: request.headers[secretHeader] ?? request.uri.formQueryParameters.get("clientSecret"))
     }
 
     /// The `:id` path parameter.

@@ -125,7 +125,7 @@ struct CampaignRoutes: Sendable {
     }
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = request.uri.formQueryParameters
         let page = try await campaigns.campaigns(
             state: query["state"].map(String.init), limit: query["limit"].map(String.init),
             cursor: query["cursor"].map(String.init))

@@ -47,12 +47,12 @@ struct EventRoutes: Sendable {
         let serial = try PathSegments.serialNumber(in: context)
         guard try await issuer.item(typeIdentifier: type, identifier: serial) != nil else { throw IssuerError.notFound }
         let found = try await events.history(
-            typeIdentifier: type, identifier: serial, limit: request.uri.queryParameters["limit"].map(String.init))
+            typeIdentifier: type, identifier: serial, limit: request.uri.formQueryParameters["limit"].map(String.init))
         return try JSONBody.response(History(events: found.map(View.init)))
     }
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters
+        let query = request.uri.formQueryParameters
         // As the other listings: a parameter misspelled or given twice is named, not ignored.
         var seen: Set<String> = []
         for (name, _) in query {

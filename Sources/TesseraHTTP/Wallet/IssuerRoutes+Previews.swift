@@ -20,7 +20,7 @@ extension IssuerRoutes {
     }
 
     private static func side(_ request: Request) -> String {
-        request.uri.queryParameters["side"].map(String.init) ?? "front"
+        request.uri.formQueryParameters["side"].map(String.init) ?? "front"
     }
 
     /// `GET /api/v1/passes/{type}/{serial}/preview`: the pass as its holder sees it now.

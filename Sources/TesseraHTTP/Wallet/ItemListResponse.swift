@@ -73,14 +73,14 @@ enum ItemListResponse {
 
     /// The query parameters in order, decoded.
     static func parameters(_ request: Request) -> [(name: String, value: String)] {
-        request.uri.queryParameters.filter { $0.key != "format" }.map { (String($0.key), String($0.value)) }
+        request.uri.formQueryParameters.filter { $0.key != "format" }.map { (String($0.key), String($0.value)) }
     }
 
     /// The format a request asks for: `format=csv|ndjson|json` in the query (what a download link can say), else by
     /// its `Accept` header (see ``format(accept:)``).
     /// - Throws: 400 naming `format` for another value; 406 as ``format(accept:)``.
     static func format(of request: Request) throws -> Format {
-        let given = request.uri.queryParameters.getAll("format")
+        let given = request.uri.formQueryParameters.getAll("format")
         guard !given.isEmpty else { return try format(accept: request.headers[.accept]) }
         switch given.count == 1 ? String(given[0]) : "" {
         case "csv": return .csv
@@ -127,13 +127,18 @@ enum ItemListResponse {
     /// A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `@`, a tab, a line break, or
     /// `-` unless the whole cell is a negative number such as `-5` or `-0.25`) gets a leading `'`: `-1+1` and
     /// `-2+3+cmd|' /C calc'!A0` are formulas to Excel and LibreOffice.
+    /// Checked by Unicode scalar, not by `Character`: `"\r\n"` is one Character, equal to neither `"\r"` nor `"\n"`,
+    /// and `=` with a combining mark after it is one Character that is not `=`, though a spreadsheet reads `=`.
     static func csvLine(_ cells: [String]) -> String {
         cells.map { cell -> String in
             var cell = cell
-            if let first = cell.first, "=+@\t\r\n".contains(first) || (first == "-" && !isNegativeNumber(cell)) {
+            if let first = cell.unicodeScalars.first,
+               "=+@\t\r\n".unicodeScalars.contains(first) || (first == "-" && !isNegativeNumber(cell)) {
                 cell = "'" + cell
             }
-            guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+            guard cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+                return cell
+            }
             return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }.joined(separator: ",") + "\r\n"
     }
@@ -141,9 +146,9 @@ enum ItemListResponse {
     /// Whether a cell is `-` and a decimal number (digits, at most one `.` between digits, an optional exponent): what
     /// a spreadsheet reads as a number, not a formula.
     static func isNegativeNumber(_ cell: String) -> Bool {
-        var rest = Substring(cell.utf8.count > 1 ? cell.dropFirst() : "")
+        var rest = Substring.UnicodeScalarView(cell.unicodeScalars.dropFirst())
         func digits() -> Bool {
-            let run = rest.prefix { $0.isASCII && $0.isNumber }
+            let run = rest.prefix { ("0"..."9").contains($0) }
             rest = rest.dropFirst(run.count)
             return !run.isEmpty
         }
