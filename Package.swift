@@ -79,7 +79,7 @@ let package = Package(
         // order.json model, validation and templates for Wallet Orders (pure Swift, no C)
         .target(name: "OrderModel", dependencies: ["PassModel", "PaymentRequest"], swiftSettings: swiftSettings),
         // X.509, keys, PKCS#12, CMS signing and verification over OpenSSL 3
-        .target(name: "PassCrypto", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "PassCrypto", dependencies: ["COpenSSL", "Validation"], swiftSettings: swiftSettings),
         // .pkpass building, signing, reading and verification; ZIPFoundation reads archives, CLibz gives the writer zlib's CRC-32
         .target(
             name: "PassBundle",
@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "PaymentToken",
             dependencies: [
-                "PassCrypto", "COpenSSL", "PassModel", crypto,
+                "PassCrypto", "COpenSSL", "PassModel", "Validation", crypto,
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

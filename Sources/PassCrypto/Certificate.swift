@@ -1,5 +1,6 @@
 internal import COpenSSL
 public import Foundation
+internal import Validation
 
 /// An X.509 certificate, owned and freed with the object.
 public final class Certificate: @unchecked Sendable, CustomStringConvertible {
@@ -76,7 +77,7 @@ public final class Certificate: @unchecked Sendable, CustomStringConvertible {
     /// - Returns: The certificates in file order.
     public static func all(fromFile path: String) throws -> [Certificate] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CryptoError(.invalidCertificate, "\(path): file not found or unreadable")
+            throw CryptoError(.invalidCertificate, "\(path): \(FileReading.problem(at: path))")
         }
         return try all(from: data, source: path)
     }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 public import Foundation
+internal import Validation
 
 /// The contents of a PKCS#12 (`.p12`) file: a private key, its certificate and any extra certificates.
 public struct PKCS12Archive: Sendable {
@@ -76,7 +77,7 @@ public struct PKCS12Archive: Sendable {
     ///   - password: Its password.
     public init(contentsOf path: String, password: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CryptoError(.invalidPKCS12, "\(path): file not found or unreadable")
+            throw CryptoError(.invalidPKCS12, "\(path): \(FileReading.problem(at: path))")
         }
         try self.init(data: data, password: password, source: path)
     }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 public import Foundation
+internal import Validation
 
 /// A private key (RSA or EC), owned and freed with the object.
 public final class PrivateKey: @unchecked Sendable {
@@ -69,7 +70,7 @@ public final class PrivateKey: @unchecked Sendable {
     ///   - password: The password for an encrypted key.
     public convenience init(contentsOf path: String, password: String? = nil) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CryptoError(.invalidKey, "\(path): file not found or unreadable")
+            throw CryptoError(.invalidKey, "\(path): \(FileReading.problem(at: path))")
         }
         try self.init(data: data, password: password, source: path)
     }

@@ -2,6 +2,7 @@ internal import Crypto
 internal import _CryptoExtras
 public import Foundation
 internal import PassCrypto
+internal import Validation
 
 /// A merchant payment-processing private key (P-256 EC for EC_v1 tokens, RSA for RSA_v1), identified by the
 /// `publicKeyHash` Apple puts in each token it encrypts for that key.
@@ -84,7 +85,7 @@ public struct MerchantKey: Sendable {
     /// - Throws: ``PaymentTokenError`` with ``PaymentTokenError/Code/invalidMerchantKey``.
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PaymentTokenError(.invalidMerchantKey, "\(path): file not found or unreadable")
+            throw PaymentTokenError(.invalidMerchantKey, "\(path): \(FileReading.problem(at: path))")
         }
         try self.init(data: data, source: path)
     }

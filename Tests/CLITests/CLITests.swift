@@ -136,6 +136,20 @@ struct CLITests {
         let data = try await Subprocess.tessera(["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
                                                  "--data", folder.path, "--output", work.appendingPathComponent("f.pkpass").path] + credentials)
         #expect(data.status == 1 && data.stderr.contains("\(folder.path): is a folder, not a data file"), "\(data.stderr)")
+        // The signing files: a folder where the .p12, the WWDR certificate or a PEM key and certificate go.
+        let coupon = ["pass", "create", "--template", templates.appendingPathComponent("coupon").path,
+                      "--output", work.appendingPathComponent("g.pkpass").path]
+        let p12 = certs.appendingPathComponent("pass.p12").path, password = certs.appendingPathComponent("pass.p12.password").path
+        let wwdr = certs.appendingPathComponent("wwdr.pem").path
+        for signing in [["--p12", folder.path, "--p12-password-file", password, "--wwdr", wwdr],
+                        ["--p12", p12, "--p12-password-file", password, "--wwdr", folder.path],
+                        ["--cert", folder.path, "--key", certs.appendingPathComponent("pass.key").path, "--wwdr", wwdr],
+                        ["--cert", certs.appendingPathComponent("pass.pem").path, "--key", folder.path, "--wwdr", wwdr]] {
+            let result = try await Subprocess.tessera(coupon + signing)
+            #expect(result.status != 0 && result.stderr.contains("\(folder.path): is a folder, not a file"),
+                    "\(signing): \(result.stderr)")
+            #expect(!result.stderr.contains("not found or unreadable"), "\(signing): \(result.stderr)")
+        }
     }
 
     @Test func createVerifyInspectRoundTrip() async throws {
