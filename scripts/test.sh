@@ -13,8 +13,9 @@ if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != 
 fi
 # The browser payment sheet test drives a real headless Chromium.
 [ "${TESSERA_SKIP_BROWSER:-}" = "1" ] || scripts/chromium.sh
-# A stalled test process is ended and the suite run again, at most twice, saying so; any other failure fails at once.
-# Stalled means either of:
+# A stalled or crashed test process is ended and the suite run again, at most twice, saying so; any other failure
+# fails at once. A crash (a signal: a trap, a bad access) is written to the log with the crashed thread's backtrace,
+# marked `tessera-test-crash`, so it can be found and fixed. Stalled means either of:
 # - ExecutorWatchdog (Tests/TesseraTestSupport) found Swift's executor idle and not running jobs, and ended the process
 #   with a `tessera-test-stall` line naming what stopped;
 # - the run wrote nothing for TESSERA_TEST_QUIET_SECONDS (300 by default): this script then lists the tests that
@@ -33,6 +34,11 @@ kill_tree() {
 
 run_suite() {
     : > "$log"
+    # Swift's backtracer writes a crash's backtrace to a file here (symbolicated quickly: a full symbolication of the
+    # debug test binary can take minutes), for this script to copy into the log.
+    local crashes
+    crashes="$(mktemp -d)"
+    export SWIFT_BACKTRACE="${TESSERA_TEST_BACKTRACE:-enable=yes,interactive=no,symbolicate=fast,threads=crashed,registers=none,images=none,output-to=$crashes}"
     # In a process group of its own, so a stall can end it with everything it started; appending, so the lines this
     # script adds are never overwritten by the runner's own writes. Line-buffered: SwiftPM passes the test process's
     # output on through a buffered stream, which would otherwise hold the last lines back (a quiet run would then
@@ -42,8 +48,18 @@ run_suite() {
     tail -n +1 -f --pid="$runner" "$log" &
     local follower=$!
     last=$(date +%s)
+    local crashed_at=0
     while kill -0 "$runner" 2>/dev/null; do
         sleep 5
+        # A backtrace written and the process still there 60 s later: the backtracer is stuck, end it.
+        if [ -n "$(ls -A "$crashes")" ]; then
+            [ "$crashed_at" -gt 0 ] || crashed_at=$(date +%s)
+            if [ $(( $(date +%s) - crashed_at )) -ge 60 ]; then
+                kill_tree "$runner"
+                kill -9 -- "-$runner" 2>/dev/null || true
+                break
+            fi
+        fi
         now=$(stat -c %s "$log")
         if [ "$now" != "$size" ]; then size=$now; last=$(date +%s); continue; fi
         if [ $(( $(date +%s) - last )) -ge "$quiet" ]; then
@@ -62,6 +78,14 @@ run_suite() {
     local status=0
     wait "$runner" || status=$?
     wait "$follower" 2>/dev/null || true
+    if [ -n "$(ls -A "$crashes")" ]; then
+        [ "$status" -ne 0 ] || status=1
+        {
+            echo "tessera-test-crash: the test process crashed; the backtracer's report:"
+            cat "$crashes"/*
+        } | tee -a "$log" >&2
+    fi
+    rm -rf "$crashes"
     return "$status"
 }
 
@@ -71,8 +95,8 @@ run_with_retries() {
     for attempt in 1 2 3; do
         status=0
         run_suite "$@" || status=$?
-        [ "$status" -ne 0 ] && grep -q 'tessera-test-stall' "$log" && [ "$attempt" -lt 3 ] || return "$status"
-        echo "scripts/test.sh: the test process stalled (see tessera-test-stall above); running the suite again" >&2
+        [ "$status" -ne 0 ] && grep -qE 'tessera-test-(stall|crash)' "$log" && [ "$attempt" -lt 3 ] || return "$status"
+        echo "scripts/test.sh: the test process stalled or crashed (see tessera-test-stall or tessera-test-crash above); running the suite again" >&2
     done
 }
 
