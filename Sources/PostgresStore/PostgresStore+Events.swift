@@ -42,13 +42,19 @@ extension PostgresStore: EventStore {
     }
 
     public func deleteEvents(createdBefore: Date, limit: Int) async throws -> Int {
-        // The oldest `limit` events in log order, those of them old enough and already folded into the analytics
-        // rollups: a bounded statement.
+        // The oldest `limit` events in log order, those of them old enough, already folded into the analytics
+        // rollups and posted to every webhook endpoint delivered to since `createdBefore` (an event still held back by
+        // a receiver's retries is kept until it is delivered or given up on; an endpoint no process delivers to any
+        // more holds nothing back once its lease is that old): a bounded statement.
         let rows = try await rows("""
-            DELETE FROM events WHERE id IN (
+            DELETE FROM events e WHERE id IN (
                 SELECT id FROM events ORDER BY transaction_id, id LIMIT \(max(0, limit))
             ) AND created_at < \(createdBefore)
                 AND (transaction_id, id) <= (SELECT cursor_transaction, cursor_id FROM analytics_state WHERE name = 'fold')
+                AND NOT EXISTS (
+                    SELECT 1 FROM webhook_deliveries w WHERE w.lease_until >= \(createdBefore)
+                        AND (w.cursor_transaction, w.cursor_id) < (e.transaction_id, e.id)
+                )
             RETURNING 1
             """)
         return rows.count

@@ -69,11 +69,14 @@ extension SQLiteStore: EventStore {
 
     public func deleteEvents(createdBefore: Date, limit: Int) async throws -> Int {
         try await write { db in
-            // The oldest `limit` events by id, those of them old enough and already folded into the analytics rollups:
-            // a bounded transaction, no index on time.
+            // The oldest `limit` events by id, those of them old enough, already folded into the analytics rollups
+            // and posted to every webhook endpoint delivered to since `createdBefore` (an event still held back by
+            // a receiver's retries is kept until it is delivered or given up on; an endpoint no process delivers to
+            // any more holds nothing back once its lease is that old): a bounded transaction, no index on time.
             try db.execute(sql: """
-                DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND created_at < ?
+                DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?1) AND created_at < ?2
                     AND id <= (SELECT cursor_id FROM analytics_state WHERE name = 'fold')
+                    AND id <= coalesce((SELECT min(cursor_id) FROM webhook_deliveries WHERE lease_until >= ?2), id)
                 """, arguments: [max(0, limit), createdBefore.timeIntervalSince1970])
             return db.changesCount
         }

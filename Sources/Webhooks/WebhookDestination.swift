@@ -17,6 +17,9 @@ public struct WebhookDestination: Sendable, Equatable {
         /// Whether the private-address allowance (development and tests) would accept the URL: plain http, or a
         /// loopback, private or link-local address; not another scheme or credentials in the URL.
         public var allowanceWouldAccept = false
+        /// Whether the name could not be looked up for now (the resolver did not answer: `EAI_AGAIN`), rather than
+        /// found to be wrong: start-up goes on and delivery waits for the next check.
+        public var temporary = false
     }
 
     /// The receiver's URL.
@@ -68,7 +71,8 @@ public struct WebhookDestination: Sendable, Equatable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0 else {
-            throw Refusal(description: "\(host) does not resolve: \(String(cString: gai_strerror(status)))")
+            throw Refusal(description: "\(host) does not resolve: \(String(cString: gai_strerror(status)))",
+                          temporary: status == EAI_AGAIN)
         }
         defer { freeaddrinfo(list) }
         var addresses: [[UInt8]] = []

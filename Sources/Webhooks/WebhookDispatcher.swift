@@ -19,8 +19,10 @@ import Synchronization
 /// Delivery is in log order, so a pass's events arrive in the order they happened.
 ///
 /// A timeout, a connection error, 408, 429 or 5xx is retried with exponential backoff (1 s, 2 s, 4 s, ... at most
-/// 10 minutes apart) for 24 hours, holding back the events after it; then the event is given up on (logged) and
-/// delivery goes on. Any other answer that is not 2xx is the receiver refusing the event: logged, not retried.
+/// 10 minutes apart) until 24 hours after the event was recorded, holding back the events after it; then the event is
+/// given up on (logged) and delivery goes on. The window is the event's own, kept in the log, so a restart or another
+/// process taking over does not open it again (and an outage of days gives each event it held back at least one try,
+/// not a day each). Any other answer that is not 2xx is the receiver refusing the event: logged, not retried.
 /// Redirects are not followed.
 public final class WebhookDispatcher: Service, Sendable {
     /// Where and how events are posted.
@@ -119,11 +121,21 @@ public final class WebhookDispatcher: Service, Sendable {
             // the stored cursor further; the lease then reads the stored one.
             var seen: EventCursor?
             var checked = Date.distantPast
+            // The receiver's addresses, checked once a minute (`getaddrinfo` blocks: on NIO's thread pool, not a
+            // cooperative thread); while they are refused nothing is posted, and the refusal is logged once a minute.
+            var refused = false
             while !Task.isCancelled {
                 do {
                     if self.now().timeIntervalSince(checked) >= 60 {
-                        try self.configuration.destination.checkAddresses()
                         checked = self.now()
+                        refused = true
+                        let destination = self.configuration.destination
+                        try await NIOThreadPool.singleton.runIfActive { try destination.checkAddresses() }
+                        refused = false
+                    }
+                    if refused {
+                        try? await Task.sleep(for: self.configuration.pollInterval)
+                        continue
                     }
                     if start == nil { start = try await self.store.latestEventCursor() }
                     if let last = seen, try await self.store.events(after: last, types: [], limit: 1).isEmpty {
@@ -152,7 +164,13 @@ public final class WebhookDispatcher: Service, Sendable {
     func deliverRound(start: EventCursor, seen: inout EventCursor?) async throws -> Bool {
         guard var position = try await store.leaseWebhookDelivery(
             endpoint: endpoint, owner: owner, start: start, now: now(), lease: configuration.lease)
-        else { return false }
+        else {
+            // Another process delivers. Asking again every poll would be a write each time (PostgreSQL locks the
+            // row even when the lease is refused): asked again after a sixth of the lease, so a dead holder's lease
+            // is taken over at most that much after it runs out.
+            try await Task.sleep(for: .seconds(max(1, configuration.lease / 6)))
+            return false
+        }
         seen = position
         let events = try await store.events(after: position, types: [], limit: configuration.batchSize)
         guard !events.isEmpty else { return false }
@@ -182,7 +200,8 @@ public final class WebhookDispatcher: Service, Sendable {
     /// Posts one event until it is accepted, refused, or its retry window has passed.
     private func deliver(_ event: WalletEvent, renewLease: () async throws -> Void) async throws {
         let body = event.jsonBody()
-        let first = now()
+        // From when the event was recorded (not when this process first tried it): the same for every process.
+        let first = min(event.createdAt, now())
         var delay = configuration.firstRetryDelay
         while true {
             try Task.checkCancellation()
@@ -270,8 +289,12 @@ public final class WebhookDispatcher: Service, Sendable {
                             value: WebhookSignature.header(body: body, secret: configuration.secret, timestamp: now()))
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
+            let deadline = ContinuousClock.now + .nanoseconds(configuration.timeout.nanoseconds)
             let response = try await client.execute(request, timeout: configuration.timeout, logger: logger)
-            _ = try? await response.body.collect(upTo: 1 << 16)
+            // The client's timeout ends with the answer's head; its body is read within the same 10 s (a receiver
+            // that answers 200 and then sends its body a byte at a time would otherwise hold the post, and the lease
+            // it no longer renews, for as long as it likes). Past that the body is dropped with its connection.
+            await Self.drain(response.body, until: deadline)
             switch response.status.code {
             case 200..<300: return .delivered(Int(response.status.code))
             case 408, 429, 500...: return .retry("the receiver answered \(response.status.code)", Int(response.status.code))
@@ -279,6 +302,16 @@ public final class WebhookDispatcher: Service, Sendable {
             }
         } catch {
             return .retry(Self.reason(error), nil)
+        }
+    }
+
+    /// Reads an answer's body (at most 64 KiB of it) until `deadline`; what is left then is cancelled.
+    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try? await body.collect(upTo: 1 << 16) }
+            group.addTask { try? await Task.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
         }
     }
 

@@ -137,7 +137,13 @@ enum Secret {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw CommandFailure(message: (flag.map { "\($0): " } ?? "") + "\(file): \(FileReading.problem(at: file))")
             }
-            return withoutLineEnding(String(decoding: data, as: UTF8.self))
+            // Refused rather than changed: bytes that are not UTF-8 would each become U+FFFD, a secret other than the
+            // file's (a receiver checking signatures with the file's bytes would refuse every one).
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw CommandFailure(message: (flag.map { "\($0): " } ?? "")
+                    + "\(file): not text (UTF-8); a secret file holds text, such as `openssl rand -hex 32` writes")
+            }
+            return withoutLineEnding(text)
         }
         return ProcessInfo.processInfo.environment[name]
     }

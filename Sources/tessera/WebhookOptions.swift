@@ -28,7 +28,12 @@ struct WebhookOptions: ParsableArguments {
         let destination: WebhookDestination
         do {
             destination = try WebhookDestination(url, allowPrivate: allowPrivate)
-            try destination.checkAddresses()
+            do {
+                try destination.checkAddresses()
+            } catch let refusal as WebhookDestination.Refusal where refusal.temporary {
+                // The resolver did not answer: not a wrong URL. The server starts; delivery checks again each minute.
+                Terminal.warning("--webhook-url: \(refusal); events are posted once the name resolves to a public address")
+            }
         } catch let refusal as WebhookDestination.Refusal {
             let hint = allowPrivate || !refusal.allowanceWouldAccept ? "" : " (--webhook-allow-private allows it, for development)"
             throw CommandFailure(message: "--webhook-url: \(refusal)\(hint)", exitCode: 2)

@@ -64,4 +64,37 @@ struct WebhookOutboxConformanceTests {
             #expect(try await events.events(after: latest, types: [], limit: 10).isEmpty)
         }
     }
+
+    @Test("retention keeps the events a webhook endpoint delivered to lately has not passed; a stale endpoint holds nothing",
+          arguments: StoreKind.tested.filter { $0 == .sqlite || $0 == .postgres })
+    func retentionWaitsForDelivery(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let outbox = try #require(store as? any WebhookOutboxStore)
+            let events = try #require(store as? any EventStore)
+            let analytics = try #require(store as? any AnalyticsStore)
+            try await Fixtures.insert(["W1"], into: store)
+            _ = try await Fixtures.register("device-w", token: "t", "W1", in: store)
+            _ = try await Fixtures.void("W1", in: store)
+            var all: [WalletEvent] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while all.count < 3, ContinuousClock.now < deadline {
+                all = try await events.events(after: .start, types: [], limit: 10)
+                _ = try await analytics.foldAnalytics(limit: 100)
+                if all.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            while try await analytics.foldAnalytics(limit: 100) > 0 {}
+            try #require(all.count >= 3)
+            let t0 = Fixtures.now
+            // Endpoint a, delivering now, has posted the first event only; endpoint b was last delivered to long ago.
+            let a = "https://hooks.example.com/a", b = "https://hooks.example.com/b"
+            _ = try await outbox.leaseWebhookDelivery(endpoint: b, owner: "b", start: .start, now: t0.addingTimeInterval(-100), lease: 30)
+            _ = try await outbox.leaseWebhookDelivery(endpoint: a, owner: "a", start: .start, now: t0, lease: 30)
+            #expect(try await outbox.saveWebhookCursor(endpoint: a, owner: "a", cursor: all[0].cursor, now: t0, lease: 30))
+            let cutoff = t0.addingTimeInterval(20)
+            #expect(try await events.deleteEvents(createdBefore: cutoff, limit: 100) == 1, "only what a has posted")
+            #expect(try await events.events(after: .start, types: [], limit: 10).map(\.id) == all.dropFirst().map(\.id))
+            #expect(try await outbox.saveWebhookCursor(endpoint: a, owner: "a", cursor: all.last!.cursor, now: t0, lease: 30))
+            #expect(try await events.deleteEvents(createdBefore: cutoff, limit: 100) == all.count - 1)
+        }
+    }
 }
