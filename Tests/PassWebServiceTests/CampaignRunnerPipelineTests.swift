@@ -92,6 +92,50 @@ struct CampaignRunnerPipelineTests {
         }
     }
 
+    @Test("a campaign accepted while another runs is run at once, beside it, not after it ends")
+    func campaignsRunSideBySide() async throws {
+        let fixture = try WebServiceFixture()
+        let serials = (1...40).map { String(format: "S%02d", $0) }
+        var passType = ""
+        for serial in serials { passType = try await fixture.createPass(serial: serial).passTypeIdentifier }
+        // Each batch write takes 40 ms or more: the long campaign, a pass a batch, runs for 1.6 s at least.
+        let store = PacedStore(base: fixture.store, interfereAtWrite: 0, overlaps: false)
+        let clock = fixture.clock
+        let service = CampaignService(issuer: fixture.issuer, store: store, now: { clock.now })
+        let runner = CampaignRunner(
+            issuer: fixture.issuer, store: store, configuration: .init(batchSize: 1, writesInFlight: 1),
+            logger: Logger(label: "test.campaigns"), now: { clock.now })
+        let running = Task { try await runner.run() }
+        defer { running.cancel() }
+        let (long, _) = try await service.create(
+            body: ["select": .object(["template": .string("event-ticket")]), "data": .object(["fields": .object(["seat": .string("L")])])],
+            idempotencyKey: nil)
+        runner.notify()
+        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(30))
+        while try await store.campaign(id: long.id)?.changed ?? 0 < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let (short, _) = try await service.create(
+            body: ["select": .object(["passTypeIdentifier": .string(passType), "serialNumbers": .array([.string("S40")])]),
+                   "void": .bool(true)],
+            idempotencyKey: nil)
+        runner.notify()
+        var shortState = try await store.campaign(id: short.id)
+        while shortState?.state != .done, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            shortState = try await store.campaign(id: short.id)
+        }
+        let longState = try #require(try await store.campaign(id: long.id))
+        #expect(shortState?.state == .done && shortState?.changed == 1)
+        #expect(longState.state == .running && longState.changed < serials.count,
+                "the short campaign ended while the long one ran (\(longState.changed) of \(serials.count) changed)")
+        while try await store.campaign(id: long.id)?.state != .done, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Every pass but the one the short campaign voided first (voided passes are left out of a data change).
+        #expect(try await store.campaign(id: long.id)?.changed == serials.count - 1)
+    }
+
     @Test("12 passes in batches of 3, two writes at once (one where the store cannot overlap them), the second batch's pass changed before its write",
           arguments: [true, false])
     func pipelined(overlaps: Bool) async throws {

@@ -5,6 +5,7 @@ public import PassStore
 public import ServiceLifecycle
 import HTTPTypes
 import PassBundle
+import Synchronization
 
 /// Applies campaigns: starts scheduled ones when due and changes their passes in batches, each batch one
 /// transaction with its pushes and progress (see ``PassStore/CampaignStore/writeCampaignBatch(_:now:)``).
@@ -43,6 +44,8 @@ public final class CampaignRunner: Service, Sendable {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let wakeUp = WakeUpSignal()
+    /// The campaigns this process's ``run()`` is running, each in a task of its own.
+    private let running = Mutex<Set<String>>([])
 
     /// Creates a runner.
     public init(
@@ -60,17 +63,39 @@ public final class CampaignRunner: Service, Sendable {
     public func notify() { wakeUp.signal() }
 
     /// Runs campaigns until the service group shuts down.
+    ///
+    /// Each running campaign runs in a task of its own, so a campaign that comes due (or is accepted) while another
+    /// runs starts at once rather than when that one ends: a void at 23:00 does not wait behind an hour-long change.
+    /// Every poll starts the due campaigns, runs those this process is not running yet, and queues the pushes of
+    /// campaigns that ended. A campaign whose run stops on an error is taken up again at the next poll, from its
+    /// cursor.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await self.runDueCampaigns()
-                } catch is CancellationError {
-                    break
-                } catch {
-                    self.logger.error("campaign runner: cannot read the campaigns", metadata: ["error": "\(error)"])
+            await withDiscardingTaskGroup { group in
+                while !Task.isCancelled {
+                    do {
+                        for campaign in try await self.store.startDueCampaigns(now: self.now())
+                        where self.running.withLock({ $0.insert(campaign.id).inserted }) {
+                            group.addTask {
+                                do {
+                                    try await self.run(campaign)
+                                } catch is CancellationError {
+                                } catch {
+                                    self.logger.error("campaign runner: a campaign stopped; taken up again at the next poll",
+                                                      metadata: ["campaign": "\(campaign.id)", "error": "\(error)"])
+                                }
+                                _ = self.running.withLock { $0.remove(campaign.id) }
+                            }
+                        }
+                        try await self.releaseHeldPushes()
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        self.logger.error("campaign runner: cannot read the campaigns", metadata: ["error": "\(error)"])
+                    }
+                    await self.wakeUp.wait(timeout: self.configuration.pollInterval)
                 }
-                await self.wakeUp.wait(timeout: self.configuration.pollInterval)
+                group.cancelAll()
             }
         }
     }
