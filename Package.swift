@@ -354,7 +354,7 @@ let package = Package(
                 hummingbird,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                asyncHTTPClient, nioSSL, crypto, logging,
+                asyncHTTPClient, nioSSL, crypto, logging, serviceLifecycle,
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import Checkout
 import Foundation
 import HummingbirdTesting
+import ServiceLifecycle
 import Testing
 import TesseraTestSupport
 
@@ -27,6 +28,38 @@ struct AuthorizationHolderTests {
         #expect(try await fixture.store.claimAuthorization(claimed, transactionIdentifier: "tx-\(id)", holder: holder,
                                                            at: fixture.clock.now) == .claimed)
         return id
+    }
+
+    @Test("The heartbeat goes on while recovery waits on a slow processor, so no other process takes this one for dead")
+    func heartbeatBesideRecovery() async throws {
+        let processor = CountingProcessor(delay: .seconds(4))
+        let fixture = try CheckoutFixture(processor: processor, configuration: .init(
+            recoveryInterval: .milliseconds(100), heartbeatInterval: .milliseconds(100), exclusiveStore: true))
+        try await fixture.withClient { client in
+            // Left by an earlier process on a store only this one uses: recovered at start-up, through the processor.
+            let id = try await Self.claimAsAnotherProcess(fixture, client, holder: "srv_before")
+            let services = Task {
+                try await withThrowingDiscardingTaskGroup { group in
+                    for service in fixture.service.services { group.addTask { try await service.run() } }
+                }
+            }
+            defer { services.cancel() }
+            let deadline = ContinuousClock.now + .seconds(TestTime.seconds(30))
+            while processor.calls.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(processor.calls.count == 1, "recovery is waiting on the processor")
+            // While that call takes its 4 s, time moves on and the heartbeat records it.
+            fixture.clock.advance(5)
+            let moved = fixture.clock.now
+            var beats = await fixture.store.lastHeartbeats
+            while !beats.values.contains(moved), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                beats = await fixture.store.lastHeartbeats
+            }
+            // Seen before the recovered payment committed: the heartbeat did not wait for the processor.
+            let state = try #require(await fixture.store.session(id: id)).state
+            #expect(beats.values.contains(moved), "\(beats)")
+            #expect(state != .authorized, "the heartbeat came only after recovery's processor call")
+        }
     }
 
     @Test("A dead holder's authorization is recovered after 8 s of silence, once; a live holder's is left alone until its lease runs out")

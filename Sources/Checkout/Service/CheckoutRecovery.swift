@@ -7,25 +7,30 @@ import ServiceLifecycle
 struct CheckoutRecovery: Service {
     let service: CheckoutService
 
+    /// The heartbeat and the recovery run as two tasks: a recovery round can wait on a slow processor for half a
+    /// minute and more per payment, and a heartbeat held up behind it would let another process take this one for
+    /// dead and take over authorizations it is still waiting on.
     func run() async throws {
         let configuration = service.configuration
-        let tick = min(configuration.heartbeatInterval, configuration.recoveryInterval)
-        let clock = ContinuousClock()
+        let service = self.service
         await cancelWhenGracefulShutdown {
             // The heartbeat first, so that another process never takes this one for dead while it starts.
             await service.recordHeartbeat()
-            await service.recoverAuthorizations(startingUp: true)
-            var lastBeat = clock.now
-            var lastRecovery = clock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: tick)
-                if clock.now - lastBeat >= configuration.heartbeatInterval - .milliseconds(50) {
-                    lastBeat = clock.now
-                    await service.recordHeartbeat()
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: configuration.heartbeatInterval)
+                        guard !Task.isCancelled else { return }
+                        await service.recordHeartbeat()
+                    }
                 }
-                if clock.now - lastRecovery >= configuration.recoveryInterval - .milliseconds(50) {
-                    lastRecovery = clock.now
-                    await service.recoverAuthorizations()
+                group.addTask {
+                    await service.recoverAuthorizations(startingUp: true)
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: configuration.recoveryInterval)
+                        guard !Task.isCancelled else { return }
+                        await service.recoverAuthorizations()
+                    }
                 }
             }
         }

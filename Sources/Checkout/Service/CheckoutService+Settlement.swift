@@ -136,11 +136,15 @@ extension CheckoutService {
             let date = now()
             let otherHolders: RecoverableAuthorizations.OtherHolders = startingUp && configuration.exclusiveStore
                 ? .all : .silentSince(date.addingTimeInterval(-configuration.holderSilence))
-            let stale = try await store.leaseRecoverableAuthorizations(
-                .init(leaseExpiredBefore: date.addingTimeInterval(-configuration.authorizationLease),
-                      otherHolders: otherHolders),
-                holder: instance, now: date, limit: 50)
-            for var session in stale {
+            // One at a time, each leased when its turn comes: a lease taken for 50 at once would run out for the
+            // last of them while the first wait on a slow processor, and another process would take them over.
+            for _ in 0..<50 {
+                let leasedAt = now()
+                guard var session = try await store.leaseRecoverableAuthorizations(
+                    .init(leaseExpiredBefore: leasedAt.addingTimeInterval(-configuration.authorizationLease),
+                          otherHolders: otherHolders),
+                    holder: instance, now: leasedAt, limit: 1).first
+                else { break }
                 guard let attempt = session.authorization else { continue }
                 do {
                     // Its holder is gone, or it was held past its lease (a stuck call): whether the processor

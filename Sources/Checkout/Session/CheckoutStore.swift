@@ -305,6 +305,9 @@ public actor MemoryCheckoutStore: CheckoutStore {
         heartbeats = heartbeats.filter { $0.value >= date.addingTimeInterval(-3600) }
     }
 
+    /// The last heartbeat of each process seen in the last hour.
+    public var lastHeartbeats: [String: Date] { heartbeats }
+
     /// Takes recoverable authorizations.
     /// - Parameters:
     ///   - criteria: Which are recoverable.
