@@ -203,6 +203,14 @@ struct ServeCommand: AsyncParsableCommand {
             checkout.authorizationLease = TimeInterval(seconds)
             checkout.recoveryInterval = .seconds(min(5, seconds))
         }
+        if let text = environment["TESSERA_CHECKOUT_SESSION_LIFETIME"] {
+            guard let seconds = Int(text), (60...2_592_000).contains(seconds) else {
+                throw CommandFailure(
+                    message: "TESSERA_CHECKOUT_SESSION_LIFETIME: \(text) is not 60-2592000 seconds (a minute to 30 days)",
+                    exitCode: 2)
+            }
+            checkout.sessionLifetime = TimeInterval(seconds)
+        }
         let signer: PassSigner
         var orderSettings: ServerConfiguration.Orders?
         if let identitySettings {

@@ -24,6 +24,35 @@ struct AuthorizationTests {
 
     static func applicationData(_ id: String) -> Data { Data("tessera-checkout-session:\(id)".utf8) }
 
+    @Test("A session is paid within its lifetime; after it, updates and payments are 410 sessionExpired and nothing reaches the processor")
+    func sessionsExpire() async throws {
+        let fixture = try CheckoutFixture(configuration: .init(sessionLifetime: 3_600))
+        try await fixture.withClient { client in
+            let id = try await Self.preparedSession(client)
+            let late = try await Self.preparedSession(client)
+            let (_, created) = try await client.get("/checkout/v1/sessions/\(id)")
+            let expiresAt = try #require(created["expiresAt"] as? String)
+            let expiry = try #require(ISO8601DateFormatter().date(from: expiresAt), "\(expiresAt)")
+            #expect(abs(expiry.timeIntervalSince(fixture.clock.now.addingTimeInterval(3_600))) < 1, "\(expiresAt)")
+            // A second before the end: paid.
+            fixture.clock.advance(3_599)
+            let payment = try fixture.payment(minorUnits: 8320, applicationData: Self.applicationData(id))
+            let (paid, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(paid == .ok && result["status"] as? String == "STATUS_SUCCESS", "\(result)")
+
+            // At the end: the other session takes no update and no payment, and says why.
+            fixture.clock.advance(1)
+            let (update, refusal) = try await client.post("/checkout/v1/sessions/\(late)/shipping-method", ["identifier": "standard"])
+            #expect(update == .gone && (refusal["error"] as? [String: Any])?["code"] as? String == "sessionExpired", "\(refusal)")
+            let latePayment = try fixture.payment(minorUnits: 8320, applicationData: Self.applicationData(late))
+            let (status, answer) = try await client.post("/checkout/v1/sessions/\(late)/authorize", data: latePayment)
+            #expect(status == .gone && answer["code"] as? String == "sessionExpired", "\(answer)")
+            #expect(fixture.processor.records.count == 1, "only the session paid in time reached the processor")
+            let (read, shown) = try await client.get("/checkout/v1/sessions/\(late)")
+            #expect(read == .ok && shown["state"] as? String == "pending" && shown["expiresAt"] is String)
+        }
+    }
+
     @Test("End to end: authorize, read the order, download its pass; a replayed token is refused")
     func endToEnd() async throws {
         let fixture = try CheckoutFixture()

@@ -60,6 +60,11 @@ public struct AuthorizationFailure: Error, Sendable {
         .serviceUnavailable, code: "notConfigured", "Apple Pay is not available for this shop at the moment.",
         detail: "no Apple root certificate or payment-processing key is configured")
 
+    /// The session is past its lifetime (``CheckoutService/Configuration/sessionLifetime``): its prices, coupon and
+    /// shipping are no longer offered.
+    static let sessionExpired = AuthorizationFailure(
+        .gone, code: "sessionExpired", "This checkout has expired. Please start again.")
+
     /// The session is held by another authorization, or already paid.
     static func notPending(_ state: CheckoutSession.State?) -> AuthorizationFailure {
         switch state {

@@ -10,7 +10,7 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure happened.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending
+            case invalidConfiguration, invalidRequest, notFound, idempotencyConflict, sessionNotPending, sessionExpired
             case merchantValidationRefused, merchantValidationFailed, paymentRefused, storageFailed, internalError
             case unauthorized, apiKeyRequired, passesBundleLimit, payloadTooLarge, methodNotAllowed, rateLimited
         }
@@ -28,6 +28,8 @@ public struct CheckoutError: Error, Sendable, CustomStringConvertible {
         public static let idempotencyConflict = Code(.idempotencyConflict)
         /// The session is already authorized (409).
         public static let sessionNotPending = Code(.sessionNotPending)
+        /// The session is past its lifetime: it takes no more updates or payments (410).
+        public static let sessionExpired = Code(.sessionExpired)
         /// The merchant-validation URL is not one of Apple's hosts (400); no request was made.
         public static let merchantValidationRefused = Code(.merchantValidationRefused)
         /// Apple's payment-session endpoint failed or could not be reached (502).

@@ -39,6 +39,7 @@ extension CheckoutService {
 
     private func checkAndClaim(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         guard session.state == .pending else { throw AuthorizationFailure.notPending(session.state) }
+        guard now() < expiresAt(session) else { throw AuthorizationFailure.sessionExpired }
         let (posted, contacts) = try PostedPayment.parse(body)
         switch posted {
         case .applePay:

@@ -22,7 +22,7 @@ extension CheckoutService {
         let query = secret.map { "?clientSecret=\($0)" } ?? ""
         return SessionView(
             id: session.id, state: session.state.rawValue, createdAt: ISO8601.string(session.createdAt),
-            currencyCode: pricing.currency.code,
+            expiresAt: ISO8601.string(expiresAt(session)), currencyCode: pricing.currency.code,
             items: session.items.map(cartLineView),
             selectedShippingMethod: session.selectedShippingMethod,
             shippingContact: `private` ? session.shippingContact : nil,

@@ -38,6 +38,9 @@ public final class CheckoutService: Sendable {
         /// Whether no other process uses the store (SQLite): then at start-up every authorization held by an earlier
         /// process is recovered at once.
         public var exclusiveStore: Bool
+        /// How long a session can be updated and paid after it was created (its prices, coupon and shipping are
+        /// those of that time): 24 hours by default.
+        public var sessionLifetime: TimeInterval
 
         /// Creates a configuration.
         /// - Parameters:
@@ -47,15 +50,17 @@ public final class CheckoutService: Sendable {
         ///   - heartbeatInterval: How often the process's heartbeat is recorded.
         ///   - holderSilence: Seconds of silence after which a holder is taken for dead.
         ///   - exclusiveStore: Whether no other process uses the store.
+        ///   - sessionLifetime: Seconds a session can be updated and paid after its creation.
         public init(maximumBodySize: Int = 64 << 10, authorizationLease: TimeInterval = 120,
                     recoveryInterval: Duration = .seconds(2), heartbeatInterval: Duration = .seconds(2),
-                    holderSilence: TimeInterval = 8, exclusiveStore: Bool = false) {
+                    holderSilence: TimeInterval = 8, exclusiveStore: Bool = false, sessionLifetime: TimeInterval = 86_400) {
             self.maximumBodySize = maximumBodySize
             self.authorizationLease = authorizationLease
             self.recoveryInterval = recoveryInterval
             self.heartbeatInterval = heartbeatInterval
             self.holderSilence = holderSilence
             self.exclusiveStore = exclusiveStore
+            self.sessionLifetime = sessionLifetime
         }
     }
 
@@ -185,7 +190,17 @@ public final class CheckoutService: Sendable {
             throw CheckoutError(.sessionNotPending, status: .conflict, session.state == .authorized
                                 ? "the session is already authorized" : "the session is already being paid")
         }
+        let expiresAt = self.expiresAt(session)
+        guard now() < expiresAt else {
+            throw CheckoutError(.sessionExpired, status: .gone,
+                                "the session expired at \(ISO8601.string(expiresAt)): create a new one")
+        }
         return session
+    }
+
+    /// When a session stops taking updates and payments: ``Configuration/sessionLifetime`` after its creation.
+    func expiresAt(_ session: CheckoutSession) -> Date {
+        session.createdAt.addingTimeInterval(configuration.sessionLifetime)
     }
 
     /// Stores a changed pending session with its new total.

@@ -8,6 +8,8 @@ public struct SessionView: Encodable, Sendable {
     public var state: String
     /// When it was created, ISO 8601.
     public var createdAt: String
+    /// When it stops taking updates and payments, ISO 8601.
+    public var expiresAt: String
     /// The ISO 4217 currency.
     public var currencyCode: String
     /// The cart lines.
