@@ -137,11 +137,35 @@ struct AccessTests {
             #expect(replay["orderId"] == nil)
             #expect(replay["shippingContact"] == nil)
             #expect(!(replay["sheetURL"] as? String ?? "").contains(secret))
-            let (_, merchant) = try await client.send("/checkout/v1/sessions", method: .post,
-                                                      headers: Self.idempotent(key, merchant: true).removingContentType(),
-                                                      body: body)
-            #expect(merchant["clientSecret"] as? String == secret)
-            #expect(merchant["orderId"] != nil)
+            // The merchant's server using the same (guessable) key is not answered with a session an anonymous caller
+            // made, whose secret that caller holds: 409, the key taken by another caller. The merchant reads the
+            // session itself with GET and its API key.
+            let (conflict, merchant) = try await client.send("/checkout/v1/sessions", method: .post,
+                                                             headers: Self.idempotent(key, merchant: true).removingContentType(),
+                                                             body: body)
+            #expect(conflict == .conflict && merchant["clientSecret"] == nil, "\(merchant)")
+            let error = merchant["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "idempotencyConflict" && error?["field"] as? String == "Idempotency-Key")
+            #expect((error?["message"] as? String ?? "").contains("another caller"), "\(merchant)")
+        }
+    }
+
+    @Test("A key the merchant's server used is not replayed to an anonymous caller, nor the reverse")
+    func keysAreEachCallersKind() async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let body: [String: Any] = ["items": [["sku": "TICKET-GA", "quantity": 1]]]
+            let (created, first) = try await client.send("/checkout/v1/sessions", method: .post,
+                                                         headers: Self.idempotent("order-1043", merchant: true).removingContentType(),
+                                                         body: body)
+            #expect(created == .created && first["clientSecret"] is String)
+            let (anonymous, answer) = try await client.send("/checkout/v1/sessions", method: .post,
+                                                            headers: Self.idempotent("order-1043").removingContentType(), body: body)
+            #expect(anonymous == .conflict && answer["id"] == nil, "\(answer)")
+            let (again, replay) = try await client.send("/checkout/v1/sessions", method: .post,
+                                                        headers: Self.idempotent("order-1043", merchant: true).removingContentType(),
+                                                        body: body)
+            #expect(again == .created && replay["id"] as? String == first["id"] as? String && replay["clientSecret"] is String)
         }
     }
 }

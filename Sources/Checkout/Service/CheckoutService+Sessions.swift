@@ -49,6 +49,7 @@ extension CheckoutService {
         var session = CheckoutSession(id: Identifiers.make(prefix: "cs_"), idempotencyKey: key, requestHash: hash,
                                       createdAt: now(), items: try cartLines(body, fromMerchant: fromMerchant))
         session.clientSecret = CheckoutAccess.makeSecret()
+        session.createdByMerchant = fromMerchant
         if let summary = body.summary {
             guard body.items == nil else { throw CheckoutError.invalid("summary", "give either items or summary, not both") }
             guard fromMerchant else { throw Self.apiKeyRequired("summary") }
@@ -89,6 +90,13 @@ extension CheckoutService {
             guard existing.requestHash == hash else {
                 throw CheckoutError(.idempotencyConflict, status: .conflict,
                                     "this Idempotency-Key was used with a different request body", field: "Idempotency-Key")
+            }
+            // Keys are not secret: an anonymous caller that took a key the merchant's server uses first must not have
+            // the merchant's checkout answered with its session (whose client secret it holds), nor the reverse.
+            guard existing.createdByMerchant.map({ $0 == fromMerchant }) ?? true else {
+                throw CheckoutError(.idempotencyConflict, status: .conflict,
+                                    "this Idempotency-Key was used by another caller (with or without the API key)",
+                                    field: "Idempotency-Key")
             }
             stored = existing
             replayed = true

@@ -61,6 +61,9 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     public var total: Decimal
     /// Whether the total is still pending (tax waiting for the address).
     public var totalPending: Bool
+    /// Whether the merchant's server created it (with the API key) rather than an anonymous caller; `nil` for a session
+    /// stored before this was recorded. An `Idempotency-Key` replays only for the same kind of caller.
+    public var createdByMerchant: Bool?
 
     /// Creates a pending session.
     /// - Parameters:
