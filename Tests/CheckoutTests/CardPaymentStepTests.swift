@@ -52,6 +52,33 @@ struct CardPaymentStepTests {
         }
     }
 
+    @Test("A card payment confirming another total than the session's is refused before the processor; the shown total pays")
+    func confirmedAmount() async throws {
+        let processor = CountingProcessor()
+        let fixture = try Self.fixture(processor: processor)
+        try await fixture.withClient { client in
+            let id = try await AuthorizationStateTests.ticketSession(client)
+            func card(_ amount: String) -> [String: Any] {
+                var body = Self.card()
+                var payment = body["cardPayment"] as? [String: Any] ?? [:]
+                payment["amount"] = amount
+                body["cardPayment"] = payment
+                return body
+            }
+            // The sheet showed 45.00 (say, before an update it had not shown): not charged.
+            let (stale, refused) = try await client.post("/checkout/v1/sessions/\(id)/authorize", card("45.00"))
+            #expect(stale == .unprocessableContent && refused["code"] as? String == "amountMismatch", "\(refused)")
+            #expect(processor.calls.isEmpty)
+            let state = await fixture.store.session(id: id)?.state
+            #expect(state == .pending)
+            let (malformed, named) = try await client.post("/checkout/v1/sessions/\(id)/authorize", card("48,71"))
+            #expect((400..<500).contains(malformed.code) && "\(named)".contains("cardPayment.amount"), "\(named)")
+            let (paid, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", card("48.71"))
+            #expect(paid == .ok && result["status"] as? String == "STATUS_SUCCESS", "\(result)")
+            #expect(processor.calls.count == 1)
+        }
+    }
+
     @Test("A gateway token pays once: the same token on another session is refused before the processor")
     func tokenUsedOnce() async throws {
         let processor = CountingProcessor()

@@ -18,6 +18,10 @@ public struct CardPayment: Codable, Sendable, Equatable {
     public var lastFour: String?
     /// `debit`, `credit`, `prepaid` or `store`, when the element reported it.
     public var type: String?
+    /// The total the buyer confirmed, as the sheet showed it (`83.20`): when given, a session whose total is another
+    /// (changed by an update the sheet had not shown yet) is refused with `amountMismatch` before anything is charged,
+    /// as an Apple Pay token's amount is.
+    public var amount: String?
 
     /// Creates a card payment.
     /// - Parameters:
@@ -25,11 +29,14 @@ public struct CardPayment: Codable, Sendable, Equatable {
     ///   - network: The network.
     ///   - lastFour: The last four digits.
     ///   - type: The card type.
-    public init(token: String, network: String? = nil, lastFour: String? = nil, type: String? = nil) {
+    ///   - amount: The total the buyer confirmed.
+    public init(token: String, network: String? = nil, lastFour: String? = nil, type: String? = nil,
+                amount: String? = nil) {
         self.token = token
         self.network = network
         self.lastFour = lastFour
         self.type = type
+        self.amount = amount
     }
 
     /// What Tessera records to refuse the same token twice: `card-` and the SHA-256 of the token in hex (the token
@@ -56,7 +63,19 @@ public struct CardPayment: Codable, Sendable, Equatable {
         if let type, !["debit", "credit", "prepaid", "store"].contains(type) {
             return ("cardPayment.type", "must be debit, credit, prepaid or store")
         }
+        if let amount, amountValue == nil || amount.count > 32 {
+            return ("cardPayment.amount", "must be the total as a decimal number such as 83.20")
+        }
         return nil
+    }
+
+    /// ``amount`` as a number: digits with at most one `.` between digits, nothing else.
+    var amountValue: Decimal? {
+        guard let amount else { return nil }
+        let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } })
+        else { return nil }
+        return Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// 12 to 19 digits (spaces and hyphens aside) that pass the Luhn check: a primary account number.

@@ -81,8 +81,18 @@ extension CheckoutService {
                                        errors: [ApplePayError(code: .unknown, message: message)])
         }
         var payment: DecryptedPaymentData?
-        if case .applePay(let token) = posted {
+        switch posted {
+        case .applePay(let token):
             payment = try checkApplePay(token, session: session, minorUnits: MinorUnits.amount(amount, currency: pricing.currency))
+        case .card(let card):
+            // The total the sheet showed: an update saved after it (a shipping method chosen as Pay was tapped) makes
+            // the session's total another, which the buyer has not seen.
+            if let confirmed = card.amountValue, confirmed != amount {
+                throw AuthorizationFailure(.unprocessableContent, code: "amountMismatch",
+                                           "The total changed. Please check the order and pay again.",
+                                           detail: "the card payment confirms \(card.amount ?? ""), the session total is "
+                                               + Money(amount, pricing.currency).string)
+            }
         }
 
         // The claim: pending → authorizing and the transaction identifier, together, before anything irreversible.

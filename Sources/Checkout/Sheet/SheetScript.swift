@@ -238,8 +238,10 @@ enum SheetScript {
             row: (text, needed) => rowValue('payment', text, needed),
             // The buyer is correcting the card: the last refusal no longer applies.
             changed: () => { if ($('result').dataset.code === 'paymentFailed') say('result', ''); },
+            // With the total shown as Pay was tapped: a total changed meanwhile is refused, not charged.
             pay: (cardPayment) => post('/authorize', {
-              cardPayment, shippingContact: fullContact(), billingContact: fullContact(),
+              cardPayment: Object.assign({}, cardPayment, { amount: total.amount }),
+              shippingContact: fullContact(), billingContact: fullContact(),
             }),
           });
           payable = true;
