@@ -60,6 +60,9 @@ extension CampaignRunner {
             return nil
         } catch let error as IssuerError where error.status == .unprocessableContent {
             return "the data does not fit the template version this pass is built from: \(error.description)"
+        } catch where Task.isCancelled {
+            // Stopped (a shutdown), not tried: no verdict, which would otherwise hold for every pass of the version.
+            throw CancellationError()
         } catch {
             return nil
         }

@@ -316,6 +316,12 @@ public final class CampaignRunner: Service, Sendable {
                     continue
                 }
                 changes.append(changed)
+            } catch let error as PassStoreError {
+                // The store failing (a lost connection, a pool timeout) is not the pass's fault: the batch is given
+                // up and read again, rather than the pass reported failed and never tried again.
+                throw error
+            } catch where Task.isCancelled {
+                throw CancellationError()
             } catch {
                 failures.append(CampaignFailure(serialNumber: pass.serialNumber, reason: "\(error)"))
             }
