@@ -120,6 +120,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             $0.value.push.pushToken == token && $0.value.push.passTypeIdentifier == passTypeIdentifier
         })?.key {
             queue[id]?.push.generation += 1
+            queue[id]?.push.queuedAt = now  // the new change's own day of tries
             return false
         }
         lastPushID += 1

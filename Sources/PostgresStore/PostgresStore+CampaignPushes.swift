@@ -42,7 +42,8 @@ extension PostgresStore {
                         (push_token, pass_type_identifier, generation, attempts, not_before, queued_at, campaigns)
                     SELECT push_token, pass_type_identifier, 1, 0, \(now), \(now), ARRAY[\(id)::text] FROM released
                     ON CONFLICT (push_token, pass_type_identifier) DO UPDATE
-                        SET generation = q.generation + 1, campaigns = array_append(q.campaigns, \(id)::text)
+                        SET generation = q.generation + 1, queued_at = \(now),
+                            campaigns = array_append(q.campaigns, \(id)::text)
                     RETURNING 1
                 )
                 SELECT COUNT(*) FROM queued

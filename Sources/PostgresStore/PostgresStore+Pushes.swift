@@ -9,9 +9,10 @@ extension PostgresStore {
     func queuePushes(passTypeIdentifier: String, serialNumber: String, now: Date, _ connection: PostgresConnection)
         async throws -> Int
     {
-        // Bump first, so that the entries inserted next are not bumped.
+        // Bump first, so that the entries inserted next are not bumped. The new change gets its own day of tries:
+        // the window (queued_at) starts again, the backoff goes on.
         try await connection.query("""
-            UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1
+            UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1, queued_at = \(now)
             WHERE pass_type_identifier = \(passTypeIdentifier) AND push_token IN (
                 SELECT d.push_token FROM \(unescaped: tables.registrations) r
                 JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier

@@ -234,7 +234,8 @@ extension SQLiteStore: CampaignStore {
                 INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at, campaigns)
                 VALUES (?1, ?2, 1, 0, ?3, ?3, json_array(?4))
                 ON CONFLICT (push_token, pass_type_identifier) DO UPDATE
-                    SET generation = generation + 1, campaigns = json_insert(COALESCE(campaigns, '[]'), '$[#]', ?4)
+                    SET generation = generation + 1, queued_at = ?3,
+                        campaigns = json_insert(COALESCE(campaigns, '[]'), '$[#]', ?4)
                 """)
             let seconds = now.timeIntervalSince1970
             for row in released {

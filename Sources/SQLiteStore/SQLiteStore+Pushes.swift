@@ -15,11 +15,12 @@ extension SQLiteStore {
             WHERE r.pass_type_identifier = ?1 AND r.serial_number = ?2
             """
         // Bump first, so that the entries inserted next are not bumped.
+        // The new change gets its own day of tries: the window (queued_at) starts again, the backoff goes on.
         let bump = try db.cachedStatement(sql: """
-            UPDATE \(tables.pushQueue) SET generation = generation + 1
+            UPDATE \(tables.pushQueue) SET generation = generation + 1, queued_at = ?3
             WHERE pass_type_identifier = ?1 AND push_token IN (\(tokens))
             """)
-        try bump.execute(arguments: [passTypeIdentifier, serialNumber])
+        try bump.execute(arguments: [passTypeIdentifier, serialNumber, now.timeIntervalSince1970])
         let insert = try db.cachedStatement(sql: """
             INSERT INTO \(tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
             SELECT DISTINCT d.push_token, ?1, 1, 0, ?3, ?3 FROM \(tables.registrations) r

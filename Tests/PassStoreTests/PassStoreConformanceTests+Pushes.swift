@@ -38,6 +38,26 @@ extension PassStoreConformanceTests {
         }
     }
 
+    @Test("a change coalesced into a push that has been retried for hours gives it a new day of tries, the backoff kept",
+          arguments: StoreKind.tested)
+    func coalescedChangeRestartsTheWindow(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store)
+            _ = try await update(store)
+            let failing = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            for push in failing { try await store.retryPush(push, notBefore: Fixtures.now.addingTimeInterval(300)) }
+            // 23 hours on, the pass changes again: the same entries, a new generation, their window from now.
+            let later = Fixtures.now.addingTimeInterval(23 * 3600)
+            let change = PassChange(data: Data(#"{"n":"again"}"#.utf8))
+            let update = try await store.updatePass(
+                passTypeIdentifier: Fixtures.passType, serialNumber: "Q1", change: change, now: later)
+            #expect(update?.pushesQueued == 0, "coalesced, not queued again")
+            let pushes = try await store.claimPushes(limit: 10, now: later, lease: 30)
+            #expect(pushes.count == 2 && pushes.allSatisfy { $0.queuedAt == later && $0.attempts == 1 && $0.generation == 2 },
+                    "\(pushes)")
+        }
+    }
+
     @Test("claims lease pushes; completing removes them; retrying puts them back later", arguments: StoreKind.tested)
     func claimCompleteRetry(kind: StoreKind) async throws {
         try await withStore(kind) { store in
