@@ -41,6 +41,27 @@ struct CouponLifetimeTests {
         }
     }
 
+    @Test("A creation retried with its Idempotency-Key after its coupon expired is answered with the session, not refused")
+    func retriedCreationAfterExpiry() async throws {
+        let fixture = try CheckoutFixture { merchant in
+            merchant.coupons.append(.init(code: "SOON", percentOff: 20, expires: Date().addingTimeInterval(60)))
+        }
+        try await fixture.withClient { client in
+            let body: [String: Any] = ["items": [["sku": "TICKET-GA", "quantity": 1]], "couponCode": "SOON"]
+            let first = try await client.createSession(body, key: "retry-after-midnight")
+            fixture.clock.advance(120)  // the answer was lost; by the retry the coupon has expired
+            let again = try await client.createSession(body, key: "retry-after-midnight")
+            #expect(again["id"] as? String == first["id"] as? String && again["couponCode"] as? String == "SOON")
+            // A new key with the same body is checked as new: the coupon has expired.
+            do {
+                _ = try await client.createSession(body, key: "a-new-key")
+                Issue.record("a new creation with the expired coupon was accepted")
+            } catch let error as CheckoutTestError {
+                #expect("\(error)".contains("422") && "\(error)".contains("expired"), "\(error)")
+            }
+        }
+    }
+
     @Test("An expired code entered on a new session is refused with couponCodeExpired and changes no price")
     func expiredIsTold() async throws {
         let fixture = try CheckoutFixture { merchant in

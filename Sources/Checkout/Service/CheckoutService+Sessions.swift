@@ -46,6 +46,11 @@ extension CheckoutService {
         let canonical = (try? JSONSerialization.jsonObject(with: raw))
             .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .withoutEscapingSlashes]) } ?? raw
         let hash = Hex.encode(SHA256.hash(data: canonical))
+        // A repeat is answered with the stored session before the request is checked again: a coupon that expired,
+        // or a product taken out of the catalogue since, must not turn a retried creation into a refusal.
+        if let existing = try await store.session(idempotencyKey: key) {
+            return try replay(existing, hash: hash, fromMerchant: fromMerchant)
+        }
         var session = CheckoutSession(id: Identifiers.make(prefix: "cs_"), idempotencyKey: key, requestHash: hash,
                                       createdAt: now(), items: try cartLines(body, fromMerchant: fromMerchant))
         session.clientSecret = CheckoutAccess.makeSecret()
@@ -82,29 +87,32 @@ extension CheckoutService {
             throw CheckoutError.invalid(body.summary != nil ? "summary" : "items",
                                         "cannot be offered on Apple Pay: \(error.reason)", status: .unprocessableContent)
         }
-        let stored: CheckoutSession
-        var replayed = false
         switch try await store.insertSession(session) {
-        case .created(let created): stored = created
+        case .created(let created):
+            logger.info("checkout session created", metadata: ["session": "\(created.id)"])
+            return CreatedSession(view: try view(created, paymentRequest: paymentRequest), replayed: false)
         case .existing(let existing):
-            guard existing.requestHash == hash else {
-                throw CheckoutError(.idempotencyConflict, status: .conflict,
-                                    "this Idempotency-Key was used with a different request body", field: "Idempotency-Key")
-            }
-            // Keys are not secret: an anonymous caller that took a key the merchant's server uses first must not have
-            // the merchant's checkout answered with its session (whose client secret it holds), nor the reverse.
-            guard existing.createdByMerchant.map({ $0 == fromMerchant }) ?? true else {
-                throw CheckoutError(.idempotencyConflict, status: .conflict,
-                                    "this Idempotency-Key was used by another caller (with or without the API key)",
-                                    field: "Idempotency-Key")
-            }
-            stored = existing
-            replayed = true
+            // Another request with the key was stored since the lookup above.
+            return try replay(existing, hash: hash, fromMerchant: fromMerchant)
         }
-        if !replayed { logger.info("checkout session created", metadata: ["session": "\(stored.id)"]) }
+    }
+
+    /// The session an `Idempotency-Key` created, answered again: refused when the body differs or the key was first
+    /// used by the other kind of caller.
+    private func replay(_ existing: CheckoutSession, hash: String, fromMerchant: Bool) throws -> CreatedSession {
+        guard existing.requestHash == hash else {
+            throw CheckoutError(.idempotencyConflict, status: .conflict,
+                                "this Idempotency-Key was used with a different request body", field: "Idempotency-Key")
+        }
+        // Keys are not secret: an anonymous caller that took a key the merchant's server uses first must not have
+        // the merchant's checkout answered with its session (whose client secret it holds), nor the reverse.
+        guard existing.createdByMerchant.map({ $0 == fromMerchant }) ?? true else {
+            throw CheckoutError(.idempotencyConflict, status: .conflict,
+                                "this Idempotency-Key was used by another caller (with or without the API key)",
+                                field: "Idempotency-Key")
+        }
         // A replay shows the buyer's details and the secret only to the merchant: an Idempotency-Key is no credential.
-        let shown = try view(stored, paymentRequest: replayed ? nil : paymentRequest, private: !replayed || fromMerchant)
-        return CreatedSession(view: shown, replayed: replayed)
+        return CreatedSession(view: try view(existing, private: fromMerchant), replayed: true)
     }
 
     /// A session as the API shows it, to its buyer (the client secret) or the merchant.

@@ -14,6 +14,11 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: The session, or `nil`.
     func session(id: String) async throws -> CheckoutSession?
 
+    /// Reads the session an `Idempotency-Key` created.
+    /// - Parameter idempotencyKey: The key.
+    /// - Returns: The session, or `nil`.
+    func session(idempotencyKey: String) async throws -> CheckoutSession?
+
     /// Replaces a session that is still pending.
     /// - Parameter session: The new state (its `state` must be pending).
     /// - Returns: `false` when there is no such session or it is no longer pending (nothing changed).
@@ -228,6 +233,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
     /// - Parameter id: Its identifier.
     /// - Returns: The session.
     public func session(id: String) -> CheckoutSession? { sessions[id] }
+
+    public func session(idempotencyKey: String) -> CheckoutSession? { sessionsByKey[idempotencyKey].flatMap { sessions[$0] } }
 
     /// Replaces a pending session.
     /// - Parameter session: The new state.

@@ -44,6 +44,13 @@ extension PostgresCheckoutStore {
         return try CheckoutDocument.session(try row.decode(String.self), id: id)
     }
 
+    public func session(idempotencyKey: String) async throws -> CheckoutSession? {
+        let rows = try await rows("SELECT id, document::text FROM checkout_sessions WHERE idempotency_key = \(idempotencyKey)")
+        guard let row = rows.first else { return nil }
+        let (id, document) = try row.decode((String, String).self)
+        return try CheckoutDocument.session(document, id: id)
+    }
+
     /// Replaces a session that is still pending, in one statement.
     /// - Parameter session: The new state (its `state` must be pending).
     /// - Returns: `false` when there is no such session, it is no longer pending, or `session` is not pending.

@@ -39,6 +39,14 @@ extension SQLiteCheckoutStore {
         }
     }
 
+    public func session(idempotencyKey: String) async throws -> CheckoutSession? {
+        try await read { db in
+            let select = try db.cachedStatement(sql: "SELECT id, document FROM checkout_sessions WHERE idempotency_key = ?")
+            guard let row = try Row.fetchOne(select, arguments: [idempotencyKey]) else { return nil }
+            return try CheckoutDocument.session(row[1], id: row[0])
+        }
+    }
+
     /// Replaces a session that is still pending, in one statement.
     /// - Parameter session: The new state (its `state` must be pending).
     /// - Returns: `false` when there is no such session, it is no longer pending, or `session` is not pending.
