@@ -246,8 +246,11 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     func map(_ record: PassRecord) async throws -> GoogleWalletPass {
         let (pass, template, _) = try await issuer.currentPass(of: record)
         var state = GoogleObjectState.active
-        if try await issuer.redemptionSummary(of: record) != nil,
-           [.eventTicket, .flight, .transit, .offer].contains(GooglePassMapper.vertical(of: pass)) {
+        // Used up, not merely scanned: a ten-ride ticket (a `count` rule with a limit of 10) stays in the holder's
+        // active passes until its tenth ride, and a `count` rule without a limit never completes it.
+        if [.eventTicket, .flight, .transit, .offer].contains(GooglePassMapper.vertical(of: pass)),
+           let summary = try await issuer.redemptionSummary(of: record),
+           let limit = try await issuer.redemptionRule(of: record).limit, summary.redemptions >= limit {
             state = .completed
         }
         var mapped = try mapper.map(pass, template: template, state: state)

@@ -44,6 +44,36 @@ struct ServeGoogleQueueTests {
         _ = try await server.terminate()
     }
 
+    @Test("a ticket of several entries stays ACTIVE on Google until its last entry, then COMPLETED")
+    func multiEntryTicket() async throws {
+        let google = try GoogleWalletStandIn()
+        defer { google.stop() }
+        let templates = try ServeRedemptionTests.templatesFolder()  // multi-entry: a count rule of 3
+        let server = try await ServeProcess(arguments: ServeGoogleTests.arguments(google) + ["--templates", templates.path],
+                                            environment: ServeGoogleTests.environment)
+        let created = try #require(try await server.send(
+            "POST", "/api/v1/passes", headers: [Self.admin],
+            body: #"{"template":"multi-entry","data":{"serialNumber":"M-1","expirationDate":"2036-01-01T00:00Z"}}"#))
+        try #require(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        let object = ServeGoogleTests.objectPath("M-1")
+        _ = try await ServeGoogleTests.wait(google) { $0.contains { $0.method == "POST" && $0.path.hasSuffix("Object") && $0.status == 200 } }
+        let scan = #"{"passTypeIdentifier":"pass.dev.tessera.demo","serialNumber":"M-1"}"#
+        for entry in 1...3 {
+            let answer = try await server.send("POST", "/api/v1/redemptions", headers: [Self.admin], body: scan)
+            #expect(ServeGoogleTests.json(answer?.body ?? Data())["result"] as? String == "valid", "entry \(entry)")
+            let patches = try await ServeGoogleTests.wait(google) { requests in
+                requests.filter { $0.method == "PATCH" && $0.path == object && $0.status == 200 }.count >= entry
+            }.filter { $0.method == "PATCH" && $0.path == object && $0.status == 200 }
+            let states = patches.map { $0.body["state"] as? String ?? "-" }
+            if entry < 3 {
+                #expect(!states.contains("COMPLETED"), "after entry \(entry) of 3: \(states)")
+            } else {
+                #expect(states.last == "COMPLETED" || states.last == "INACTIVE", "after the last entry: \(states)")
+            }
+        }
+        _ = try await server.terminate()
+    }
+
     @Test("two processes on one PostgreSQL database send each new pass to Google once")
     func twoProcesses() async throws {
         guard !TestPostgres.skipped else { return }

@@ -96,6 +96,11 @@ extension PassIssuer {
         }
     }
 
+    /// The redemption rule of a pass's template (`.tessera.json`'s `redemption`: `once` unless it says otherwise).
+    public func redemptionRule(of pass: PassRecord) async throws -> RedemptionRule {
+        try await templateEntry(named: pass.template).settings.redemption
+    }
+
     /// How often a pass was redeemed, and when and where first; `nil` when never (or the store keeps no redemptions).
     public func redemptionSummary(of pass: PassRecord) async throws -> RedemptionSummary? {
         guard let store = store as? any RedemptionStore else { return nil }
