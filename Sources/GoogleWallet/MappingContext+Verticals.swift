@@ -97,10 +97,14 @@ extension MappingContext {
         var carrier = semanticText("airlineCode")
         var number = semanticText("flightNumber")
         if carrier == nil || number == nil, let flight = take("flight")?.value?.stringValue {
-            let compact = flight.replacingOccurrences(of: " ", with: "")
-            let digits = compact.drop { !$0.isNumber }
-            carrier = carrier ?? String(compact.prefix(compact.count - digits.count))
-            number = number ?? String(digits)
+            // An airline's IATA designator is two characters, one of which may be a digit (U2, 9W, B6): "U2 1234" is
+            // U2's flight 1234, not U's flight 21234. Otherwise the letters before the first digit (an ICAO code).
+            let compact = Array(flight.replacingOccurrences(of: " ", with: ""))
+            let designator = compact.count > 2 && compact[0...1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                && compact[0...1].contains(where: \.isLetter) && compact[2].isNumber ? 2 : nil
+            let split = designator ?? (compact.firstIndex(where: \.isNumber) ?? compact.count)
+            carrier = carrier ?? String(compact[..<split])
+            number = number ?? String(compact[split...])
         } else {
             consumedFields.insert("flight")
         }

@@ -80,6 +80,19 @@ struct GoogleMappingTests {
         #expect(!"\(mapped.classJSON)".contains("Someone else"))
     }
 
+    @Test("a flight field without semantics is split at the airline's two-character designator, digits in it too")
+    func flightFieldDesignators() throws {
+        let template = try Self.template("boarding-pass")
+        for (flight, carrier, number) in [("U2 1234", "U2", "1234"), ("9W123", "9W", "123"), ("BA 17", "BA", "17"),
+                                          ("B61", "B6", "1"), ("AAL 100", "AAL", "100")] {
+            let pass = try template.pass(applying: PassData(overrides: ["semantics": .null],
+                                                            fields: ["flight": .string(flight)]))
+            let header = try Self.mapper.map(pass, template: template).classJSON["flightHeader"]
+            #expect(header?["carrier"]?["carrierIataCode"]?.stringValue == carrier, "\(flight)")
+            #expect(header?["flightNumber"]?.stringValue == number, "\(flight)")
+        }
+    }
+
     @Test func flightClassIsPerFlightAndDate() throws {
         let template = try Self.template("semantic-boarding-pass")
         let mapped = try Self.mapper.map(try template.pass(applying: nil), template: template)
