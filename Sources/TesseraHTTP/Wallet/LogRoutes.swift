@@ -37,14 +37,29 @@ struct LogRoutes: Sendable {
     }
 }
 
-/// A token bucket per key: `burst` requests at once, refilled at `perMinute`.
+/// A token bucket per client: `burst` requests at once, refilled at `perMinute`.
+///
+/// A client is its IPv4 address, or its IPv6 address's /64 (one subscriber's or host's network: a client with a /64
+/// has 2^64 addresses to take a fresh bucket with each). The table is swept of full buckets once it doubles in size
+/// since the last sweep (so a request's cost stays constant on average), and holds at most ``maximumBuckets``: past
+/// that, clients not yet in it share one bucket, so a crowd of new addresses is limited together rather than growing
+/// the table without end.
 final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: Date
     }
 
-    private let buckets = Mutex([String: Bucket]())
+    private struct Table {
+        var buckets: [String: Bucket] = [:]
+        var sweepAt = RateLimiter.firstSweep
+    }
+
+    static let firstSweep = 10_000
+    static let maximumBuckets = 100_000
+    private static let overflowKey = "(new clients past the table's size)"
+
+    private let table = Mutex(Table())
     private let burst: Double
     private let perSecond: Double
 
@@ -53,21 +68,38 @@ final class RateLimiter: Sendable {
         self.perSecond = Double(perMinute) / 60
     }
 
-    /// Takes one request from `key`'s bucket.
+    /// The bucket's key for a client address: an IPv6 address's first 64 bits (an IPv4-mapped one's IPv4 address),
+    /// anything else as given.
+    static func clientKey(_ address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        return bytes[0..<8].map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
+
+    /// Takes one request from the bucket of the client at `address`.
     /// - Returns: `nil` when the request is allowed, else the whole seconds until the bucket holds one again (the
     ///   answer's `Retry-After`).
-    func retryAfter(_ key: String, now: Date) -> Int? {
-        buckets.withLock { buckets in
-            if buckets.count > 10_000 {
-                // Forget full buckets so the table cannot grow without bound.
-                buckets = buckets.filter { now.timeIntervalSince($0.value.updated) * perSecond + $0.value.tokens < burst }
+    func retryAfter(_ address: String, now: Date) -> Int? {
+        var key = Self.clientKey(address)
+        return table.withLock { table in
+            if table.buckets.count > table.sweepAt {
+                // Forget full buckets (perMinute 0: none ever refills, none is forgotten but by the cap below).
+                let perSecond = self.perSecond, burst = self.burst
+                table.buckets = table.buckets.filter {
+                    perSecond == 0 || now.timeIntervalSince($0.value.updated) * perSecond + $0.value.tokens < burst
+                }
+                table.sweepAt = max(Self.firstSweep, table.buckets.count * 2)
             }
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
+            if table.buckets[key] == nil, table.buckets.count >= Self.maximumBuckets { key = Self.overflowKey }
+            var bucket = table.buckets[key] ?? Bucket(tokens: burst, updated: now)
             bucket.tokens = min(burst, bucket.tokens + max(0, now.timeIntervalSince(bucket.updated)) * perSecond)
             bucket.updated = now
             let allowed = bucket.tokens >= 1
             if allowed { bucket.tokens -= 1 }
-            buckets[key] = bucket
+            table.buckets[key] = bucket
             guard !allowed else { return nil }
             guard perSecond > 0 else { return 3600 }
             return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
