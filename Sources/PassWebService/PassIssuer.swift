@@ -286,16 +286,27 @@ public final class PassIssuer: WalletItemIssuer {
     /// - Returns: The detached CMS signature of the token's UTF-8 bytes.
     /// - Throws: ``IssuerError/notAwaitingPersonalization`` when the pass does not offer enrollment or is already
     ///   personalized (nothing changes).
+    ///
+    /// The same details sent again (the answer to the first enrollment was lost on its way to the device) are answered
+    /// with the new token signed, and change nothing: the device can then fetch the personalized pass. Other details
+    /// for a personalized pass are refused.
     public func personalize(_ pass: PassRecord, token: String, information: [String: JSONValue]) async throws -> Data {
-        guard pass.personalization == nil, try await templateEntry(for: pass).isPersonalizable else {
+        let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
+        // Compared as JSON: a store may give the document back spaced differently than it was written.
+        let same = { (stored: Data?) in stored.flatMap { try? JSONValue(jsonData: $0) } == .object(information) }
+        guard pass.personalization == nil || same(pass.personalization), try await templateEntry(for: pass).isPersonalizable
+        else {
             throw IssuerError.notAwaitingPersonalization
         }
-        let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
         let signer = try await templateEntry(for: pass).builder.signer
         let signature = try await NIOThreadPool.singleton.runIfActive { try signer.signDetached(Data(token.utf8)) }
-        // Conditional in the store: of two concurrent enrollments, one wins and the other changes nothing.
+        if same(pass.personalization) { return signature }
+        // Conditional in the store: of two concurrent enrollments, one wins and the other changes nothing (and is
+        // answered as a repeat when it carried the same details).
         guard try await apply(PassChange(personalization: info, onlyIfNotPersonalized: true), to: pass) != nil else {
-            throw IssuerError.notAwaitingPersonalization
+            let now = try await store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+            guard same(now?.personalization) else { throw IssuerError.notAwaitingPersonalization }
+            return signature
         }
         return signature
     }

@@ -50,7 +50,7 @@ struct PersonalizationAbuseTests {
         #expect(stored?.personalization == nil)
     }
 
-    @Test("a second enrollment changes nothing: no new version, the holder's details stay")
+    @Test("a second enrollment changes nothing: no new version, the holder's details stay; the same details again are answered")
     func repeatChangesNothing() async throws {
         let fixture = try WebServiceFixture()
         _ = try await fixture.createPass(template: "store-card-rewards", serial: "P-2")
@@ -65,6 +65,10 @@ struct PersonalizationAbuseTests {
             #expect(still == after)
             let details = String(decoding: still?.personalization ?? Data(), as: UTF8.self)
             #expect(details.contains("Ada Lovelace"))
+            // The same details again (the first answer lost on its way): the new token signed, nothing changed.
+            let repeated = try await personalize(client, "P-2", Self.valid.replacingOccurrences(of: "tok-1", with: "tok-3"))
+            #expect(repeated.status == .ok && repeated.body.readableBytes > 0)
+            #expect(try await fixture.store.pass(passTypeIdentifier: Self.type, serialNumber: "P-2") == after)
         }
     }
 
@@ -103,10 +107,12 @@ struct PersonalizationAbuseTests {
                 #expect(existing.body.data == missing.body.data, "\(body)")
             }
             #expect(try await personalize(client, "P-4", Self.valid).status == .ok)
-            // Personalized, not personalizable and missing: one answer.
+            // Personalized (for someone else's details), not personalizable and missing: one answer. (Only the very
+            // details it was personalized with are answered again, as a lost answer's repeat.)
+            let other = Self.valid.replacingOccurrences(of: "Ada Lovelace", with: "Mallory")
             let answers = [
-                try await personalize(client, "P-4", Self.valid), try await personalize(client, "P-5", Self.valid),
-                try await personalize(client, "P-404", Self.valid),
+                try await personalize(client, "P-4", other), try await personalize(client, "P-5", other),
+                try await personalize(client, "P-404", other),
             ]
             #expect(answers.map(\.status) == [.notFound, .notFound, .notFound])
             #expect(Set(answers.map(\.body.data)).count == 1)
