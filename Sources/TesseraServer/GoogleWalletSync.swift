@@ -213,13 +213,11 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 delivered.increment()
                 return
             } catch let error as GoogleAPIError where error.retryable {
-                retries.increment()
-                logger.warning("google: update failed; retrying", metadata: [
-                    "object": "\(key.serialNumber)", "reason": "\(error.reason)", "in": "\(delay)",
-                ])
-                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-                try await renewLease()
-                delay = min(delay * 2, configuration.maximumRetryDelay)
+                try await retryLater(key, reason: error.reason, delay: &delay, renewLease: renewLease)
+            } catch let error as PassStoreError {
+                // The store failing for a moment (a lost connection, a pool timeout) is not Google refusing the pass:
+                // tried again, as a 503 is, rather than the update left unsent until the pass changes again.
+                try await retryLater(key, reason: "\(error)", delay: &delay, renewLease: renewLease)
             } catch is CancellationError {
                 throw CancellationError()
             } catch is LeaseLost {
@@ -233,6 +231,26 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 return
             }
         }
+    }
+
+    /// Waits out a retry's delay, then doubles it. The wait is slept in slices of a third of the lease, each followed
+    /// by the lease's renewal: a wait of minutes (Google's 429s) must not let the lease run out, or another process
+    /// would take delivery over and send the round's updates and messages again.
+    private func retryLater(_ key: GoogleChanges.Key, reason: String, delay: inout TimeInterval,
+                            renewLease: @Sendable () async throws -> Void) async throws {
+        retries.increment()
+        logger.warning("google: update failed; retrying", metadata: [
+            "object": "\(key.serialNumber)", "reason": "\(reason)", "in": "\(delay)",
+        ])
+        var left = delay
+        let slice = max(0.05, configuration.lease / 3)
+        while left > 0 {
+            let step = min(left, slice)
+            try await Task.sleep(for: .milliseconds(Int(step * 1000)))
+            left -= step
+            try await renewLease()
+        }
+        delay = min(delay * 2, configuration.maximumRetryDelay)
     }
 
     /// A campaign's lock-screen message, from its stored specification; `nil` when it has none.
