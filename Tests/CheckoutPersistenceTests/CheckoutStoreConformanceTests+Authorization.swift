@@ -37,6 +37,32 @@ extension CheckoutStoreConformanceTests {
         }
     }
 
+    @Test("a claim made from the session before another attempt was declined is refused as still pending; made again, it is claimed",
+          arguments: CheckoutStoreKind.tested)
+    func claimFromAStaleAttemptCount(kind: CheckoutStoreKind) async throws {
+        try await withCheckoutStore(kind) { store async throws in
+            let read = CheckoutFixtures.session("s-1")
+            _ = try await store.insertSession(read)
+            // Payment A claims attempt 1, is declined: the session is pending again with one attempt made.
+            let first = CheckoutFixtures.claimed(read, orderId: "o-s-1", transaction: "tx-s-1")
+            #expect(try await store.claimAuthorization(first, transactionIdentifier: "tx-s-1", at: CheckoutFixtures.now) == .claimed)
+            var declined = first
+            declined.state = .pending
+            declined.authorization = nil
+            #expect(try await store.updateAuthorizingSession(declined))
+            // Payment B read the session before A's claim: its claim would be attempt 1 again, the same key.
+            let stale = CheckoutFixtures.claimed(read, orderId: "o-s-2", transaction: "tx-s-2")
+            #expect(try await store.claimAuthorization(stale, transactionIdentifier: "tx-s-2", at: CheckoutFixtures.now)
+                    == .notPending(.pending))
+            // From the session as it is: attempt 2.
+            var current = try #require(try await store.session(id: "s-1"))
+            #expect(current.authorizationAttempts == 1)
+            current = CheckoutFixtures.claimed(current, orderId: "o-s-2", transaction: "tx-s-2")
+            current.authorizationAttempts = 2
+            #expect(try await store.claimAuthorization(current, transactionIdentifier: "tx-s-2", at: CheckoutFixtures.now) == .claimed)
+        }
+    }
+
     @Test("an authorization whose order cannot be stored leaves the session held", arguments: CheckoutStoreKind.tested)
     func completeAuthorizationAtomic(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
@@ -153,9 +179,11 @@ extension CheckoutStoreConformanceTests {
             #expect(try await store.updateAuthorizingSession(released) == false)
             #expect(try await store.updatePendingSession(released))
 
-            // Claimed again, completed with passes owed: the queue holds it until its passes are recorded.
-            #expect(try await store.claimAuthorization(CheckoutFixtures.claimed(released, orderId: "o-h-2"),
-                                                       transactionIdentifier: "tx-h-2", at: .now) == .claimed)
+            // Claimed again (its second attempt), completed with passes owed: the queue holds it until its passes are
+            // recorded.
+            var again = CheckoutFixtures.claimed(released, orderId: "o-h-2")
+            again.authorizationAttempts = 2
+            #expect(try await store.claimAuthorization(again, transactionIdentifier: "tx-h-2", at: .now) == .claimed)
             var order = CheckoutFixtures.order("o-h-2", sessionId: "h-1")
             order.passes = []
             #expect(try await store.completeAuthorization(

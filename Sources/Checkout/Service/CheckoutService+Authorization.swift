@@ -27,7 +27,18 @@ extension CheckoutService {
     ///   at debug level.
     public func authorizePayment(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         do {
-            return try await checkAndClaim(body, session: session)
+            var session = session
+            // A claim made from a session read before another payment's decline is made again from the session as
+            // it is now (its next attempt number), a few times at most.
+            for _ in 0..<3 {
+                do {
+                    return try await checkAndClaim(body, session: session)
+                } catch is SessionChangedBeforeClaim {
+                    guard let current = try await store.session(id: session.id) else { throw AuthorizationFailure.notPending(nil) }
+                    session = current
+                }
+            }
+            throw AuthorizationFailure.notPending(.authorizing)
         } catch let failure as AuthorizationFailure {
             logger.debug("checkout authorization refused", metadata: [
                 "session": "\(session.id)", "code": "\(failure.result.code ?? "")",
@@ -36,6 +47,9 @@ extension CheckoutService {
             throw failure
         }
     }
+
+    /// The session was still pending at the claim but had changed since it was read (another payment's attempt).
+    private struct SessionChangedBeforeClaim: Error {}
 
     private func checkAndClaim(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         guard session.state == .pending else { throw AuthorizationFailure.notPending(session.state) }
@@ -110,6 +124,7 @@ extension CheckoutService {
         switch try await store.claimAuthorization(claimed, transactionIdentifier: transaction, holder: instance,
                                                   at: now()) {
         case .claimed: break
+        case .notPending(.pending?): throw SessionChangedBeforeClaim()
         case .notPending(let state): throw AuthorizationFailure.notPending(state)
         case .transactionReplayed:
             logger.warning("replayed payment refused", metadata: ["session": "\(session.id)"])

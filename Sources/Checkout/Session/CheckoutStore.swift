@@ -42,7 +42,10 @@ public protocol CheckoutStore: Sendable {
     ///   - holder: The server process that claims it (its ``CheckoutService/instance``), recorded with the claim so
     ///     that recovery in another process leaves it alone while that process's heartbeat is recent; `nil` records
     ///     none (then only the lease frees it).
-    /// - Returns: Claimed; or why not (nothing changed then).
+    /// - Returns: Claimed; or why not (nothing changed then). A session still pending but with another attempt count
+    ///   than the claim was made from (``CheckoutSession/authorizationAttempts`` less one: another payment was
+    ///   declined since the session was read) is `notPending(.pending)`: the claim must be made again from the session
+    ///   as it is, so that no attempt's idempotency key is used twice.
     func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?, at date: Date)
         async throws -> AuthorizationClaim
 
@@ -267,7 +270,9 @@ public actor MemoryCheckoutStore: CheckoutStore {
     public func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?,
                                    at date: Date) -> AuthorizationClaim
     {
-        guard let current = sessions[session.id], current.state == .pending else {
+        guard let current = sessions[session.id], current.state == .pending,
+              current.authorizationAttempts ?? 0 == max(0, (session.authorizationAttempts ?? 1) - 1)
+        else {
             return .notPending(sessions[session.id]?.state)
         }
         guard transactions[transactionIdentifier] == nil else { return .transactionReplayed }

@@ -43,6 +43,7 @@ extension PostgresCheckoutStore {
                     SET state = \(session.state.rawValue), document = \(document)::jsonb, updated_at = \(date),
                     held_by = \(holder)
                     WHERE id = \(session.id) AND state = 'pending'
+                        AND coalesce((document->>'authorizationAttempts')::int, 0) = \(max(0, (session.authorizationAttempts ?? 1) - 1))
                     RETURNING id
                     """, logger: logger).collect()
                 guard !updated.isEmpty else {

@@ -37,12 +37,16 @@ extension SQLiteCheckoutStore {
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         do {
             return try await write { db in
+                // Pending and still at the attempt count the claim was made from: of two payments that read the
+                // session before one of them was declined, the other does not reuse that attempt's key.
                 let update = try db.cachedStatement(sql: """
                     UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?, held_by = ?
                     WHERE id = ? AND state = 'pending'
+                        AND coalesce(json_extract(document, '$.authorizationAttempts'), 0) = ?
                     """)
                 try update.execute(arguments: [
                     session.state.rawValue, document, date.timeIntervalSince1970, holder, session.id,
+                    max(0, (session.authorizationAttempts ?? 1) - 1),
                 ])
                 guard db.changesCount > 0 else {
                     let select = try db.cachedStatement(sql: "SELECT state FROM checkout_sessions WHERE id = ?")
