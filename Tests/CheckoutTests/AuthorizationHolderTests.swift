@@ -32,7 +32,8 @@ struct AuthorizationHolderTests {
 
     @Test("The heartbeat goes on while recovery waits on a slow processor, so no other process takes this one for dead")
     func heartbeatBesideRecovery() async throws {
-        let processor = CountingProcessor(delay: .seconds(4))
+        // Longer than a loaded machine can hold this test's task (the first minute of a full run on two cores).
+        let processor = CountingProcessor(delay: .seconds(60))
         let fixture = try CheckoutFixture(processor: processor, configuration: .init(
             recoveryInterval: .milliseconds(100), heartbeatInterval: .milliseconds(100), exclusiveStore: true))
         try await fixture.withClient { client in
@@ -44,14 +45,15 @@ struct AuthorizationHolderTests {
                 }
             }
             defer { services.cancel() }
-            let deadline = ContinuousClock.now + .seconds(TestTime.seconds(30))
-            while processor.calls.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            let called = ContinuousClock.now + .seconds(TestTime.seconds(50))
+            while processor.calls.isEmpty, ContinuousClock.now < called { try await Task.sleep(for: .milliseconds(10)) }
             try #require(processor.calls.count == 1, "recovery is waiting on the processor")
-            // While that call takes its 4 s, time moves on and the heartbeat records it.
+            // While that call takes its minute, time moves on and the heartbeat records it.
             fixture.clock.advance(5)
             let moved = fixture.clock.now
             var beats = await fixture.store.lastHeartbeats
-            while !beats.values.contains(moved), ContinuousClock.now < deadline {
+            let beaten = ContinuousClock.now + .seconds(TestTime.seconds(50))
+            while !beats.values.contains(moved), ContinuousClock.now < beaten {
                 try await Task.sleep(for: .milliseconds(20))
                 beats = await fixture.store.lastHeartbeats
             }
