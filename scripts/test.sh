@@ -69,6 +69,16 @@ run_suite() {
                 grep -oE '[✔✘] Test "[^"]*"' "$log" | sed -E 's/^. Test "(.*)"$/\1/' | sort | uniq \
                     | comm -23 "$log.started" - | sed 's/^/  /'
                 rm -f "$log.started"
+                # Where every thread of the test process is, when gdb is there to say (for the one debugging the stall).
+                local tests
+                tests="$(pgrep -f 'PackageTests.xctest' | head -1 || true)"
+                if pgrep -f swift-backtrace > /dev/null; then
+                    echo "tessera-test-stall: Swift's backtracer is running: the test process crashed and its report is stuck"
+                fi
+                if [ -n "$tests" ] && command -v gdb > /dev/null; then
+                    echo "tessera-test-stall: the test process's threads (pid $tests):"
+                    timeout 120 gdb -p "$tests" -batch -ex 'thread apply all bt 25' 2>/dev/null | grep -E '^(Thread|#)' | head -4000 || true
+                fi
             } >> "$log"
             kill_tree "$runner"
             kill -9 -- "-$runner" 2>/dev/null || true
