@@ -41,7 +41,7 @@ enum CheckoutFixtures {
 
     /// The session as a claim leaves it: authorizing, with its attempt.
     static func claimed(_ session: CheckoutSession, orderId: String, transaction: String = "tx") -> CheckoutSession {
-        var session = session
+        var session = session.nextRevision()
         session.state = .authorizing
         session.authorizationAttempts = 1
         session.authorization = AuthorizationAttempt(

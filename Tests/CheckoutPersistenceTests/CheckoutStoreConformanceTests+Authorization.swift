@@ -63,6 +63,29 @@ extension CheckoutStoreConformanceTests {
         }
     }
 
+    @Test("a claim made from the session before a sheet update was saved is refused as still pending, the update kept",
+          arguments: CheckoutStoreKind.tested)
+    func claimFromAStaleRevision(kind: CheckoutStoreKind) async throws {
+        try await withCheckoutStore(kind) { store async throws in
+            let read = CheckoutFixtures.session("r-1")
+            _ = try await store.insertSession(read)
+            // The buyer changes the shipping address (same total) after the payment read the session.
+            var updated = read.nextRevision()
+            updated.shippingContact?.locality = "Lyon"
+            #expect(try await store.updatePendingSession(updated))
+            let stale = CheckoutFixtures.claimed(read, orderId: "o-r-1", transaction: "tx-r-1")
+            #expect(try await store.claimAuthorization(stale, transactionIdentifier: "tx-r-1", at: CheckoutFixtures.now)
+                    == .notPending(.pending))
+            #expect(try await store.session(id: "r-1") == updated)
+            // Nothing was recorded: the same payment, claimed from the session as it is, goes through.
+            let current = try #require(try await store.session(id: "r-1"))
+            let claim = CheckoutFixtures.claimed(current, orderId: "o-r-1", transaction: "tx-r-1")
+            #expect(try await store.claimAuthorization(claim, transactionIdentifier: "tx-r-1", at: CheckoutFixtures.now)
+                    == .claimed)
+            #expect(try await store.session(id: "r-1")?.shippingContact?.locality == "Lyon")
+        }
+    }
+
     @Test("an authorization whose order cannot be stored leaves the session held", arguments: CheckoutStoreKind.tested)
     func completeAuthorizationAtomic(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
@@ -177,11 +200,12 @@ extension CheckoutStoreConformanceTests {
             released.authorization = nil
             #expect(try await store.updateAuthorizingSession(released))
             #expect(try await store.updateAuthorizingSession(released) == false)
-            #expect(try await store.updatePendingSession(released))
+            let reopened = released.nextRevision()
+            #expect(try await store.updatePendingSession(reopened))
 
             // Claimed again (its second attempt), completed with passes owed: the queue holds it until its passes are
             // recorded.
-            var again = CheckoutFixtures.claimed(released, orderId: "o-h-2")
+            var again = CheckoutFixtures.claimed(reopened, orderId: "o-h-2")
             again.authorizationAttempts = 2
             #expect(try await store.claimAuthorization(again, transactionIdentifier: "tx-h-2", at: .now) == .claimed)
             var order = CheckoutFixtures.order("o-h-2", sessionId: "h-1")

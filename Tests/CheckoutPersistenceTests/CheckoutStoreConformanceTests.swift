@@ -45,12 +45,21 @@ struct CheckoutStoreConformanceTests {
     @Test("a session is replaced only while it is pending", arguments: CheckoutStoreKind.tested)
     func updateOnlyWhilePending(kind: CheckoutStoreKind) async throws {
         try await withCheckoutStore(kind) { store async throws in
-            var session = CheckoutFixtures.session("u-1")
-            _ = try await store.insertSession(session)
+            let read = CheckoutFixtures.session("u-1")
+            _ = try await store.insertSession(read)
+            var session = read.nextRevision()
             session.couponCode = nil
             session.selectedShippingMethod = "standard"
             session.total = Decimal(string: "42.10")!
             #expect(try await store.updatePendingSession(session))
+            #expect(try await store.session(id: "u-1") == session)
+
+            // A change made from the session as it was before that update is refused: it would undo it.
+            var stale = read.nextRevision()
+            stale.couponCode = "STALE"
+            #expect(try await store.updatePendingSession(stale) == false)
+            // So is one that does not count itself a change.
+            #expect(try await store.updatePendingSession(session) == false)
             #expect(try await store.session(id: "u-1") == session)
 
             // A session that is not stored is not created by an update.
@@ -63,7 +72,7 @@ struct CheckoutStoreConformanceTests {
                     == .claimed)
             #expect(try await store.completeAuthorization(order: CheckoutFixtures.order("o-u-1", sessionId: "u-1"),
                                                           session: authorized))
-            var late = session
+            var late = session.nextRevision()
             late.couponCode = "LATE"
             #expect(try await store.updatePendingSession(late) == false)
             #expect(try await store.session(id: "u-1") == authorized)

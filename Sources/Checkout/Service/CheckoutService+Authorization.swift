@@ -48,7 +48,8 @@ extension CheckoutService {
         }
     }
 
-    /// The session was still pending at the claim but had changed since it was read (another payment's attempt).
+    /// The session was still pending at the claim but had changed since it was read (another payment's attempt, an
+    /// update of the sheet's).
     private struct SessionChangedBeforeClaim: Error {}
 
     private func checkAndClaim(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
@@ -113,7 +114,7 @@ extension CheckoutService {
         let attempt = (session.authorizationAttempts ?? 0) + 1
         let transaction = posted.transactionIdentifier
         let hasDiscount = lineItems.contains { ($0.amountValue ?? 0) < 0 }
-        var claimed = session
+        var claimed = session.nextRevision()
         claimed.state = .authorizing
         claimed.authorizationAttempts = attempt
         claimed.authorization = AuthorizationAttempt(

@@ -14,7 +14,12 @@ extension CheckoutService {
     public func selectShippingMethod(_ body: ShippingMethodRequest, in session: CheckoutSession) async throws
         -> ApplePayShippingMethodUpdate
     {
-        var session = session
+        try await update(session) { session in try applyShippingMethod(body, to: &session) }
+    }
+
+    private func applyShippingMethod(_ body: ShippingMethodRequest, to session: inout CheckoutSession) throws
+        -> ApplePayShippingMethodUpdate
+    {
         guard let identifier = body.identifier ?? body.shippingMethod?.identifier else {
             throw CheckoutError.invalid("identifier", "is required")
         }
@@ -29,7 +34,6 @@ extension CheckoutService {
         let builder = try pricing.builder(for: session)
         let items = try builder.lineItems()
         try reprice(&session)
-        try await save(session)
         return ApplePayShippingMethodUpdate(newTotal: builder.total(for: items), newLineItems: items)
     }
 
@@ -43,7 +47,12 @@ extension CheckoutService {
     public func changeShippingContact(_ contact: ApplePayPaymentContact, in session: CheckoutSession) async throws
         -> ApplePayShippingContactUpdate
     {
-        var session = session
+        try await update(session) { session in try applyShippingContact(contact, to: &session) }
+    }
+
+    private func applyShippingContact(_ contact: ApplePayPaymentContact, to session: inout CheckoutSession) throws
+        -> ApplePayShippingContactUpdate
+    {
         // Only the redacted fields are kept; names, street lines, phone and email are dropped here.
         let redacted = RedactedContact(contact)
         var errors: [ApplePayError]?
@@ -63,7 +72,6 @@ extension CheckoutService {
         let builder = try pricing.builder(for: session)
         let items = try builder.lineItems()
         try reprice(&session)
-        try await save(session)
         let methods = try pricing.requiresShipping(session) ? (errors == nil ? builder.shippingMethods() : []) : nil
         return ApplePayShippingContactUpdate(newTotal: builder.total(for: items), newLineItems: items,
                                              newShippingMethods: methods, errors: errors)
@@ -78,9 +86,12 @@ extension CheckoutService {
     public func applyCouponCode(_ body: CouponCodeRequest, in session: CheckoutSession) async throws
         -> ApplePayCouponCodeUpdate
     {
-        var session = session
         let code = body.couponCode.trimmingCharacters(in: .whitespaces)
         guard code.count <= 100 else { throw CheckoutError.invalid("couponCode", "must be at most 100 characters") }
+        return try await update(session) { session in try applyCoupon(code, to: &session) }
+    }
+
+    private func applyCoupon(_ code: String, to session: inout CheckoutSession) throws -> ApplePayCouponCodeUpdate {
         var errors: [ApplePayError]?
         if code.isEmpty {
             session.couponCode = nil
@@ -104,7 +115,6 @@ extension CheckoutService {
         let builder = try pricing.builder(for: session)
         let items = try builder.lineItems()
         try reprice(&session)
-        try await save(session)
         let methods = try pricing.requiresShipping(session) ? builder.shippingMethods() : nil
         return ApplePayCouponCodeUpdate(newTotal: builder.total(for: items), newLineItems: items,
                                         newShippingMethods: methods, errors: errors)

@@ -203,11 +203,35 @@ public final class CheckoutService: Sendable {
         session.createdAt.addingTimeInterval(configuration.sessionLifetime)
     }
 
-    /// Stores a changed pending session with its new total.
-    func save(_ session: CheckoutSession) async throws {
-        guard try await store.updatePendingSession(session) else {
-            throw CheckoutError(.sessionNotPending, status: .conflict, "the session is already authorized")
+    /// Makes a change to a pending session and stores it over the revision it was made from. When the session
+    /// changed meanwhile (another of the sheet's updates, a payment's claim or decline), it is read again and, while
+    /// still pending and unexpired, the change is made again from it: no update is lost to a concurrent one.
+    /// - Parameters:
+    ///   - session: The pending session as read.
+    ///   - change: Makes the change (and checks it against the session it is given) and returns the answer.
+    /// - Returns: The answer of the change that was stored.
+    /// - Throws: What `change` throws; ``CheckoutError`` `sessionNotPending` (409) or `sessionExpired` (410).
+    func update<Answer>(_ session: CheckoutSession, _ change: (inout CheckoutSession) throws -> Answer)
+        async throws -> Answer
+    {
+        var current = session
+        for _ in 0..<8 {
+            var changed = current.nextRevision()
+            let answer = try change(&changed)
+            if try await store.updatePendingSession(changed) { return answer }
+            guard let reread = try await store.session(id: session.id) else { throw CheckoutError.notFound("session") }
+            guard reread.state == .pending else {
+                throw CheckoutError(.sessionNotPending, status: .conflict, reread.state == .authorized
+                                    ? "the session is already authorized" : "the session is already being paid")
+            }
+            guard now() < expiresAt(reread) else {
+                throw CheckoutError(.sessionExpired, status: .gone,
+                                    "the session expired at \(ISO8601.string(expiresAt(reread))): create a new one")
+            }
+            current = reread
         }
+        throw CheckoutError(.sessionNotPending, status: .conflict,
+                            "the session is being changed by other requests: try again")
     }
 }
 

@@ -64,6 +64,11 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
     /// Whether the merchant's server created it (with the API key) rather than an anonymous caller; `nil` for a session
     /// stored before this was recorded. An `Idempotency-Key` replays only for the same kind of caller.
     public var createdByMerchant: Bool?
+    /// How many times the session has been changed since it was created (the sheet's updates, a payment's claim);
+    /// `nil` is 0 (a session stored before changes were counted). A store keeps a change only when it was made from
+    /// the revision stored (the change's own revision less one), so an update saved between another writer's read and
+    /// its write is never overwritten: that writer reads the session again and makes its change from it.
+    public var revision: Int?
 
     /// Creates a pending session.
     /// - Parameters:
@@ -85,6 +90,16 @@ public struct CheckoutSession: Codable, Sendable, Equatable {
         total = 0
         totalPending = false
     }
+
+    /// The session as a change of it is stored: its ``revision`` one more than the one it was read at.
+    public func nextRevision() -> CheckoutSession {
+        var session = self
+        session.revision = (revision ?? 0) + 1
+        return session
+    }
+
+    /// The revision a change of this session was made from (``revision`` less one, never below 0).
+    public var previousRevision: Int { max(0, (revision ?? 0) - 1) }
 
     /// The bytes whose SHA-256 the payment request's `applicationData` is built from and the token's
     /// `header.applicationData` must carry: UTF-8 of `tessera-checkout-session:<id>`.

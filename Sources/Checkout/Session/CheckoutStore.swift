@@ -19,9 +19,11 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: The session, or `nil`.
     func session(idempotencyKey: String) async throws -> CheckoutSession?
 
-    /// Replaces a session that is still pending.
+    /// Replaces a session that is still pending and unchanged since the change was made from it: its stored
+    /// ``CheckoutSession/revision`` is the new one's less one (``CheckoutSession/nextRevision()``).
     /// - Parameter session: The new state (its `state` must be pending).
-    /// - Returns: `false` when there is no such session or it is no longer pending (nothing changed).
+    /// - Returns: `false` when there is no such session, it is no longer pending, or it changed since it was read
+    ///   (nothing changed; read it again to tell which).
     func updatePendingSession(_ session: CheckoutSession) async throws -> Bool
 
     /// Records a payment token's transaction identifier, once.
@@ -45,7 +47,8 @@ public protocol CheckoutStore: Sendable {
     /// - Returns: Claimed; or why not (nothing changed then). A session still pending but with another attempt count
     ///   than the claim was made from (``CheckoutSession/authorizationAttempts`` less one: another payment was
     ///   declined since the session was read) is `notPending(.pending)`: the claim must be made again from the session
-    ///   as it is, so that no attempt's idempotency key is used twice.
+    ///   as it is, so that no attempt's idempotency key is used twice. So is a session whose stored
+    ///   ``CheckoutSession/revision`` is not the claim's less one (a sheet update saved since it was read).
     func claimAuthorization(_ session: CheckoutSession, transactionIdentifier: String, holder: String?, at date: Date)
         async throws -> AuthorizationClaim
 
@@ -243,7 +246,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
     /// - Parameter session: The new state.
     /// - Returns: Whether it was pending and replaced.
     public func updatePendingSession(_ session: CheckoutSession) -> Bool {
-        guard sessions[session.id]?.state == .pending, session.state == .pending else { return false }
+        guard let current = sessions[session.id], current.state == .pending, session.state == .pending,
+              current.revision ?? 0 == session.previousRevision, session.revision ?? 0 > 0 else { return false }
         sessions[session.id] = session
         return true
     }
@@ -271,7 +275,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
                                    at date: Date) -> AuthorizationClaim
     {
         guard let current = sessions[session.id], current.state == .pending,
-              current.authorizationAttempts ?? 0 == max(0, (session.authorizationAttempts ?? 1) - 1)
+              current.authorizationAttempts ?? 0 == max(0, (session.authorizationAttempts ?? 1) - 1),
+              current.revision ?? 0 == session.previousRevision
         else {
             return .notPending(sessions[session.id]?.state)
         }

@@ -44,6 +44,7 @@ extension PostgresCheckoutStore {
                     held_by = \(holder)
                     WHERE id = \(session.id) AND state = 'pending'
                         AND coalesce((document->>'authorizationAttempts')::int, 0) = \(max(0, (session.authorizationAttempts ?? 1) - 1))
+                        AND coalesce((document->>'revision')::int, 0) = \(session.previousRevision)
                     RETURNING id
                     """, logger: logger).collect()
                 guard !updated.isEmpty else {

@@ -55,11 +55,12 @@ extension PostgresCheckoutStore {
     /// - Parameter session: The new state (its `state` must be pending).
     /// - Returns: `false` when there is no such session, it is no longer pending, or `session` is not pending.
     public func updatePendingSession(_ session: CheckoutSession) async throws -> Bool {
-        guard session.state == .pending else { return false }
+        guard session.state == .pending, session.revision ?? 0 > 0 else { return false }
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         let rows = try await rows("""
             UPDATE checkout_sessions SET document = \(document)::jsonb, updated_at = \(now())
             WHERE id = \(session.id) AND state = 'pending'
+                AND coalesce((document->>'revision')::int, 0) = \(session.previousRevision)
             RETURNING id
             """)
         return !rows.isEmpty

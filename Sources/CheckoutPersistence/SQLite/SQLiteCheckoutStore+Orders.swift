@@ -38,15 +38,17 @@ extension SQLiteCheckoutStore {
         do {
             return try await write { db in
                 // Pending and still at the attempt count the claim was made from: of two payments that read the
-                // session before one of them was declined, the other does not reuse that attempt's key.
+                // session before one of them was declined, the other does not reuse that attempt's key. And at the
+                // revision it was made from: a sheet update saved since is not overwritten.
                 let update = try db.cachedStatement(sql: """
                     UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?, held_by = ?
                     WHERE id = ? AND state = 'pending'
                         AND coalesce(json_extract(document, '$.authorizationAttempts'), 0) = ?
+                        AND coalesce(json_extract(document, '$.revision'), 0) = ?
                     """)
                 try update.execute(arguments: [
                     session.state.rawValue, document, date.timeIntervalSince1970, holder, session.id,
-                    max(0, (session.authorizationAttempts ?? 1) - 1),
+                    max(0, (session.authorizationAttempts ?? 1) - 1), session.previousRevision,
                 ])
                 guard db.changesCount > 0 else {
                     let select = try db.cachedStatement(sql: "SELECT state FROM checkout_sessions WHERE id = ?")

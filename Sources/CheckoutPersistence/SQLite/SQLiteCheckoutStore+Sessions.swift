@@ -51,15 +51,15 @@ extension SQLiteCheckoutStore {
     /// - Parameter session: The new state (its `state` must be pending).
     /// - Returns: `false` when there is no such session, it is no longer pending, or `session` is not pending.
     public func updatePendingSession(_ session: CheckoutSession) async throws -> Bool {
-        guard session.state == .pending else { return false }
+        guard session.state == .pending, session.revision ?? 0 > 0 else { return false }
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         let updatedAt = now().timeIntervalSince1970
         return try await write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE checkout_sessions SET document = ?, updated_at = ?
-                WHERE id = ? AND state = 'pending'
+                WHERE id = ? AND state = 'pending' AND coalesce(json_extract(document, '$.revision'), 0) = ?
                 """)
-            try update.execute(arguments: [document, updatedAt, session.id])
+            try update.execute(arguments: [document, updatedAt, session.id, session.previousRevision])
             return db.changesCount > 0
         }
     }
