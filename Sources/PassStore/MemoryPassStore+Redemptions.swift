@@ -53,6 +53,12 @@ extension MemoryPassStore {
                                  first: summary(type, serial), pushesQueued: pushes)
     }
 
+    public func earlierRedemption(idempotencyKey: String, requestHash: String) async throws -> RedemptionOutcome? {
+        guard let earlier = scans.first(where: { $0.idempotencyKey == idempotencyKey }) else { return nil }
+        guard earlier.requestHash == requestHash else { throw PassStoreError.idempotencyConflict(idempotencyKey) }
+        return replay(earlier)
+    }
+
     public func redemptionSummary(passTypeIdentifier: String, serialNumber: String) async throws -> RedemptionSummary? {
         summary(passTypeIdentifier, serialNumber)
     }

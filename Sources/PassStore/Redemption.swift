@@ -17,6 +17,12 @@ public protocol RedemptionStore: Sendable {
     /// - Throws: ``PassStoreError/idempotencyConflict(_:)`` when the key was used for another scan.
     func redeem(_ attempt: RedemptionAttempt, now: Date) async throws -> RedemptionOutcome
 
+    /// The scan an idempotency key was first used for, answered again (``RedemptionOutcome/replayed``), or `nil` when
+    /// the key is new: a scanner's repeat is answered before its pass is looked up again, so a barcode message another
+    /// pass has taken since, or a template changed since, does not change the answer.
+    /// - Throws: ``PassStoreError/idempotencyConflict(_:)`` when the key was used for another scan.
+    func earlierRedemption(idempotencyKey: String, requestHash: String) async throws -> RedemptionOutcome?
+
     /// How often a pass was redeemed and its first valid redemption, or `nil` when it never was.
     func redemptionSummary(passTypeIdentifier: String, serialNumber: String) async throws -> RedemptionSummary?
 }

@@ -58,24 +58,9 @@ extension PostgresStore: RedemptionStore {
             WHERE pass_type_identifier = \(attempt.passTypeIdentifier) AND serial_number = \(attempt.serialNumber)
             FOR UPDATE
             """, logger: logger).collect().first
-        if let key = attempt.idempotencyKey, let earlier = try await connection.query("""
-            SELECT pass_type_identifier, serial_number, result, scanned_at, redemptions, request_hash
-            FROM redemptions WHERE idempotency_key = \(key)
-            """, logger: logger).collect().first {
-            let (type, serial, result, scannedAt, count, hash) =
-                try earlier.decode((String?, String?, String, Date, Int, String).self)
-            guard hash == attempt.requestHash else { throw PassStoreError.idempotencyConflict(key) }
-            var record: PassRecord?
-            var first: RedemptionSummary?
-            if let type, let serial {
-                record = try await connection.query("""
-                    SELECT \(unescaped: Self.passColumns) FROM passes
-                    WHERE pass_type_identifier = \(type) AND serial_number = \(serial)
-                    """, logger: logger).collect().first.map { try Self.passRecord($0) }
-                first = try await summary(type, serial, connection)
-            }
-            return RedemptionOutcome(result: RedemptionResult(rawValue: result) ?? .unknown, pass: record,
-                                     redemptions: count, scannedAt: scannedAt, first: first, replayed: true)
+        if let key = attempt.idempotencyKey,
+           let earlier = try await earlierRedemption(idempotencyKey: key, requestHash: attempt.requestHash, connection) {
+            return earlier
         }
         guard let found, let type = attempt.passTypeIdentifier, let serial = attempt.serialNumber else {
             try await logScan(attempt, result: .unknown, redemptions: 0, now: now, connection)
@@ -108,6 +93,36 @@ extension PostgresStore: RedemptionStore {
         }
         return RedemptionOutcome(result: result, pass: record, redemptions: count, scannedAt: now,
                                  first: try await summary(type, serial, connection), pushesQueued: pushes)
+    }
+
+    public func earlierRedemption(idempotencyKey: String, requestHash: String) async throws -> RedemptionOutcome? {
+        try await transaction { connection in
+            try await earlierRedemption(idempotencyKey: idempotencyKey, requestHash: requestHash, connection)
+        }
+    }
+
+    /// The scan a key was first used for, answered again; `nil` for a new key.
+    private func earlierRedemption(idempotencyKey key: String, requestHash: String, _ connection: PostgresConnection)
+        async throws -> RedemptionOutcome?
+    {
+        guard let earlier = try await connection.query("""
+            SELECT pass_type_identifier, serial_number, result, scanned_at, redemptions, request_hash
+            FROM redemptions WHERE idempotency_key = \(key)
+            """, logger: logger).collect().first else { return nil }
+        let (type, serial, result, scannedAt, count, hash) =
+            try earlier.decode((String?, String?, String, Date, Int, String).self)
+        guard hash == requestHash else { throw PassStoreError.idempotencyConflict(key) }
+        var record: PassRecord?
+        var first: RedemptionSummary?
+        if let type, let serial {
+            record = try await connection.query("""
+                SELECT \(unescaped: Self.passColumns) FROM passes
+                WHERE pass_type_identifier = \(type) AND serial_number = \(serial)
+                """, logger: logger).collect().first.map { try Self.passRecord($0) }
+            first = try await summary(type, serial, connection)
+        }
+        return RedemptionOutcome(result: RedemptionResult(rawValue: result) ?? .unknown, pass: record,
+                                 redemptions: count, scannedAt: scannedAt, first: first, replayed: true)
     }
 
     public func redemptionSummary(passTypeIdentifier: String, serialNumber: String) async throws -> RedemptionSummary? {

@@ -53,6 +53,17 @@ extension SQLiteStore: RedemptionStore {
         }
     }
 
+    public func earlierRedemption(idempotencyKey: String, requestHash: String) async throws -> RedemptionOutcome? {
+        try await read { [tables] db in
+            guard let earlier = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT pass_type_identifier, serial_number, result, scanned_at, redemptions, request_hash
+                FROM redemptions WHERE idempotency_key = ?
+                """), arguments: [idempotencyKey]) else { return nil }
+            guard (earlier[5] as String) == requestHash else { throw PassStoreError.idempotencyConflict(idempotencyKey) }
+            return try Self.replay(earlier, tables, db)
+        }
+    }
+
     public func redemptionSummary(passTypeIdentifier: String, serialNumber: String) async throws -> RedemptionSummary? {
         try await read { db in try Self.summary(passTypeIdentifier, serialNumber, db) }
     }

@@ -153,6 +153,14 @@ struct ServeRedemptionTests {
             let other = try await Self.scan(server, #"{"barcodeMessage":"GATE-K-1","place":"Gate 3"}"#, key: "scanner-7-0001")
             #expect(other.status == 409, "\(other.json)")
             #expect(try await Self.scan(server, body).json["result"] as? String == "alreadyRedeemed")
+
+            // A repeat after another pass took the same message is still the first answer, not "several passes".
+            _ = try await Self.create(server, serial: "K-2", barcode: "GATE-K-1")
+            #expect(try await Self.scan(server, body).status == 409)
+            let late = try await Self.scan(server, body, key: "scanner-7-0001")
+            #expect(late.status == 200 && late.json["replayed"] as? Bool == true, "\(late.json)")
+            #expect(late.json["serialNumber"] as? String == "K-1" || (late.json["pass"] as? [String: Any])?["serialNumber"]
+                as? String == "K-1", "\(late.json)")
         }
     }
 

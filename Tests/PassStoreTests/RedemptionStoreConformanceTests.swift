@@ -100,6 +100,17 @@ struct RedemptionStoreConformanceTests {
             let unknown = try await redemptions.redeem(Self.attempt(nil, key: "scan-2"), now: Fixtures.now)
             #expect(try await redemptions.redeem(Self.attempt(nil, key: "scan-2"), now: Fixtures.now).replayed)
             #expect(unknown.result == .unknown)
+
+            // Read back before anything is looked up: the first answer, a conflict, or nothing for a new key.
+            let earlier = try #require(try await redemptions.earlierRedemption(idempotencyKey: "scan-1", requestHash: "a"))
+            #expect(earlier.replayed && earlier.result == .valid && earlier.redemptions == 1)
+            #expect(earlier.scannedAt == Fixtures.now && earlier.pass?.serialNumber == "K1")
+            #expect(earlier.first?.firstRedeemedAt == Fixtures.now)
+            #expect(try await redemptions.earlierRedemption(idempotencyKey: "scan-2", requestHash: "h")?.result == .unknown)
+            #expect(try await redemptions.earlierRedemption(idempotencyKey: "scan-3", requestHash: "a") == nil)
+            await #expect(throws: PassStoreError.idempotencyConflict("scan-1")) {
+                _ = try await redemptions.earlierRedemption(idempotencyKey: "scan-1", requestHash: "b")
+            }
         }
     }
 

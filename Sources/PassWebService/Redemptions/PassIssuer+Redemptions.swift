@@ -46,6 +46,22 @@ extension PassIssuer {
         }
         let place = try Self.text(body["place"], "place", maximum: Self.maximumPlaceLength)
         let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
+        if let idempotencyKey {
+            // A repeat is answered as the first time before anything is looked up again: another pass may carry the
+            // message by now, or the template may have changed.
+            let earlier: RedemptionOutcome?
+            do {
+                earlier = try await store.earlierRedemption(idempotencyKey: idempotencyKey, requestHash: hash)
+            } catch let error as PassStoreError where error.isIdempotencyConflict {
+                throw IdempotencyKey.conflict("Idempotency-Key: already used for another scan")
+            }
+            if let earlier {
+                // The rule as the template sets it now, when it can still be read (the answer shows the limit).
+                var rule: RedemptionRule?
+                if let pass = earlier.pass { rule = try? await templateEntry(named: pass.template).settings.redemption }
+                return RedemptionAnswer(outcome: earlier, rule: rule)
+            }
+        }
         let pass: PassRecord?
         if let message = try Self.text(body["barcodeMessage"], "barcodeMessage", maximum: Self.maximumBarcodeMessageLength,
                                        controlCharacters: true) {
