@@ -20,15 +20,32 @@ extension PassIssuer {
 
     /// Why new versions of passes of `passTypeIdentifier` cannot be signed now: its identity's certificate (or WWDR
     /// intermediate) expired. Stored versions are still served; `nil` when it can sign.
+    /// When no identity signs that Pass Type ID any more (its entry was taken out of the identities file), that is the
+    /// refusal: another identity's certificate would make the pass another brand's, which Wallet refuses at the pass's
+    /// own URL.
     func refusal(passTypeIdentifier: String) -> IssuerError? {
-        guard let source = templates.currentSources.first(where: {
+        let sources = templates.currentSources
+        guard let source = sources.first(where: {
             $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
-        }) else { return nil }
+        }) else {
+            // A certificate that names no Pass Type ID (some test chains) signs whatever its templates say.
+            guard sources.contains(where: { $0.signer.credentials.identity.passTypeIdentifier != nil }) else { return nil }
+            return IssuerError.noIdentity(passTypeIdentifier, items: "passes")
+        }
         return IssuerError.signingUnavailable(passTypeIdentifier, items: "passes", credentials: source.signer.credentials, at: now())
     }
 }
 
 extension IssuerError {
+    /// 503 `signingUnavailable`: no identity of the server signs `identifier` now.
+    static func noIdentity(_ identifier: String, items: String) -> IssuerError {
+        IssuerError(
+            .signingUnavailable, status: .serviceUnavailable,
+            description: "\(identifier): no signing identity of this server has that type identifier any more; "
+                + "new versions of its \(items) cannot be signed until an identity for it is configured again",
+            field: nil)
+    }
+
     /// 503 `signingUnavailable` when `credentials` have expired at `now`, else `nil`.
     static func signingUnavailable(_ identifier: String, items: String, credentials: PassCredentials, at now: Date) -> IssuerError? {
         credentials.expiryReason(at: now).map { reason in

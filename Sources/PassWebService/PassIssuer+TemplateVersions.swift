@@ -33,6 +33,20 @@ extension PassIssuer {
     /// from the store when it is not the current content; the current content for a pass not pinned yet.
     /// - Throws: ``IssuerError`` when the pass's version is neither current nor in the store.
     func templateEntry(for pass: PassRecord) async throws -> TemplateLibrary.Entry {
+        let entry = try await anyTemplateEntry(for: pass)
+        // The template's folder may be another identity's now (the pass's own identity taken out of the identities
+        // file, another brand's folder holding a template of that name): its certificate would sign the pass as
+        // another brand's.
+        if let signs = entry.builder.passTypeIdentifier, signs != pass.passTypeIdentifier,
+           entry.builder.signer.credentials.identity.passTypeIdentifier != nil
+        {
+            throw refusal(passTypeIdentifier: pass.passTypeIdentifier)
+                ?? IssuerError.noIdentity(pass.passTypeIdentifier, items: "passes")
+        }
+        return entry
+    }
+
+    private func anyTemplateEntry(for pass: PassRecord) async throws -> TemplateLibrary.Entry {
         guard let version = pass.templateVersion else { return try await templateEntry(named: pass.template) }
         if let entry = templates.loadedEntry(named: pass.template, version: version) { return entry }
         // Not read yet in this process: the current files may be that version (the common case after a start).

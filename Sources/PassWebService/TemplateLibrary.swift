@@ -51,14 +51,21 @@ final class TemplateLibrary: Sendable {
         earlier.withLock { $0.removeAll() }
     }
 
-    /// The signer of a pass type identifier: the source whose certificate names it, else the one whose templates
-    /// folder holds template `name`, else the first.
-    private func signer(passTypeIdentifier: String?, template name: String) -> PassSigner? {
+    /// The signer of a pass type identifier: the source whose certificate names it. Only when no certificate names
+    /// a Pass Type ID (or the pass has none), the one whose templates folder holds template `name`, else the first:
+    /// another identity's certificate would make the pass another brand's.
+    /// - Throws: ``IssuerError`` `signingUnavailable` (503) when no identity signs `passTypeIdentifier` now.
+    private func signer(passTypeIdentifier: String?, template name: String) throws -> PassSigner? {
         let sources = currentSources
-        if let passTypeIdentifier,
-           let source = sources.first(where: { $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier })
-        {
-            return source.signer
+        if let passTypeIdentifier {
+            if let source = sources.first(where: {
+                $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
+            }) {
+                return source.signer
+            }
+            if sources.contains(where: { $0.signer.credentials.identity.passTypeIdentifier != nil }) {
+                throw IssuerError.noIdentity(passTypeIdentifier, items: "passes")
+            }
         }
         return (sources.first { Self.folder(named: name, in: $0.directory) != nil } ?? sources.first)?.signer
     }
@@ -135,7 +142,7 @@ final class TemplateLibrary: Sendable {
     func earlierEntry(named name: String, version: String, content: Data, passTypeIdentifier: String?) throws -> Entry {
         if let entry = loadedEntry(named: name, version: version) { return entry }
         let generation = self.generation
-        guard let signer = signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
+        guard let signer = try signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
             throw IssuerError.unknownTemplate(name)
         }
         do {

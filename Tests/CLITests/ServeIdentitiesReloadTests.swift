@@ -126,6 +126,46 @@ struct ServeIdentitiesReloadTests {
         }
     }
 
+    @Test("an identity taken out of the file: its passes are refused new versions, never signed as another brand's")
+    func identityRemoved() async throws {
+        try await Server.with { server in
+            let ticket = try await server.createPass(template: "event-ticket", serial: "A-gone")
+            // Brand A's entry (and its team's APNs key) out of the file; brand B and the order identity stay.
+            try Data("""
+                {"identities": [
+                  {"identifier": "\(Server.loyaltyType)", "cert": "b/pass.pem", "key": "b/pass.key", "wwdr": "b/pass-wwdr.pem", "templates": "b/templates"},
+                  {"identifier": "\(Server.orderType)", "cert": "b/order.pem", "key": "b/order.key", "wwdr": "b/wwdr.pem", "orderTemplates": "b/orders"}
+                ]}
+                """.utf8).write(to: server.identitiesFile)
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            var gone = false
+            for _ in 0..<120 where !gone {
+                try await Task.sleep(for: .milliseconds(250))
+                let health = String(decoding: try await server.send("GET", "/health").body, as: UTF8.self)
+                gone = !health.contains(Server.ticketType) && health.contains(Server.loyaltyType)
+            }
+            #expect(gone, "\(server.serve.log)")
+            let changed = try await server.api(
+                "PATCH", "/api/v1/passes/\(Server.ticketType)/A-gone", body: #"{"data":{"fields":{"seat":"9C"}}}"#)
+            let said = String(decoding: changed.body, as: UTF8.self)
+            #expect(changed.status == 503 && said.contains("signingUnavailable") && said.contains(Server.ticketType), "\(said)")
+            // What a device fetches is never brand B's signature over brand A's pass.
+            let fetched = try await server.send("GET", "/v1/passes/\(Server.ticketType)/A-gone",
+                                                headers: ["Authorization: ApplePass \(ticket)"])
+            if fetched.status == 200 {
+                let verified = try await server.fetchAndVerify(type: Server.ticketType, serial: "A-gone", token: ticket,
+                                                               root: "a/root.pem")
+                #expect(verified.status == 0, "\(verified.report)")
+            } else {
+                #expect(fetched.status == 503, "\(String(decoding: fetched.body, as: UTF8.self))")
+            }
+            // Brand B still signs its own.
+            let loyalty = try await server.createPass(template: "store-card", serial: "B-kept")
+            #expect(try await server.fetchAndVerify(
+                type: Server.loyaltyType, serial: "B-kept", token: loyalty, root: "b/root.pem").status == 0)
+        }
+    }
+
     @Test("a credential file that is a symbolic link (a mounted secret) is noticed when what it points to changes")
     func linkedCredential() async throws {
         let work = try await Server.prepare()
