@@ -46,7 +46,7 @@ extension OrderIssuer {
             var next = current
             let currentJSON = try orderJSON(current, builder: builder)
             let places: [Int: Int]
-            (next.data, places) = try Self.merged(patch, into: try Self.object(currentJSON))
+            (next.data, places) = try Self.merged(patch, into: try Self.object(currentJSON), template: builder.template)
             do {
                 if let update = try await commit(next, current: current, currentJSON: currentJSON, builder: builder, time: time) {
                     return update
@@ -176,8 +176,8 @@ extension OrderIssuer {
 
     /// The stored data of the next version: `patch` merged into the current `order.json`, without the server's keys;
     /// and where each of the patch's `fulfillments` went (merged index to the patch's).
-    private static func merged(_ patch: [String: JSONValue], into current: [String: JSONValue]) throws
-        -> (data: Data, places: [Int: Int])
+    private static func merged(_ patch: [String: JSONValue], into current: [String: JSONValue], template: OrderTemplate)
+        throws -> (data: Data, places: [Int: Int])
     {
         var document = merge(patch, into: current)
         var places: [Int: Int] = [:]
@@ -186,9 +186,10 @@ extension OrderIssuer {
             (fulfillments, places) = mergeFulfillments(changes, into: existing)
             document["fulfillments"] = .array(fulfillments)
         }
-        // A top-level null stays in the stored data: applied over the template it removes the key there too (as on
-        // create), where a key merely left out would come back from the template.
-        for (key, value) in patch where value.isNull { document[key] = .null }
+        // Every member of the template this version lacks (removed by this change or an earlier one, at any depth)
+        // is a null in the stored data: applied over the template it removes the member there too (as on create),
+        // where a member merely left out would come back from the template at the next build.
+        document = template.dataDocument(keepingRemovalsIn: document)
         for key in serverKeys + ["orderTypeIdentifier"] { document[key] = nil }
         return (try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false), places)
     }

@@ -106,6 +106,12 @@ public final class OrderIssuer: WalletItemIssuer {
     /// The order templates folders and their signers, in lookup order.
     public var templateSources: [TemplateSource] { templates.currentSources }
 
+    /// The source (folder and identity) whose folder holds order template `name`, as orders made from it are found and
+    /// signed; `nil` when no folder holds it.
+    public func templateSource(named name: String) -> TemplateSource? {
+        templates.folder(named: name)?.source
+    }
+
     /// Replaces the signing identities (renewed certificates): orders built from now on are signed with them.
     public func replaceSources(_ sources: [TemplateSource]) {
         templates.replaceSources(sources)

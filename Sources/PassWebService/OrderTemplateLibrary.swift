@@ -8,21 +8,32 @@ import Synchronization
 /// builders. Each folder signs with its own Order Type ID (``OrderIssuer/TemplateSource``); a template name is looked
 /// up in the folders in order.
 final class OrderTemplateLibrary: Sendable {
-    private let sources: Mutex<[OrderIssuer.TemplateSource]>
+    /// The sources and how many times they were replaced: a builder made with sources since replaced is not kept.
+    private let sources: Mutex<(list: [OrderIssuer.TemplateSource], generation: Int)>
     private let builders = Mutex([String: OrderBuilder]())
 
     init(sources: [OrderIssuer.TemplateSource]) {
-        self.sources = Mutex(sources)
+        self.sources = Mutex((sources, 0))
     }
 
     /// The folders and the identities they sign with, in lookup order.
-    var currentSources: [OrderIssuer.TemplateSource] { sources.withLock { $0 } }
+    var currentSources: [OrderIssuer.TemplateSource] { sources.withLock { $0.list } }
 
     /// Replaces the folders and identities (credentials renewed): every builder is dropped, so the next use builds
-    /// with the new signer.
+    /// with the new signer; a builder being made with the old ones meanwhile is used once and not kept.
     func replaceSources(_ replacement: [OrderIssuer.TemplateSource]) {
-        sources.withLock { $0 = replacement }
+        sources.withLock { $0 = (replacement, $0.generation + 1) }
         builders.withLock { $0.removeAll() }
+    }
+
+    /// The folder holding template `name` and the signer of its source, in lookup order; `nil` when none holds it.
+    func folder(named name: String) -> (folder: URL, source: OrderIssuer.TemplateSource)? {
+        guard TemplateLibrary.isValidName(name) else { return nil }
+        return currentSources.lazy.compactMap { source -> (URL, OrderIssuer.TemplateSource)? in
+            let folder = source.directory.appendingPathComponent(name, isDirectory: true)
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent("order.json").path)
+                ? (folder, source) : nil
+        }.first
     }
 
     /// The builder of template `name` when it is already loaded, else `nil` (nothing is read).
@@ -34,20 +45,19 @@ final class OrderTemplateLibrary: Sendable {
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func builder(named name: String) throws -> OrderBuilder {
         if let builder = loadedBuilder(named: name) { return builder }
-        guard TemplateLibrary.isValidName(name),
-              let (folder, signer) = currentSources.lazy.compactMap({ source -> (URL, OrderSigner)? in
-                  let folder = source.directory.appendingPathComponent(name, isDirectory: true)
-                  return FileManager.default.fileExists(atPath: folder.appendingPathComponent("order.json").path)
-                      ? (folder, source.signer) : nil
-              }).first
-        else { throw IssuerError.unknownTemplate(name) }
+        let generation = sources.withLock { $0.generation }
+        guard let (folder, source) = folder(named: name) else { throw IssuerError.unknownTemplate(name) }
         let builder: OrderBuilder
         do {
-            builder = OrderBuilder(template: try OrderTemplate(directory: folder), signer: signer)
+            builder = OrderBuilder(template: try OrderTemplate(directory: folder), signer: source.signer)
         } catch let error as PassModelError {
             throw IssuerError.invalidTemplate(name, PassIssuer.withoutFolders(error.description, [folder.deletingLastPathComponent()]))
         }
-        builders.withLock { $0[name] = builder }
+        // Kept only when no replacement came meanwhile (the lock order, sources then builders, is replaceSources').
+        sources.withLock { sources in
+            guard sources.generation == generation else { return }
+            builders.withLock { $0[name] = builder }
+        }
         return builder
     }
 }

@@ -1,6 +1,7 @@
 public import Checkout
 public import Foundation
 public import PassWebService
+import PassBundle
 import PassModel
 
 /// Checkout's ``Checkout/WalletOrderIssuing`` over the orders web service's ``PassWebService/OrderIssuer``: a paid
@@ -56,6 +57,17 @@ public struct WalletOrderIssuer: WalletOrderIssuing {
             throw ServerConfigurationError(
                 setting: "merchant",
                 "walletOrders.orderTypeIdentifier: \(walletOrders.orderTypeIdentifier) is not an Order Type ID the orders web service signs for (\(signed.isEmpty ? "?" : signed.joined(separator: ", ")))")
+        }
+        // The template's folder decides the certificate every order made from it is signed with.
+        guard let source = issuer.templateSource(named: walletOrders.template) else {
+            throw ServerConfigurationError(
+                setting: "merchant",
+                "walletOrders.template: no order template \"\(walletOrders.template)\" in the order templates folders")
+        }
+        if let signs = source.signer.identity.orderTypeIdentifier, signs != walletOrders.orderTypeIdentifier {
+            throw ServerConfigurationError(
+                setting: "merchant",
+                "walletOrders.template: \"\(walletOrders.template)\" is in the order templates folder of \(signs), not of walletOrders.orderTypeIdentifier \(walletOrders.orderTypeIdentifier)")
         }
         return WalletOrderIssuer(issuer: issuer, now: now)
     }

@@ -136,5 +136,21 @@ struct ServeWalletOrderHandOffTests {
         #expect(run.status != 0 && run.status != 124, "\(run.stderr)")
         #expect(run.stderr.contains("walletOrders.orderTypeIdentifier"), "\(run.stderr)")
         #expect(run.stderr.contains("order.com.example.other"), "\(run.stderr)")
+
+        // The right Order Type ID with a template no order templates folder holds: every paid order would fail.
+        let misnamed = try Serve.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder) {
+            Self.shippingMerchant(&$0)
+            $0["walletOrders"] = ["orderTypeIdentifier": "order.com.example.other", "template": "shop-ordr"]
+        }
+        let typo = try await offCooperativePool {
+            try Subprocess.run("timeout", [
+                "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
+                "--database", "sqlite:\(folder.path)/refused.sqlite",
+                "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--merchant-config", misnamed.path,
+            ] + flags)
+        }
+        #expect(typo.status != 0 && typo.status != 124, "\(typo.stderr)")
+        #expect(typo.stderr.contains("walletOrders.template") && typo.stderr.contains("shop-ordr"), "\(typo.stderr)")
     }
 }

@@ -101,6 +101,32 @@ struct OrderIssuerTests {
         #expect(shapeless?.description.contains("required key is missing") == true && shapeless?.description.contains("DecodingError") == false)
     }
 
+    @Test("a member removed by one change stays removed through later changes, at any depth, fulfillments too")
+    func removalsLast() async throws {
+        let order = Self.orderType
+        _ = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "RM-1", "fulfillments": .null])
+        _ = try #require(try await issuer.changeOrder(orderTypeIdentifier: order, orderIdentifier: "RM-1",
+                                                      data: ["customer": .object(["emailAddress": .null])]))
+        var latest = try #require(try await issuer.order(orderTypeIdentifier: order, orderIdentifier: "RM-1"))
+        var document = try await issuer.orderDocument(for: latest)
+        #expect(document["customer"]?["emailAddress"] == nil && document["customer"]?["givenName"] == .string("Ada"))
+        _ = try #require(try await issuer.changeOrder(orderTypeIdentifier: order, orderIdentifier: "RM-1",
+                                                      data: ["customer": .null]))
+        // A later change of something else: neither the template's customer nor its sample shipment comes back.
+        let later = try #require(try await issuer.changeOrder(orderTypeIdentifier: order, orderIdentifier: "RM-1",
+                                                              data: ["status": "completed"]))
+        latest = later.update.pass
+        document = try await issuer.orderDocument(for: latest)
+        #expect(document["status"] == .string("completed"))
+        #expect(document["customer"] == nil, "\(document)")
+        #expect(document["fulfillments"] == nil, "\(document)")
+        // And put back by a change that gives it.
+        let back = try #require(try await issuer.changeOrder(orderTypeIdentifier: order, orderIdentifier: "RM-1",
+                                                             data: ["customer": .object(["givenName": "Grace"])]))
+        document = try await issuer.orderDocument(for: back.update.pass)
+        #expect(document["customer"] == .object(["givenName": "Grace"]), "\(document)")
+    }
+
     @Test("each change is a new version: updatedAt strictly later, even within the same second")
     func updatedAtAdvances() async throws {
         let (created, _) = try await issuer.createOrder(template: "shop-order", data: ["orderIdentifier": "CO-2"])

@@ -124,6 +124,30 @@ public struct OrderTemplate: Sendable {
         return members
     }
 
+    /// A data document that makes exactly `document` over this template: `document` with a null for every member the
+    /// template has and `document` lacks (inside objects both have, too). Merged over the template as
+    /// ``orderJSON(applying:prettyPrinted:)`` merges, a null removes that member again, where a member merely left out
+    /// would come back from the template.
+    /// - Parameter document: An `order.json` made from this template, with members removed since.
+    /// - Returns: The data document to store.
+    public func dataDocument(keepingRemovalsIn document: [String: JSONValue]) -> [String: JSONValue] {
+        Self.withRemovals(document, from: root)
+    }
+
+    private static func withRemovals(_ document: [String: JSONValue], from template: [String: JSONValue])
+        -> [String: JSONValue]
+    {
+        var result = document
+        for (key, value) in template {
+            switch (value, document[key]) {
+            case (_, nil): result[key] = .null
+            case (.object(let inner), .object(let own)?): result[key] = .object(withRemovals(own, from: inner))
+            default: break
+            }
+        }
+        return result
+    }
+
     static func merge(_ overrides: [String: JSONValue], into base: [String: JSONValue]) -> [String: JSONValue] {
         var result = base
         for (key, value) in overrides {
