@@ -46,7 +46,7 @@ public struct PassBuilder: Sendable {
     /// Builds one signed pass.
     ///
     /// A data document may carry images of the pass's own under `images` (``PassImages``): they replace the
-    /// template's files of the same name in this pass only.
+    /// template's files of the same image, at every scale and in every language folder, in this pass only.
     /// - Parameter data: The data document applied to the template, or `nil` for the template as is.
     /// - Returns: The serial number, bundle bytes and warnings.
     /// - Throws: ``PassBundleError``: `.invalidPass` listing every error and warning at once (in
@@ -55,7 +55,7 @@ public struct PassBuilder: Sendable {
     public func build(data: PassData?) throws -> BuiltPass {
         var data = try identified(data)
         let images = try PassImages(taking: &data)
-        let files = images.isEmpty ? template.files : template.files.merging(images.files) { $1 }
+        let files = images.replacing(in: template.files)
         let preparedFiles = images.isEmpty ? self.preparedFiles : PassValidator.PreparedFiles(files: files, reusing: self.preparedFiles)
         let pass: Pass
         do {

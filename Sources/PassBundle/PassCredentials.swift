@@ -53,7 +53,7 @@ public struct PassCredentials: Sendable {
         certificatePath: String, keyPath: String, keyPassword: String?, wwdrPath: String, allowingExpiry: Bool = false,
         pkcs11: PKCS11Module? = nil
     ) throws -> PassCredentials {
-        let certificate = try mapCrypto { try Certificate(contentsOf: certificatePath) }
+        let certificates = try mapCrypto { try Certificate.all(fromFile: certificatePath) }
         let key = try mapCrypto {
             guard PrivateKey.isPKCS11URI(keyPath) else { return try PrivateKey(contentsOf: keyPath, password: keyPassword) }
             guard let pkcs11 else {
@@ -61,7 +61,11 @@ public struct PassCredentials: Sendable {
             }
             return try PrivateKey.pkcs11(uri: keyPath, module: pkcs11)
         }
-        let wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
+        // A certificate file may hold the chain, in any order (the intermediate first, as some exports write it): the
+        // certificate is the one the key belongs to. A WWDR file may hold several generations: the one that issued it.
+        let certificate = certificates.first { $0.matches(key) } ?? certificates[0]
+        let intermediates = try mapCrypto { try Certificate.all(fromFile: wwdrPath) }
+        let wwdr = intermediates.first { certificate.isIssued(by: $0) } ?? intermediates[0]
         return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr, allowingExpiry: allowingExpiry)
     }
 

@@ -8,7 +8,8 @@ public import PassModel
 /// `{"thumbnail.png": "iVBORw0…", "thumbnail@2x.png": "…"}`. Each name is an image Wallet uses (`icon`, `logo`,
 /// `thumbnail`, `strip`, `background`, `footer`, `artwork`, `primaryLogo`, `secondaryLogo`, `personalizationLogo`,
 /// with an optional `@2x` or `@3x`) as a PNG, at the top of the bundle; each value is a readable PNG of at most
-/// ``maximumImageSize`` bytes. The images replace the template's files of the same name for that pass only, and are
+/// ``maximumImageSize`` bytes. The images replace the template's files of the same image (every scale, every
+/// language folder: ``replacing(in:)``) for that pass only, and are
 /// then checked like the template's (sizes Wallet expects are warnings, as for a template). An image the pass's style
 /// does not show (`strip.png` on a generic pass) is an error: it would be signed and never seen.
 public struct PassImages: Sendable, Equatable {
@@ -72,6 +73,25 @@ public struct PassImages: Sendable, Equatable {
         }
         guard issues.isEmpty else { throw Self.invalid(issues) }
         self.files = files
+    }
+
+    /// A template's files with these images in place: an image given replaces the template's files of that image at
+    /// every scale and in every language folder (`thumbnail.png` given: the template's `thumbnail@2x.png`,
+    /// `thumbnail@3x.png` and `fr.lproj/thumbnail.png` go too), so that no device shows the template's picture at a
+    /// scale or in a language the data did not give. Wallet scales the scales given for the others.
+    /// - Parameter templateFiles: The template's files by bundle path.
+    /// - Returns: The pass's files.
+    public func replacing(in templateFiles: [String: Data]) -> [String: Data] {
+        guard !files.isEmpty else { return templateFiles }
+        let given = Set(files.keys.compactMap(Self.base(of:)))
+        var result = templateFiles.filter { path, _ in
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let folder = path.dropLast(name.count)
+            guard folder.isEmpty || (folder.hasSuffix(".lproj/") && !folder.dropLast().contains("/")) else { return true }
+            return Self.base(of: name).map { !given.contains($0) } ?? true
+        }
+        result.merge(files) { $1 }
+        return result
     }
 
     /// Errors for images the style does not show.

@@ -40,10 +40,12 @@ struct BatchRows {
                 }
             }
         } else if path.lowercased().hasSuffix(".csv") {
-            guard let text = String(data: bytes, encoding: .utf8) else {
+            guard var text = String(data: bytes, encoding: .utf8) else {
                 // A spreadsheet's export in another encoding: every accented letter would be signed as U+FFFD.
                 throw CommandFailure(message: "\(path) line \(Self.firstLineNotUTF8(bytes)): not UTF-8 text (save the file as UTF-8)")
             }
+            // Excel's and PowerShell's "UTF-8" exports begin with a byte order mark: not part of the first cell.
+            if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
             rows = try Self.csv(text, path: path, template: template)
         } else {
             throw CommandFailure(message: "\(path): rows must be a .csv or .jsonl file")
@@ -63,6 +65,8 @@ struct BatchRows {
     /// which is not `"\n"`). A line that is not UTF-8 fails alone.
     private static func jsonLines(_ bytes: Data) -> [Row] {
         var rows: [Row] = []
+        // A byte order mark before the first line is not part of it.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         for (index, bytes) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             guard let line = String(data: Data(bytes), encoding: .utf8) else {
                 rows.append(Row(line: index + 1, data: .failure(BatchRowError(message: "not UTF-8 text (save the file as UTF-8)"))))

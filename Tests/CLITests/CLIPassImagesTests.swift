@@ -41,6 +41,13 @@ struct CLIPassImagesTests {
                                              "--output", output] + credentials)
         #expect(create.status == 0, "\(create.stderr)")
         await #expect(try Self.entryHex(output, "thumbnail.png") == Self.hex(photo))
+        // The template's other scales of that image go with it (a Retina screen would show the template's picture);
+        // its other images stay.
+        let names = try await Subprocess.run("python3", ["-c",
+            "import sys, zipfile; print(' '.join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))", output])
+        let entries = Set(names.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(!entries.contains("thumbnail@2x.png") && !entries.contains("thumbnail@3x.png"), "\(entries)")
+        #expect(entries.isSuperset(of: ["icon.png", "icon@2x.png", "logo@3x.png", "manifest.json", "signature"]), "\(entries)")
 
         try Data(#"{"serialNumber": "M-2", "images": {"strip.png": "\#(photo.base64EncodedString())"}}"#.utf8).write(to: data)
         let refused = try await Subprocess.tessera(["pass", "create", "--template", template, "--data", data.path,

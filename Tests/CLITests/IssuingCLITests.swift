@@ -163,6 +163,54 @@ struct IssuingCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["W1.pkpass", "W2.pkpass", "W3.pkpass"])
     }
 
+    @Test func byteOrderMarksRepeatedKeysAndNumbersInRows() async throws {
+        // PowerShell's Export-Csv: a byte order mark, every cell quoted, CRLF.
+        let marked = try write("marked.csv", "\u{FEFF}\"serialNumber\",\"barcodeMessage\"\r\n\"BOM-1\",\"M-1\"\r\n")
+        let csv = try await self.batch(marked, into: "marked")
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("marked/BOM-1.pkpass").path))
+        let lines = try write("marked.jsonl", "\u{FEFF}{\"serialNumber\":\"BOM-2\"}\n"
+            + "{\"serialNumber\":\"TWICE\",\"fields\":{\"seat\":\"12A\"},\"fields\":{\"gate\":\"7\"}}\n")
+        let jsonl = try await self.batch(lines, into: "marked-lines")
+        #expect(jsonl.status == 1, "\(jsonl.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("marked-lines/BOM-2.pkpass").path))
+        #expect(jsonl.stderr.contains("line 2") && jsonl.stderr.contains("\"fields\" appears twice"), "\(jsonl.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("marked-lines/TWICE.pkpass").path))
+
+        // A currency field's cell is a number, so Wallet shows $42.10; text stays text.
+        let balances = try write("balances.csv", "serialNumber,fields.balance\nS-1,42.10\nS-2,see desk\n")
+        let out = work.appendingPathComponent("balances")
+        let cards = try await Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("store-card").path,
+                                                  "--rows", balances, "--out-dir", out.path] + credentials)
+        #expect(cards.status == 0, "\(cards.stderr)")
+        func balance(_ serial: String) async throws -> String {
+            try await Subprocess.run("python3", ["-c", """
+                import json, sys, zipfile
+                p = json.loads(zipfile.ZipFile(sys.argv[1]).read("pass.json"))
+                print(json.dumps([f["value"] for f in p["storeCard"]["primaryFields"] if f["key"] == "balance"][0]))
+                """, out.appendingPathComponent("\(serial).pkpass").path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try await balance("S-1") == "42.1")
+        #expect(try await balance("S-2") == "\"see desk\"")
+    }
+
+    @Test func aCertificateFileHoldingTheChainInAnyOrderSigns() async throws {
+        // The intermediate first, then the pass certificate (as some exports write a chain); a WWDR file with two
+        // intermediates, the one that issued the certificate second.
+        let chainFile = work.appendingPathComponent("chain-first.pem")
+        let wwdr = try Data(contentsOf: certs.appendingPathComponent("wwdr.pem"))
+        try (wwdr + Data(contentsOf: certs.appendingPathComponent("pass.pem"))).write(to: chainFile)
+        let intermediates = work.appendingPathComponent("two-wwdr.pem")
+        try (Data(contentsOf: certs.appendingPathComponent("root.pem")) + wwdr).write(to: intermediates)
+        let output = work.appendingPathComponent("chain-first.pkpass").path
+        let create = try await Subprocess.tessera([
+            "pass", "create", "--template", eventTicket, "--output", output, "--cert", chainFile.path,
+            "--key", certs.appendingPathComponent("pass.key").path, "--wwdr", intermediates.path,
+        ])
+        #expect(create.status == 0, "\(create.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func misspelledHeadersStopTheBatchBeforeAnyPass() async throws {
         let rows = try write("typo.csv", "serialnumber,feilds.seat\nS1,1A\n")
         let outDir = work.appendingPathComponent("typo")

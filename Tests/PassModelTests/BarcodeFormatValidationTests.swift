@@ -67,4 +67,28 @@ struct BarcodeFormatValidationTests {
         #expect(report.errors.count == 4, "\(report.errors)")
         #expect(PassBarcodeFormat.ean13CheckDigit([9, 7, 8, 0, 2, 0, 1, 3, 7, 9, 6, 2]) == 4)
     }
+
+    @Test func messagesAreCheckedForTheirEncoding() {
+        var utf8 = Self.barcode("PKBarcodeFormatQR", "CARD-€-0001")
+        utf8 = utf8.setting(["messageEncoding"], to: "utf-8")
+        var ascii = Self.barcode("PKBarcodeFormatAztec", "café")
+        ascii = ascii.setting(["messageEncoding"], to: "us-ascii")
+        let json = Fixtures.eventTicket.setting(["barcodes"], to: [
+            Self.barcode("PKBarcodeFormatQR", "CARD-€-0001"), Self.barcode("PKBarcodeFormatPDF417", ""),
+            Self.barcode("PKBarcodeFormatQR", "Zoe\u{0308}"), utf8, Self.barcode("PKBarcodeFormatCode128", "Ł-1"),
+            utf8.setting(["format"], to: "PKBarcodeFormatCode128"), ascii,
+        ])
+        let report = Fixtures.validate(json)
+        #expect(report.exactly(.error, "barcodes[0].message",
+                               "character \"€\" at position 6 cannot be encoded in iso-8859-1 (messageEncoding)"))
+        #expect(report.exactly(.error, "barcodes[1].message", "is empty: Wallet has nothing to draw"))
+        // A combining mark that composes into one ISO-8859-1 character, and UTF-8, are fine.
+        #expect(!report.errors.contains { $0.path == "barcodes[2].message" || $0.path == "barcodes[3].message" })
+        #expect(report.has(.error, "barcodes[4].message", "character \"Ł\" at position 1"))
+        #expect(report.exactly(.error, "barcodes[5].message",
+                               "character \"€\" at position 6 cannot be carried by Code 128 (ISO-8859-1 characters only)"))
+        #expect(report.exactly(.error, "barcodes[6].message",
+                               "character \"é\" at position 4 cannot be encoded in us-ascii (messageEncoding)"))
+        #expect(report.errors.count == 5, "\(report.errors)")
+    }
 }

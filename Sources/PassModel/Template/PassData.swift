@@ -48,9 +48,13 @@ public struct PassData: Sendable, Equatable {
     /// - Parameter jsonData: A JSON object; its `fields` member (an object) gives field values and every
     ///   other member is an override.
     /// - Throws: ``PassModelError`` `invalidJSON` for malformed JSON; `invalidData` when the document or
-    ///   its `fields` member is not an object.
+    ///   its `fields` member is not an object, or a key appears twice in one object.
     public init(jsonData: Data) throws {
         let json = try JSONValue(jsonData: jsonData)
+        // A key written twice would lose one of its values without a word (JSON readers keep one).
+        if let duplicate = JSONDuplicateKeys.find(in: jsonData).first {
+            throw PassModelError(.invalidData, "\"\(duplicate.path)\" \(duplicate.message)")
+        }
         guard case .object(var members) = json else {
             throw PassModelError(.invalidData, "data document must be a JSON object, found \(json.kindName)")
         }

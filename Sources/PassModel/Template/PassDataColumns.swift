@@ -7,7 +7,8 @@ public import Foundation
 /// - `serialNumber`: the pass's serial number (a cell must not be empty);
 /// - `barcodeMessage`: the message of every barcode (a cell must not be empty);
 /// - `barcodeAltText`: the text under every barcode (an empty cell means no text);
-/// - `fields.<key>`: the value of the template's field with that key (an empty cell is an empty value);
+/// - `fields.<key>`: the value of the template's field with that key (an empty cell is an empty value); for a field
+///   that shows a number (a number value, a `currencyCode` or a `numberStyle`) a plain decimal cell is a number;
 /// - `images.<name>`: an image of the pass's own (`images.thumbnail.png`), the cell a file's path (relative paths are
 ///   read by the caller's image reader, such as from the batch file's folder); an empty cell means the template's;
 /// - any other documented top-level `pass.json` key: text for string keys, `true`/`false` for Boolean keys, a
@@ -44,6 +45,9 @@ public struct PassDataColumns: Sendable {
     public let columns: [Column]
     /// The header cells as written (trimmed of spaces).
     public let names: [String]
+    /// The keys of the template's fields that show a number (a number `value`, a `currencyCode` or a `numberStyle`):
+    /// a cell that is a plain decimal number (`42.10`, `-3`) is a number for them, so that Wallet formats it.
+    let numericFields: Set<String>
 
     /// Reads a header row.
     /// - Parameters:
@@ -104,6 +108,25 @@ public struct PassDataColumns: Sendable {
         guard problems.isEmpty else { throw HeaderError(problems: problems) }
         self.columns = columns
         self.names = names
+        numericFields = Set(template.fieldIndex.locations.compactMap { key, locations in
+            locations.contains { location in
+                guard let fields = template.pass[keyPath: location.stylePath]?[keyPath: location.groupPath],
+                      fields.indices.contains(location.index)
+                else { return false }
+                let field = fields[location.index]
+                if case .number? = field.value { return true }
+                return field.currencyCode != nil || field.numberStyle != nil
+            } ? key : nil
+        })
+    }
+
+    /// A cell as a number: digits with an optional sign and decimal point, nothing else (no thousands separators or
+    /// currency signs, which a spreadsheet's locale decides); `nil` otherwise.
+    static func number(_ cell: String) -> JSONValue? {
+        let text = cell.trimmingWhitespace()
+        guard text.wholeMatch(of: /[-+]?[0-9]+(\.[0-9]+)?/) != nil else { return nil }
+        if !text.contains("."), let whole = Int(text) { return .integer(whole) }
+        return Double(text).map(JSONValue.number)
     }
 
     /// Turns one row's cells into a data document.
@@ -137,7 +160,7 @@ public struct PassDataColumns: Sendable {
             case .barcodeAltText:
                 data.overrides[PassData.barcodeAltTextKey] = cell.isEmpty ? .null : .string(cell)
             case .field(let key):
-                data.fields[key] = .string(cell)
+                data.fields[key] = numericFields.contains(key) ? Self.number(cell) ?? .string(cell) : .string(cell)
             case .image(let file):
                 if cell.isEmpty { continue }
                 guard let readImage else {

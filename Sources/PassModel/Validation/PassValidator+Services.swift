@@ -132,6 +132,28 @@ extension PassValidator {
         }
     }
 
+    /// Why a message cannot be written in its `messageEncoding` (ISO-8859-1 and US-ASCII are one byte a character, in
+    /// Unicode's composed form: "ë" typed as "e" and a combining diaeresis fits), or by Code 128 (ISO-8859-1 only,
+    /// whatever the encoding says); `nil` when it can.
+    static func encodingProblem(_ message: String, encoding: String?, code128: Bool) -> String? {
+        let name = encoding?.lowercased().replacingOccurrences(of: "_", with: "-")
+        let limits: [(highest: UInt32, name: String)] = [
+            name == "iso-8859-1" || name == "latin1" ? (0xFF, "cannot be encoded in iso-8859-1 (messageEncoding)") : nil,
+            name == "us-ascii" || name == "ascii" ? (0x7F, "cannot be encoded in us-ascii (messageEncoding)") : nil,
+            code128 ? (0xFF, "cannot be carried by Code 128 (ISO-8859-1 characters only)") : nil,
+        ].compactMap { $0 }
+        guard let lowest = limits.min(by: { $0.highest < $1.highest }),
+              message.unicodeScalars.contains(where: { $0.value > lowest.highest })
+        else { return nil }
+        for (offset, character) in message.precomposedStringWithCanonicalMapping.enumerated() {
+            if let limit = limits.sorted(by: { $0.highest < $1.highest })
+                .first(where: { limit in character.unicodeScalars.contains { $0.value > limit.highest } }) {
+                return "character \"\(character)\" at position \(offset + 1) \(limit.name)"
+            }
+        }
+        return nil
+    }
+
     private func checkBarcode(_ barcode: PassBarcode, path: @autoclosure () -> String, context: inout ValidationContext) {
         if let format = barcode.format {
             if !format.isKnown { context.error("\(path()).format", Self.unknownValue(format)) }
@@ -139,7 +161,12 @@ extension PassValidator {
             context.error("\(path()).format", "required key is missing")
         }
         if let message = barcode.message {
-            if let format = barcode.format, let problem = format.problem(withMessage: message) {
+            if message.isEmpty {
+                context.error("\(path()).message", "is empty: Wallet has nothing to draw")
+            } else if let format = barcode.format, let problem = format.problem(withMessage: message) {
+                context.error("\(path()).message", problem)
+            } else if let problem = Self.encodingProblem(message, encoding: barcode.messageEncoding,
+                                                         code128: barcode.format == .code128) {
                 context.error("\(path()).message", problem)
             }
         } else {
