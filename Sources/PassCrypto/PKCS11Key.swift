@@ -64,11 +64,11 @@ enum PKCS11URI {
     static func check(_ uri: String) throws {
         let body = uri.dropFirst("pkcs11:".count)
         let path = body.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        let query = body.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
         let attributes = path.split(separator: ";").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" }
-        let queries = query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "" }
-        if queries.contains("pin-value") || queries.contains("pin-source") || attributes.contains("pin-value") {
-            // The text is not repeated: it holds a PIN.
+        // Modules' URI readers take a PIN after any of ; ? and & (and some in any letter case, or percent-encoded):
+        // whatever the separator, a URI that names one is refused, and its text (which holds the PIN) not repeated.
+        let lowered = (uri.removingPercentEncoding ?? uri).lowercased()
+        if lowered.contains("pin-value") || lowered.contains("pin-source") {
             throw CryptoError(.invalidKey, "the PKCS#11 URI carries a PIN: take it out and give the PIN file or variable instead")
         }
         guard attributes.contains("object") || attributes.contains("id") else {

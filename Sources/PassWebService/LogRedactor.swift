@@ -40,7 +40,7 @@ public enum LogRedactor {
     private static let identifierKeys: Set<String> = [
         "pushtoken", "devicelibraryidentifier", "deviceid", "deviceidentifier", "device", "serialnumber", "serial",
         "authenticationtoken", "authtoken", "token", "applepass", "downloadtoken",
-        "personalizationtoken",
+        "personalizationtoken", "orderidentifier", "orderid",
     ]
 
     /// `key=value`, `key: value`, `"key":"value"` where the key names an identifier.
@@ -130,7 +130,7 @@ public enum LogRedactor {
             switch parts[index] {
             case "devices" where index + 1 < parts.count:
                 parts[index + 1] = placeholder
-            case "registrations", "passes":
+            case "registrations", "passes", "orders":
                 if index + 2 < parts.count { parts[index + 2] = placeholder }
             default: break
             }

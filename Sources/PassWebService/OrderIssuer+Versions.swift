@@ -40,7 +40,7 @@ extension OrderIssuer {
         while true {
             guard let current = try await order(orderTypeIdentifier: orderTypeIdentifier, orderIdentifier: orderIdentifier)
             else { return nil }
-            let builder = try await templateBuilder(named: current.template)
+            let builder = try await templateBuilder(for: current)
             if let refusal = refusal(builder) { throw refusal }
             let time = now()
             var next = current
@@ -101,7 +101,23 @@ extension OrderIssuer {
 
     /// Builds and signs an order's current version with its template.
     public func signedBundle(for order: PassRecord) async throws -> Data {
-        try await build(order, builder: try await templateBuilder(named: order.template)).bundle
+        try await build(order, builder: try await templateBuilder(for: order)).bundle
+    }
+
+    /// The builder an existing order is signed with: its template's, whose identity must be the order's own Order
+    /// Type ID. An identity taken out of the identities file leaves its orders refused (503), never signed with
+    /// another identity's certificate (another brand's, which Wallet refuses at the order's own URL).
+    /// - Throws: ``IssuerError`` `signingUnavailable`, or when the template cannot be loaded.
+    func templateBuilder(for order: PassRecord) async throws -> OrderBuilder {
+        let signed = templateSources.map(\.signer.identity.orderTypeIdentifier)
+        if signed.isEmpty || (signed.contains { $0 != nil } && !signed.contains(order.passTypeIdentifier)) {
+            throw IssuerError.noIdentity(order.passTypeIdentifier, items: "orders")
+        }
+        let builder = try await templateBuilder(named: order.template)
+        if let signs = builder.signer.identity.orderTypeIdentifier, signs != order.passTypeIdentifier {
+            throw IssuerError.noIdentity(order.passTypeIdentifier, items: "orders")
+        }
+        return builder
     }
 
     /// The builder of template `name`; a first use reads its files off the event loops.
@@ -235,7 +251,7 @@ extension OrderIssuer {
     /// - Returns: The document.
     /// - Throws: ``IssuerError`` when its template cannot be loaded.
     public func orderDocument(for order: PassRecord) async throws -> JSONValue {
-        let builder = try await templateBuilder(named: order.template)
+        let builder = try await templateBuilder(for: order)
         let document = try serverDocument(order)
         let orderJSON = try await NIOThreadPool.singleton.runIfActive {
             do {

@@ -167,6 +167,8 @@ final class TopicPushSender: PushSender, Service, Sendable {
         Task {
             try? await Task.sleep(for: retirement)
             for client in old { try? await client.shutdown() }
+            // Shut down: not kept for the process's life (every reload would add its clients).
+            retiring.withLock { retiring in retiring.removeAll { client in old.contains { $0 === client } } }
         }
     }
 

@@ -98,6 +98,11 @@ final class IdentityMonitor: Service, Sendable {
                     throw ServerConfigurationError(setting: "identities", "\(identity.entry) (\(identity.identifier)): \(reason)")
                 }
             }
+            // As at start-up: passes need a Pass Type ID identity (a file of order identities only would leave every
+            // template unknown and every stored pass unsigned).
+            guard !replacement.passIdentities.isEmpty else {
+                throw ServerConfigurationError(setting: "identities", "\(settings.file.path): names no Pass Type ID identity")
+            }
             let passSources = try IdentityComposition.passSources(replacement)
             let orderSources = try IdentityComposition.orderSources(replacement)
             // Made before anything changes: a key or certificate APNs cannot use keeps everything as it was.
@@ -106,7 +111,9 @@ final class IdentityMonitor: Service, Sendable {
             }
             await issuer.replaceSources(passSources)
             if let senders { pushes?.sender.replace(with: senders) }
-            if let orderSources { orderIssuer?.replaceSources(orderSources) }
+            // No order identity left (a key taken out of service): orders are refused until one comes back, never
+            // signed with the certificate taken out.
+            orderIssuer?.replaceSources(orderSources ?? [])
             health.update(replacement)
             for identity in replacement.identities {
                 logger.notice("signing identity loaded", metadata: [

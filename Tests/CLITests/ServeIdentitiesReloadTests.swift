@@ -130,11 +130,12 @@ struct ServeIdentitiesReloadTests {
     func identityRemoved() async throws {
         try await Server.with { server in
             let ticket = try await server.createPass(template: "event-ticket", serial: "A-gone")
-            // Brand A's entry (and its team's APNs key) out of the file; brand B and the order identity stay.
+            let order = try await server.api("POST", "/api/v1/orders", body: #"{"template":"shop-order","data":{"orderIdentifier":"O-gone"}}"#)
+            #expect(order.status == 201, "\(String(decoding: order.body, as: UTF8.self))")
+            // Brand A's entry (and its team's APNs key) and the order identity out of the file; brand B stays.
             try Data("""
                 {"identities": [
-                  {"identifier": "\(Server.loyaltyType)", "cert": "b/pass.pem", "key": "b/pass.key", "wwdr": "b/pass-wwdr.pem", "templates": "b/templates"},
-                  {"identifier": "\(Server.orderType)", "cert": "b/order.pem", "key": "b/order.key", "wwdr": "b/wwdr.pem", "orderTemplates": "b/orders"}
+                  {"identifier": "\(Server.loyaltyType)", "cert": "b/pass.pem", "key": "b/pass.key", "wwdr": "b/pass-wwdr.pem", "templates": "b/templates"}
                 ]}
                 """.utf8).write(to: server.identitiesFile)
             kill(server.serve.process.processIdentifier, SIGHUP)
@@ -159,6 +160,11 @@ struct ServeIdentitiesReloadTests {
             } else {
                 #expect(fetched.status == 503, "\(String(decoding: fetched.body, as: UTF8.self))")
             }
+            // The order identity taken out: its orders are refused, not signed with the certificate withdrawn.
+            let orderChanged = try await server.api(
+                "PATCH", "/api/v1/orders/\(Server.orderType)/O-gone", body: #"{"data":{"status":"completed"}}"#)
+            let orderSaid = String(decoding: orderChanged.body, as: UTF8.self)
+            #expect(orderChanged.status == 503 && orderSaid.contains("signingUnavailable"), "\(orderSaid)")
             // Brand B still signs its own.
             let loyalty = try await server.createPass(template: "store-card", serial: "B-kept")
             #expect(try await server.fetchAndVerify(

@@ -263,6 +263,11 @@ struct DeviceProtocolTests {
         #expect(!redacted.contains("E-1001"))
         #expect(!redacted.contains("abcdefabcdef0123456789"))
         #expect(redacted.contains("pass.dev.tessera.demo"))
+
+        // Wallet orders' paths and members too.
+        let order = LogRedactor.redact(#"GET https://s.test/v1/orders/order.com.example.shop/TS-1002 failed; {"orderIdentifier":"TS-1003"}"#)
+        #expect(!order.contains("TS-1002") && !order.contains("TS-1003"), "\(order)")
+        #expect(order.contains("order.com.example.shop"))
     }
 }
 
