@@ -51,6 +51,43 @@ struct ServeConnectionLimitTests {
         #expect(try await server.terminate() == 0)
     }
 
+    @Test("a client that sends requests and never reads the answers is closed after the idle timeout")
+    func unreadAnswersClose() async throws {
+        let server = try await ServeProcess(arguments: ["--idle-timeout", "2"])
+        struct Outcome: Sendable {
+            var accepted: Int
+            var blocked: Bool
+            var answered: Int
+            var closed: Bool
+        }
+        let port = server.port
+        let outcome = try await offCooperativePool { () throws -> Outcome in
+            let hog = try RawHTTPConnection(port: port, timeout: 0.5, receiveBufferSize: 4096)
+            hog.setSendTimeout(1)
+            // The console's script (about 50 KB) a thousand times: far more than the socket buffers hold.
+            let chunk = String(repeating: "GET /console/assets/console.js HTTP/1.1\r\nHost: x\r\n\r\n", count: 100)
+            var accepted = 0
+            var blocked = false
+            for _ in 0..<10 {
+                do { try hog.send(chunk); accepted += 100 } catch { blocked = true; break }
+            }
+            sleep(8)  // well past the idle timeout, reading nothing
+            // Reading now takes what the buffers hold, then finds the connection closed: the server did not go on
+            // answering every request once the client read again.
+            let all = hog.read(until: { _ in false }, deadline: Date().addingTimeInterval(TestTime.seconds(30)))
+            let answered = all.text.components(separatedBy: "HTTP/1.1 200").count - 1
+            return Outcome(accepted: accepted, blocked: blocked, answered: answered, closed: all.closed)
+        }
+        #expect(outcome.accepted > 0 || outcome.blocked)
+        #expect(outcome.closed)
+        #expect(outcome.answered < outcome.accepted,
+                "\(outcome.answered) of \(outcome.accepted) answered: the connection stayed open while its answers went unread")
+        let other = try RawHTTPConnection(port: port, timeout: 5)
+        try other.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await other.response()?.status == 200)
+        #expect(try await server.terminate() == 0)
+    }
+
     @Test("more connections held than RLIMIT_NOFILE allows: the excess is refused, the server answers and lives")
     func descriptorLimit() async throws {
         let limit = 300

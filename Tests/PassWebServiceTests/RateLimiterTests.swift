@@ -36,4 +36,20 @@ struct RateLimiterTests {
         #expect(limiter.retryAfter("203.0.113.3", now: now) != nil)
         #expect(limiter.retryAfter("198.51.100.1", now: now) == nil)
     }
+
+    @Test("a full table is swept again once its clients' buckets refilled: new clients get their own again")
+    func aFullTableIsSweptAgain() {
+        let limiter = RateLimiter(burst: 2, perMinute: 60)
+        let start = Date()
+        for index in 0..<RateLimiter.maximumBuckets {
+            _ = limiter.retryAfter("10.\(index >> 16 & 255).\(index >> 8 & 255).\(index & 255)", now: start)
+        }
+        #expect(limiter.retryAfter("203.0.113.1", now: start) == nil)
+        #expect(limiter.retryAfter("203.0.113.2", now: start) == nil)
+        #expect(limiter.retryAfter("203.0.113.3", now: start) != nil, "the crowd's newcomers share one bucket")
+        // Ten seconds on, every bucket of the crowd is full again: forgotten, so newcomers are limited one by one.
+        let later = start.addingTimeInterval(10)
+        let answers = (1...6).map { limiter.retryAfter("198.51.100.\($0)", now: later) }
+        #expect(answers.allSatisfy { $0 == nil }, "\(answers)")
+    }
 }

@@ -36,11 +36,20 @@ struct TrustedProxiesTests {
                 == "203.0.113.9")
         #expect(proxies.client(peer: "::1", headers: headers([(Self.xForwardedFor, "[2001:db8:2::5]:443")]))
                 == "2001:db8:2::5")
-        // RFC 7239's Forwarded is read before X-Forwarded-For.
+        // RFC 7239's Forwarded is read when there is no X-Forwarded-For.
         #expect(proxies.client(peer: "::1", headers: headers([
             (Self.forwarded, #"for=192.0.2.60;proto=https, for="[2001:db8:1::9]""#),
-            (Self.xForwardedFor, "198.51.100.7"),
         ])) == "192.0.2.60")
+        // Behind a proxy that writes X-Forwarded-For (and passes a client's Forwarded on as sent), a forged Forwarded
+        // does not choose the bucket.
+        let both = headers([(Self.forwarded, "for=192.0.2.99"), (Self.xForwardedFor, "198.51.100.7")])
+        #expect(proxies.client(peer: "10.1.2.3", headers: both) == "198.51.100.7")
+        // Told which header the proxies write, only that one is read.
+        let forwardedOnly = try TrustedProxies(["10.0.0.0/8"], header: .forwarded)
+        #expect(forwardedOnly.client(peer: "10.1.2.3", headers: both) == "192.0.2.99")
+        #expect(forwardedOnly.client(peer: "10.1.2.3", headers: headers([(Self.xForwardedFor, "198.51.100.7")])) == nil)
+        let xffOnly = try TrustedProxies(["10.0.0.0/8"], header: .xForwardedFor)
+        #expect(xffOnly.client(peer: "10.1.2.3", headers: headers([(Self.forwarded, "for=192.0.2.99")])) == nil)
         // An entry that is not an address ends the walk at the proxy that wrote it.
         #expect(proxies.client(peer: "10.0.0.1", headers: headers([(Self.xForwardedFor, "unknown, 10.0.0.2")]))
                 == "10.0.0.2")

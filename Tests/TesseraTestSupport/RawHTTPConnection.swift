@@ -15,13 +15,17 @@ public final class RawHTTPConnection: @unchecked Sendable {
     ///   - port: The port.
     ///   - timeout: Longest wait for a read.
     /// - Throws: ``RawHTTPError`` when the connection fails.
-    public init(port: Int, timeout: TimeInterval = 10) throws {
+    ///   - receiveBufferSize: The socket's receive buffer (`SO_RCVBUF`), set before connecting; `nil` for the system's.
+    public init(port: Int, timeout: TimeInterval = 10, receiveBufferSize: Int? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw RawHTTPError("socket: errno \(errno)") }
+        if var size = receiveBufferSize.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -47,6 +51,12 @@ public final class RawHTTPConnection: @unchecked Sendable {
     public func setTimeout(_ timeout: TimeInterval) {
         var value = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sets the longest wait of each write (a peer that stops reading): the write then throws.
+    public func setSendTimeout(_ timeout: TimeInterval) {
+        var value = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Writes text.

@@ -184,6 +184,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
     }
 
+    /// A client that does not read what is written stops the connection's writes once NIO's buffer fills: a response
+    /// then never ends, and without a deadline of its own the connection would keep its place under the connection cap
+    /// for ever (a crowd of such clients would take them all). While the channel is not writable, the idle timeout
+    /// runs; each time the client reads enough to make it writable again, the response is in progress again.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable {
+            if !readingRequest { arm(context, after: idleTimeout, reason: Self.unreadResponse) }
+        } else if deadlineReason == Self.unreadResponse {
+            if requestsInFlight > 0 {
+                disarm()
+            } else {
+                arm(context, after: idleTimeout, reason: "idle")
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private static let unreadResponse = "response not read by the client in time"
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if lingering { return }  // closing: whatever the client still sends is dropped
         switch unwrapInboundIn(data) {

@@ -38,18 +38,35 @@ public struct TrustedProxies: Sendable, Equatable {
         public let description: String
     }
 
+    /// The header the proxies write the client into (`--forwarded-header`).
+    public enum Header: String, Sendable, Equatable, CaseIterable {
+        /// `X-Forwarded-For` (nginx's `$proxy_add_x_forwarded_for`, most load balancers).
+        case xForwardedFor = "x-forwarded-for"
+        /// `Forwarded`'s `for=` (RFC 7239).
+        case forwarded
+    }
+
     let networks: [Network]
+    /// The header read: only that one when set; else `X-Forwarded-For`, or `Forwarded` when there is none. A proxy
+    /// passes on a header it does not write as the client sent it, so the one it writes must win: with both read in
+    /// the other order, a client behind an `X-Forwarded-For` proxy could name its own address in `Forwarded`.
+    let header: Header?
 
     /// No proxy: every peer is the client.
-    public static let none = TrustedProxies(networks: [])
+    public static let none = TrustedProxies(networks: [], header: nil)
 
-    private init(networks: [Network]) {
+    private init(networks: [Network], header: Header?) {
         self.networks = networks
+        self.header = header
     }
 
     /// Reads the proxies: addresses (`10.0.0.5`, `::1`) or networks (`10.0.0.0/8`, `fd00::/8`).
+    /// - Parameters:
+    ///   - entries: The addresses and networks.
+    ///   - header: The one header the proxies write the client into; `nil`: `X-Forwarded-For`, else `Forwarded`.
     /// - Throws: ``Refusal`` naming the first entry that is neither, or a prefix longer than its address.
-    public init(_ entries: [String]) throws {
+    public init(_ entries: [String], header: Header? = nil) throws {
+        self.header = header
         networks = try entries.map { entry in
             let text = entry.trimmingCharacters(in: .whitespaces)
             let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -81,7 +98,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// forwarded no address (the peer itself is the client then).
     public func client(peer: String?, headers: HTTPFields) -> String? {
         guard let peer, contains(peer) else { return nil }
-        let forwarded = Self.forwardedAddresses(headers)
+        let forwarded = Self.forwardedAddresses(headers, header: header)
         var client: String?
         for entry in forwarded.reversed() {
             guard let address = Self.address(entry) else {
@@ -94,20 +111,20 @@ public struct TrustedProxies: Sendable, Equatable {
         return client
     }
 
-    /// The addresses a request was forwarded for, first to last: `Forwarded`'s `for=` when present (RFC 7239), else
-    /// `X-Forwarded-For`; several lines of one header read as one list.
-    static func forwardedAddresses(_ headers: HTTPFields) -> [String] {
-        let forwarded = headers[values: .forwarded]
-        if !forwarded.isEmpty {
-            return forwarded.flatMap { $0.split(separator: ",") }.compactMap { element in
-                element.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-                    .first { $0.lowercased().hasPrefix("for=") }
-                    .map { String($0.dropFirst(4)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-                    ?? "unknown"
-            }
+    /// The addresses a request was forwarded for, first to last: from `header` only when given; else
+    /// `X-Forwarded-For` when present, else `Forwarded`'s `for=` (RFC 7239). Several lines of one header read as one
+    /// list.
+    static func forwardedAddresses(_ headers: HTTPFields, header: Header? = nil) -> [String] {
+        let xForwardedFor = headers[values: .xForwardedFor]
+        if header == .xForwardedFor || (header == nil && !xForwardedFor.isEmpty) {
+            return xForwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        return headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+        return headers[values: .forwarded].flatMap { $0.split(separator: ",") }.compactMap { element in
+            element.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.lowercased().hasPrefix("for=") }
+                .map { String($0.dropFirst(4)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+                ?? "unknown"
+        }
     }
 
     /// The bytes of an address written as text, with a port or IPv6 brackets allowed (`203.0.113.9:4711`,

@@ -43,7 +43,7 @@ struct LogRoutes: Sendable {
 /// has 2^64 addresses to take a fresh bucket with each). The table is swept of full buckets once it doubles in size
 /// since the last sweep (so a request's cost stays constant on average), and holds at most ``maximumBuckets``: past
 /// that, clients not yet in it share one bucket, so a crowd of new addresses is limited together rather than growing
-/// the table without end.
+/// the table without end (and a full table is swept again at most once a second, so buckets that refilled make room).
 final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -53,6 +53,7 @@ final class RateLimiter: Sendable {
     private struct Table {
         var buckets: [String: Bucket] = [:]
         var sweepAt = RateLimiter.firstSweep
+        var lastSweep = Date.distantPast
     }
 
     static let firstSweep = 10_000
@@ -85,13 +86,18 @@ final class RateLimiter: Sendable {
     func retryAfter(_ address: String, now: Date) -> Int? {
         var key = Self.clientKey(address)
         return table.withLock { table in
-            if table.buckets.count > table.sweepAt {
+            // Swept when it doubled since the last sweep, and, once full, when a new client comes at most once a
+            // second: a sweep that left more than half the table would otherwise set the next one past the cap, and
+            // every new client would share the overflow bucket until a restart.
+            let full = table.buckets[key] == nil && table.buckets.count >= Self.maximumBuckets
+            if table.buckets.count > table.sweepAt || (full && now.timeIntervalSince(table.lastSweep) >= 1) {
                 // Forget full buckets (perMinute 0: none ever refills, none is forgotten but by the cap below).
                 let perSecond = self.perSecond, burst = self.burst
                 table.buckets = table.buckets.filter {
                     perSecond == 0 || now.timeIntervalSince($0.value.updated) * perSecond + $0.value.tokens < burst
                 }
                 table.sweepAt = max(Self.firstSweep, table.buckets.count * 2)
+                table.lastSweep = now
             }
             if table.buckets[key] == nil, table.buckets.count >= Self.maximumBuckets { key = Self.overflowKey }
             var bucket = table.buckets[key] ?? Bucket(tokens: burst, updated: now)
