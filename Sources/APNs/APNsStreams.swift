@@ -25,7 +25,12 @@ final class APNsStreams: ChannelDuplexHandler {
 
     private struct Pending {
         var answer: EventLoopPromise<APNsConnection.Response>
+        /// When the push is failed as unanswered: its time limit after its HEADERS went out. Before that (the HTTP/2
+        /// handler holding the stream back while the peer's limit of concurrent streams is reached, or a TLS handshake
+        /// under way) three times the limit, so that waiting for a stream is not counted against the push, but a
+        /// connection that never carries it still fails it.
         var deadline: NIODeadline
+        var timeout: TimeAmount
         var status: Int?
         var headers: [String: String] = [:]
         var body: ByteBuffer?
@@ -62,21 +67,33 @@ final class APNsStreams: ChannelDuplexHandler {
         }
         let streamID = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
-        let deadline = NIODeadline.now() + request.timeout
-        pending[streamID] = Pending(answer: request.answer, deadline: deadline)
-        // The stream's HEADERS can still be refused (the connection is closing): the push then fails at once.
+        let heldBack = NIODeadline.now() + request.timeout * 3
+        pending[streamID] = Pending(answer: request.answer, deadline: heldBack, timeout: request.timeout)
+        // The stream's HEADERS can still be refused (the connection is closing): the push then fails at once. Once
+        // they are written (at once, or when the peer's limit of concurrent streams lets the stream open), the
+        // push's time limit starts.
         let opened = context.eventLoop.makePromise(of: Void.self)
-        opened.futureResult.assumeIsolated().whenFailure { error in
-            self.fail(streamID, with: .connection(error), context: context)
+        opened.futureResult.assumeIsolated().whenComplete { result in
+            switch result {
+            case .failure(let error):
+                self.fail(streamID, with: .connection(error), context: context)
+            case .success:
+                guard let timeout = self.pending[streamID]?.timeout else { return }
+                let deadline = NIODeadline.now() + timeout
+                self.pending[streamID]?.deadline = deadline
+                // Each push brings its own time limit: the timer goes off at the earliest deadline.
+                if let sweep = self.sweep, sweep.deadline <= deadline { return }
+                self.sweep?.task.cancel()
+                self.scheduleSweep(at: deadline, context: context)
+            }
         }
         context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: request.headers)))),
                       promise: opened)
         context.write(wrapOutboundOut(HTTP2Frame(
             streamID: streamID, payload: .data(.init(data: .byteBuffer(request.body), endStream: true)))), promise: nil)
-        // Each push brings its own time limit: the timer goes off at the earliest deadline.
-        if let sweep, sweep.deadline <= deadline { return }
+        if let sweep, sweep.deadline <= heldBack { return }
         sweep?.task.cancel()
-        scheduleSweep(at: deadline, context: context)
+        scheduleSweep(at: heldBack, context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -196,12 +213,13 @@ final class APNsStreams: ChannelDuplexHandler {
         var next: NIODeadline?
         var reset = false
         for (streamID, stream) in pending {
-            if stream.deadline <= now {
+            let deadline = stream.deadline
+            if deadline <= now {
                 context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
                 reset = true
                 fail(streamID, with: .timedOut, context: context)
-            } else if next.map({ stream.deadline < $0 }) ?? true {
-                next = stream.deadline
+            } else if next.map({ deadline < $0 }) ?? true {
+                next = deadline
             }
         }
         if reset { context.flush() }
