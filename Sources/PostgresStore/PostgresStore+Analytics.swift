@@ -35,7 +35,11 @@ extension PostgresStore: AnalyticsStore {
                     into: &fold, connection)
             }
             guard !rows.isEmpty else { return 0 }
-            for (key, row) in fold.rows { try await addRollup(key, row, connection) }
+            // In key order, as addUsage writes them: a fold and another process's usage counts of the same rows
+            // would otherwise lock them in opposite orders and deadlock.
+            let ordered = fold.rows.sorted { ($0.key.template, $0.key.passTypeIdentifier, $0.key.hour)
+                < ($1.key.template, $1.key.passTypeIdentifier, $1.key.hour) }
+            for (key, row) in ordered { try await addRollup(key, row, connection) }
             try await connection.query("""
                 UPDATE analytics_state SET cursor_transaction = \(last.transaction), cursor_id = \(last.id)
                 WHERE name = 'fold'

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdCore
-import PassWebService
+import PassModel
+@testable import PassWebService
 @testable import TesseraHTTP
 import Testing
 
@@ -39,5 +40,19 @@ struct CSVAndFormQueryTests {
         #expect(RFC3339.queryDate("2026-12-31 23:00:00Z") == nil)
         #expect(RFC3339.queryDate("2026-12-31T23:00:00 1:00") == nil)
         #expect(RFC3339.date("2026-12-31T23:00:00 01:00") == nil, "bodies keep RFC 3339 exactly")
+    }
+}
+
+@Suite("Field filters of a search compare numbers exactly")
+struct FieldFilterValueTests {
+    @Test("whole numbers past 2^53 are told apart; hex, inf and nan are not numbers; decimals still match")
+    func numbers() {
+        #expect(!PassIssuer.sameValue(.integer(12_345_678_901_234_567), "12345678901234568"))
+        #expect(PassIssuer.sameValue(.integer(12_345_678_901_234_567), "12345678901234567"))
+        #expect(!PassIssuer.sameValue(.integer(16), "0x10"))
+        #expect(!PassIssuer.sameValue(.number(.infinity), "inf"))
+        #expect(PassIssuer.sameValue(.integer(12), "12.0"))
+        #expect(PassIssuer.sameValue(.number(25.5), "25.5"))
+        #expect(PassIssuer.sameValue(.string("0x10"), "0x10"))
     }
 }

@@ -26,7 +26,10 @@ extension WalletItemIssuer {
         }
         var query = request.query
         // One more than a page: when it is there, the page is not the last, so the last page ends with no cursor.
-        query.limit = request.limit + 1
+        // Filters applied here (field values, an API key's scope) read the store in larger pages: a page of 1 would
+        // otherwise take thousands of store reads to pass over items that do not match.
+        let filtersHere = !request.fields.isEmpty || request.visibleScope != nil
+        query.limit = filtersHere ? max(request.limit + 1, 500) : request.limit + 1
         var items: [PassListing] = []
         var scanned = 0
         while true {
@@ -83,14 +86,22 @@ extension WalletItemIssuer {
         return fields.allSatisfy { Self.sameValue(values[$0.key], $0.value) }
     }
 
-    /// A field's value equals a query's text: as text, or as a number when the value is a number.
+    /// A field's value equals a query's text: as text, or as a number when the value is a number and the text a
+    /// decimal number (`12`, `-3.5`, `1e3`; not `0x10` or `inf`), whole numbers compared exactly (no rounding past
+    /// 2^53).
     static func sameValue(_ value: JSONValue?, _ wanted: String) -> Bool {
         switch value {
-        case .string(let text)?: text == wanted
-        case .integer(let number)?: Double(wanted) == Double(number)
-        case .number(let number)?: Double(wanted) == number
-        case .bool(let flag)?: wanted == (flag ? "true" : "false")
-        default: false
+        case .string(let text)?: return text == wanted
+        case .integer(let number)?:
+            if let whole = Int(wanted) { return whole == number }
+            return isDecimal(wanted) && Double(wanted) == Double(number)
+        case .number(let number)?: return isDecimal(wanted) && Double(wanted) == number
+        case .bool(let flag)?: return wanted == (flag ? "true" : "false")
+        default: return false
         }
+    }
+
+    private static func isDecimal(_ text: String) -> Bool {
+        text.wholeMatch(of: /[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/) != nil
     }
 }
