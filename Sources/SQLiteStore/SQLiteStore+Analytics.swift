@@ -117,6 +117,12 @@ extension SQLiteStore: AnalyticsStore {
                 continue
             }
             let added = draft.type == .passRegistered
+            if let judged = event.judged {
+                if case .changed(let otherDevices, let otherPasses) = judged {
+                    fold.addRegistration(key, added: added, otherDevices: otherDevices, otherPasses: otherPasses)
+                }
+                continue
+            }
             guard let device = event.deviceLibraryIdentifier else {
                 // Every caller names the device; without it, an install or removal with no registration to judge the
                 // active counts by.
@@ -163,7 +169,12 @@ extension SQLiteStore: AnalyticsStore {
                 SELECT device_library_identifier FROM registrations
                 WHERE pass_type_identifier = ? AND serial_number = ? AND device_library_identifier <> ? LIMIT ?
                 """), arguments: [pass.type, pass.serial, device, absent + 1])
-            return rows.contains { changed[$0] != false }
+            if rows.contains(where: { changed[$0] != false }) { return true }
+            // Saved in Google Wallet: that object counts as a device that has the pass, as in the mirror.
+            return try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT saved FROM google_callbacks WHERE pass_type_identifier = ? AND serial_number = ?
+                ORDER BY received_at DESC LIMIT 1
+                """), arguments: [pass.type, pass.serial]) ?? false
         }
 
         /// Whether the device has a pass of the template other than `pass`.

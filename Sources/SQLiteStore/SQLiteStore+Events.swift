@@ -25,6 +25,17 @@ extension SQLiteStore: EventStore {
         /// what ``foldRecorded(_:lastID:_:)`` looks the device's registrations up by. Without it, such an event
         /// counts as an install or removal with no change of the active counts.
         var deviceLibraryIdentifier: String? = nil
+        /// An install or removal the caller judged itself: a Google Wallet save or delete, whose object has no row in
+        /// `registrations` to judge it by. `nil` for the others.
+        var judged: RegistrationChange? = nil
+    }
+
+    /// What a save or delete the caller judged does to the active counts.
+    enum RegistrationChange {
+        /// Nothing: a save of what was saved, a delete of what was not (no install or removal either).
+        case unchanged
+        /// An install or removal, with whether other devices have the pass and the device other passes of the template.
+        case changed(otherDevices: Bool, otherPasses: Bool)
     }
 
     /// Records events, each with its own time, inside the current write transaction (as

@@ -11,7 +11,21 @@ extension SQLiteStore: GoogleCallbackStore {
                 """, arguments: [callback.nonce, callback.passTypeIdentifier, callback.serialNumber, callback.isSave,
                                  now.timeIntervalSince1970])
             guard db.changesCount == 1 else { return false }
-            try Self.record([callback.event], now: now, db)
+            // The object saved or not before this callback (the latest other one): a save of a saved object, or a
+            // delete of one not saved, changes no count, as the mirror of the other stores has it.
+            let wasSaved = try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT saved FROM google_callbacks WHERE pass_type_identifier = ? AND serial_number = ? AND nonce <> ?
+                ORDER BY received_at DESC LIMIT 1
+                """), arguments: [callback.passTypeIdentifier, callback.serialNumber, callback.nonce]) ?? false
+            var judged = RegistrationChange.unchanged
+            if wasSaved != callback.isSave {
+                let otherDevices = try Bool.fetchOne(db.cachedStatement(sql: """
+                    SELECT EXISTS (SELECT 1 FROM registrations WHERE pass_type_identifier = ? AND serial_number = ?)
+                    """), arguments: [callback.passTypeIdentifier, callback.serialNumber]) ?? false
+                // The object is a "device" of one pass: it has no other pass of the template.
+                judged = .changed(otherDevices: otherDevices, otherPasses: false)
+            }
+            try Self.record([RecordedEvent(draft: callback.event, now: now, judged: judged)], db)
             return true
         }
     }

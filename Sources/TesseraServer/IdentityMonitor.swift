@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import Logging
 import Metrics
+import NIOPosix
 import PassWebService
 import ServiceLifecycle
 import SigningIdentities
@@ -71,43 +72,52 @@ final class IdentityMonitor: Service, Sendable {
         }
     }
 
-    /// The size and modification time of the identities file and of every file its entries name.
+    /// The size and modification time of the identities file and of every file its entries name: those in force, and
+    /// those the file names now (after a reload that failed for a file not yet in place, copying it in is noticed).
     private func fingerprint() -> [String] {
         var urls = [settings.file]
-        if let identities = health.current {
-            for entry in identities.file.identities {
+        var files = health.current.map { [$0.file] } ?? []
+        if let named = try? IdentitiesFile(contentsOf: settings.file) { files.append(named) }
+        for file in files {
+            for entry in file.identities {
                 urls += [entry.cert, entry.key, entry.keyPasswordFile, entry.p12, entry.p12PasswordFile, entry.wwdr]
                     .compactMap { $0 }
             }
-            urls += identities.file.apns.map(\.p8)
+            urls += file.apns.map(\.p8)
         }
-        return urls.map { FileFingerprint.entry(atPath: $0.path) }
+        var seen = Set<String>()
+        return urls.filter { seen.insert($0.path).inserted }.map { FileFingerprint.entry(atPath: $0.path) }
     }
 
     /// Loads the identities again and, when every one loads and can sign, puts them in force.
     func reload() async {
         let at = now()
         do {
-            let replacement = try SigningIdentities.load(contentsOf: settings.file, pkcs11: settings.pkcs11)
-            let previous = health.current
-            for identity in replacement.identities {
-                // A renewal that brings an expired certificate keeps the one in force.
-                if let reason = identity.unusableReason(at: at),
-                   previous?.identities.first(where: { $0.identifier == identity.identifier })?.unusableReason(at: at) == nil
-                {
-                    throw ServerConfigurationError(setting: "identities", "\(identity.entry) (\(identity.identifier)): \(reason)")
+            // Files read, keys decrypted or logged in to in a hardware module, test signatures and TLS contexts made:
+            // blocking work, done on the thread pool rather than on an event loop whose connections would wait.
+            let (settings, previous, pushes, logger) = (self.settings, health.current, self.pushes, self.logger)
+            let (replacement, passSources, orderSources, senders) = try await NIOThreadPool.singleton.runIfActive {
+                let replacement = try SigningIdentities.load(contentsOf: settings.file, pkcs11: settings.pkcs11)
+                for identity in replacement.identities {
+                    // A renewal that brings an expired certificate keeps the one in force.
+                    if let reason = identity.unusableReason(at: at),
+                       previous?.identities.first(where: { $0.identifier == identity.identifier })?.unusableReason(at: at) == nil
+                    {
+                        throw ServerConfigurationError(setting: "identities", "\(identity.entry) (\(identity.identifier)): \(reason)")
+                    }
                 }
-            }
-            // As at start-up: passes need a Pass Type ID identity (a file of order identities only would leave every
-            // template unknown and every stored pass unsigned).
-            guard !replacement.passIdentities.isEmpty else {
-                throw ServerConfigurationError(setting: "identities", "\(settings.file.path): names no Pass Type ID identity")
-            }
-            let passSources = try IdentityComposition.passSources(replacement)
-            let orderSources = try IdentityComposition.orderSources(replacement)
-            // Made before anything changes: a key or certificate APNs cannot use keeps everything as it was.
-            let senders = try pushes.map {
-                try IdentityComposition.pushSenders(replacement, endpoint: $0.endpoint, logger: logger)
+                // As at start-up: passes need a Pass Type ID identity (a file of order identities only would leave
+                // every template unknown and every stored pass unsigned).
+                guard !replacement.passIdentities.isEmpty else {
+                    throw ServerConfigurationError(setting: "identities", "\(settings.file.path): names no Pass Type ID identity")
+                }
+                let passSources = try IdentityComposition.passSources(replacement)
+                let orderSources = try IdentityComposition.orderSources(replacement)
+                // Made before anything changes: a key or certificate APNs cannot use keeps everything as it was.
+                let senders = try pushes.map {
+                    try IdentityComposition.pushSenders(replacement, endpoint: $0.endpoint, logger: logger)
+                }
+                return (replacement, passSources, orderSources, senders)
             }
             await issuer.replaceSources(passSources)
             if let senders { pushes?.sender.replace(with: senders) }

@@ -70,6 +70,36 @@ struct AnalyticsStoreConformanceTests {
         }
     }
 
+    @Test("a Google Wallet save counts as a device that has the pass; a repeated save or a delete of nothing counts nothing",
+          arguments: kinds)
+    func googleSaves(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let analytics = try #require(store as? any AnalyticsStore)
+            let callbacks = try #require(store as? any GoogleCallbackStore)
+            try await Fixtures.insert(["G1"], into: store)
+            let hour = Fixtures.now
+            func callback(_ nonce: String, save: Bool, at seconds: Double) async throws {
+                _ = try await callbacks.recordGoogleCallback(
+                    GoogleCallbackRecord(nonce: nonce, passTypeIdentifier: Fixtures.passType, serialNumber: "G1",
+                                         objectId: "3388.\(Fixtures.passType).G1", isSave: save),
+                    now: hour.addingTimeInterval(seconds))
+            }
+            try await callback("n1", save: true, at: 1)
+            try await callback("n2", save: true, at: 2)  // saved again: nothing new
+            // An iPhone adds it too: not a newly active pass (Google has it), a newly active device.
+            _ = try await Fixtures.register("a", token: "t-a", "G1", at: hour.addingTimeInterval(3), in: store)
+            try await callback("n3", save: false, at: 4)
+            try await callback("n4", save: false, at: 5)  // deleted again: nothing
+            try await Self.foldAll(analytics, count: kind == .sqlite ? 0 : 6)
+            let filter = AnalyticsFilter(template: "event", templatePassType: Fixtures.passType)
+            let all = try await analytics.analyticsRows(filter, from: hour.addingTimeInterval(-86_400),
+                                                        to: Date().addingTimeInterval(86_400))
+            let total = all.rows.reduce(into: AnalyticsRow(hour: hour)) { $0.add($1) }
+            #expect(total.installs == 2 && total.removals == 1, "\(total)")
+            #expect(total.activePassesChange == 1 && total.activeDevicesChange == 1, "\(total)")
+        }
+    }
+
     @Test("two PostgreSQL stores folding at once fold each event once")
     func twoFolders() async throws {
         guard !TestPostgres.skipped else { return }
