@@ -172,6 +172,44 @@ struct ServeIdentitiesReloadTests {
         }
     }
 
+    @Test("an entry added before its files: the failed reload is retried once they are copied in, without SIGHUP")
+    func filesCopiedAfterTheEntry() async throws {
+        try await Server.with(arguments: ["--template-poll-interval", "0.3"]) { server in
+            let couponType = "pass.com.brand-c.coupons"
+            let staged = server.work.appendingPathComponent("staged-c")
+            let made = try await Subprocess.tessera(["certs", "dev", "--out", staged.path, "--pass-type-id", couponType,
+                                                     "--team-id", "TEAMCCCCCC"])
+            try #require(made.status == 0, "\(made.stderr)")
+            try FileManager.default.createDirectory(at: staged.appendingPathComponent("templates"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Subprocess.repositoryRoot.appendingPathComponent("PassTemplates/coupon"),
+                                             to: staged.appendingPathComponent("templates/coupon"))
+            // The entry first, naming files not there yet.
+            var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: server.identitiesFile)) as? [String: Any])
+            var entries = try #require(file["identities"] as? [[String: Any]])
+            entries.append(["identifier": couponType, "cert": "c/pass.pem", "key": "c/pass.key", "wwdr": "c/wwdr.pem",
+                            "templates": "c/templates"])
+            file["identities"] = entries
+            try JSONSerialization.data(withJSONObject: file).write(to: server.identitiesFile)
+            var failed = false
+            for _ in 0..<80 where !failed {
+                try await Task.sleep(for: .milliseconds(250))
+                failed = server.serve.log.contains("identities not reloaded")
+            }
+            #expect(failed, "\(server.serve.log)")
+            // Then the files, in one rename: noticed by the poll.
+            #expect(rename(staged.path, server.work.appendingPathComponent("c").path) == 0)
+            var loaded = false
+            for _ in 0..<120 where !loaded {
+                try await Task.sleep(for: .milliseconds(250))
+                let health = String(decoding: try await server.send("GET", "/health").body, as: UTF8.self)
+                loaded = health.contains(couponType)
+            }
+            #expect(loaded, "\(server.serve.log)")
+            let coupon = try await server.createPass(template: "coupon", serial: "C-1")
+            #expect(!coupon.isEmpty)
+        }
+    }
+
     @Test("a credential file that is a symbolic link (a mounted secret) is noticed when what it points to changes")
     func linkedCredential() async throws {
         let work = try await Server.prepare()
