@@ -107,6 +107,18 @@ struct PKCS11Tests {
         try await Self.createAndVerify(IdentitiesServer(work: certs, apns: nil, serve: fromFile), count: 4,
                                        type: "pass.dev.tessera.demo", root: "root.pem")
         _ = try await fromFile.terminate()
+
+        // A PIN the module refuses: start-up names the entry's key, not its certificate.
+        let wrongPin = certs.appendingPathComponent("wrong-serve.pin")
+        try Data("000000\n".utf8).write(to: wrongPin)
+        let refused = try await Subprocess.run("timeout", [
+            "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
+            "--database", "sqlite:\(certs.path)/refused.sqlite", "--identities", file.path,
+            "--pkcs11-module", module, "--pkcs11-pin-file", wrongPin.path,
+        ], environment: token.environment)
+        #expect(refused.status != 0 && refused.status != 124, "\(refused.stderr)")
+        #expect(refused.stderr.contains("identities[0].key") && !refused.stderr.contains("identities[0].cert"),
+                "\(refused.stderr)")
     }
 
     /// Creates `count` event tickets at once, fetches each over the device protocol and verifies it.
