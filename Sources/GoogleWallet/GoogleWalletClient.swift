@@ -108,10 +108,32 @@ public final class GoogleWalletClient: Sendable {
     public func patchObject(of pass: GoogleWalletPass) async throws(GoogleAPIError) {
         let path = "walletobjects/v1/\(pass.vertical.objectResource)/\(Self.escape(pass.objectId))"
         do {
-            _ = try await send(.PATCH, path: path, body: pass.objectJSON)
+            _ = try await send(.PATCH, path: path, body: Self.patchBody(pass.objectJSON, vertical: pass.vertical))
         } catch where error.status == 404 {
             _ = try await send(.POST, path: "walletobjects/v1/\(pass.vertical.objectResource)", body: pass.objectJSON)
         }
+    }
+
+    /// The members a pass's object may carry from its pass (``GooglePassMapper``), which a patch clears when the pass
+    /// no longer gives them: a patch leaves the members it does not name as they were, so a barcode, an image or
+    /// the back fields taken out of the pass would otherwise stay on the holder's card.
+    static let mappedObjectMembers: Set<String> = [
+        "accountId", "accountName", "barcode", "boardingAndSeatingInfo", "cardTitle", "header", "heroImage",
+        "hexBackgroundColor", "locations", "logo", "loyaltyPoints", "passengerName", "passengerNames", "passengerType",
+        "reservationInfo", "seatInfo", "subheader", "textModulesData", "ticketHolderName", "ticketLeg", "ticketNumber",
+        "ticketType", "tripType", "validTimeInterval",
+    ]
+
+    /// A patch of an object: its members, and a null (Google's patch semantics: delete the field) for each member
+    /// the mapping may give that this object's kind has and this pass does not give now.
+    static func patchBody(_ object: JSONValue, vertical: GoogleVertical) -> JSONValue {
+        guard case .object(var members) = object,
+              let properties = WalletObjectsSchema.schemas[vertical.objectSchema]?.properties
+        else { return object }
+        for name in mappedObjectMembers where members[name] == nil && properties[name] != nil {
+            members[name] = .null
+        }
+        return .object(members)
     }
 
     /// Adds a message to an object (`addMessage`), shown to its holders and notified.

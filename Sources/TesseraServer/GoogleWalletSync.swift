@@ -171,6 +171,30 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         try await store.saveWebhookCursor(endpoint: endpoint, owner: owner, cursor: cursor, now: now(), lease: configuration.lease)
     }
 
+    /// Sends a pass's class. Refused for good (a member Google does not take), the refusal is logged and the pass's
+    /// own change still goes to its object, under the class as Google has it; the class is tried again with the next
+    /// change. A refusal worth retrying is thrown.
+    private func sendClass(of mapped: GoogleWalletPass, hash: Int) async throws {
+        let outcome: Result<Void, GoogleAPIError>
+        do {
+            try await client.upsertClass(of: mapped)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success:
+            sentClasses.withLock { $0[mapped.classId] = hash }
+        case .failure(let error) where error.retryable:
+            throw error
+        case .failure(let error):
+            failed.increment()
+            logger.error("google: class update refused; the object is updated under the class as it was", metadata: [
+                "classId": "\(mapped.classId)", "reason": "\(error.reason)",
+            ])
+        }
+    }
+
     /// Sends one pass's newest state until Google takes it or refuses it for good.
     private func deliver(_ key: GoogleChanges.Key, changes: GoogleChanges,
                          renewLease: @Sendable () async throws -> Void) async throws {
@@ -191,8 +215,7 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 // A class is sent when its content differs from what this process last sent (once per campaign).
                 let classHash = mapped.classJSON.hashValue
                 if sentClasses.withLock({ $0[mapped.classId] }) != classHash {
-                    try await client.upsertClass(of: mapped)
-                    sentClasses.withLock { $0[mapped.classId] = classHash }
+                    try await sendClass(of: mapped, hash: classHash)
                 }
                 if changes.created.contains(key) {
                     try await client.upsertObject(of: mapped)
