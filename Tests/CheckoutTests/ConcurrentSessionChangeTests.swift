@@ -11,14 +11,20 @@ struct ConcurrentSessionChangeTests {
         try JSONDecoder().decode(type, from: try JSONSerialization.data(withJSONObject: object))
     }
 
+    /// A session with a T-shirt shipped to Cupertino: its identifier and the path of its routes.
+    static func shippingSession(_ client: LiveTestClient) async throws -> (id: String, base: String) {
+        let id = try #require(try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1]]])["id"] as? String)
+        let base = "/checkout/v1/sessions/\(id)"
+        _ = try await client.post("\(base)/shipping-contact", ["shippingContact": [
+            "locality": "Cupertino", "postalCode": "95014", "countryCode": "US"]])
+        return (id, base)
+    }
+
     @Test("A sheet update made from a session read before the coupon was applied keeps the coupon")
     func updateKeepsAnEarlierUpdate() async throws {
         let fixture = try CheckoutFixture()
         try await fixture.withClient { client in
-            let id = try #require(try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1]]])["id"] as? String)
-            let base = "/checkout/v1/sessions/\(id)"
-            _ = try await client.post("\(base)/shipping-contact", ["shippingContact": [
-                "locality": "Cupertino", "postalCode": "95014", "countryCode": "US"]])
+            let (id, base) = try await Self.shippingSession(client)
             // The shipping-method request read the session, then the coupon's request saved first.
             let read = try #require(await fixture.store.session(id: id))
             let (status, _) = try await client.post("\(base)/coupon-code", ["couponCode": "SAVE10"])
@@ -41,10 +47,7 @@ struct ConcurrentSessionChangeTests {
     func claimKeepsAnEarlierUpdate() async throws {
         let fixture = try CheckoutFixture()
         try await fixture.withClient { client in
-            let id = try #require(try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1]]])["id"] as? String)
-            let base = "/checkout/v1/sessions/\(id)"
-            _ = try await client.post("\(base)/shipping-contact", ["shippingContact": [
-                "locality": "Cupertino", "postalCode": "95014", "countryCode": "US"]])
+            let (id, base) = try await Self.shippingSession(client)
             _ = try await client.post("\(base)/shipping-method", ["identifier": "standard"])
             let read = try #require(await fixture.store.session(id: id))
             // Another address with the same prices, saved after the payment read the session.

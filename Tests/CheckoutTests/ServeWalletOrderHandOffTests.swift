@@ -125,14 +125,7 @@ struct ServeWalletOrderHandOffTests {
         let flags = try await Self.orderFlags(in: folder, orderType: "order.com.example.other")
         let merchant = try Serve.writeMerchant(fixture, endpoint: PaymentEndpointStandIn(), endpointPort: 9, folder: folder,
                                                configure: Self.shippingMerchant)
-        let run = try await offCooperativePool {
-            try Subprocess.run("timeout", [
-                "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
-                "--database", "sqlite:\(folder.path)/refused.sqlite",
-                "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
-                "--merchant-config", merchant.path,
-            ] + flags)
-        }
+        let run = try await Self.startUp(merchant: merchant, flags: flags, in: folder)
         #expect(run.status != 0 && run.status != 124, "\(run.stderr)")
         #expect(run.stderr.contains("walletOrders.orderTypeIdentifier"), "\(run.stderr)")
         #expect(run.stderr.contains("order.com.example.other"), "\(run.stderr)")
@@ -142,15 +135,20 @@ struct ServeWalletOrderHandOffTests {
             Self.shippingMerchant(&$0)
             $0["walletOrders"] = ["orderTypeIdentifier": "order.com.example.other", "template": "shop-ordr"]
         }
-        let typo = try await offCooperativePool {
+        let typo = try await Self.startUp(merchant: misnamed, flags: flags, in: folder)
+        #expect(typo.status != 0 && typo.status != 124, "\(typo.stderr)")
+        #expect(typo.stderr.contains("walletOrders.template") && typo.stderr.contains("shop-ordr"), "\(typo.stderr)")
+    }
+
+    /// `tessera serve` with a merchant configuration and the order flags, to its exit (at most 60 s).
+    static func startUp(merchant: URL, flags: [String], in folder: URL) async throws -> ProcessResult {
+        try await offCooperativePool {
             try Subprocess.run("timeout", [
                 "60", Subprocess.tesseraPath, "serve", "--port", "\(ServeProcess.unusedPort())",
                 "--database", "sqlite:\(folder.path)/refused.sqlite",
                 "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
-                "--merchant-config", misnamed.path,
+                "--merchant-config", merchant.path,
             ] + flags)
         }
-        #expect(typo.status != 0 && typo.status != 124, "\(typo.stderr)")
-        #expect(typo.stderr.contains("walletOrders.template") && typo.stderr.contains("shop-ordr"), "\(typo.stderr)")
     }
 }
