@@ -153,6 +153,9 @@ public final class APNsStandIn: @unchecked Sendable {
     /// - Parameter replies: The answers, in order.
     public func enqueue(_ replies: Reply...) { lock.withLock { script.append(contentsOf: replies) } }
 
+    /// Drops the scripted answers not taken yet: later requests are answered `200`.
+    public func discardScript() { lock.withLock { script.removeAll() } }
+
     /// The requests received so far, in order.
     public var requests: [RecordedRequest] { lock.withLock { recorded } }
 
