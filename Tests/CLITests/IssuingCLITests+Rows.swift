@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// Rows files as issuers export them: bad rows failing alone on their line, quotes, line endings, byte order marks,
+/// repeated keys, numbers, misspelled headers and unknown keys.
+extension IssuingCLITests {
+    @Test func aBadCSVRowFailsAloneWithItsLine() async throws {
+        let rows = try write("rows.csv", "serialNumber,fields.seat\nS1,1A\nS2,2B,EXTRA\nS3,3C\nS4\n")
+        let outDir = work.appendingPathComponent("rows")
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                            "--out-dir", outDir.path] + credentials)
+        #expect(batch.status == 1)
+        #expect(batch.stdout.contains("2 of 4 passes written"))
+        #expect(batch.stderr.contains("rows.csv line 3: has 3 cells, the header has 2"))
+        #expect(batch.stderr.contains("rows.csv line 5: has 1 of the header's 2 cells: missing \"fields.seat\""))
+        #expect(!batch.stderr.contains("line 2:"))
+        #expect(!batch.stderr.contains("line 4:"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["S1.pkpass", "S3.pkpass"])
+        let seat = try await passJSON(outDir.appendingPathComponent("S3.pkpass").path)
+        let fields = (seat["eventTicket"] as? [String: Any])?.values.compactMap { $0 as? [[String: Any]] }.joined()
+        #expect(fields?.contains { $0["key"] as? String == "seat" && $0["value"] as? String == "3C" } == true)
+    }
+
+    @Test func badQuotesFailTheirRowAndAnUnclosedQuoteStopsTheBatch() async throws {
+        // A quote inside an unquoted cell, text after a closing quote: each row fails alone, on its line; a quoted
+        // cell spanning two lines is a good row, and the rows after it keep their line numbers.
+        let rows = try write("quotes.csv", "serialNumber,fields.seat\r\nQ1,1A\r\nQ2,2\"B\"\r\nQ3,\"3C\"x\r\nQ4,\"4\r\nD\"\r\nQ5,5E,x\r\nQ6,6F\r\n")
+        let outDir = work.appendingPathComponent("quotes")
+        let batch = try await self.batch(rows, into: "quotes")
+        #expect(batch.status == 1, "\(batch.stderr)")
+        #expect(batch.stderr.contains("quotes.csv line 3: a quote inside a cell that does not start with one"), "\(batch.stderr)")
+        #expect(batch.stderr.contains("quotes.csv line 4: text after a quoted cell's closing quote"), "\(batch.stderr)")
+        #expect(batch.stderr.contains("quotes.csv line 7: has 3 cells, the header has 2"), "\(batch.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["Q1.pkpass", "Q4.pkpass", "Q6.pkpass"])
+
+        // A quote never closed would take every later line into one cell: nothing is written, its line is named.
+        let unclosed = try write("unclosed.csv", "serialNumber,fields.seat\nU1,ok\nU2,\"never closed\nU3,x\nU4,y\n")
+        let stopped = try await self.batch(unclosed, into: "unclosed")
+        #expect(stopped.status == 1 && stopped.stderr.contains("unclosed.csv line 3: a quoted cell is never closed"), "\(stopped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("unclosed").path))
+
+        // Not UTF-8 (a spreadsheet's Latin-1 export): the batch stops naming the line; in JSON Lines the row fails.
+        let latin1 = work.appendingPathComponent("latin1.csv")
+        try (Data("serialNumber,fields.seat\nL1,caf".utf8) + Data([0xE9, 0x0A])).write(to: latin1)
+        let refused = try await self.batch(latin1.path, into: "latin1")
+        #expect(refused.status == 1 && refused.stderr.contains("latin1.csv line 2: not UTF-8 text"), "\(refused.stderr)")
+        let jsonl = work.appendingPathComponent("latin1.jsonl")
+        try (Data(#"{"serialNumber":"M1","fields":{"seat":"caf"#.utf8) + Data([0xE9]) + Data("\"}}\r\n{\"serialNumber\":\"M2\"}\r\n".utf8)).write(to: jsonl)
+        let mixed = try await self.batch(jsonl.path, into: "mixed")
+        #expect(mixed.status == 1 && mixed.stderr.contains("latin1.jsonl line 1: not UTF-8 text"), "\(mixed.stderr)")
+        #expect(mixed.stdout.contains("1 of 2 passes written"), "\(mixed.stdout)")
+
+        // A row that is not JSON is named by its own line and the column in it, not as "line 1" of itself.
+        let cut = try write("cut.jsonl", "{\"serialNumber\":\"C1\"}\n  {\"serialNumber\": }\n")
+        let cutRows = try await self.batch(cut, into: "cut")
+        #expect(cutRows.status == 1 && cutRows.stderr.contains("cut.jsonl line 2: not JSON at column 20: "), "\(cutRows.stderr)")
+    }
+
+    @Test func jsonLinesWithWindowsLineEndingsAreOneRowPerLine() async throws {
+        let rows = try write("crlf.jsonl", "{\"serialNumber\":\"W1\"}\r\n{\"serialNumber\":\"W2\"}\r\n\r\n{\"serialNumber\":\"W3\"}\r\n")
+        let outDir = work.appendingPathComponent("crlf")
+        let batch = try await self.batch(rows, into: "crlf")
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted() == ["W1.pkpass", "W2.pkpass", "W3.pkpass"])
+    }
+
+    @Test func byteOrderMarksRepeatedKeysAndNumbersInRows() async throws {
+        // PowerShell's Export-Csv: a byte order mark, every cell quoted, CRLF.
+        let marked = try write("marked.csv", "\u{FEFF}\"serialNumber\",\"barcodeMessage\"\r\n\"BOM-1\",\"M-1\"\r\n")
+        let csv = try await self.batch(marked, into: "marked")
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("marked/BOM-1.pkpass").path))
+        let lines = try write("marked.jsonl", "\u{FEFF}{\"serialNumber\":\"BOM-2\"}\n"
+            + "{\"serialNumber\":\"TWICE\",\"fields\":{\"seat\":\"12A\"},\"fields\":{\"gate\":\"7\"}}\n")
+        let jsonl = try await self.batch(lines, into: "marked-lines")
+        #expect(jsonl.status == 1, "\(jsonl.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("marked-lines/BOM-2.pkpass").path))
+        #expect(jsonl.stderr.contains("line 2") && jsonl.stderr.contains("\"fields\" appears twice"), "\(jsonl.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("marked-lines/TWICE.pkpass").path))
+
+        // A currency field's cell is a number, so Wallet shows $42.10; text stays text.
+        let balances = try write("balances.csv", "serialNumber,fields.balance\nS-1,42.10\nS-2,see desk\n")
+        let out = work.appendingPathComponent("balances")
+        let cards = try await Subprocess.tessera(["pass", "batch", "--template", templates.appendingPathComponent("store-card").path,
+                                                  "--rows", balances, "--out-dir", out.path] + credentials)
+        #expect(cards.status == 0, "\(cards.stderr)")
+        func balance(_ serial: String) async throws -> String {
+            try await Subprocess.run("python3", ["-c", """
+                import json, sys, zipfile
+                p = json.loads(zipfile.ZipFile(sys.argv[1]).read("pass.json"))
+                print(json.dumps([f["value"] for f in p["storeCard"]["primaryFields"] if f["key"] == "balance"][0]))
+                """, out.appendingPathComponent("\(serial).pkpass").path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try await balance("S-1") == "42.1")
+        #expect(try await balance("S-2") == "\"see desk\"")
+    }
+
+    @Test func misspelledHeadersStopTheBatchBeforeAnyPass() async throws {
+        let rows = try write("typo.csv", "serialnumber,feilds.seat\nS1,1A\n")
+        let outDir = work.appendingPathComponent("typo")
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                            "--out-dir", outDir.path] + credentials)
+        #expect(batch.status == 1)
+        #expect(batch.stderr.contains("\"serialnumber\": not a known column (did you mean \"serialNumber\"?)"))
+        #expect(batch.stderr.contains("\"feilds.seat\": not a known column (did you mean \"fields.seat\"?)"))
+        #expect(!FileManager.default.fileExists(atPath: outDir.path))
+    }
+
+    @Test func jsonLinesUnknownKeysAreWarningsOfTheirRow() async throws {
+        let rows = try write("warn.jsonl", """
+        {"serialNumber": "W1"}
+        {"serialNumber": "W2", "colour": "red"}
+        """)
+        let batch = try await Subprocess.tessera(["pass", "batch", "--template", eventTicket, "--rows", rows,
+                                            "--out-dir", work.appendingPathComponent("warn").path] + credentials)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stderr.contains("warning: warn.jsonl line 2: colour: unknown key"))
+        #expect(!batch.stderr.contains("line 1:"))
+    }
+}
