@@ -118,7 +118,7 @@ public final class GoogleWalletClient: Sendable {
     /// no longer gives them: a patch leaves the members it does not name as they were, so a barcode, an image or
     /// the back fields taken out of the pass would otherwise stay on the holder's card.
     static let mappedObjectMembers: Set<String> = [
-        "accountId", "accountName", "barcode", "boardingAndSeatingInfo", "cardTitle", "header", "heroImage",
+        "accountId", "accountName", "barcode", "boardingAndSeatingInfo", "cardTitle", "genericType", "header", "heroImage",
         "hexBackgroundColor", "locations", "logo", "loyaltyPoints", "passengerName", "passengerNames", "passengerType",
         "reservationInfo", "seatInfo", "subheader", "textModulesData", "ticketHolderName", "ticketLeg", "ticketNumber",
         "ticketType", "tripType", "validTimeInterval",

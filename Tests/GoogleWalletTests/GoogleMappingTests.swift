@@ -1,5 +1,5 @@
 import Foundation
-import GoogleWallet
+@testable import GoogleWallet
 import PassModel
 import Testing
 import TesseraTestSupport
@@ -33,6 +33,10 @@ struct GoogleMappingTests {
         #expect(mapped.objectId == "\(Self.issuerId).pass.dev.tessera.demo.G-2D\(name.replacingOccurrences(of: "-", with: "-2D"))")
         #expect(mapped.objectJSON["classId"]?.stringValue == mapped.classId)
         #expect(mapped.objectJSON["state"]?.stringValue == "ACTIVE")
+        // Every member the mapping gives is one a patch clears when the pass stops giving it.
+        let unclearable = (mapped.objectJSON.objectValue ?? [:]).keys
+            .filter { !["id", "classId", "state"].contains($0) && !GoogleWalletClient.mappedObjectMembers.contains($0) }
+        #expect(unclearable.isEmpty, "\(name): \(unclearable.sorted()) missing from GoogleWalletClient.mappedObjectMembers")
         let payload = GoogleSaveLink.payload(for: [mapped], content: .classesAndObjects)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("google-\(name)-\(UUID().uuidString).json")
         try payload.jsonData().write(to: file)

@@ -141,13 +141,11 @@ extension PassValidator {
             name == "iso-8859-1" || name == "latin1" ? (0xFF, "cannot be encoded in iso-8859-1 (messageEncoding)") : nil,
             name == "us-ascii" || name == "ascii" ? (0x7F, "cannot be encoded in us-ascii (messageEncoding)") : nil,
             code128 ? (0xFF, "cannot be carried by Code 128 (ISO-8859-1 characters only)") : nil,
-        ].compactMap { $0 }
-        guard let lowest = limits.min(by: { $0.highest < $1.highest }),
-              message.unicodeScalars.contains(where: { $0.value > lowest.highest })
+        ].compactMap { $0 }.sorted { $0.highest < $1.highest }
+        guard let lowest = limits.first, message.unicodeScalars.contains(where: { $0.value > lowest.highest })
         else { return nil }
         for (offset, character) in message.precomposedStringWithCanonicalMapping.enumerated() {
-            if let limit = limits.sorted(by: { $0.highest < $1.highest })
-                .first(where: { limit in character.unicodeScalars.contains { $0.value > limit.highest } }) {
+            if let limit = limits.first(where: { limit in character.unicodeScalars.contains { $0.value > limit.highest } }) {
                 return "character \"\(character)\" at position \(offset + 1) \(limit.name)"
             }
         }
