@@ -96,6 +96,14 @@ run_suite() {
         } | tee -a "$log" >&2
     fi
     rm -rf "$crashes"
+    # A failed run's failures again at its end, where a log read from its tail shows them (a run prints a failure
+    # when it happens, often hundreds of lines before its last one).
+    if [ "$status" -ne 0 ]; then
+        {
+            echo "scripts/test.sh: what failed in this run:"
+            grep -E '✘|recorded an issue|Expectation failed|Caught error' "$log" | grep -v 'Test run with' | head -60 || true
+        } | tee -a "$log" >&2
+    fi
     return "$status"
 }
 
