@@ -157,7 +157,8 @@ extension OrderIssuer {
                 throw IssuerError.invalidData(error.issues.filter { $0.severity == .error }
                     .map { "data.\($0.path): \($0.message)" }.joined(separator: "; "))
             } catch let error as PassBundleError {
-                throw IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
+                throw IssuerError.serverFault(error, items: "orders")
+                    ?? IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
             }
         }
     }
@@ -257,7 +258,8 @@ extension OrderIssuer {
             do {
                 return try builder.document(data: document, source: "data").orderJSON
             } catch let error as PassBundleError {
-                throw IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
+                throw IssuerError.serverFault(error, items: "orders")
+                    ?? IssuerError.invalidData("data.orderTypeIdentifier: \(error.reason)")
             }
         }
         return try JSONValue(jsonData: orderJSON)

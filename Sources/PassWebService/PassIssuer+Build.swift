@@ -22,7 +22,7 @@ extension PassIssuer {
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {
-            throw Self.refusal(error)
+            throw IssuerError.serverFault(error, items: "passes") ?? Self.refusal(error)
         }
     }
 

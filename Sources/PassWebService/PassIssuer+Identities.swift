@@ -46,6 +46,29 @@ extension IssuerError {
             field: nil)
     }
 
+    /// A failure to make a version that is the server's, not the request's: a key on a token that is gone or locked,
+    /// credentials that no longer read (503 `signingUnavailable`, so a caller tries again rather than changing its
+    /// data), or a bundle that could not be written (the error itself: the envelope logs it and answers 500). `nil`
+    /// for the data's own faults, which the caller answers with 422: content the validator refuses, identifiers that
+    /// are not the certificate's.
+    /// - Parameters:
+    ///   - error: What building or signing threw.
+    ///   - items: `passes` or `orders`.
+    static func serverFault(_ error: PassBundleError, items: String) -> (any Error)? {
+        switch error.code {
+        case .invalidPass, .invalidOrder, .identityMismatch:
+            return nil
+        case .credentials, .passwordRequired, .intermediateMissing, .wrongIntermediate:
+            return IssuerError(
+                .signingUnavailable, status: .serviceUnavailable,
+                description: "the signing identity could not sign new versions of its \(items) (\(error.reason)); "
+                    + "stored versions are still served, try again once the identity signs",
+                field: nil)
+        default:
+            return error
+        }
+    }
+
     /// 503 `signingUnavailable` when `credentials` have expired at `now`, else `nil`.
     static func signingUnavailable(_ identifier: String, items: String, credentials: PassCredentials, at now: Date) -> IssuerError? {
         credentials.expiryReason(at: now).map { reason in

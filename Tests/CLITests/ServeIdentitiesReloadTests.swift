@@ -165,10 +165,32 @@ struct ServeIdentitiesReloadTests {
                 "PATCH", "/api/v1/orders/\(Server.orderType)/O-gone", body: #"{"data":{"status":"completed"}}"#)
             let orderSaid = String(decoding: orderChanged.body, as: UTF8.self)
             #expect(orderChanged.status == 503 && orderSaid.contains("signingUnavailable"), "\(orderSaid)")
+            // Still listed and read (every page holding it would otherwise fail), saying why its document is not there.
+            for path in ["/api/v1/orders", "/api/v1/orders/\(Server.orderType)/O-gone"] {
+                let read = try await server.api("GET", path)
+                let text = String(decoding: read.body, as: UTF8.self)
+                #expect(read.status == 200 && text.contains("O-gone") && text.contains("\"problem\"")
+                        && !text.contains("\"order\":"), "\(path): \(text)")
+            }
             // Brand B still signs its own.
             let loyalty = try await server.createPass(template: "store-card", serial: "B-kept")
             #expect(try await server.fetchAndVerify(
                 type: Server.loyaltyType, serial: "B-kept", token: loyalty, root: "b/root.pem").status == 0)
+            // Restarted, with nothing signed in memory: a device's fetch of a version not signed yet is 503
+            // signingUnavailable (Wallet asks again later), never a 500. (Orders are not served at all by a server
+            // started without an order identity.)
+            _ = try await server.serve.terminate()
+            let restarted = try await ServeProcess(arguments: server.serve.arguments, reusing: server.serve, singleIdentity: false)
+            do {
+                let path = "/v1/passes/\(Server.ticketType)/A-gone"
+                let fetched = try #require(try await restarted.send("GET", path, headers: ["Authorization: ApplePass \(ticket)"]))
+                let text = String(decoding: fetched.body, as: UTF8.self)
+                #expect(fetched.status == 503 && text.contains("signingUnavailable"), "\(path): \(text)")
+            } catch {
+                _ = try? await restarted.terminate()
+                throw error
+            }
+            _ = try await restarted.terminate()
         }
     }
 

@@ -33,7 +33,7 @@ extension OrderIssuerRoutes {
         let page = try await issuer.listItems(search)
         var states: [OrderState] = []
         for listing in page.items {
-            states.append(try await state(listing.record, registrations: listing.registrations))
+            states.append(try await state(listing.record, registrations: listing.registrations, reading: context.logger))
         }
         return try JSONBody.response(ItemPage(name: "orders", items: states, nextCursor: page.nextCursor))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PassModel
 import PassStore
 import PassWebService
@@ -30,8 +31,11 @@ struct OrderIssuerRoutes: Sendable {
         var webServiceURL: String
         var downloadURL: String
         var template: String
-        /// The current version's `order.json`, as devices get it signed.
-        var order: JSONValue
+        /// The current version's `order.json`, as devices get it signed; absent in a read or a list when it cannot be
+        /// made now (its template was removed, its identity taken out): `problem` says why.
+        var order: JSONValue?
+        /// Why `order` is absent.
+        var problem: String?
         var updateTag: String
         var lastModified: String
         var registrations: Int
@@ -39,17 +43,33 @@ struct OrderIssuerRoutes: Sendable {
         var warnings: [String]?
     }
 
-    func state(_ order: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, registrations: Int? = nil)
-        async throws -> OrderState
-    {
+    /// - Parameter reading: A read or a list, where an order whose document cannot be made now is still shown (with
+    ///   `problem`), rather than failing the whole answer (every page of the list holding it) with its template's
+    ///   error; a write has just made the document, so it fails as that did.
+    func state(
+        _ order: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, registrations: Int? = nil,
+        reading logger: Logger? = nil
+    ) async throws -> OrderState {
         let handOff = issuer.handOff(for: order)
         let devices: Int
         if let registrations { devices = registrations } else { devices = try await issuer.registrationCount(of: order) }
+        var document: JSONValue?
+        var problem: String?
+        do {
+            document = try await issuer.orderDocument(for: order)
+        } catch let error as IssuerError where logger != nil {
+            // The stored order is what it was; its template or identity is not (the server's, not the caller's, doing).
+            logger?.warning("an order's current version cannot be made", metadata: [
+                "orderTypeIdentifier": .string(order.passTypeIdentifier), "template": .string(order.template),
+                "error": .string("\(error)"),
+            ])
+            problem = error.description
+        }
         return OrderState(
             orderTypeIdentifier: handOff.orderTypeIdentifier, orderIdentifier: handOff.orderIdentifier,
             authenticationToken: handOff.authenticationToken, webServiceURL: handOff.webServiceURL,
             downloadURL: handOff.downloadURL, template: order.template,
-            order: try await issuer.orderDocument(for: order), updateTag: String(order.updateTag),
+            order: document, problem: problem, updateTag: String(order.updateTag),
             lastModified: HTTPDate.format(order.lastModified),
             registrations: devices,
             pushesQueued: pushesQueued, warnings: warnings)
@@ -83,7 +103,7 @@ struct OrderIssuerRoutes: Sendable {
     private static let notFound = WebServiceError(.notFound, status: .notFound, "no such order")
 
     @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONBody.response(try await state(try await existing(context)))
+        try JSONBody.response(try await state(try await existing(context), reading: context.logger))
     }
 
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {

@@ -9,7 +9,8 @@ import Timestamps
 /// A signed pass or order as an HTTP answer: its issuer's media type (`application/vnd.apple.pkpass`,
 /// `application/vnd.apple.finance.order`) with `Last-Modified`, 304 for a fresh `If-Modified-Since`, and HEAD
 /// answered like GET without the body. An item that cannot be built (its stored data no longer fits its template) is
-/// the server's fault: 500 and an error in the log, never a 4xx to Wallet.
+/// the server's fault: 500 and an error in the log, never a 4xx to Wallet; one whose identity cannot sign now (taken
+/// out of the identities file, a key that cannot be reached) is 503 `signingUnavailable`.
 enum PassResponse {
     static func make(
         for pass: PassRecord, issuer: some WalletItemIssuer, request: Request, logger: Logger, attachmentName: String? = nil
@@ -20,6 +21,13 @@ enum PassResponse {
         let bundle: ByteBuffer
         do {
             bundle = try await issuer.bundleBuffer(for: pass)
+        } catch let error as IssuerError where error.code == .signingUnavailable {
+            // Its identity was taken out of the identities file, or its key cannot sign now: the version is not
+            // signed yet and cannot be until it can (503, as the issuer API answers; Wallet asks again later).
+            logger.warning("a stored \(issuer is PassIssuer ? "pass" : "order") cannot be signed now", metadata: [
+                "passTypeIdentifier": .string(pass.passTypeIdentifier), "error": .string("\(error)"),
+            ])
+            throw WebServiceError(error)
         } catch {
             logger.error("a stored \(issuer is PassIssuer ? "pass" : "order") could not be built", metadata: [
                 "passTypeIdentifier": .string(pass.passTypeIdentifier), "template": .string(pass.template),
