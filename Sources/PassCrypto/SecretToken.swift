@@ -24,7 +24,9 @@ public enum SecretToken {
     public static func constantTimeEqual(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
         let left = Array(lhs.utf8)
         let right = Array(rhs.utf8)
-        var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+        // The lengths compared whole: their difference folded into a byte would let a secret followed by 256 NULs
+        // (a multiple of 256 bytes more, each 0) compare equal.
+        var difference: UInt8 = left.count == right.count ? 0 : 1
         for index in 0..<max(left.count, right.count) {
             let a = index < left.count ? left[index] : 0
             let b = index < right.count ? right[index] : 0

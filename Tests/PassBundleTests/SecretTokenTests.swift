@@ -19,5 +19,8 @@ struct SecretTokenTests {
         #expect(!SecretToken.constantTimeEqual("abc", "abcd"))
         #expect(!SecretToken.constantTimeEqual("", "a"))
         #expect(SecretToken.constantTimeEqual("", ""))
+        // Lengths 256 (or any multiple of it) bytes apart, the longer one's extra bytes NULs.
+        #expect(!SecretToken.constantTimeEqual("abc" + String(repeating: "\u{0}", count: 256), "abc"))
+        #expect(!SecretToken.constantTimeEqual("", String(repeating: "\u{0}", count: 512)))
     }
 }
