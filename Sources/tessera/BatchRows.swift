@@ -23,11 +23,31 @@ struct BatchRows {
 
     var rows: [Row]
 
+    /// The kinds of rows file, by extension.
+    enum Format {
+        case csv, jsonLines
+
+        /// `nil` for an extension that is neither.
+        init?(path: String) {
+            let lowered = path.lowercased()
+            if lowered.hasSuffix(".csv") {
+                self = .csv
+            } else if lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") {
+                self = .jsonLines
+            } else {
+                return nil
+            }
+        }
+    }
+
     init(path: String, template: PassTemplate) throws {
+        guard let format = Format(path: path) else {
+            throw CommandFailure(message: "\(path): rows must be a .csv, .jsonl or .ndjson file")
+        }
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw CommandFailure(message: "\(path): \(FileReading.problem(at: path, what: "rows file"))")
         }
-        if path.lowercased().hasSuffix(".jsonl") || path.lowercased().hasSuffix(".ndjson") {
+        if format == .jsonLines {
             rows = Self.jsonLines(bytes).map { row in
                 guard case .success(var data) = row.data else { return row }
                 do {
@@ -39,16 +59,18 @@ struct BatchRows {
                     return Row(line: row.line, data: .failure(BatchRowError(message: "\(error)")))
                 }
             }
-        } else if path.lowercased().hasSuffix(".csv") {
+        } else {
             guard var text = String(data: bytes, encoding: .utf8) else {
                 // A spreadsheet's export in another encoding: every accented letter would be signed as U+FFFD.
                 throw CommandFailure(message: "\(path) line \(Self.firstLineNotUTF8(bytes)): not UTF-8 text (save the file as UTF-8)")
             }
             // Excel's and PowerShell's "UTF-8" exports begin with a byte order mark: not part of the first cell.
             if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+            // A file whose lines end with CR alone (a classic Mac spreadsheet's "CSV (Macintosh)" export).
+            if text.utf8.contains(UInt8(ascii: "\r")), !text.utf8.contains(UInt8(ascii: "\n")) {
+                text = String(decoding: text.utf8.map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : $0 }, as: UTF8.self)
+            }
             rows = try Self.csv(text, path: path, template: template)
-        } else {
-            throw CommandFailure(message: "\(path): rows must be a .csv or .jsonl file")
         }
     }
 
@@ -139,7 +161,8 @@ struct BatchRows {
         for cells in records.dropFirst() {
             line += 1
             defer { line += newlines(in: cells) }
-            if cells.allSatisfy(\.isEmpty) && cells.count <= 1 { continue }
+            // A blank line, or a spreadsheet's row of empty cells (`,,,`).
+            if cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             switch columns.data(cells: cells, readImage: { try Self.readImage($0, besides: path) }) {
             case .success(let data): rows.append(Row(line: line, data: .success(data)))
             case .failure(let error): rows.append(Row(line: line, data: .failure(BatchRowError(message: error.reason))))
@@ -154,6 +177,21 @@ struct BatchRows {
     static func readImage(_ named: String, besides batchFile: String) throws -> Data {
         let folder = URL(fileURLWithPath: batchFile).deletingLastPathComponent()
         let url = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
+        // Checked before reading: a device or a pipe (`/dev/zero`, a FIFO) would be read without end or wait for ever,
+        // and a large file named by mistake would be held whole for every row naming it.
+        // (stat follows a symbolic link to what it names.)
+        var info = stat()
+        if stat(url.path, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type != S_IFREG {
+                throw BatchRowError(message: type == S_IFDIR
+                    ? "is a folder, not an image file (\(url.path))" : "not a regular file: a pipe, socket or device (\(url.path))")
+            }
+            if Int(info.st_size) > PassValidator.maximumFileSize {
+                throw BatchRowError(message: "\(info.st_size) bytes: larger than the \(PassValidator.maximumFileSize >> 20) MiB "
+                    + "a file of a pass may be (\(url.path))")
+            }
+        }
         guard let bytes = FileManager.default.contents(atPath: url.path) else {
             throw BatchRowError(message: "not found or unreadable (\(url.path))")
         }
@@ -202,6 +240,26 @@ struct CSVQuoting {
     private(set) var unclosedQuoteLine: Int?
     private let bytes: [UInt8]
 
+    /// Outside quotes, the CSV reader ends a row at any line break Unicode knows, but lines are counted (and rows
+    /// meant to end) at LF: a row holding another (a cell pasted from a web page or a word processor) would be cut
+    /// there, its end read as a row of its own and every later line number one off. Such a row fails alone.
+    private static func otherLineBreak(_ name: String) -> String {
+        "\(name) outside quotes: the row would be cut there (quote the cell, or remove it)"
+    }
+
+    /// The name of the line break other than LF and CR starting at `index`: VT, FF, NEL, U+2028 or U+2029.
+    private static func lineBreakName(in bytes: [UInt8], at index: Int) -> String? {
+        func byte(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+        switch bytes[index] {
+        case 0x0B: return "a vertical tab (VT)"
+        case 0x0C: return "a form feed (FF)"
+        case 0xC2 where byte(1) == 0x85: return "a next line (U+0085 NEL)"
+        case 0xE2 where byte(1) == 0x80 && byte(2) == 0xA8: return "a line separator (U+2028)"
+        case 0xE2 where byte(1) == 0x80 && byte(2) == 0xA9: return "a paragraph separator (U+2029)"
+        default: return nil
+        }
+    }
+
     init(_ text: String) {
         bytes = Array(text.utf8)
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
@@ -246,8 +304,14 @@ struct CSVQuoting {
                 afterClosingQuote = false
                 problem = nil
             case cr:
-                break
+                // Before LF, part of the line's end; alone, a line break the CSV reader would end the row at.
+                if index + 1 < bytes.count, bytes[index + 1] != newline {
+                    problem = problem ?? Self.otherLineBreak("a carriage return (CR) alone")
+                }
             default:
+                if let name = Self.lineBreakName(in: bytes, at: index) {
+                    problem = problem ?? Self.otherLineBreak(name)
+                }
                 if afterClosingQuote {
                     problem = problem ?? "text after a quoted cell's closing quote (quote the whole cell and double its quotes)"
                 }

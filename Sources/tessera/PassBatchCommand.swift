@@ -37,6 +37,9 @@ struct PassBatchCommand: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if BatchRows.Format(path: rows) == nil {
+            throw ValidationError("--rows: \(rows) must be a .csv, .jsonl or .ndjson file")
+        }
     }
 
     func run() throws {
@@ -133,7 +136,7 @@ struct BatchRunner: Sendable {
 
     /// Gives rows without a serial number a UUID, and fails later rows whose serial (or file name) an earlier row uses.
     static func assignSerials(_ rows: [BatchRows.Row]) -> [BatchRows.Row] {
-        var seen: [String: Int] = [:]
+        var seen: [String: (line: Int, serial: String)] = [:]
         return rows.map { row in
             guard case .success(var data) = row.data else { return row }
             if data.overrides["serialNumber"] == nil {
@@ -144,10 +147,13 @@ struct BatchRunner: Sendable {
             }
             let name = FileName.safe(serial)
             if let earlier = seen[name] {
-                return BatchRows.Row(line: row.line, data: .failure(.init(
-                    message: "serial number \"\(serial)\" is already used by line \(earlier)")))
+                let message = earlier.serial == serial
+                    ? "serial number \"\(serial)\" is already used by line \(earlier.line)"
+                    : "serial number \"\(serial)\" would be written to \(name).pkpass, as line \(earlier.line)'s "
+                        + "\"\(earlier.serial)\" is (a file name keeps letters, digits, -, _ and .; anything else becomes _)"
+                return BatchRows.Row(line: row.line, data: .failure(.init(message: message)))
             }
-            seen[name] = row.line
+            seen[name] = (row.line, serial)
             return BatchRows.Row(line: row.line, data: .success(data))
         }
     }
@@ -324,9 +330,19 @@ enum StaleTemporaries {
 
 /// File names from serial numbers.
 enum FileName {
-    /// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`.
+    /// Keeps letters, digits, `-`, `_` and `.`; anything else becomes `_`. A character is judged by every code point
+    /// in it, not its first alone: a letter that joins with the character after it (U+0D4E before a `/`) would
+    /// otherwise carry a path separator into the name.
     static func safe(_ serial: String) -> String {
-        let cleaned = String(serial.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        let cleaned = String(serial.map { character in
+            let kept = character.isLetter || character.isNumber || "-_.".contains(character)
+            return kept && !character.unicodeScalars.contains(where: Self.unsafe) ? character : "_"
+        })
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+    }
+
+    /// A path separator, NUL or another control character.
+    private static func unsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control
     }
 }

@@ -57,6 +57,48 @@ extension IssuingCLITests {
         #expect(cutRows.status == 1 && cutRows.stderr.contains("cut.jsonl line 2: not JSON at column 20: "), "\(cutRows.stderr)")
     }
 
+    @Test func otherLineBreaksEmptyRowsFileNamesAndImagePaths() async throws {
+        // A line break other than LF or CR LF outside quotes (a cell pasted from a web page) fails its row alone, and
+        // the rows after it keep their line numbers; inside quotes it is the cell's. A row of empty cells is skipped.
+        let rows = try write("breaks.csv", "serialNumber,fields.seat\nB1,Row A\u{2028}Row B\nB2,\"quoted\u{2028}kept\"\n,\n"
+            + "B3,3C\u{0B}\nB4,4D\r\nB5,5\rE\nB6,6\u{85}F\n")
+        let broken = try await batch(rows, into: "breaks")
+        #expect(broken.status == 1, "\(broken.stderr)")
+        for expected in ["line 2: a line separator (U+2028) outside quotes", "line 5: a vertical tab (VT) outside quotes",
+                         "line 7: a carriage return (CR) alone outside quotes", "line 8: a next line (U+0085 NEL)"] {
+            #expect(broken.stderr.contains("breaks.csv \(expected)"), "\(expected): \(broken.stderr)")
+        }
+        #expect(broken.stdout.contains("2 of 6 passes written"), "\(broken.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("breaks").path).sorted()
+                == ["B2.pkpass", "B4.pkpass"])
+
+        // Lines ending with CR alone (a classic Mac export), a quoted cell among them.
+        let mac = try write("mac.csv", "serialNumber,fields.seat\rM1,\"a, b\"\rM2,c\r")
+        let read = try await batch(mac, into: "mac")
+        #expect(read.status == 0 && read.stdout.contains("2 of 2 passes written"), "\(read.stderr)")
+
+        // File names: a serial whose file name another's already is is refused saying so; a letter joined with a
+        // slash does not carry it into the name.
+        let names = try write("names.csv", "serialNumber,fields.seat\nA 1,1\nA_1,2\nx\u{0D4E}/y,3\n")
+        let named = try await batch(names, into: "names")
+        #expect(named.status == 1 && named.stderr.contains(
+            "names.csv line 3: serial number \"A_1\" would be written to A_1.pkpass, as line 2's \"A 1\" is"), "\(named.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("names").path).sorted()
+                == ["A_1.pkpass", "x_y.pkpass"])
+
+        // An image path naming a device or a folder fails its row before anything is read from it.
+        let images = try write("images.csv", "serialNumber,images.thumbnail.png\nI1,/dev/zero\nI2,.\n")
+        let refused = try await batch(images, into: "images")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("images.csv line 2:") && refused.stderr.contains("not a regular file"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("images.csv line 3:") && refused.stderr.contains("is a folder"), "\(refused.stderr)")
+
+        // A rows file of another kind is a usage error (2), before anything is read.
+        let text = try write("rows.txt", "serialNumber\nT1\n")
+        let usage = try await batch(text, into: "text")
+        #expect(usage.status == 2 && usage.stderr.contains(".csv, .jsonl or .ndjson"), "\(usage.stderr)")
+    }
+
     @Test func jsonLinesWithWindowsLineEndingsAreOneRowPerLine() async throws {
         let rows = try write("crlf.jsonl", "{\"serialNumber\":\"W1\"}\r\n{\"serialNumber\":\"W2\"}\r\n\r\n{\"serialNumber\":\"W3\"}\r\n")
         let outDir = work.appendingPathComponent("crlf")
