@@ -155,11 +155,15 @@ struct CheckoutFixture: Sendable {
     }
 
     /// A signed, encrypted Apple Pay payment (`{"token": ..., "shippingContact": ...}`) as a device would send it.
+    /// - Parameters:
+    ///   - accountNumber: The device account number inside (a Visa number by default).
+    ///   - paymentMethod: The token's `paymentMethod`, outside Apple's signature; left out when `nil`.
     func payment(minorUnits: Decimal, currencyNumeric: String = "840", applicationData: Data?,
                  transactionId: Data? = nil, signingTime: Date? = nil, tamper: Bool = false,
-                 shippingContact: [String: Any]? = Self.fullContact) throws -> Data {
+                 shippingContact: [String: Any]? = Self.fullContact, accountNumber: String = "4761120010001234",
+                 paymentMethod: [String: Any]? = ["displayName": "Visa 1234", "network": "Visa", "type": "debit"]) throws -> Data {
         let plaintext: [String: Any] = [
-            "applicationPrimaryAccountNumber": "4761120010001234", "applicationExpirationDate": "291231",
+            "applicationPrimaryAccountNumber": accountNumber, "applicationExpirationDate": "291231",
             "currencyCode": currencyNumeric, "transactionAmount": NSDecimalNumber(decimal: minorUnits),
             "deviceManufacturerIdentifier": "040010030273", "paymentDataType": "3DSecure",
             "paymentData": ["onlinePaymentCryptogram": "AOOXGFQAAAAAAAAAAAAAAAAAAAAA=", "eciIndicator": "7"],
@@ -170,14 +174,12 @@ struct CheckoutFixture: Sendable {
                                        applicationData: applicationData)
         token.signature = try pki.signature(for: token.signedContent, at: signingTime ?? clock.now)
         if tamper { token.data[token.data.startIndex] ^= 0x01 }
-        var payment: [String: Any] = [
-            "token": [
-                "paymentData": try JSONSerialization.jsonObject(with: try token.jsonData()),
-                "paymentMethod": ["displayName": "Visa 1234", "network": "Visa", "type": "debit"],
-                "transactionIdentifier": token.header.transactionIdHex.uppercased(),
-            ] as [String: Any],
-            "billingContact": Self.fullContact,
+        var tokenObject: [String: Any] = [
+            "paymentData": try JSONSerialization.jsonObject(with: try token.jsonData()),
+            "transactionIdentifier": token.header.transactionIdHex.uppercased(),
         ]
+        tokenObject["paymentMethod"] = paymentMethod
+        var payment: [String: Any] = ["token": tokenObject, "billingContact": Self.fullContact]
         payment["shippingContact"] = shippingContact
         return try JSONSerialization.data(withJSONObject: payment)
     }

@@ -160,7 +160,24 @@ extension CheckoutService {
         guard !processor.forwardsEncryptedToken else { return nil }
         let decrypted = try decrypt(token)
         try checkAmount(decrypted, minorUnits: minorUnits)
+        try checkScheme(of: decrypted, named: token.paymentMethod?.network)
         return decrypted
+    }
+
+    /// The token's `paymentMethod.network` is outside Apple's signature: a hand-made request could name a network
+    /// the merchant takes (or none) for a card of one it does not. Once decrypted, the account number's own scheme
+    /// (``PaymentNetwork/scheme(ofAccountNumber:)``) must be taken, unless the network named is a domestic one such a
+    /// number may also carry (Cartes Bancaires on a Visa number), which was checked as named.
+    private func checkScheme(of payment: DecryptedPaymentData, named: String?) throws {
+        guard let scheme = PaymentNetwork.scheme(ofAccountNumber: payment.applicationPrimaryAccountNumber) else { return }
+        if let named, !PaymentNetwork.schemes.contains(where: { $0.rawValue.lowercased() == named.lowercased() }) { return }
+        guard !merchant.supportedNetworks.contains(where: { $0.rawValue.lowercased() == scheme.rawValue.lowercased() }) else {
+            return
+        }
+        let message = "\(scheme.schemeName ?? scheme.rawValue) cards are not accepted."
+        throw AuthorizationFailure(.unprocessableContent, code: "networkNotAccepted", message,
+                                   detail: "the token names \(named ?? "no network"); its account number is \(scheme.rawValue)'s",
+                                   errors: [ApplePayError(code: .unknown, message: message)])
     }
 
     /// The decrypted payment must be in the session's currency and for its total.

@@ -90,8 +90,16 @@ extension CheckoutService {
         switch posted {
         case .applePay(let token):
             let shown = String((token.paymentMethod?.displayName ?? "").filter(\.isNumber).suffix(4))
+            // The network the token names is outside Apple's signature: decrypted, the account number's own scheme
+            // is recorded instead, unless the name is a domestic network such a number also carries.
+            var network = token.paymentMethod?.network ?? "Card"
+            if let decrypted, let scheme = PaymentNetwork.scheme(ofAccountNumber: decrypted.applicationPrimaryAccountNumber),
+               let name = scheme.schemeName,
+               token.paymentMethod?.network.map({ PaymentNetwork(rawValue: $0).schemeName != nil }) ?? true {
+                network = name
+            }
             return CheckoutOrder.Payment(
-                network: token.paymentMethod?.network ?? "Card", lastFour: decrypted?.lastFour ?? shown,
+                network: network, lastFour: decrypted?.lastFour ?? shown,
                 type: token.paymentMethod?.type, transactionIdentifier: transactionIdentifier,
                 processorReference: processorReference)
         case .card(let card):

@@ -1,0 +1,40 @@
+extension PaymentNetwork {
+    /// The card schemes whose account numbers are theirs alone, by their leading digits (the issuer identification
+    /// number ranges each publishes): a number in one of these ranges is that scheme's card, whatever a request says.
+    public static let schemes: [PaymentNetwork] = [.amex, .discover, .masterCard, .visa, PaymentNetwork(rawValue: "jcb")]
+
+    /// The name PassKit's `PKPaymentNetwork` gives one of ``schemes`` (`Visa`, `MasterCard`, `AmEx`, `Discover`,
+    /// `JCB`), as a token's `paymentMethod.network` carries it; `nil` for another network.
+    public var schemeName: String? {
+        switch rawValue.lowercased() {
+        case "visa": "Visa"
+        case "mastercard": "MasterCard"
+        case "amex": "AmEx"
+        case "discover": "Discover"
+        case "jcb": "JCB"
+        default: nil
+        }
+    }
+
+    /// The scheme an account number (a card's, or Apple Pay's device account number) belongs to by its leading
+    /// digits: Visa 4; Mastercard 51-55 and 2221-2720; American Express 34 and 37; Discover 6011, 644-649 and 65;
+    /// JCB 3528-3589. `nil` for a number in none of these ranges, or not made of 12 to 19 digits.
+    ///
+    /// A number of one of these schemes may also carry a domestic scheme (Cartes Bancaires, eftpos, mada on a Visa
+    /// or Mastercard number): the scheme here is the international one.
+    /// - Parameter accountNumber: The digits.
+    public static func scheme(ofAccountNumber accountNumber: String) -> PaymentNetwork? {
+        let digits = Array(accountNumber.utf8)
+        guard (12...19).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        func prefix(_ length: Int) -> Int { digits.prefix(length).reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } }
+        switch (prefix(1), prefix(2), prefix(3), prefix(4)) {
+        case (4, _, _, _): return .visa
+        case (_, 51...55, _, _), (_, _, _, 2221...2720): return .masterCard
+        case (_, 34, _, _), (_, 37, _, _): return .amex
+        case (_, _, _, 6011), (_, _, 644...649, _), (_, 65, _, _): return .discover
+        case (_, _, _, 3528...3589): return PaymentNetwork(rawValue: "jcb")
+        default: return nil
+        }
+    }
+}
