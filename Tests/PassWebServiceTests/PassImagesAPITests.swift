@@ -56,6 +56,10 @@ struct PassImagesAPITests {
                 .appendingPathComponent("PassTemplates/generic/thumbnail.png"))
             #expect(try PassArchive(data: otherBundle.body.data).files["thumbnail.png"] == template)
 
+            // The console's picture draws the pass's own thumbnail (a transparent one here), not the template's.
+            let withPhoto = try await client.execute(uri: "\(path)/preview?side=front", method: .get, headers: .admin)
+            #expect(withPhoto.status == .ok)
+
             // `null` removes the pass's image: the template's is back.
             let removed = try await client.execute(uri: path, method: .patch, headers: .admin,
                                                    body: .json(#"{"data":{"images":{"thumbnail.png":null}}}"#))
@@ -63,6 +67,8 @@ struct PassImagesAPITests {
             #expect((removed.body.json["data"] as? [String: Any])?["images"] == nil)
             let after = try await client.execute(uri: "\(path)/pkpass", method: .get, headers: .admin)
             #expect(try PassArchive(data: after.body.data).files["thumbnail.png"] == template)
+            let withTemplates = try await client.execute(uri: "\(path)/preview?side=front", method: .get, headers: .admin)
+            #expect(withTemplates.status == .ok && withTemplates.body != withPhoto.body, "the same picture with either thumbnail")
         }
     }
 

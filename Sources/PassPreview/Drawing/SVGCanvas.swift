@@ -37,9 +37,7 @@ struct SVGCanvas {
             let width = TextMetrics.width(string, size: size, bold: bold)
             if width > maxWidth {
                 size = max(size * 0.75, size * maxWidth / width)
-                while string.count > 1, TextMetrics.width(string, size: size, bold: bold) > maxWidth {
-                    string = String(string.dropLast(2)) + "\u{2026}"
-                }
+                string = TextMetrics.cut(string, size: size, bold: bold, maxWidth: maxWidth)
             }
         }
         text += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(Self.fontFamily)\" font-size=\"\(n(size))\""
@@ -71,16 +69,37 @@ struct SVGCanvas {
 
 /// Approximate advance widths of DejaVu Sans, enough to fit and wrap text before the rasterizer measures it.
 enum TextMetrics {
-    static func width(_ string: String, size: Double, bold: Bool = false) -> Double {
+    static func width(_ string: some StringProtocol, size: Double, bold: Bool = false) -> Double {
         var ems = 0.0
-        for character in string {
-            if character == " " { ems += 0.32 }
-            else if character == "i" || character == "l" || character == "." || character == "," || character == ":" { ems += 0.3 }
-            else if character.isUppercase || character == "%" || character == "W" || character == "m" || character == "w" { ems += 0.72 }
-            else if character.isNumber { ems += 0.64 }
-            else { ems += 0.6 }
-        }
+        for character in string { ems += self.ems(character) }
         return ems * size * (bold ? 1.1 : 1)
+    }
+
+    /// One character's advance, in ems.
+    static func ems(_ character: Character) -> Double {
+        if character == " " { return 0.32 }
+        if character == "i" || character == "l" || character == "." || character == "," || character == ":" { return 0.3 }
+        if character.isUppercase || character == "%" || character == "W" || character == "m" || character == "w" { return 0.72 }
+        if character.isNumber { return 0.64 }
+        return 0.6
+    }
+
+    /// `string` cut with an ellipsis, as Wallet cuts it, to the longest start that fits `maxWidth` with it (the
+    /// ellipsis alone when not even one character does); `string` itself when it fits. One pass over the characters:
+    /// text comes from the data, which may hold a field value of megabytes.
+    static func cut(_ string: String, size: Double, bold: Bool = false, maxWidth: Double) -> String {
+        let scale = size * (bold ? 1.1 : 1)
+        let ellipsis = ems("\u{2026}") * scale
+        var used = 0.0
+        var fits = string.startIndex
+        var index = string.startIndex
+        while index < string.endIndex {
+            used += ems(string[index]) * scale
+            if used > maxWidth { break }
+            index = string.index(after: index)
+            if used + ellipsis <= maxWidth { fits = index }
+        }
+        return index == string.endIndex ? string : String(string[..<fits]) + "\u{2026}"
     }
 
     /// The largest size from `size` down to `minimum` at which `string` fits `maxWidth`.
@@ -100,12 +119,20 @@ enum TextMetrics {
                 let candidate = line.isEmpty ? word : line + " " + word
                 if width(candidate, size: size) <= maxWidth { line = candidate; continue }
                 if !line.isEmpty { lines.append(line); line = "" }
-                while width(word, size: size) > maxWidth && word.count > 1 {
-                    var cut = word.count - 1
-                    while cut > 1 && width(String(word.prefix(cut)), size: size) > maxWidth { cut -= 1 }
-                    lines.append(String(word.prefix(cut)))
-                    word = String(word.dropFirst(cut))
+                // A word longer than a line, in pieces that fit (at least one character each), in one pass.
+                var piece = word.startIndex, used = 0.0
+                var index = word.startIndex
+                while index < word.endIndex {
+                    let advance = ems(word[index]) * size
+                    if used + advance > maxWidth, index > piece {
+                        lines.append(String(word[piece..<index]))
+                        piece = index
+                        used = 0
+                    }
+                    used += advance
+                    index = word.index(after: index)
                 }
+                word = String(word[piece...])
                 line = word
             }
             lines.append(line)

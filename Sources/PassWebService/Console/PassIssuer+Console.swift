@@ -1,5 +1,7 @@
 public import Foundation
 import HTTPTypes
+import NIOCore
+import NIOPosix
 import PassBundle
 import PassCrypto
 import PassModel
@@ -60,9 +62,17 @@ extension PassIssuer {
     /// - Throws: ``IssuerError`` when its template is gone or the picture cannot be drawn.
     public func preview(of record: PassRecord, side: String) async throws -> Data {
         let current = try await currentPass(of: record)
-        var files = current.template.files
+        // The pass's own images (a holder's photo) over the template's, as its signed versions carry them.
+        var files = Self.ownImages(of: record)?.replacing(in: current.template.files) ?? current.template.files
         files.removeValue(forKey: "pass.json")
         return try await Self.render(PassPreviewRenderer(pass: current.pass, files: files), side: side)
+    }
+
+    /// The images of a pass's own, from its data's `images` (checked when they were sent); `nil` when it has none.
+    static func ownImages(of record: PassRecord) -> PassImages? {
+        guard var data = try? PassData(jsonData: record.data), let images = try? PassImages(taking: &data), !images.isEmpty
+        else { return nil }
+        return images
     }
 
     /// A picture of a template as it is now, with its own sample values, as PNG.
@@ -97,7 +107,9 @@ extension PassIssuer {
             throw IssuerError(status: .badRequest, description: "side: must be front or back, found \(side)", field: "side")
         }
         do {
-            return try renderer.png(side: side, scale: 2)
+            // On NIO's blocking pool: drawing takes one lock for every picture (the rasterizer's fonts are not
+            // thread-safe), and waiting on it on the cooperative pool would hold up every other request.
+            return try await NIOThreadPool.singleton.runIfActive { try renderer.png(side: side, scale: 2) }
         } catch {
             throw IssuerError(status: .unprocessableContent, description: "the preview cannot be drawn: \(error)", field: nil)
         }
