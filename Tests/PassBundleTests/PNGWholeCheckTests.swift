@@ -100,5 +100,23 @@ struct PNGWholeCheckTests {
             part.type == "IHDR" ? (part.type, Self.bigEndian(5000) + Self.bigEndian(5000) + Array(part.body[8...])) : part
         }
         #expect(Self.refusal(Self.png(huge))?.contains("more than any image Wallet shows") == true)
+        // Methods PNG does not define, in the header (its checksum made right): compression, filter, interlace.
+        for (offset, what) in [(10, "compression method 5"), (11, "filter method 5"), (12, "interlace method 5")] {
+            let odd = parts.map { part -> (type: String, body: [UInt8]) in
+                guard part.type == "IHDR" else { return part }
+                var body = part.body
+                body[offset] = 5
+                return (part.type, body)
+            }
+            #expect(Self.refusal(Self.png(odd))?.contains("PNG \(what) is not one PNG defines") == true, "\(what)")
+        }
+        // A palette image (colour type 3) without its palette.
+        let noPalette = parts.map { part -> (type: String, body: [UInt8]) in
+            guard part.type == "IHDR" else { return part }
+            var body = part.body
+            (body[8], body[9]) = (8, 3)
+            return (part.type, body)
+        }
+        #expect(Self.refusal(Self.png(noPalette))?.contains("no palette") == true)
     }
 }

@@ -66,6 +66,10 @@ struct BarcodeFormatValidationTests {
         #expect(report.has(.error, "barcodes[3].message", "character \"a\" at position 3 cannot be carried by Codabar"))
         #expect(report.errors.count == 4, "\(report.errors)")
         #expect(PassBarcodeFormat.ean13CheckDigit([9, 7, 8, 0, 2, 0, 1, 3, 7, 9, 6, 2]) == 4)
+        // Characters canonically equal to allowed ones but not them (the Kelvin sign is "K" to Swift's `==`).
+        #expect(PassBarcodeFormat.code39.problem(withMessage: "OK\u{212A}")?.contains("position 3") == true)
+        #expect(PassBarcodeFormat.codabar.problem(withMessage: "A1\u{212A}B")?.contains("position 3") == true)
+        #expect(PassBarcodeFormat.code39.problem(withMessage: "OK-1") == nil)
     }
 
     @Test func messagesAreCheckedForTheirEncoding() {

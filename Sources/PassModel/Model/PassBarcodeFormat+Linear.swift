@@ -28,7 +28,8 @@ extension PassBarcodeFormat {
     public func problem(withMessage message: String) -> String? {
         let characters = Array(message)
         func outside(_ allowed: Set<Character>, _ name: String) -> String? {
-            guard let index = characters.firstIndex(where: { !allowed.contains($0) }) else { return nil }
+            // ASCII first: characters compare by canonical equivalence, so the Kelvin sign (U+212A) equals "K".
+            guard let index = characters.firstIndex(where: { !($0.isASCII && allowed.contains($0)) }) else { return nil }
             return "character \"\(characters[index])\" at position \(index + 1) cannot be carried by \(name)"
         }
         switch self {
@@ -41,7 +42,7 @@ extension PassBarcodeFormat {
             {
                 body = body.dropFirst().dropLast()
             }
-            if let index = body.firstIndex(where: { !Self.codabarCharacters.contains($0) }) {
+            if let index = body.firstIndex(where: { !($0.isASCII && Self.codabarCharacters.contains($0)) }) {
                 return "character \"\(characters[index])\" at position \(index + 1) cannot be carried by Codabar "
                     + "(digits and - $ : / . +, with A, B, C or D only as the first and last characters)"
             }

@@ -46,7 +46,7 @@ public struct PNGInfo: Sendable, Equatable {
     }
 
     /// The most pixels an image of a pass's own may have: 4096 × 4096, far above any size Wallet shows (a strip at
-    /// @3x is 1125 × 369), so that checking an image never inflates more than 64 MiB.
+    /// @3x is 1125 × 369), so that checking an image never inflates more than 128 MiB (16-bit RGBA at that size).
     public static let maximumPixels = 4096 * 4096
 
     /// Checks the whole file, as a device must read it to show it, and returns its header: every chunk whole and
@@ -62,12 +62,19 @@ public struct PNGInfo: Sendable, Equatable {
                                  + "(at most \(maximumPixels) pixels)")
         }
         let bytes = [UInt8](data)
+        // PNG defines one compression method and one filter method (0 each), and interlacing none (0) or Adam7 (1):
+        // a decoder refuses anything else.
+        guard bytes[26] == 0, bytes[27] == 0, bytes[28] <= 1 else {
+            let (what, value) = bytes[26] != 0 ? ("compression method", bytes[26])
+                : bytes[27] != 0 ? ("filter method", bytes[27]) : ("interlace method", bytes[28])
+            throw PassModelError(.invalidPNG, "PNG \(what) \(value) is not one PNG defines")
+        }
         func uint32(_ offset: Int) -> Int {
             Int(bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         }
         var offset = 8
         var imageData: [UInt8] = []
-        var sawImageData = false, imageDataEnded = false, sawEnd = false
+        var sawImageData = false, imageDataEnded = false, sawEnd = false, sawPalette = false
         while offset < bytes.count, !sawEnd {
             guard offset + 12 <= bytes.count, offset + 12 + uint32(offset) <= bytes.count else {
                 throw PassModelError(.invalidPNG, "PNG file is truncated (a chunk runs past the end of the file)")
@@ -78,7 +85,14 @@ public struct PNGInfo: Sendable, Equatable {
                 throw PassModelError(.invalidPNG, "PNG \(type) chunk has a wrong checksum (the file is damaged)")
             }
             switch type {
+            case "PLTE":
+                sawPalette = true
+                if sawImageData { imageDataEnded = true }
             case "IDAT":
+                // A palette image's pixels are indexes into its palette, which must come first.
+                guard info.colorType != 3 || sawPalette else {
+                    throw PassModelError(.invalidPNG, "PNG palette image has no palette (no PLTE chunk before its image data)")
+                }
                 guard !imageDataEnded else {
                     throw PassModelError(.invalidPNG, "PNG image data is split by other chunks (IDAT chunks must follow one another)")
                 }
