@@ -36,6 +36,7 @@ extension APNsClient {
             let answers = await leastBusyConnection.send(
                 paths: sent.map { "/3/device/\(pushTokens[$0])" }, headers: headers, body: Self.body,
                 timeout: .milliseconds(Int64(configuration.requestTimeout * 1000)))
+            var shutDown = 0
             for (index, answer) in zip(sent, answers) {
                 switch answer {
                 case .success(let response):
@@ -43,11 +44,15 @@ extension APNsClient {
                         status: response.status, headers: response.headers, body: Data(response.body.readableBytesView),
                         now: now())
                 case .failure(.shutDown):
-                    throw APNsError(.clientShutDown, "the APNs client was shut down")
+                    // Sent again after a GOAWAY, to a client being shut down: retryable, while the answers already
+                    // in hand (a 410, a delivery) are kept.
+                    shutDown += 1
+                    results[index] = .retryable(status: nil, reason: "the APNs client was shut down", retryAfter: nil)
                 case .failure(let failure):
                     results[index] = .retryable(status: nil, reason: "\(failure)", retryAfter: nil)
                 }
             }
+            if shutDown == sent.count { throw APNsError(.clientShutDown, "the APNs client was shut down") }
             if let providerToken, results.contains(where: {
                 if case .retryable(let status, _, _) = $0, status == 403 { true } else { false }
             }), let used = headers.first(where: { $0.0 == "authorization" })?.1.dropFirst("bearer ".count) {

@@ -6,8 +6,9 @@ extension APNsClient {
         /// How the provider authenticates to APNs.
         public enum Authentication: Sendable {
             /// TLS client certificate authentication with the Pass Type ID certificate.
-            /// - `certificatePEMPath`: the certificate (optionally followed by its intermediates) as PEM.
-            /// - `keyPEMPath`: its private key as PEM, PKCS#8 or traditional.
+            /// - `certificatePEMPath`: the certificate and, optionally, its intermediates, in any order, as PEM (or the
+            ///   certificate alone as DER).
+            /// - `keyPEMPath`: its private key as PEM, PKCS#8 or traditional (or DER, unencrypted).
             /// - `keyPassword`: the key's password when it is encrypted; read it from a file or the environment.
             case certificate(certificatePEMPath: String, keyPEMPath: String, keyPassword: String?)
             /// Token authentication: an ES256 JWT signed with a `.p8` key (PKCS#8 PEM, P-256).

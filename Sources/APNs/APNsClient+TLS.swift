@@ -19,17 +19,40 @@ extension APNsClient.Configuration {
             tls.trustRoots = .certificates(try Self.loadCertificates(pemPath, what: "trust roots"))
         }
         if case .certificate(let certificatePath, let keyPath, let password) = authentication {
-            let chain = try Self.loadCertificates(certificatePath, what: "Pass Type ID certificate")
-            tls.certificateChain = chain.map { .certificate($0) }
-            tls.privateKey = .privateKey(try Self.loadPrivateKey(keyPath, password: password))
+            let certificates = try Self.loadCertificates(certificatePath, what: "Pass Type ID certificate")
+            let key = try Self.loadPrivateKey(keyPath, password: password)
+            tls.privateKey = .privateKey(key)
+            tls.certificateChain = try Self.chain(certificates, key: key, tls: tls, path: certificatePath)
         }
         return tls
     }
 
+    /// The chain as TLS sends it, the key's own certificate first: a file may hold the intermediate before it (signing
+    /// takes the certificates in any order, and so does this), and TLS refuses a first certificate that is not the
+    /// key's. The key's certificate is the one a TLS context accepts with the key.
+    static func chain(_ certificates: [NIOSSLCertificate], key: NIOSSLPrivateKey, tls: TLSConfiguration, path: String)
+        throws(APNsError) -> [NIOSSLCertificateSource]
+    {
+        guard certificates.count > 1 else { return certificates.map { .certificate($0) } }
+        for (index, leaf) in certificates.enumerated() {
+            var candidate = tls
+            candidate.certificateChain = ([leaf] + certificates.enumerated().filter { $0.offset != index }.map(\.element))
+                .map { .certificate($0) }
+            if (try? NIOSSLContext(configuration: candidate)) != nil { return candidate.certificateChain }
+        }
+        throw .invalidCredentials("no certificate in \(path) is the private key's (Pass Type ID certificate)")
+    }
+
+    /// The certificates of a PEM file (one or more), or of a DER file (one).
     static func loadCertificates(_ path: String, what: String) throws(APNsError) -> [NIOSSLCertificate] {
         let certificates: [NIOSSLCertificate]
         do {
-            certificates = try NIOSSLCertificate.fromPEMFile(path)
+            do {
+                certificates = try NIOSSLCertificate.fromPEMFile(path)
+            } catch {
+                guard let der = try? NIOSSLCertificate(file: path, format: .der) else { throw error }
+                certificates = [der]
+            }
         } catch {
             throw .invalidCredentials("cannot read the \(what) from \(path)", underlying: error)
         }
@@ -37,12 +60,18 @@ extension APNsClient.Configuration {
         return certificates
     }
 
+    /// The private key of a PEM file (PKCS#8 or traditional, encrypted with `password` when given), or of a DER file.
     static func loadPrivateKey(_ path: String, password: String?) throws(APNsError) -> NIOSSLPrivateKey {
         do {
-            guard let password else { return try NIOSSLPrivateKey(file: path, format: .pem) }
-            let bytes = Array(password.utf8)
-            return try NIOSSLPrivateKey(file: path, format: .pem) { (setPassphrase: NIOSSLPassphraseSetter<[UInt8]>) in
-                setPassphrase(bytes)
+            do {
+                guard let password else { return try NIOSSLPrivateKey(file: path, format: .pem) }
+                let bytes = Array(password.utf8)
+                return try NIOSSLPrivateKey(file: path, format: .pem) { (setPassphrase: NIOSSLPassphraseSetter<[UInt8]>) in
+                    setPassphrase(bytes)
+                }
+            } catch {
+                guard password == nil, let der = try? NIOSSLPrivateKey(file: path, format: .der) else { throw error }
+                return der
             }
         } catch {
             let hint = password == nil ? " (is it encrypted? give its password)" : " (wrong password?)"

@@ -46,6 +46,10 @@ final class APNsStreams: ChannelDuplexHandler {
     /// channels, nothing else sends the connection's WINDOW_UPDATE: without it, the peer stops sending answers with
     /// a body once 64 KiB of them arrived.
     private var unacknowledged = 0
+    /// When a frame last came from the peer: any frame (an answer, a window update, a PING's acknowledgement).
+    private var lastHeard = NIODeadline.now()
+    /// A PING sent to learn whether the peer is still there, and when.
+    private var probe: (task: Scheduled<Void>, sent: NIODeadline)?
     private static let windowUpdateThreshold = 32 * 1024
     private let bodyLimit: Int
     /// Called once when the connection takes no more pushes, so the next push opens another.
@@ -98,6 +102,7 @@ final class APNsStreams: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        lastHeard = .now()
         switch frame.payload {
         case .headers(let headers):
             guard var stream = pending[frame.streamID] else { return }
@@ -146,6 +151,8 @@ final class APNsStreams: ChannelDuplexHandler {
         failAll(.closed)
         sweep?.task.cancel()
         sweep = nil
+        probe?.task.cancel()
+        probe = nil
         context.fireChannelInactive()
     }
 
@@ -153,6 +160,33 @@ final class APNsStreams: ChannelDuplexHandler {
         failAll(.closed)
         sweep?.task.cancel()
         sweep = nil
+        probe?.task.cancel()
+        probe = nil
+    }
+
+    /// After pushes timed out with nothing at all heard from the peer for as long as their time limit, a PING: a
+    /// flow a NAT or firewall dropped without a word looks open until TCP gives up (some 15 minutes), and every push
+    /// sent on it would time out meanwhile. Unanswered within `wait`, the connection takes no more pushes (the next
+    /// opens another) and closes; answered, it goes on serving (APNs left pushes unanswered, nothing worse).
+    private func probeIfSilent(for limit: TimeAmount, context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        guard probe == nil, !draining, now - lastHeard >= limit, context.channel.isActive else { return }
+        // Long enough for a crowded machine's answer to a PING: a live connection dropped costs only a new one.
+        let wait = max(limit, .seconds(10))
+        context.writeAndFlush(wrapOutboundOut(HTTP2Frame(
+            streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: UInt64(now.uptimeNanoseconds)), ack: false))),
+            promise: nil)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let task = context.eventLoop.scheduleTask(in: wait) {
+            let (handler, context) = loopBound.value
+            guard let probe = handler.probe else { return }
+            handler.probe = nil
+            guard handler.lastHeard < probe.sent else { return }
+            handler.stopTakingStreams(context: context)
+            handler.failAll(.closed)
+            context.close(promise: nil)
+        }
+        probe = (task, now)
     }
 
     private func reopenWindow(after bytes: Int, context: ChannelHandlerContext) {
@@ -212,17 +246,20 @@ final class APNsStreams: ChannelDuplexHandler {
         let now = NIODeadline.now()
         var next: NIODeadline?
         var reset = false
+        var shortestLimit: TimeAmount?
         for (streamID, stream) in pending {
             let deadline = stream.deadline
             if deadline <= now {
                 context.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
                 reset = true
+                shortestLimit = min(shortestLimit ?? stream.timeout, stream.timeout)
                 fail(streamID, with: .timedOut, context: context)
             } else if next.map({ deadline < $0 }) ?? true {
                 next = deadline
             }
         }
         if reset { context.flush() }
+        if let shortestLimit { probeIfSilent(for: shortestLimit, context: context) }
         if let next, context.channel.isActive { scheduleSweep(at: next, context: context) }
     }
 }

@@ -7,10 +7,14 @@ import Foundation
 public struct APNsPushSender: PushSender {
     /// The client.
     public let client: APNsClient
+    /// What the client authenticates with (its files' bytes, its key's identifiers), when known: a reload keeps the
+    /// client of credentials that did not change (``IdentityComposition/pushSenders(_:endpoint:logger:reusing:)``).
+    public let credential: String?
 
     /// Creates a sender over a client (which must be running as a service).
-    public init(client: APNsClient) {
+    public init(client: APNsClient, credential: String? = nil) {
         self.client = client
+        self.credential = credential
     }
 
     public func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {

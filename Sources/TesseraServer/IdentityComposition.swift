@@ -1,4 +1,5 @@
 import APNs
+import Crypto
 import Foundation
 import Logging
 import PassBundle
@@ -81,24 +82,36 @@ enum IdentityComposition {
     ///   - endpoint: Where pushes go (host, port, trust roots, timeouts); its authentication is replaced per client.
     /// - Throws: ``ServerConfigurationError`` (`identities`) naming the entry no credentials cover, or a key that
     ///   does not load.
+    ///   - previous: The senders in force, on a reload: a client whose credentials are unchanged (the same files'
+    ///     bytes) is kept, with its connections and its provider token. Apple refuses a team's provider token renewed
+    ///     more often than every 20 minutes (429 `TooManyProviderTokenUpdates`), which new clients at every reload
+    ///     (each signing a token of its own, beside the old ones still in use) would bring about.
     static func pushSenders(
-        _ identities: SigningIdentities, endpoint: APNsClient.Configuration, logger: Logger
+        _ identities: SigningIdentities, endpoint: APNsClient.Configuration, logger: Logger,
+        reusing previous: [String: APNsPushSender] = [:]
     ) throws -> [String: APNsPushSender] {
         let file = identities.file.url.path
-        var teamClients: [String: APNsClient] = [:]
+        var reusable: [String: APNsClient] = [:]
+        for sender in previous.values { if let credential = sender.credential { reusable[credential] = sender.client } }
+        func client(_ configuration: APNsClient.Configuration) throws -> (APNsClient, String?) {
+            let credential = Self.credential(configuration.authentication)
+            if let credential, let kept = reusable[credential] { return (kept, credential) }
+            return (try APNsClient(configuration: configuration, logger: logger), credential)
+        }
+        var teamClients: [String: (client: APNsClient, credential: String?)] = [:]
         for (index, key) in identities.file.apns.enumerated() {
             var configuration = endpoint
             configuration.authentication = .token(p8Path: key.p8.path, keyID: key.keyIdentifier, teamID: key.teamIdentifier)
             do {
-                teamClients[key.teamIdentifier] = try APNsClient(configuration: configuration, logger: logger)
+                teamClients[key.teamIdentifier] = try client(configuration)
             } catch {
                 throw ServerConfigurationError(setting: "identities", "\(file): apns[\(index)].p8: \(error)")
             }
         }
         var senders: [String: APNsPushSender] = [:]
         for identity in identities.identities {
-            if let team = identity.teamIdentifier, let client = teamClients[team] {
-                senders[identity.identifier] = APNsPushSender(client: client)
+            if let team = identity.teamIdentifier, let teamClient = teamClients[team] {
+                senders[identity.identifier] = APNsPushSender(client: teamClient.client, credential: teamClient.credential)
                 continue
             }
             guard let cert = identity.source.cert, let key = identity.source.key else {
@@ -119,12 +132,30 @@ enum IdentityComposition {
             }
             configuration.authentication = .certificate(certificatePEMPath: cert.path, keyPEMPath: key.path, keyPassword: password)
             do {
-                senders[identity.identifier] = APNsPushSender(client: try APNsClient(configuration: configuration, logger: logger))
+                let (made, credential) = try client(configuration)
+                senders[identity.identifier] = APNsPushSender(client: made, credential: credential)
             } catch {
                 throw ServerConfigurationError(setting: "identities", "\(file): \(identity.entry).cert: APNs: \(error)")
             }
         }
         return senders
+    }
+
+    /// What makes two clients' credentials the same: the kind, the key's identifiers and password, and the SHA-256
+    /// of each file's bytes (a renewed certificate or key under the same name is another credential); `nil` when a
+    /// file cannot be read (the new client then says why).
+    static func credential(_ authentication: APNsClient.Configuration.Authentication) -> String? {
+        func digest(_ path: String) -> String? {
+            (try? Data(contentsOf: URL(fileURLWithPath: path))).map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
+        }
+        switch authentication {
+        case .token(let p8Path, let keyID, let teamID):
+            return digest(p8Path).map { "token \(teamID) \(keyID) \($0)" }
+        case .certificate(let certificatePath, let keyPath, let password):
+            guard let certificate = digest(certificatePath), let key = digest(keyPath) else { return nil }
+            let secret = password.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "-"
+            return "certificate \(certificate) \(key) \(secret)"
+        }
     }
 }
 
@@ -137,7 +168,9 @@ final class TopicPushSender: PushSender, Service, Sendable {
     /// How long replaced clients stay open for the pushes already sent through them.
     private let retirement: Duration
 
-    init(senders: [String: APNsPushSender], retirement: Duration = .seconds(35)) {
+    /// - Parameter retirement: At least a push's longest life on a client: a connection's set-up (10 s) and three
+    ///   times the time limit while held back by the peer's stream limit (3 × 30 s), and some more.
+    init(senders: [String: APNsPushSender], retirement: Duration = .seconds(130)) {
         self.senders = Mutex(senders)
         self.retirement = retirement
     }
@@ -156,11 +189,15 @@ final class TopicPushSender: PushSender, Service, Sendable {
         return await sender.sendPassUpdates(pushTokens: pushTokens, passTypeIdentifier: passTypeIdentifier)
     }
 
-    /// Puts new senders in force; the clients they replace close after ``retirement``.
+    /// The senders in force.
+    var current: [String: APNsPushSender] { senders.withLock { $0 } }
+
+    /// Puts new senders in force; the clients they replace (and do not keep) close after ``retirement``.
     func replace(with replacement: [String: APNsPushSender]) {
+        let kept = Set(Self.clients(of: replacement).map(ObjectIdentifier.init))
         let old = senders.withLock { senders in
             defer { senders = replacement }
-            return Self.clients(of: senders)
+            return Self.clients(of: senders).filter { !kept.contains(ObjectIdentifier($0)) }
         }
         retiring.withLock { $0 += old }
         let retirement = self.retirement

@@ -115,7 +115,8 @@ final class IdentityMonitor: Service, Sendable {
                 let orderSources = try IdentityComposition.orderSources(replacement)
                 // Made before anything changes: a key or certificate APNs cannot use keeps everything as it was.
                 let senders = try pushes.map {
-                    try IdentityComposition.pushSenders(replacement, endpoint: $0.endpoint, logger: logger)
+                    try IdentityComposition.pushSenders(
+                        replacement, endpoint: $0.endpoint, logger: logger, reusing: $0.sender.current)
                 }
                 return (replacement, passSources, orderSources, senders)
             }

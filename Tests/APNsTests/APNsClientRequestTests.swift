@@ -130,6 +130,29 @@ struct APNsClientRequestTests {
         }
     }
 
+    @Test("A chain file with the intermediate first, and a certificate and key in DER, authenticate as in PEM")
+    func certificateFilesInOtherShapes() async throws {
+        let chain = try TestChain()
+        let pemKey = try chain.write("pass-key.pem", try chain.chain.passKey.pkcs8PEM())
+        let reversed = try chain.write("wwdr-then-pass.pem", chain.chain.wwdr.pemString + chain.chain.pass.pemString)
+        let derKey = chain.path("pass-key.der"), derCertificate = chain.path("pass.der")
+        let body = try chain.chain.passKey.pkcs8PEM().split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        try #require(Data(base64Encoded: body)).write(to: URL(fileURLWithPath: derKey))
+        try chain.chain.pass.derData.write(to: URL(fileURLWithPath: derCertificate))
+        // A DER file holds the certificate alone: the stand-in knows the intermediate beside the root.
+        let authorities = try chain.write("authorities.pem", chain.chain.root.pemString + chain.chain.wwdr.pemString)
+        for (certificatePath, keyPath) in [(reversed, pemKey), (derCertificate, derKey)] {
+            try await StandInFixture.with(
+                authentication: { _ in .certificate(certificatePEMPath: certificatePath, keyPEMPath: keyPath, keyPassword: nil) },
+                options: { _ in APNsStandIn.Options(clientCertificateAuthorityPEMPath: authorities) }
+            ) { standIn, client in
+                let result = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
+                #expect(result.isDelivered, "\(certificatePath): \(result)")
+                #expect(standIn.requests.first?.clientCertificateDER == chain.chain.pass.derData)
+            }
+        }
+    }
+
     @Test("Without a client certificate the handshake fails and the send is retryable")
     func missingClientCertificate() async throws {
         let chain = try TestChain()

@@ -90,6 +90,27 @@ struct APNsClientStreamTests {
         }
     }
 
+    @Test("A connection gone silent (a push unanswered, then a PING too) takes no more pushes: the next opens another")
+    func silentConnectionIsReplaced() async throws {
+        try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 2 }) {
+            standIn, client in
+            standIn.enqueue(.blackHole)
+            let silent = try await client.send(pushToken: Self.token(1), topic: StandInFixture.topic)
+            guard case .retryable(nil, _, _) = silent else {
+                Issue.record("expected retryable, got \(silent)")
+                return
+            }
+            // Until the PING has gone unanswered (10 s), a push may still be sent on the silent connection and time out.
+            var next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            let deadline = ContinuousClock.now + TestTime.duration(.seconds(45))
+            while !next.isDelivered, ContinuousClock.now < deadline {
+                next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
+            }
+            #expect(next.isDelivered, "\(next)")
+            #expect(standIn.connections == 2)
+        }
+    }
+
     @Test("Answers that come after 100 pushes timed out at once are ignored: the connection goes on serving")
     func answersAfterManyTimeouts() async throws {
         try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 1 }) {

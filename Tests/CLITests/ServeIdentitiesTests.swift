@@ -69,6 +69,33 @@ struct ServeIdentitiesTests {
             }
             let after = try await server.fetchAndVerify(type: Server.loyaltyType, serial: "B-1", token: loyalty, root: "b/root.pem")
             #expect(after.status == 0)
+
+            // A reload that changes no APNs credential keeps the clients: the same connections, and team A's same
+            // provider token (Apple refuses a team's token renewed more often than every 20 minutes).
+            let firstToken = try await server.apns.requests(topic: Server.ticketType, within: 5) { !$0.isEmpty }
+                .first?.headers["authorization"]
+            let connections = server.apns.connections
+            let loaded = server.serve.log.components(separatedBy: "signing identity loaded").count
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            var reloaded = false
+            for _ in 0..<120 where !reloaded {
+                try await Task.sleep(for: .milliseconds(250))
+                reloaded = server.serve.log.components(separatedBy: "signing identity loaded").count >= loaded + 3
+            }
+            #expect(reloaded, "\(server.serve.log)")
+            for (path, body) in [
+                ("passes/\(Server.ticketType)/A-1", #"{"data":{"fields":{"seat":"14C"}}}"#),
+                ("passes/\(Server.loyaltyType)/B-1", #"{"data":{"fields":{"balance":"$30"}}}"#),
+            ] {
+                let changed = try await server.api("PATCH", "/api/v1/\(path)", body: body)
+                #expect(changed.status == 200, "\(path): \(String(decoding: changed.body, as: UTF8.self))")
+            }
+            for topic in [Server.ticketType, Server.loyaltyType] {
+                let pushes = try await server.apns.requests(topic: topic, within: 30) { $0.count >= 2 }
+                #expect(pushes.count == 2, "\(topic): \(server.serve.log)")
+                #expect(pushes.last?.headers["authorization"] == firstToken.flatMap { topic == Server.ticketType ? $0 : nil })
+            }
+            #expect(server.apns.connections == connections, "\(server.serve.log)")
         }
     }
 

@@ -146,6 +146,10 @@ final class StandInStreamHandler: ChannelInboundHandler {
             standIn.hold { write(frame) }
             return
         case .none: return
+        case .blackHole:
+            // The connection (TLS over TCP, beneath the stream) stops reading: its peer hears nothing more.
+            context.channel.parent?.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            return
         case .goAway:
             guard let parent = context.channel.parent,
                   let streamID = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return }

@@ -35,6 +35,9 @@ public final class APNsStandIn: @unchecked Sendable {
         /// No answer, and a GOAWAY on the connection whose last processed stream is the one before this request's,
         /// as APNs sends before it closes a connection.
         case goAway
+        /// No answer, and the connection goes silent: nothing more is read from it, so nothing is answered (PINGs
+        /// neither), as a flow a NAT or firewall dropped without a word.
+        case blackHole
     }
 
     /// What a request's stream gets.
@@ -43,6 +46,7 @@ public final class APNsStandIn: @unchecked Sendable {
         case held
         case none
         case goAway
+        case blackHole
     }
 
     /// One request as the stand-in received it.
@@ -212,6 +216,7 @@ public final class APNsStandIn: @unchecked Sendable {
         switch status {
         case Self.noAnswerStatus: return .none
         case Self.goAwayStatus: return .goAway
+        case Self.blackHoleStatus: return .blackHole
         case 200 where delay == .infinity: return .held
         default: break
         }
@@ -232,6 +237,8 @@ public final class APNsStandIn: @unchecked Sendable {
     /// The statuses recorded for requests answered with ``Reply/noAnswer`` and ``Reply/goAway``.
     public static let noAnswerStatus = 0
     public static let goAwayStatus = -1
+    /// The status recorded for a request answered with ``Reply/blackHole``.
+    public static let blackHoleStatus = -2
 
     private func decide(method: String, path: String, headers: [String: String],
                         body: Data) -> (Int, String?, [String: String], Double) {
@@ -265,6 +272,7 @@ public final class APNsStandIn: @unchecked Sendable {
         case .custom(let status, let reason, let headers): return (status, reason, headers)
         case .noAnswer: return (Self.noAnswerStatus, nil, [:])
         case .goAway: return (Self.goAwayStatus, nil, [:])
+        case .blackHole: return (Self.blackHoleStatus, nil, [:])
         case .late, .held: return (200, nil, [:])
         }
     }
