@@ -149,6 +149,66 @@ struct ServeConsoleSessionTests {
         }
     }
 
+    @Test("failed sign-ins are limited, successful ones are not; behind an https public URL the cookie is Secure")
+    func signInLimit() async throws {
+        let serve = try await ServeProcess(arguments: ["--public-url", "https://wallet.example.com"])
+        do {
+            let send = { (method: String, path: String, headers: [String], body: String?) in
+                try #require(try await serve.send(method, path, headers: headers, body: body))
+            }
+            // Signing in often is never held back, and a proxy forwarding to loopback without X-Forwarded-Proto
+            // still gets a Secure cookie: the public URL is https.
+            for _ in 0..<12 {
+                let opened = try await Self.signIn(send, token: ServeProcess.adminToken, headers: ["Host: 127.0.0.1:\(serve.port)"])
+                #expect(opened.setCookie.contains("; Secure"), "\(opened.setCookie)")
+            }
+            for attempt in 1...10 {
+                let wrong = try await send("POST", "/console/session", ["Content-Type: application/json"], #"{"token":"guess"}"#)
+                #expect(wrong.status == 401, "attempt \(attempt)")
+            }
+            for token in ["guess", ServeProcess.adminToken] {
+                let held = try await send("POST", "/console/session", ["Content-Type: application/json"], #"{"token":"\#(token)"}"#)
+                #expect(held.status == 429 && OrdersServer.header("Retry-After", in: held.head) != nil, "\(held.head)")
+            }
+        } catch {
+            _ = try? await serve.terminate()
+            throw error
+        }
+        _ = try await serve.terminate()
+    }
+
+    @Test("a new admin token ends the sessions opened with the one it replaces")
+    func adminTokenReplaced() async throws {
+        let first = try await ServeProcess()
+        let send = { (method: String, path: String, headers: [String], body: String?) in
+            try #require(try await first.send(method, path, headers: headers, body: body))
+        }
+        let opened: (secret: String, setCookie: String, json: [String: Any])
+        do {
+            opened = try await Self.signIn(send, token: ServeProcess.adminToken)
+            #expect(try await first.send("GET", "/api/v1/templates", headers: [Self.cookie(opened.secret)])?.status == 200)
+        } catch {
+            _ = try? await first.terminate()
+            throw error
+        }
+        _ = try await first.terminate()
+        // The same database, another token (a leaked one replaced): the old token's session opens nothing.
+        let tokenFile = first.folder.appendingPathComponent("rotated.token")
+        let rotated = "rotated-" + UUID().uuidString
+        try Data(rotated.utf8).write(to: tokenFile)
+        let second = try await ServeProcess(arguments: ["--admin-token-file", tokenFile.path], reusing: first)
+        do {
+            #expect(try await second.send("GET", "/api/v1/templates", headers: [Self.cookie(opened.secret)])?.status == 401)
+            #expect(try await second.send("GET", "/console/session", headers: [Self.cookie(opened.secret)])?.status == 401)
+            let renewed = try await Self.signIn({ try #require(try await second.send($0, $1, headers: $2, body: $3)) }, token: rotated)
+            #expect(try await second.send("GET", "/api/v1/templates", headers: [Self.cookie(renewed.secret)])?.status == 200)
+        } catch {
+            _ = try? await second.terminate()
+            throw error
+        }
+        _ = try await second.terminate()
+    }
+
     @Test("sign-out on one process ends the session on the other (PostgreSQL)")
     func twoProcesses() async throws {
         try await OrdersServer.with(.postgres, processes: 2) { servers in

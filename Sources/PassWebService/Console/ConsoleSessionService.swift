@@ -68,22 +68,36 @@ public final class ConsoleSessionService: Sendable {
         if case .key(let id, _, _) = principal { keyID = id }
         let expiresAt = at.addingTimeInterval(lifetime)
         try await store.insertConsoleSession(ConsoleSessionRecord(
-            secretHash: Self.hash(secret), keyID: keyID, createdAt: at, expiresAt: expiresAt))
+            secretHash: keyID == nil ? adminHash(secret) : Self.hash(secret), keyID: keyID, createdAt: at, expiresAt: expiresAt))
         return Opened(secret: secret, principal: principal, expiresAt: expiresAt)
     }
 
     /// Who a session's secret stands for, while it lasts and its key is not revoked.
     public func principal(secret: String) async throws -> (principal: IssuerPrincipal, expiresAt: Date)? {
         guard secret.hasPrefix("tcs_"), secret.utf8.count < 200 else { return nil }
-        guard let found = try await store.consoleSession(secretHash: Self.hash(secret), now: now()) else { return nil }
-        guard let key = found.key else { return (.admin, found.session.expiresAt) }
-        return (.key(id: key.id, name: key.name, scope: APIKeyService.scope(of: key)), found.session.expiresAt)
+        let at = now()
+        if let found = try await store.consoleSession(secretHash: Self.hash(secret), now: at), found.session.keyID != nil {
+            guard let key = found.key else { return nil }
+            return (.key(id: key.id, name: key.name, scope: APIKeyService.scope(of: key)), found.session.expiresAt)
+        }
+        // An admin session is found only under the admin token in force: a token replaced (leaked, rotated) ends the
+        // sessions opened with it, on every process, as revoking a key ends its sessions.
+        guard let found = try await store.consoleSession(secretHash: adminHash(secret), now: at), found.session.keyID == nil
+        else { return nil }
+        return (.admin, found.session.expiresAt)
     }
 
     /// Ends a session on every process.
     public func signOut(secret: String) async throws {
         guard secret.hasPrefix("tcs_"), secret.utf8.count < 200 else { return }
-        try await store.deleteConsoleSession(secretHash: Self.hash(secret))
+        if try await !store.deleteConsoleSession(secretHash: Self.hash(secret)) {
+            try await store.deleteConsoleSession(secretHash: adminHash(secret))
+        }
+    }
+
+    /// What an admin session's secret is stored as: its hash bound to the admin token (`Self.hash` of both).
+    private func adminHash(_ secret: String) -> Data {
+        Self.hash("tessera-console-admin:" + Digest.sha256(Array(adminToken.utf8)).lowercaseHex + ":" + secret)
     }
 
     /// The CSRF token of a session: what its state-changing requests carry in `X-CSRF-Token`.

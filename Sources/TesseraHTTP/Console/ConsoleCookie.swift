@@ -43,16 +43,24 @@ enum ConsoleCookie {
         return proto != "https" && (bare == "localhost" || bare == "::1" || bare.hasPrefix("127."))
     }
 
-    /// `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure outside loopback development, ending with
-    /// the session.
-    static func setting(_ secret: String, expiresAt: Date, path: String, request: Request) -> String {
+    /// Whether the cookie is `Secure`: always when the server's public URL is https (a proxy that ends TLS and
+    /// forwards to a loopback address without `X-Forwarded-Proto` must not leave it off), else outside loopback
+    /// development.
+    static func isSecure(_ request: Request, publicOrigin: String?) -> Bool {
+        publicOrigin?.lowercased().hasPrefix("https://") == true || !isLoopbackDevelopment(request)
+    }
+
+    /// `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure (``isSecure(_:publicOrigin:)``), ending
+    /// with the session.
+    static func setting(_ secret: String, expiresAt: Date, path: String, request: Request, publicOrigin: String?) -> String {
         let maxAge = max(0, Int(expiresAt.timeIntervalSinceNow.rounded(.down)))
         return "\(name)=\(secret); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
-            + (isLoopbackDevelopment(request) ? "" : "; Secure")
+            + (isSecure(request, publicOrigin: publicOrigin) ? "; Secure" : "")
     }
 
     /// `Set-Cookie` that removes the cookie.
-    static func clearing(path: String, request: Request) -> String {
-        "\(name)=; Path=\(path); Max-Age=0; HttpOnly; SameSite=Strict" + (isLoopbackDevelopment(request) ? "" : "; Secure")
+    static func clearing(path: String, request: Request, publicOrigin: String?) -> String {
+        "\(name)=; Path=\(path); Max-Age=0; HttpOnly; SameSite=Strict"
+            + (isSecure(request, publicOrigin: publicOrigin) ? "; Secure" : "")
     }
 }

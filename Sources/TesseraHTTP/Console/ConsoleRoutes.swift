@@ -91,12 +91,15 @@ struct ConsoleRoutes: Sendable {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
             throw WebServiceError(.invalidRequest, status: .unsupportedMediaType, "Content-Type: must be application/json")
         }
-        if let wait = signInLimiter.retryAfter(context.clientAddress, now: now()) {
+        // Failed sign-ins are counted, not successful ones: an administrator signing in often is never kept out, and
+        // one guessing is held back whatever the order of its tries.
+        if let wait = signInLimiter.retryAfter(context.clientAddress, now: now(), taking: false) {
             throw WebServiceError.rateLimited(
-                "too many sign-in attempts: wait \(wait) second\(wait == 1 ? "" : "s")", retryAfter: wait)
+                "too many failed sign-ins: wait \(wait) second\(wait == 1 ? "" : "s")", retryAfter: wait)
         }
         let body = try await JSONBody.decode(SignIn.self, from: request, limit: maximumBodySize)
         guard let opened = try await sessions.signIn(token: body.token) else {
+            _ = signInLimiter.retryAfter(context.clientAddress, now: now())
             throw WebServiceError(.unauthorized, status: .unauthorized, "token: not the admin token or a valid API key",
                                   field: "token")
         }
@@ -105,7 +108,7 @@ struct ConsoleRoutes: Sendable {
         var response = try JSONBody.response(
             SessionView(opened.principal, expiresAt: opened.expiresAt, secret: opened.secret), noStore: true)
         response.headers[.setCookie] = ConsoleCookie.setting(
-            opened.secret, expiresAt: opened.expiresAt, path: cookiePath, request: request)
+            opened.secret, expiresAt: opened.expiresAt, path: cookiePath, request: request, publicOrigin: sessions.publicOrigin)
         return response
     }
 
@@ -125,7 +128,7 @@ struct ConsoleRoutes: Sendable {
         try ConsoleCookie.checkCSRF(request, secret: secret, publicOrigin: sessions.publicOrigin)
         try await sessions.signOut(secret: secret)
         var response = Response(status: .noContent)
-        response.headers[.setCookie] = ConsoleCookie.clearing(path: cookiePath, request: request)
+        response.headers[.setCookie] = ConsoleCookie.clearing(path: cookiePath, request: request, publicOrigin: sessions.publicOrigin)
         response.headers[.cacheControl] = "no-store"
         return response
     }

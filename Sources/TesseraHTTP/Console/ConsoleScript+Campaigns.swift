@@ -10,9 +10,10 @@ extension ConsoleScript {
           return "Change fields";
         }
 
-        /** Counts the passes a selection matches, up to 10,000 (10 pages of the search). */
-        async function countMatches(select) {
-          const query = new URLSearchParams({ template: select.template, limit: "1000", voided: "false" });
+        /** Counts the passes a selection matches, up to 10,000 (10 pages of the search): the voided ones for an unvoid
+            campaign (the only ones it selects), the others otherwise. */
+        async function countMatches(select, voided) {
+          const query = new URLSearchParams({ template: select.template, limit: "1000", voided: voided ? "true" : "false" });
           for (const [key, value] of Object.entries(select.fields || {})) query.set("field." + key, value);
           let count = 0;
           for (let page = 0; page < 10; page++) {
@@ -66,7 +67,7 @@ extension ConsoleScript {
               if (!templateChoice.value) { count.textContent = "Choose a template to see how many passes match."; return; }
               count.textContent = "Counting matching passes…";
               try {
-                const found = await countMatches(selection());
+                const found = await countMatches(selection(), checkedChange() === "unvoid");
                 if (mine !== counting) return;
                 count.textContent = (found.more ? "More than " : "") + formatNumber(found.count) + (found.count === 1 && !found.more ? " pass matches." : " passes match.");
               } catch (error) {
@@ -93,7 +94,11 @@ extension ConsoleScript {
                 field("Lock-screen message", message, "Optional: what Wallet shows on the holder's lock screen with this change."),
                 field("Apply at", when, "Leave empty to apply now; a time in your browser's time zone schedules it.")),
               el("div", { class: "actions" }, submit), result);
-            form.addEventListener("change", (event) => { if (event.target.name === "change") syncChange(); });
+            form.addEventListener("change", (event) => {
+              if (event.target.name !== "change") return;
+              syncChange();
+              recount();
+            });
             form.addEventListener("submit", async (event) => {
               event.preventDefault();
               result.replaceChildren();

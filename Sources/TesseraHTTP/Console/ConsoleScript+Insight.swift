@@ -55,10 +55,18 @@ extension ConsoleScript {
           const to = new Date();
           const from = new Date(to.getTime() - days * 86400000);
           const query = new URLSearchParams({ interval, from: from.toISOString(), to: to.toISOString() });
-          if (params.get("template")) query.set("template", params.get("template"));
+          // An API key's figures are those of one of its templates at a time (the server answers every template's only
+          // to the administrator): its first template unless one is chosen.
+          const usable = templates.filter((t) => !t.error);
+          const chosen = params.get("template") || (session.isAdmin ? "" : (usable[0] ? usable[0].name : ""));
+          if (!chosen && !session.isAdmin) {
+            show(el("p", { id: "analytics-none" }, "There is no template of this key's brands to chart yet."));
+            return;
+          }
+          if (chosen) query.set("template", chosen);
           const form = el("form", { method: "get", action: consoleBase + "/console/analytics", "aria-label": "Choose what to chart" },
             el("div", { class: "form-grid" },
-              field("Template", templateSelect("analytics-template", templates, params.get("template"), "Every template")),
+              field("Template", templateSelect("analytics-template", templates, chosen, session.isAdmin ? "Every template" : null)),
               field("Period", el("select", { id: "analytics-interval", name: "interval" },
                 [["hour", "Last 2 days, by hour"], ["day", "Last 7 days, by day"], ["week", "Last 90 days, by week"]]
                   .map(([value, text]) => el("option", { value, selected: value === interval }, text))))),

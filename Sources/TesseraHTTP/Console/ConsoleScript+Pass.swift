@@ -5,6 +5,17 @@ extension ConsoleScript {
           return typeof value === "object" ? JSON.stringify(value) : String(value);
         }
 
+        /** The value an edited field's text stands for, of the kind its value was: a number stays a number, true or
+            false a Boolean, an object or array the JSON written (text that does not read as such stays text). */
+        function fieldValue(text, original) {
+          if (typeof original === "number" && text.trim() !== "" && !isNaN(Number(text))) return Number(text);
+          if (typeof original === "boolean" && (text.trim() === "true" || text.trim() === "false")) return text.trim() === "true";
+          if (original !== null && typeof original === "object") {
+            try { const parsed = JSON.parse(text); if (parsed !== null && typeof parsed === "object") return parsed; } catch (error) {}
+          }
+          return text;
+        }
+
         pages.pass = async function () {
           const parts = location.pathname.slice((consoleBase + "/console/passes/").length).split("/");
           const type = decodeURIComponent(parts[0] || "");
@@ -57,7 +68,7 @@ extension ConsoleScript {
             for (const key of keys) {
               const text = inputs[key].value;
               if (text === fieldText(original[key])) continue;
-              changes[key] = typeof original[key] === "number" && text.trim() !== "" && !isNaN(Number(text)) ? Number(text) : text;
+              changes[key] = fieldValue(text, original[key]);
             }
             saved.replaceChildren();
             if (!Object.keys(changes).length) { saved.append(el("p", { class: "notice" }, "Nothing changed.")); return; }

@@ -81,9 +81,10 @@ final class RateLimiter: Sendable {
     }
 
     /// Takes one request from the bucket of the client at `address`.
+    /// - Parameter taking: `false` to only look whether one would be allowed, taking nothing.
     /// - Returns: `nil` when the request is allowed, else the whole seconds until the bucket holds one again (the
     ///   answer's `Retry-After`).
-    func retryAfter(_ address: String, now: Date) -> Int? {
+    func retryAfter(_ address: String, now: Date, taking: Bool = true) -> Int? {
         var key = Self.clientKey(address)
         return table.withLock { table in
             // Swept when it doubled since the last sweep, and, once full, when a new client comes at most once a
@@ -104,7 +105,7 @@ final class RateLimiter: Sendable {
             bucket.tokens = min(burst, bucket.tokens + max(0, now.timeIntervalSince(bucket.updated)) * perSecond)
             bucket.updated = now
             let allowed = bucket.tokens >= 1
-            if allowed { bucket.tokens -= 1 }
+            if allowed && taking { bucket.tokens -= 1 }
             table.buckets[key] = bucket
             guard !allowed else { return nil }
             guard perSecond > 0 else { return 3600 }
