@@ -161,6 +161,29 @@ struct PassValidatorFileTests {
         #expect(localized.issues(at: "fr.lproj/pass.strings").map(\.severity) == [.error], "\(localized.issues)")
     }
 
+    @Test func personalizationIsApplesPersonalizeObject() {
+        func report(_ json: String) -> ValidationReport {
+            var files = Fixtures.iconFiles
+            files["personalization.json"] = Data(json.utf8)
+            return Fixtures.validate(Fixtures.eventTicket, files: files)
+        }
+        let whole = report(#"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName","PKPassPersonalizationFieldEmailAddress"],"description":"Join","termsAndConditions":"Free."}"#)
+        #expect(whole.issues(at: "personalization.json").isEmpty, "\(whole.issues)")
+        let empty = report("{}")
+        #expect(empty.has(.error, "personalization.json", "requiredPersonalizationFields: required"))
+        #expect(empty.has(.error, "personalization.json", "description: required"))
+        let wrong = report(#"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName","PKPassPersonalizationFieldName","name",3],"description":" ","termsAndConditions":false,"extra":1}"#)
+        #expect(wrong.has(.warning, "personalization.json", "requiredPersonalizationFields[1]: PKPassPersonalizationFieldName is listed twice"))
+        #expect(wrong.has(.error, "personalization.json", "requiredPersonalizationFields[2]: \"name\" is not a field Wallet asks for"))
+        #expect(wrong.has(.error, "personalization.json", "requiredPersonalizationFields[3]: expected a string, found number"))
+        #expect(wrong.has(.error, "personalization.json", "description: is empty"))
+        #expect(wrong.has(.error, "personalization.json", "termsAndConditions: expected a string"))
+        #expect(wrong.has(.warning, "personalization.json", "extra: not a key of personalization.json"))
+        #expect(report("[]").has(.error, "personalization.json", "must be a JSON object"))
+        #expect(report(#"{"requiredPersonalizationFields":[],"description":"Join"}"#)
+            .has(.error, "personalization.json", "requiredPersonalizationFields: must name at least one field"))
+    }
+
     @Test func repeatedStringsKeysAreWarned() {
         var files = Fixtures.iconFiles
         files["fr.lproj/pass.strings"] = Data("\"SEAT\" = \"Place\";\n\"GATE\" = \"Porte\";\n\n\"SEAT\" = \"Siège\";\n".utf8)

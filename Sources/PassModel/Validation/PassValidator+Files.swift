@@ -99,8 +99,12 @@ extension PassValidator {
                 if !inLanguageFolder {
                     context.warning(path, "must be inside a language folder such as en.lproj; Wallet ignores it")
                 }
-            case .personalization(let isValidJSON):
-                if !isValidJSON { context.error(path, "not valid JSON") }
+            case .personalization(let document):
+                if let document {
+                    Self.checkPersonalization(document, path: path, context: &context)
+                } else {
+                    context.error(path, "not valid JSON")
+                }
             case .other:
                 context.warning(path, "not a pass file; Wallet ignores it")
             case .image(_, _, .failure(let error)):

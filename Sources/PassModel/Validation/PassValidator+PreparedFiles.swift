@@ -52,8 +52,8 @@ extension PassValidator {
             case misplaced
             /// A `pass.strings` file; `inLanguageFolder` is false at the top level.
             case strings(inLanguageFolder: Bool)
-            /// The top-level `personalization.json`.
-            case personalization(isValidJSON: Bool)
+            /// The top-level `personalization.json`: its document, `nil` when it is not JSON.
+            case personalization(JSONValue?)
             /// A PNG image: its base name, scale and header (or why the file does not read whole).
             case image(base: String, scale: Int, header: Result<PNGInfo, PassModelError>)
             /// A PDF image: its base name, scale and page size (or why it is not a PDF).
@@ -142,7 +142,7 @@ extension PassValidator {
             guard file.isWellPlaced else { return .misplaced }
             if file.fileName == "pass.strings" { return .strings(inLanguageFolder: file.language != nil) }
             if file.fileName == "personalization.json", file.language == nil {
-                return .personalization(isValidJSON: (try? JSONValue(jsonData: data)) != nil)
+                return .personalization(try? JSONValue(jsonData: data))
             }
             guard let (base, scale, isPDF) = image else { return .other }
             if isPDF {
