@@ -50,6 +50,12 @@ public struct PassStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// Whether this is a pass-not-found error.
+    /// What an `invalidData` error says, without the words that introduce it; `nil` for another error.
+    public var invalidDataReason: String? {
+        if case .invalidData(let reason) = base { return reason }
+        return nil
+    }
+
     public var isPassNotFound: Bool {
         if case .passNotFound = base { return true }
         return false

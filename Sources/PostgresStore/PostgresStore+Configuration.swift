@@ -92,7 +92,9 @@ extension PostgresStore {
             guard let components = URLComponents(string: url),
                 components.scheme == "postgres" || components.scheme == "postgresql"
             else {
-                throw PassStoreError.invalidData("not a postgres:// URL: \(url)")
+                // Never the URL itself: it holds the password.
+                throw PassStoreError.invalidData("not a postgres:// URL that parses (characters such as %, # or @ in the "
+                    + "user or password must be percent-encoded: %25, %23, %40)")
             }
             self.init()
             if let host = components.percentEncodedHost?.removingPercentEncoding, !host.isEmpty {

@@ -22,13 +22,21 @@ public struct ServerConfiguration: Sendable {
         /// - Throws: ``ServerConfigurationError`` for anything else.
         public init(parsing text: String) throws {
             if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+                guard URLComponents(string: text) != nil else {
+                    // Never the URL itself in the message: it holds the password.
+                    throw ServerConfigurationError(
+                        setting: "database", "postgres URL that does not parse (characters such as %, # or @ in the user "
+                            + "or password must be percent-encoded: %25, %23, %40)")
+                }
                 self = .postgres(url: text)
             } else if text.hasPrefix("sqlite:") {
                 let path = String(text.dropFirst("sqlite:".count))
                 guard !path.isEmpty else { throw ServerConfigurationError(setting: "database", "sqlite: needs a file path") }
                 self = .sqlite(path: path)
             } else if text.contains("://") {
-                throw ServerConfigurationError(setting: "database", "\(text.prefix(20))…: use sqlite:PATH or postgres://...")
+                // The scheme alone: what follows it may be a password.
+                let scheme = text.components(separatedBy: "://").first ?? ""
+                throw ServerConfigurationError(setting: "database", "\(scheme.prefix(20))://…: use sqlite:PATH or postgres://...")
             } else {
                 self = .sqlite(path: text)
             }

@@ -94,7 +94,13 @@ public enum TesseraServer {
             orderStore = sqlite.orderStore()
             checkoutStore = checkout
         case .postgres(let url):
-            let postgres = try PostgresStore(url: url, logger: logger)
+            let postgres: PostgresStore
+            do {
+                postgres = try PostgresStore(url: url, logger: logger)
+            } catch let error as PassStoreError {
+                // A URL that does not parse: the flag's fault, named as such (never with the URL: it holds a password).
+                throw ServerConfigurationError(setting: "database", error.invalidDataReason ?? "\(error)")
+            }
             let checkout = PostgresCheckoutStore(store: postgres, logger: logger, now: now)
             services.append(postgres)
             // The client runs as a service, so migrations wait until the service group has started it, and the

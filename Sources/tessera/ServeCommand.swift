@@ -267,6 +267,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "APNs: \(error.reason)")
             } catch let error as ServerConfigurationError where error.setting == "identities" {
                 throw CommandFailure(message: "--identities: \(error.reason)")
+            } catch let error as ServerConfigurationError where error.setting == "database" {
+                throw CommandFailure(message: "--database: \(error.reason)")
             }
         }()
         logger.info(

@@ -102,6 +102,15 @@ struct ServeCLITests {
         ])
         #expect(badDatabase.status == 2)
         #expect(badDatabase.stderr.contains("--database"))
+        // A password is never repeated in the message, whether the scheme is unknown or the URL does not parse.
+        for url in ["mysql://root:hunter2@db/x", "postgres://tessera:pa%ss#hunter2@127.0.0.1:1/db"] {
+            let refused = try await Subprocess.tessera([
+                "serve", "--database", url, "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"),
+                "--wwdr", chain.path("wwdr.pem"),
+            ])
+            #expect(refused.status == 2 && refused.stderr.contains("--database"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("hunter2"), "\(refused.stderr)")
+        }
         let noCredentials = try await Subprocess.tessera(["serve", "--port", "0"])
         #expect(noCredentials.status == 2)
         #expect(noCredentials.stderr.contains("signing credentials are needed"))
