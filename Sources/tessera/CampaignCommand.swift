@@ -59,6 +59,9 @@ enum CampaignAPI {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
         configuration.timeout.read = .seconds(10)
+        // A redirect is reported, not followed: followed, a 301 or 302 turns a POST into a GET that succeeds, and a
+        // campaign or key never made would be reported as made.
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -94,16 +97,33 @@ enum CampaignAPI {
             throw CommandFailure(message: "\(url): cannot reach the server: \(unreachable(error))")
         }
         let json = try? JSONValue(jsonData: Data(bytes.readableBytesView))
+        if (300..<400).contains(response.status.code) {
+            let location = response.headers.first(name: "Location").map { " to \(printable($0, limit: 200))" } ?? ""
+            throw CommandFailure(message: "\(url): \(response.status.code): the server redirects\(location); give that URL "
+                + "with --server (a redirect is not followed)")
+        }
         guard (200..<300).contains(response.status.code) else {
             let error = json?.objectValue?["error"]?.objectValue
-            let message = error?["message"]?.stringValue ?? String(decoding: bytes.readableBytesView, as: UTF8.self)
-            throw CommandFailure(message: "\(response.status.code): \(message)")
+            // Not the API's error (a proxy's page): its start, printable, so a page of HTML or escape codes does
+            // not flood or drive the terminal.
+            let message = error?["message"]?.stringValue
+                ?? "not the API's answer: " + printable(String(decoding: bytes.readableBytesView, as: UTF8.self), limit: 300)
+            throw CommandFailure(message: "\(url): \(response.status.code): \(printable(message, limit: 2000))")
         }
         if response.status.code == 204 { return [:] }
         guard case .object(let members)? = json else {
             throw CommandFailure(message: "\(url): the answer is not a JSON object")
         }
         return members
+    }
+
+    /// `text` without control characters (escape sequences, line breaks become spaces), cut to `limit` characters.
+    static func printable(_ text: String, limit: Int) -> String {
+        var result = String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : $0
+        }))
+        result = result.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        return result.count > limit ? String(result.prefix(limit)) + "…" : result
     }
 
     static func print(_ value: [String: JSONValue]) throws {
