@@ -68,8 +68,10 @@ struct DevCertsCommand: ParsableCommand {
             throw CommandFailure(message: "--out \(out): \(existing.path) is a file, not a folder", exitCode: 1)
         }
         // A key replaced is gone: pointed by mistake at a folder of real credentials, this would destroy them.
-        var names = ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password"]
-        if orderTypeId != nil { names += ["order.pem", "order.key", "order.p12"] }
+        // An earlier run's order files are listed too: with --force and without --order-type-id they are removed (a
+        // new chain leaves them signed by a root that is gone, and their .p12 under a password that is replaced).
+        let names = ["root.pem", "wwdr.pem", "pass.pem", "pass.key", "pass.p12", "pass.p12.password", "order.pem", "order.key",
+                     "order.p12"]
         let present = names.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
         if !present.isEmpty, !force {
             throw CommandFailure(
@@ -98,12 +100,23 @@ struct DevCertsCommand: ParsableCommand {
                 try chain.writeSigningFiles(named: "order", certificate: order.certificate, key: order.key, to: directory,
                                             p12Password: password!)
             }
+            if orderTypeId == nil {
+                for name in ["order.pem", "order.key", "order.p12"] {
+                    let stale = directory.appendingPathComponent(name)
+                    if FileManager.default.fileExists(atPath: stale.path) { try FileManager.default.removeItem(at: stale) }
+                }
+            }
             let passwordFile = directory.appendingPathComponent("pass.p12.password")
+            // The file the password was read from, when that is this one: it opens the new pass.p12, and is the user's.
+            let passwordIsFromIt = p12PasswordFile.map {
+                URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path
+                    == passwordFile.resolvingSymlinksInPath().standardizedFileURL.path
+            } ?? false
             if passwordWasGenerated {
                 // Mode 0600 from the moment it exists, like the keys (an earlier run's file is replaced: --force).
                 if FileManager.default.fileExists(atPath: passwordFile.path) { try FileManager.default.removeItem(at: passwordFile) }
                 try SecretFile(creating: passwordFile.path, flag: "--out").write(password!)
-            } else if FileManager.default.fileExists(atPath: passwordFile.path) {
+            } else if !passwordIsFromIt, FileManager.default.fileExists(atPath: passwordFile.path) {
                 // An earlier run's generated password no longer opens the new pass.p12 (--force replaced it).
                 try FileManager.default.removeItem(at: passwordFile)
             }

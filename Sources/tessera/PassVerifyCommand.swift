@@ -51,7 +51,7 @@ enum BundleVerification {
                 return try Certificate(contentsOf: path)
             } catch let error as CryptoError {
                 // Still answer in the form asked for.
-                guard json else { throw CommandFailure(message: error.description) }
+                guard json else { throw CommandFailure(message: "\(flag): \(error.description)") }
                 problems.append(ValidationIssue(severity: .error, path: flag, message: error.description))
                 return nil
             }

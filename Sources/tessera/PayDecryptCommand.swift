@@ -55,17 +55,27 @@ struct PayDecryptCommand: ParsableCommand {
 
     func run() throws {
         let name = token == "-" ? "<stdin>" : token
+        // The credentials first, each failure named by its flag (not by the token file, which is not at fault).
+        func loading<Value>(_ flag: String, _ load: () throws -> Value) throws -> Value {
+            do {
+                return try load()
+            } catch let error as PaymentTokenError {
+                throw CommandFailure(message: "\(flag): \(error.reason)")
+            }
+        }
+        let verifier = try appleRoot.map { path in
+            try loading("--apple-root") { PaymentTokenVerifier(configuration: try .init(appleRootPath: path)) }
+        }
+        let identifier = try merchantCert.map { path in try loading("--merchant-cert") { try MerchantIdentifier(certificateAt: path) } }
+            ?? MerchantIdentifier(merchantID: merchantId ?? "")
+        let keys = try merchantKey.map { path in try loading("--merchant-key") { try MerchantKey(contentsOf: path) } }
         do {
             let parsed = try ApplePayPaymentToken(jsonData: try readToken())
-            if let appleRoot {
-                let verifier = PaymentTokenVerifier(configuration: try .init(appleRootPath: appleRoot))
+            if let verifier {
                 _ = try verifier.verify(parsed, now: now.flatMap(Self.date(from:)) ?? Date())
             } else {
                 Terminal.warning("the signature was not verified (--skip-signature)")
             }
-            let identifier = try merchantCert.map { try MerchantIdentifier(certificateAt: $0) }
-                ?? MerchantIdentifier(merchantID: merchantId ?? "")
-            let keys = try merchantKey.map { try MerchantKey(contentsOf: $0) }
             let payment = try PaymentTokenDecryptor(merchantKeys: keys, merchantIdentifier: identifier).decrypt(parsed)
             FileHandle.standardOutput.write(try payment.prettyJSON() + Data("\n".utf8))
         } catch let error as PaymentTokenError {

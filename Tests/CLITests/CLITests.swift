@@ -58,6 +58,21 @@ struct CLITests {
             ["pass", "create", "--template", templates.appendingPathComponent("coupon").path, "--p12", own.appendingPathComponent("pass.p12").path,
              "--output", work.appendingPathComponent("chosen.pkpass").path], environment: ["TESSERA_P12_PASSWORD": "chosen-password"])
         #expect(signed.status == 0, "\(signed.stderr)")
+        // Replaced with the password read from the folder's own password file: that file stays (it opens the new
+        // pass.p12); an earlier run's order files, which a new root no longer signs, do not.
+        let kept = work.appendingPathComponent("c5")
+        #expect(try await Subprocess.tessera(["certs", "dev", "--out", kept.path, "--order-type-id", "order.dev.tessera.shop"]).status == 0)
+        let keptPassword = kept.appendingPathComponent("pass.p12.password")
+        let renewed = try await Subprocess.tessera(["certs", "dev", "--out", kept.path, "--force", "--p12-password-file", keptPassword.path])
+        #expect(renewed.status == 0, "\(renewed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: keptPassword.path), "the password file the password came from is kept")
+        for name in ["order.pem", "order.key", "order.p12"] {
+            #expect(!FileManager.default.fileExists(atPath: kept.appendingPathComponent(name).path), "\(name) left behind")
+        }
+        let opened = try await Subprocess.tessera(
+            ["pass", "create", "--template", templates.appendingPathComponent("coupon").path, "--p12", kept.appendingPathComponent("pass.p12").path,
+             "--p12-password-file", keptPassword.path, "--output", work.appendingPathComponent("kept.pkpass").path])
+        #expect(opened.status == 0, "\(opened.stderr)")
         // An empty password, and a file where the folder should be, are refused by name.
         let empty = work.appendingPathComponent("empty.password")
         try Data().write(to: empty)

@@ -103,5 +103,17 @@ struct PayDecryptCLITests {
         ])
         #expect(wrongKey.status == 1)
         #expect(wrongKey.stderr.contains("header.publicKeyHash: no merchant key has the hash \(key.publicKeyHashBase64)"))
+
+        // A merchant key or Apple root that cannot be read is named by its flag, not blamed on the token file.
+        let missing = work.appendingPathComponent("nope.pem").path
+        for (flag, arguments) in [
+            ("--merchant-key", ["--merchant-key", missing, "--merchant-id", merchant.merchantID, "--skip-signature"]),
+            ("--apple-root", ["--merchant-key", files.key, "--merchant-id", merchant.merchantID, "--apple-root", missing]),
+            ("--merchant-cert", ["--merchant-key", files.key, "--merchant-cert", missing, "--skip-signature"]),
+        ] {
+            let refused = try await Subprocess.tessera(["pay", "decrypt", "--token", tokenPath] + arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("error: \(flag): ") && !refused.stderr.contains("token.json"),
+                    "\(flag): \(refused.stderr)")
+        }
     }
 }
