@@ -357,6 +357,10 @@ public final class PassIssuer: WalletItemIssuer {
 
     private static func check(_ value: JSONValue, path: String, checkingText: Bool) throws {
         switch value {
+        case .string(let text) where text.unicodeScalars.contains("\u{0}"):
+            // Barcode text may hold other control characters; not NUL, which PostgreSQL's text cannot store (one
+            // store would refuse with a 503 what the other keeps).
+            throw IssuerError.invalidData("\(path): text cannot hold U+0000 (NUL)")
         case .string(let text) where checkingText:
             if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\t\n\r".unicodeScalars.contains($0) }) {
                 throw IssuerError.invalidData("\(path): text without control characters (tab and line breaks are allowed)")

@@ -11,12 +11,18 @@ extension PostgresStore {
     {
         // Bump first, so that the entries inserted next are not bumped. The new change gets its own day of tries:
         // the window (queued_at) starts again, the backoff goes on.
+        // The entries are locked in id order, as the dispatcher's completion and a campaign's release lock them: two
+        // of these locking a pass's several devices' entries in other orders would deadlock.
         try await connection.query("""
             UPDATE \(unescaped: tables.pushQueue) SET generation = generation + 1, queued_at = \(now)
-            WHERE pass_type_identifier = \(passTypeIdentifier) AND push_token IN (
-                SELECT d.push_token FROM \(unescaped: tables.registrations) r
-                JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
-                WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
+            WHERE id IN (
+                SELECT id FROM \(unescaped: tables.pushQueue)
+                WHERE pass_type_identifier = \(passTypeIdentifier) AND push_token IN (
+                    SELECT d.push_token FROM \(unescaped: tables.registrations) r
+                    JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
+                    WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
+                )
+                ORDER BY id FOR UPDATE
             )
             """, logger: logger)
         let inserted = try await connection.query("""
@@ -88,16 +94,27 @@ extension PostgresStore {
                 WHERE id = ANY(\(ids)::bigint[]) AND id NOT IN (SELECT id FROM done)
             )
             """
+        // The entries locked first, in id order (as a change's bump and a campaign's release lock them), then
+        // deleted or released: in the order the pushes finished, two of these and a change of a pass with several
+        // devices could each hold an entry another waits for.
+        let lock: PostgresQuery = "SELECT id FROM \(unescaped: tables.pushQueue) WHERE id = ANY(\(ids)::bigint[]) ORDER BY id FOR UPDATE"
         if holdsOrders {
-            _ = try await rows(PostgresQuery(unsafeSQL: head.sql + " SELECT count(*) FROM done", binds: head.binds))
+            try await transaction { connection in
+                _ = try await connection.query(lock, logger: logger).collect()
+                _ = try await connection.query(PostgresQuery(unsafeSQL: head.sql + " SELECT count(*) FROM done", binds: head.binds),
+                                               logger: logger).collect()
+            }
         } else {
             // The counts are added in campaign order, so two processes completing pushes lock them in one order.
-            _ = try await rows(PostgresQuery(unsafeSQL: head.sql + """
-                INSERT INTO campaign_push_counts (campaign_id, sent)
-                SELECT campaign, COUNT(*) FROM done, unnest(done.campaigns) AS campaign
-                GROUP BY campaign ORDER BY campaign
-                ON CONFLICT (campaign_id) DO UPDATE SET sent = campaign_push_counts.sent + excluded.sent
-                """, binds: head.binds))
+            try await transaction { connection in
+                _ = try await connection.query(lock, logger: logger).collect()
+                _ = try await connection.query(PostgresQuery(unsafeSQL: head.sql + """
+                    INSERT INTO campaign_push_counts (campaign_id, sent)
+                    SELECT campaign, COUNT(*) FROM done, unnest(done.campaigns) AS campaign
+                    GROUP BY campaign ORDER BY campaign
+                    ON CONFLICT (campaign_id) DO UPDATE SET sent = campaign_push_counts.sent + excluded.sent
+                    """, binds: head.binds), logger: logger).collect()
+            }
         }
     }
 

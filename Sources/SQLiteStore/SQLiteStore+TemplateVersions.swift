@@ -9,9 +9,11 @@ extension SQLiteStore: TemplateVersionStore {
                 INSERT INTO template_versions (name, version, content, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (name, version) DO NOTHING
                 """, arguments: [name, version, content, now.timeIntervalSince1970])
-            // Passes stored before versions were kept follow the first version their template is loaded at.
+            // Passes stored before versions were kept follow the first version their template is loaded at. Through the
+            // (template, template_version) index: straight to the passes without a version, none once all have one
+            // (it runs whenever a template is loaded; through the template index alone it read every pass of it).
             try db.execute(sql: """
-                UPDATE passes INDEXED BY passes_template SET template_version = ?
+                UPDATE passes INDEXED BY passes_template_version SET template_version = ?
                 WHERE template = ? AND template_version IS NULL
                 """, arguments: [version, name])
             return db.changesCount

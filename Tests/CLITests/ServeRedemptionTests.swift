@@ -68,6 +68,13 @@ struct ServeRedemptionTests {
             let unknown = try await Self.scan(server, #"{"barcodeMessage":"GATE-NOBODY","place":"North gate"}"#)
             #expect(unknown.status == 200 && unknown.json["result"] as? String == "unknown", "\(unknown.json)")
             #expect(unknown.json["pass"] is NSNull && unknown.json["redeemedAt"] is NSNull)
+            // A NUL in a barcode: refused in a pass's data (422 naming it), unknown at the gate, on either store.
+            let withNUL = try await server.api(
+                "POST", "/api/v1/passes", body: #"{"template":"event-ticket","data":{"serialNumber":"T-NUL","barcodeMessage":"A\u0000B"}}"#)
+            let refusal = String(decoding: withNUL.body, as: UTF8.self)
+            #expect(withNUL.status == 422 && refusal.contains("data.barcodeMessage") && refusal.contains("NUL"), "\(refusal)")
+            let scannedNUL = try await Self.scan(server, #"{"barcodeMessage":"A\u0000B"}"#)
+            #expect(scannedNUL.status == 200 && scannedNUL.json["result"] as? String == "unknown", "\(scannedNUL.json)")
             let expired = try await Self.scan(server, #"{"barcodeMessage":"GATE-OLD"}"#)
             #expect(expired.json["result"] as? String == "expired", "\(expired.json)")
 

@@ -68,8 +68,10 @@ extension PassIssuer {
             guard body["passTypeIdentifier"] == nil, body["serialNumber"] == nil else {
                 throw IssuerError.invalid("barcodeMessage: give a barcode message or passTypeIdentifier and serialNumber, not both")
             }
-            let found = try await store.passes(barcodeMessage: message, limit: visible == nil ? 2 : 20)
-                .filter { visible?.covers($0.passTypeIdentifier) ?? true }
+            // No pass carries a NUL (its data is refused with one): a scan of one finds none, without asking a
+            // store whose text cannot hold it (PostgreSQL's).
+            let found = message.unicodeScalars.contains("\u{0}") ? [] : try await store.passes(
+                barcodeMessage: message, limit: visible == nil ? 2 : 20).filter { visible?.covers($0.passTypeIdentifier) ?? true }
             guard found.count < 2 else {
                 throw IssuerError(status: .conflict, description: "barcodeMessage: several passes carry this message; "
                                   + "redeem by passTypeIdentifier and serialNumber")
