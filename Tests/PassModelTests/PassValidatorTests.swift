@@ -126,6 +126,14 @@ struct PassValidatorTests {
         #expect(report.has(.error, "barcodes[0].messageEncoding", "IANA"))
         #expect(report.has(.warning, "eventTicket.auxiliaryFields[0].dateStyle", "expected one of PKDateStyleNone"))
         #expect(report.has(.warning, "eventTicket.primaryFields[0].textAlignment", "PKTextAlignmentNatural"))
+        // Wallet aligns primary and back fields itself (a known value there is still not used).
+        #expect(report.has(.warning, "eventTicket.primaryFields[0].textAlignment", "not used on primaryFields"))
+        var aligned = Fixtures.eventTicket
+        aligned.set(["eventTicket", "backFields", 0, "textAlignment"], to: "PKTextAlignmentRight")
+        aligned.set(["eventTicket", "secondaryFields", 0, "textAlignment"], to: "PKTextAlignmentRight")
+        let alignedReport = Fixtures.validate(aligned)
+        #expect(alignedReport.has(.warning, "eventTicket.backFields[0].textAlignment", "not used on backFields"))
+        #expect(alignedReport.issues(at: "eventTicket.secondaryFields[0].textAlignment").isEmpty)
         #expect(report.has(.warning, "eventTicket.secondaryFields[1].numberStyle", "PKNumberStyleSpellOut"))
         #expect(report.has(.warning, "eventTicket.backFields[0].dataDetectorTypes[0]", "PKDataDetectorTypeCalendarEvent"))
     }

@@ -79,6 +79,9 @@ extension PassValidator {
                 }
                 checkField(field, path: path, isEventAuxiliary: style == .eventTicket && group == "auxiliaryFields",
                     context: &context)
+                if field.textAlignment != nil, group == "primaryFields" || group == "backFields" {
+                    context.warning(path["textAlignment"], "not used on \(group): Wallet aligns them itself and ignores it")
+                }
             }
         }
     }
