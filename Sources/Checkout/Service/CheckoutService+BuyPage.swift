@@ -15,7 +15,7 @@ extension CheckoutService {
         let page = BuyPage(bootstrap: .init(
             sku: sku, name: product.name, unitPrice: Money(product.unitPrice, pricing.currency).string,
             currencyCode: pricing.currency.code, merchantLine: merchant.merchantName.totalLabel, apiBase: "/checkout/v1",
-            paymentRequest: buyPaymentRequest(sku: sku, product: product)))
+            paymentRequest: buyPaymentRequest(sku: sku, product: product), currencyDigits: pricing.currency.minorUnits))
         return CheckoutPage(html: try page.html(), contentSecurityPolicy: BuyPage.contentSecurityPolicy, found: true)
     }
 

@@ -16,7 +16,7 @@ extension CheckoutService {
             developmentMode: development != nil, applePayJSSDK: merchant.applePayJSSDK, apiBase: "/checkout/v1",
             clientSecret: session.clientSecret ?? "",
             shippingAddressProblem: pricing.requiresShipping(session) ? session.shippingAddressProblem : nil,
-            paymentStep: merchant.paymentStep))
+            paymentStep: merchant.paymentStep, currencyDigits: pricing.currency.minorUnits))
         return CheckoutPage(html: try page.html(), contentSecurityPolicy: page.contentSecurityPolicy, found: true)
     }
 }

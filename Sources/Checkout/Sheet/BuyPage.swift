@@ -22,6 +22,8 @@ struct BuyPage {
         /// The payment request a catalogue session for one of the product would have (without `applicationData`),
         /// for the Apple Pay sheet the tap opens before that session exists; `nil` where it could not be offered.
         var paymentRequest: ApplePayPaymentRequest?
+        /// The currency's minor digits as the server charges them (ISO 4217), not the browser's own currency data.
+        var currencyDigits: Int? = nil
     }
 
     let bootstrap: Bootstrap
@@ -97,7 +99,9 @@ struct BuyPage {
       const price = document.getElementById('product-price');
       try {
         price.textContent = new Intl.NumberFormat(navigator.languages && navigator.languages.length
-          ? navigator.languages : undefined, { style: 'currency', currency: data.currencyCode }).format(Number(data.unitPrice));
+          ? navigator.languages : undefined, Object.assign({ style: 'currency', currency: data.currencyCode },
+            data.currencyDigits == null ? {} : { minimumFractionDigits: data.currencyDigits, maximumFractionDigits: data.currencyDigits }))
+          .format(Number(data.unitPrice));
       } catch (error) { /* the server's text stays */ }
       const applePay = !!(window.ApplePaySession && ApplePaySession.canMakePayments());
       if (applePay) {

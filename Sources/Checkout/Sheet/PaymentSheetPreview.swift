@@ -18,7 +18,7 @@ public enum PaymentSheetPreview {
             sessionId: "preview", state: "preview", orderId: nil, merchantLine: request.total.label,
             currencyCode: request.currencyCode, shippingMethodOrder: (request.shippingMethods ?? []).map(\.identifier),
             paymentRequest: request, shippingContact: nil, developmentMode: false, applePayJSSDK: false,
-            apiBase: "", clientSecret: ""))
+            apiBase: "", clientSecret: "", currencyDigits: Currency(code: request.currencyCode)?.minorUnits))
         return try page.html()
     }
 }

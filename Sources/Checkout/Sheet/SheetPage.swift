@@ -27,6 +27,9 @@ struct SheetPage {
         var shippingAddressProblem: ApplePayError? = nil
         /// The merchant's payment step for buyers without Apple Pay (its script and the origins it may use).
         var paymentStep: MerchantConfiguration.PaymentStepConfiguration? = nil
+        /// The currency's minor digits as the server charges them (ISO 4217): a browser's own currency data shows
+        /// some with other digits (HUF, IDR, COP with none), which would round what is charged.
+        var currencyDigits: Int? = nil
     }
 
     /// Where Apple serves the Apple Pay JS SDK (the auto-updating 1.x version).

@@ -16,13 +16,19 @@ enum SheetScript {
       // A session reopened after such an answer starts from it (the server keeps the problem until another address).
       let unserviceable = !!data.shippingAddressProblem;
       let paid = false;
+      // While a payment is on its way: the pay button stays disabled whatever an update redraws, and the total the
+      // buyer tapped Pay at is the one the card payment confirms (an update landing meanwhile is refused, not charged).
+      let paying = false;
+      let tappedTotal = null;
       // Whether the pay button can pay: the test card in development mode, or a mounted payment step.
       let payable = false;
       let rowsReady = false;
       const $ = (id) => document.getElementById(id);
-      // The buyer's locale and the currency's own minor digits ("$95.00", "¥6,028", "KWD 13.720").
+      // The buyer's locale and the currency's own minor digits as the server charges them ("$95.00", "¥6,028",
+      // "KWD 13.720", "HUF 1,268.73"): not the browser's currency data, which rounds some (HUF, IDR) to none.
       const formatter = new Intl.NumberFormat(navigator.languages && navigator.languages.length ? navigator.languages : undefined,
-        { style: 'currency', currency: data.currencyCode });
+        Object.assign({ style: 'currency', currency: data.currencyCode }, data.currencyDigits == null ? {}
+          : { minimumFractionDigits: data.currencyDigits, maximumFractionDigits: data.currencyDigits }));
       const money = (amount) => formatter.format(Number(amount));
       const shown = (item) => item.type === 'pending' ? 'Amount Pending' : money(item.amount);
       const order = data.shippingMethodOrder || [];
@@ -67,7 +73,7 @@ enum SheetScript {
         if (!preview && data.state !== 'pending') return;
         const pending = total.type === 'pending' || unserviceable;
         pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
-        pay.disabled = preview || !payable || paid || unserviceable;
+        pay.disabled = preview || !payable || paid || unserviceable || paying;
       }
 
       function day(c) {
@@ -145,11 +151,17 @@ enum SheetScript {
       const describe = (errors) => errors.map((e) => e.message || e.code).join(' ');
 
       async function chooseMethod(identifier) {
+        const previous = selected;
         selected = identifier;
         try {
           apply(await post('/shipping-method', { identifier }));
           say('shipping-status', '');
-        } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
+        } catch (error) {
+          // Not saved: the method the session still has is shown chosen again, with its price in the total.
+          selected = previous;
+          renderMethods();
+          say('shipping-status', error.message, 'requestFailed');
+        }
       }
 
       const value = (id) => ($(id) ? $(id).value.trim() : '');
@@ -213,11 +225,16 @@ enum SheetScript {
       function payOnClick(authorize) {
         const pay = $('pay-button');
         pay.addEventListener('click', async () => {
+          if (paying) return;
+          paying = true;
+          tappedTotal = total.amount;
           pay.disabled = true;
           say('result', '');
           try {
             await finish(await authorize(fullContact()));
           } catch (error) { say('result', error.message || String(error), 'paymentFailed'); }
+          paying = false;
+          tappedTotal = null;
           if ($('result').dataset.code !== 'STATUS_SUCCESS') renderPayButton();
         });
       }
@@ -232,7 +249,7 @@ enum SheetScript {
           const confirm = await TesseraPaymentStep.start({
             scriptURL: data.paymentStep.scriptURL, container,
             context: () => ({
-              sessionId: data.sessionId, amount: total.amount, currencyCode: data.currencyCode,
+              sessionId: data.sessionId, amount: tappedTotal !== null ? tappedTotal : total.amount, currencyCode: data.currencyCode,
               merchantLine: total.label, billingContact: fullContact(),
             }),
             row: (text, needed) => rowValue('payment', text, needed),
@@ -240,7 +257,7 @@ enum SheetScript {
             changed: () => { if ($('result').dataset.code === 'paymentFailed') say('result', ''); },
             // With the total shown as Pay was tapped: a total changed meanwhile is refused, not charged.
             pay: (cardPayment) => post('/authorize', {
-              cardPayment: Object.assign({}, cardPayment, { amount: total.amount }),
+              cardPayment: Object.assign({}, cardPayment, { amount: tappedTotal !== null ? tappedTotal : total.amount }),
               shippingContact: fullContact(), billingContact: fullContact(),
             }),
           });

@@ -70,7 +70,7 @@ enum SheetStyle {
     :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
     .error { color: var(--error); }
     .status { font-size: .85rem; margin: -.4rem .25rem .6rem; }
-    #result:empty, .status:empty { display: none; }
+    #result:empty, .status:empty { margin: 0; padding: 0; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
       white-space: nowrap; }
     """
