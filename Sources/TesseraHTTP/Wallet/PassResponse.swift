@@ -68,7 +68,9 @@ enum PassResponse {
     ) -> Response {
         var headers: HTTPFields = [
             .contentType: Issuer.contentType, .lastModified: lastModified(of: pass),
-            .contentLength: String(bundle.readableBytes), .cacheControl: "no-cache",
+            // Private: a shared cache (a CDN, a proxy) never keeps a holder's pass or a buyer's order, which carries
+            // their name and address; each fetch is checked again all the same.
+            .contentLength: String(bundle.readableBytes), .cacheControl: "private, no-cache",
         ]
         if let attachmentName { headers[.contentDisposition] = "attachment; filename=\"\(attachmentName).\(Issuer.fileExtension)\"" }
         if request.method == .head { return Response(status: .ok, headers: headers) }
