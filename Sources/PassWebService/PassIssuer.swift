@@ -357,7 +357,7 @@ public final class PassIssuer: WalletItemIssuer {
 
     private static func check(_ value: JSONValue, path: String, checkingText: Bool) throws {
         switch value {
-        case .string(let text) where text.unicodeScalars.contains("\u{0}"):
+        case .string(let text) where !checkingText && text.unicodeScalars.contains("\u{0}"):
             // Barcode text may hold other control characters; not NUL, which PostgreSQL's text cannot store (one
             // store would refuse with a 503 what the other keeps).
             throw IssuerError.invalidData("\(path): text cannot hold U+0000 (NUL)")

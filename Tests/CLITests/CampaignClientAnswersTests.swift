@@ -36,8 +36,9 @@ struct CampaignClientAnswersTests {
                 server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
                 server.timeout = 0.5
                 print(server.server_address[1], flush=True)
-                # Gone with the test process, and after a minute at most: never left holding its output open.
-                parent, deadline = os.getppid(), time.time() + 60
+                # Gone with the test process, and after ten minutes at most (a crowded run can hold a test's command
+                # that long before it starts): never left behind.
+                parent, deadline = os.getppid(), time.time() + 600
                 while os.getppid() == parent and time.time() < deadline:
                     server.handle_request()
                 """
