@@ -343,7 +343,7 @@ public final class PassIssuer: WalletItemIssuer {
 
     /// Refuses keys with control characters anywhere in a data document, and text with control characters other than
     /// tab and line breaks (NUL, BEL, ESC, ...): they would land in the signed pass.json or order.json. Barcode
-    /// messages keep theirs (GS1 data separates its elements with GS, U+001D).
+    /// messages keep theirs but NUL, which PostgreSQL's text cannot store (GS1 data separates elements with GS, U+001D).
     static func checkData(_ members: [String: JSONValue], path: String, checkingText: Bool = true) throws {
         for (key, value) in members {
             let escaped = LogRedactor.escapeControlCharacters(key)
@@ -358,8 +358,6 @@ public final class PassIssuer: WalletItemIssuer {
     private static func check(_ value: JSONValue, path: String, checkingText: Bool) throws {
         switch value {
         case .string(let text) where !checkingText && text.unicodeScalars.contains("\u{0}"):
-            // Barcode text may hold other control characters; not NUL, which PostgreSQL's text cannot store (one
-            // store would refuse with a 503 what the other keeps).
             throw IssuerError.invalidData("\(path): text cannot hold U+0000 (NUL)")
         case .string(let text) where checkingText:
             if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !"\t\n\r".unicodeScalars.contains($0) }) {

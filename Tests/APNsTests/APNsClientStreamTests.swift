@@ -62,7 +62,7 @@ struct APNsClientStreamTests {
         }
     }
 
-    @Test("A push APNs never answers times out as retryable, and the connection goes on serving others")
+    @Test("A push APNs never answers times out as retryable, and the connection (its PING answered) goes on serving others")
     func timeout() async throws {
         try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 3 }) {
             standIn, client in
@@ -78,6 +78,8 @@ struct APNsClientStreamTests {
             #expect(reason.contains("no answer from APNs in time"))
             // An upper bound for a push that never ends; loose, since a full suite run can hold this task for 30 s.
             #expect(waited >= .milliseconds(2_900) && waited < .seconds(120), "timed out after \(waited)")
+            // Nothing else was heard meanwhile, so a PING went out: answered, it keeps the connection past its wait.
+            try await Task.sleep(for: .seconds(12))
             // The next push is answered on the same connection. While the whole suite loads the machine, an answer
             // can take longer than the 3 s limit: such a push is retryable and is sent again, as the dispatcher does.
             var next = try await client.send(pushToken: Self.token(2), topic: StandInFixture.topic)
@@ -113,35 +115,41 @@ struct APNsClientStreamTests {
 
     @Test("Answers that come after 100 pushes timed out at once are ignored: the connection goes on serving")
     func answersAfterManyTimeouts() async throws {
-        try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 1 }) {
-            standIn, client in
-            // Each answer comes 2 s after its push: past the client's 1 s, when its stream was reset. HTTP/2 keeps
-            // a list of the streams reset lately, and frames for older closed streams are a connection error. (100:
-            // more resets than the list held, fewer than the 200 in 30 s after which the stand-in, as servers guarding
-            // against rapid resets do, closes the connection.)
-            for _ in 0..<100 { standIn.enqueue(.late(seconds: 2)) }
-            let results = try await withThrowingTaskGroup(of: APNsResult.self) { group in
-                for index in 0..<100 {
-                    group.addTask { try await client.send(pushToken: Self.token(index), topic: StandInFixture.topic) }
+        // On a crowded machine some pushes can time out before their stream was written, and so never reach the
+        // stand-in: what this test is about needs more resets than HTTP/2's default list of 32 to be answered late.
+        // A run where too few reached it checks nothing, and is made again (at most three times).
+        var reached: [Int] = []
+        for _ in 1...3 where (reached.last ?? 0) <= 32 {
+            try await StandInFixture.with(authentication: Self.authentication, configure: { $0.requestTimeout = 1 }) {
+                standIn, client in
+                // Each answer comes 2 s after its push: past the client's 1 s, when its stream was reset. HTTP/2 keeps
+                // a list of the streams reset lately, and frames for older closed streams are a connection error.
+                // (100: more resets than the list held, fewer than the 200 in 30 s after which the stand-in, as
+                // servers guarding against rapid resets do, closes the connection.)
+                for _ in 0..<100 { standIn.enqueue(.late(seconds: 2)) }
+                let results = try await withThrowingTaskGroup(of: APNsResult.self) { group in
+                    for index in 0..<100 {
+                        group.addTask { try await client.send(pushToken: Self.token(index), topic: StandInFixture.topic) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                #expect(results.allSatisfy { if case .retryable(nil, _, _) = $0 { true } else { false } })
+                reached.append(standIn.requests.count)
+                guard standIn.requests.count > 32 else { return }
+                // Their unused late answers are dropped, so the push below is answered at once.
+                standIn.discardScript()
+                // Every push is over, so every late answer is on its way 2 s later; a little more for them to arrive.
+                try await Task.sleep(for: .seconds(2) + TestTime.duration(.seconds(1)))
+                var next = try await client.send(pushToken: Self.token(500), topic: StandInFixture.topic)
+                let deadline = ContinuousClock.now + TestTime.duration(.seconds(20))
+                while case .retryable(nil, _, _) = next, ContinuousClock.now < deadline {
+                    next = try await client.send(pushToken: Self.token(500), topic: StandInFixture.topic)
+                }
+                #expect(next.isDelivered, "\(next)")
+                #expect(standIn.connections == 1, "the late answers closed the connection")
             }
-            #expect(results.allSatisfy { if case .retryable(nil, _, _) = $0 { true } else { false } })
-            // On a crowded machine some pushes can time out before their stream was written, and so never reach the
-            // stand-in: what this test is about needs more resets than HTTP/2's default list of 32 to be answered late.
-            // Their unused late answers are dropped, so the push below is answered at once.
-            #expect(standIn.requests.count > 32, "only \(standIn.requests.count) pushes reached the stand-in")
-            standIn.discardScript()
-            // Every push is over, so every late answer is on its way 2 s later; a little more for them to arrive.
-            try await Task.sleep(for: .seconds(2) + TestTime.duration(.seconds(1)))
-            var next = try await client.send(pushToken: Self.token(500), topic: StandInFixture.topic)
-            let deadline = ContinuousClock.now + TestTime.duration(.seconds(20))
-            while case .retryable(nil, _, _) = next, ContinuousClock.now < deadline {
-                next = try await client.send(pushToken: Self.token(500), topic: StandInFixture.topic)
-            }
-            #expect(next.isDelivered, "\(next)")
-            #expect(standIn.connections == 1, "the late answers closed the connection")
         }
+        #expect((reached.last ?? 0) > 32, "pushes that reached the stand-in in each run: \(reached)")
     }
 
     @Test("A push with a shorter time limit than one already waiting times out at its own limit")
