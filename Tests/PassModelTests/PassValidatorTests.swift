@@ -101,6 +101,9 @@ struct PassValidatorTests {
         #expect(Fixtures.validate(json).has(.warning, "eventTicket.primaryFields[0].changeMessage", "must contain %@ where the new value goes"))
         let good = Fixtures.eventTicket.setting(["eventTicket", "primaryFields", 0, "changeMessage"], to: "Now %@")
         #expect(Fixtures.validate(good).issues.isEmpty)
+        // A poster pass's own fields too (iOS 26 and later show them).
+        let poster = PassModelAdditionsTests.posterGeneric.setting(["posterGeneric", "headerFields", 0, "changeMessage"], to: "New")
+        #expect(Fixtures.validate(poster).has(.warning, "posterGeneric.headerFields[0].changeMessage", "must contain %@"))
     }
 
     @Test func localizedChangeMessageIsCheckedInEveryLanguage() {

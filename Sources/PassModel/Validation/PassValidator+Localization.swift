@@ -38,12 +38,14 @@ extension PassValidator {
     /// language's translation must contain it instead (Wallet shows the translation).
     func checkChangeMessages(_ pass: Pass, files: PreparedFiles, context: inout ValidationContext) {
         let placeholder = "must contain %@ where the new value goes"
-        for style in pass.styles {
-            guard let fields = pass[style: style] else { continue }
+        // The style's fields, and a poster pass's own (iOS 26 and later show them instead).
+        let layouts = pass.styles.compactMap { style in pass[style: style].map { (style.rawValue, $0) } }
+            + (pass.posterGeneric.map { [("posterGeneric", $0)] } ?? [])
+        for (name, fields) in layouts {
             for (group, list) in fields.groups {
                 for (index, field) in list.enumerated() {
                     guard let message = field.changeMessage else { continue }
-                    let path = { "\(style.rawValue).\(group)[\(index)].changeMessage" }
+                    let path = { "\(name).\(group)[\(index)].changeMessage" }
                     guard files.stringsKeys.contains(message) else {
                         if !Self.containsPlaceholder(message) { context.warning(path(), placeholder) }
                         continue
