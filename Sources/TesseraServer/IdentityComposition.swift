@@ -1,8 +1,9 @@
 import APNs
-import Crypto
 import Foundation
 import Logging
 import PassBundle
+import PassCrypto
+import PassStore
 import PassWebService
 import ServiceLifecycle
 import SigningIdentities
@@ -146,14 +147,14 @@ enum IdentityComposition {
     /// file cannot be read (the new client then says why).
     static func credential(_ authentication: APNsClient.Configuration.Authentication) -> String? {
         func digest(_ path: String) -> String? {
-            (try? Data(contentsOf: URL(fileURLWithPath: path))).map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
+            (try? Data(contentsOf: URL(fileURLWithPath: path))).map { Digest.sha256(Array($0)).lowercaseHex }
         }
         switch authentication {
         case .token(let p8Path, let keyID, let teamID):
             return digest(p8Path).map { "token \(teamID) \(keyID) \($0)" }
         case .certificate(let certificatePath, let keyPath, let password):
             guard let certificate = digest(certificatePath), let key = digest(keyPath) else { return nil }
-            let secret = password.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "-"
+            let secret = password.map { Digest.sha256(Array($0.utf8)).lowercaseHex } ?? "-"
             return "certificate \(certificate) \(key) \(secret)"
         }
     }

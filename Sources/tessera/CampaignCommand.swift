@@ -117,13 +117,9 @@ enum CampaignAPI {
         return members
     }
 
-    /// `text` without control characters (escape sequences, line breaks become spaces), cut to `limit` characters.
+    /// `text` cut to `limit` characters, its control characters escaped as the server's logs escape them.
     static func printable(_ text: String, limit: Int) -> String {
-        var result = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format ? " " : $0
-        }))
-        result = result.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        return result.count > limit ? String(result.prefix(limit)) + "…" : result
+        LogRedactor.escapeControlCharacters(String(text.prefix(limit))) + (text.count > limit ? "…" : "")
     }
 
     static func print(_ value: [String: JSONValue]) throws {

@@ -22,6 +22,10 @@ struct AccountSchemeTests {
         for (number, expected) in cases {
             #expect(PaymentNetwork.scheme(ofAccountNumber: number) == expected, "\(number)")
         }
+        // The number's scheme stands whatever scheme is named, or none; a domestic network named stands as named.
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "5204240000001234", named: "Visa") == .masterCard)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "4761120010001234", named: nil) == .visa)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "4761120010001234", named: "CartesBancaires") == nil)
     }
 
     @Test("a Visa number under a token naming MasterCard, or no network, is refused where Visa is not taken; a domestic network named on it stands")

@@ -169,8 +169,8 @@ extension CheckoutService {
     /// (``PaymentNetwork/scheme(ofAccountNumber:)``) must be taken, unless the network named is a domestic one such a
     /// number may also carry (Cartes Bancaires on a Visa number), which was checked as named.
     private func checkScheme(of payment: DecryptedPaymentData, named: String?) throws {
-        guard let scheme = PaymentNetwork.scheme(ofAccountNumber: payment.applicationPrimaryAccountNumber) else { return }
-        if let named, !PaymentNetwork.schemes.contains(where: { $0.rawValue.lowercased() == named.lowercased() }) { return }
+        guard let scheme = PaymentNetwork.scheme(ofAccountNumber: payment.applicationPrimaryAccountNumber, named: named)
+        else { return }
         guard !merchant.supportedNetworks.contains(where: { $0.rawValue.lowercased() == scheme.rawValue.lowercased() }) else {
             return
         }

@@ -92,12 +92,11 @@ extension CheckoutService {
             let shown = String((token.paymentMethod?.displayName ?? "").filter(\.isNumber).suffix(4))
             // The network the token names is outside Apple's signature: decrypted, the account number's own scheme
             // is recorded instead, unless the name is a domestic network such a number also carries.
-            var network = token.paymentMethod?.network ?? "Card"
-            if let decrypted, let scheme = PaymentNetwork.scheme(ofAccountNumber: decrypted.applicationPrimaryAccountNumber),
-               let name = scheme.schemeName,
-               token.paymentMethod?.network.map({ PaymentNetwork(rawValue: $0).schemeName != nil }) ?? true {
-                network = name
+            let named = token.paymentMethod?.network
+            let scheme = decrypted.flatMap {
+                PaymentNetwork.scheme(ofAccountNumber: $0.applicationPrimaryAccountNumber, named: named)?.schemeName
             }
+            let network = scheme ?? named ?? "Card"
             return CheckoutOrder.Payment(
                 network: network, lastFour: decrypted?.lastFour ?? shown,
                 type: token.paymentMethod?.type, transactionIdentifier: transactionIdentifier,

@@ -14,6 +14,8 @@ public final class ConsoleSessionService: Sendable {
     private let store: any ConsoleSessionStore
     private let keys: APIKeyService?
     private let adminToken: String
+    /// The admin token's SHA-256, which an admin session's stored hash is bound to (``adminHash(_:)``).
+    private let adminTokenDigest: String
     private let lifetime: TimeInterval
     private let now: @Sendable () -> Date
     /// The origin of the server's public URL (`https://passes.example.com`): a browser's `Origin` for the console
@@ -32,6 +34,7 @@ public final class ConsoleSessionService: Sendable {
         self.store = store
         self.keys = keys
         self.adminToken = adminToken
+        adminTokenDigest = Digest.sha256(Array(adminToken.utf8)).lowercaseHex
         self.lifetime = lifetime
         self.now = now
     }
@@ -97,7 +100,7 @@ public final class ConsoleSessionService: Sendable {
 
     /// What an admin session's secret is stored as: its hash bound to the admin token (`Self.hash` of both).
     private func adminHash(_ secret: String) -> Data {
-        Self.hash("tessera-console-admin:" + Digest.sha256(Array(adminToken.utf8)).lowercaseHex + ":" + secret)
+        Self.hash("tessera-console-admin:" + adminTokenDigest + ":" + secret)
     }
 
     /// The CSRF token of a session: what its state-changing requests carry in `X-CSRF-Token`.

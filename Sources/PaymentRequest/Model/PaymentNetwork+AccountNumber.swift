@@ -1,10 +1,7 @@
 extension PaymentNetwork {
-    /// The card schemes whose account numbers are theirs alone, by their leading digits (the issuer identification
-    /// number ranges each publishes): a number in one of these ranges is that scheme's card, whatever a request says.
-    public static let schemes: [PaymentNetwork] = [.amex, .discover, .masterCard, .visa, PaymentNetwork(rawValue: "jcb")]
-
-    /// The name PassKit's `PKPaymentNetwork` gives one of ``schemes`` (`Visa`, `MasterCard`, `AmEx`, `Discover`,
-    /// `JCB`), as a token's `paymentMethod.network` carries it; `nil` for another network.
+    /// The name PassKit's `PKPaymentNetwork` gives a card scheme whose account numbers are its alone (`Visa`,
+    /// `MasterCard`, `AmEx`, `Discover`, `JCB`), as a token's `paymentMethod.network` carries it; `nil` for another
+    /// network.
     public var schemeName: String? {
         switch rawValue.lowercased() {
         case "visa": "Visa"
@@ -36,5 +33,17 @@ extension PaymentNetwork {
         case (_, _, _, 3528...3589): return PaymentNetwork(rawValue: "jcb")
         default: return nil
         }
+    }
+
+    /// The scheme a decrypted card stands for: its number's (``scheme(ofAccountNumber:)``), whatever network a request
+    /// names for it, unless the name is a domestic network such a number may also carry (Cartes Bancaires on a Visa
+    /// number), which then stands as named (`nil`); `nil` too for a number in no scheme's range.
+    /// - Parameters:
+    ///   - accountNumber: The decrypted account number.
+    ///   - named: The network the request names (outside Apple's signature), if any.
+    public static func scheme(ofAccountNumber accountNumber: String, named: String?) -> PaymentNetwork? {
+        guard let scheme = scheme(ofAccountNumber: accountNumber) else { return nil }
+        if let named, PaymentNetwork(rawValue: named).schemeName == nil { return nil }
+        return scheme
     }
 }
