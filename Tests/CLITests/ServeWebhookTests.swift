@@ -89,12 +89,25 @@ struct ServeWebhookTests {
         }
         try #require(retrying.count >= 3, "\(retrying)")
         #expect(retrying.allSatisfy { ($0["detail"] as? String ?? "").contains("Connection refused") }, "\(retrying)")
-        // Newest first: the gaps are the backoff's (about 2 s, then 1 s). With a 5 s connect timeout before each
-        // attempt they were at least 7 s and 6 s; the bounds leave room for a loaded machine between the two.
-        let times = retrying.prefix(3).compactMap { ($0["attemptedAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } }
-        try #require(times.count == 3, "\(retrying)")
-        let gaps = [times[0].timeIntervalSince(times[1]), times[1].timeIntervalSince(times[2])]
-        #expect(gaps[1] < 4.5 && gaps[0] < 6.5, "gaps \(gaps)")
+        // Each failed attempt says when it started and when the next is due: the backoff (1 s, 2 s, 4 s) after the
+        // attempt's own time. A refused connection fails at once; with a 5 s connect timeout before each attempt, its
+        // own time was 5 s or more. (Gaps between attempts also hold the scheduling of a loaded machine, so they are
+        // only checked to be no shorter than the backoff.)
+        func date(_ value: Any?) -> Date? {
+            (value as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) }
+        }
+        let oldest = retrying.compactMap { entry in date(entry["attemptedAt"]).map { ($0, date(entry["nextAttemptAt"])) } }
+            .sorted { $0.0 < $1.0 }.prefix(3)
+        try #require(oldest.count == 3, "\(retrying)")
+        for (index, (attempted, next)) in oldest.enumerated() {
+            let backoff = Double(1 << index)
+            let next = try #require(next, "attempt \(index + 1) says when the next is due: \(retrying)")
+            let own = next.timeIntervalSince(attempted) - backoff
+            #expect(own > -0.01 && own < 4.5, "attempt \(index + 1) took \(own) s before its \(backoff) s backoff")
+            if index > 0 {
+                #expect(attempted.timeIntervalSince(oldest[oldest.startIndex + index - 1].0) >= Double(1 << (index - 1)) - 0.01)
+            }
+        }
         _ = try await server.terminate()
     }
 

@@ -4,6 +4,7 @@ import PassStore
 import SQLiteStore
 import Synchronization
 import Testing
+import TesseraTestSupport
 
 /// `tessera serve` copies the SQLite log into the file beside the writer (`checkpointsInBackground` and
 /// `runCheckpoints`), so no commit waits for a checkpoint.
@@ -13,11 +14,27 @@ struct SQLiteCheckpointTests {
         ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
     }
 
-    /// 100 transactions of 20 new passes each, with short pauses, as a server's writes come.
-    private static func write(_ store: SQLiteStore, prefix: String) async throws {
+    /// Whether every frame of the log has been copied into the file, as the log's shared index says (SQLite's
+    /// documented wal-index: `mxFrame` at byte 16 of the header, `nBackfill` at byte 96, native order).
+    private static func caughtUp(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path + "-shm"), let bytes = try? handle.read(upToCount: 100),
+              bytes.count == 100 else { return false }
+        try? handle.close()
+        let word = { (offset: Int) in bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
+        return word(16) == word(96)
+    }
+
+    /// 100 transactions of 20 new passes each, with short pauses, as a server's writes come. With `checkpointed`, a
+    /// pause lasts until the checkpoints have caught up (at most a few seconds): on a loaded machine the task that
+    /// runs them may wait its turn longer than a pause of a quiet one, and the log's length would measure that wait.
+    private static func write(_ store: SQLiteStore, prefix: String, checkpointed path: String? = nil) async throws {
         for round in 0..<100 {
             try await Fixtures.insert((0..<20).map { "\(prefix)\(round)-\($0)" }, into: store)
-            if round % 5 == 4 { try await Task.sleep(for: .milliseconds(20)) }
+            guard round % 5 == 4 else { continue }
+            try await Task.sleep(for: .milliseconds(20))
+            guard let path else { continue }
+            let deadline = ContinuousClock.now + .seconds(TestTime.seconds(2))
+            while !caughtUp(path), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         }
     }
 
@@ -41,7 +58,7 @@ struct SQLiteCheckpointTests {
         let checked = try SQLiteStore(configuration: .init(path: checkedPath, checkpointsInBackground: true))
         try await checked.migrate()
         let checkpoints = Task { try await checked.runCheckpoints(every: .milliseconds(5)) }
-        try await Self.write(checked, prefix: "B")
+        try await Self.write(checked, prefix: "B", checkpointed: checkedPath)
         let kept = Self.logSize(checkedPath)
         checkpoints.cancel()
         await #expect(throws: CancellationError.self) { try await checkpoints.value }
