@@ -10,7 +10,7 @@ struct CampaignClientAnswersTests {
     /// A loopback HTTP server (Python's standard library) answering POST with `status`, `Location` and `body`, and GET
     /// with an empty campaign list.
     final class CannedServer: @unchecked Sendable {
-        let process = Process()
+        let process = ChildProcess()
         let port: Int
 
         init(status: Int, body: String, location: String? = nil) throws {

@@ -160,7 +160,7 @@ struct IssuingCLITests {
         try Data("partial".utf8).write(to: stale)
         try Data().write(to: foreign)
 
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
         process.arguments = ["pass", "batch", "--template", eventTicket, "--rows", rows, "--out-dir", outDir.path,
                              "--jobs", "2"] + credentials

@@ -38,7 +38,7 @@ struct PayCLITests {
     private static func runBlocking(_ arguments: [String], input: String) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
         process.arguments = arguments
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -178,10 +178,10 @@ struct ServeCLITests {
     /// - Returns: The process and its base URL.
     /// - Throws: ``ServeStartFailure`` (the process stopped) when it does not answer.
     private static func launch(chain: TestChain, database: String, tokenFile: URL, log: URL) async throws
-        -> (Process, String)
+        -> (ChildProcess, String)
     {
         let port = ServeProcess.unusedPort()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
         process.arguments = [
             "serve", "--port", "\(port)", "--database", database,

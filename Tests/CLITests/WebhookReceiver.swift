@@ -50,7 +50,7 @@ server.serve_forever()
     let folder: URL
     let secretFile: URL
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private var output: URL { folder.appendingPathComponent("requests.jsonl") }
     private var failFlag: URL { folder.appendingPathComponent("requests.jsonl.fail") }
 
@@ -65,7 +65,7 @@ server.serve_forever()
         try Data(Self.script.utf8).write(to: script)
         let output = folder.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, output.path, secretFile.path]
         let pipe = Pipe()

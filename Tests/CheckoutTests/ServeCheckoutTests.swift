@@ -15,14 +15,14 @@ import TesseraTestSupport
 struct ServeCheckoutTests {
     /// One `tessera serve` process.
     final class Server: Sendable {
-        let process: Process
+        let process: ChildProcess
         let base: String
         let port: Int
         let log: URL
 
         init(folder: URL, database: String, merchant: URL, port: Int, chain: TestChain, name: String,
              environment extra: [String: String] = [:], arguments: [String] = []) throws {
-            process = Process()
+            process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: Subprocess.tesseraPath)
             process.arguments = [
                 "serve", "--port", "\(port)", "--database", database,

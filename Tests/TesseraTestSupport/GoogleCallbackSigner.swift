@@ -58,7 +58,7 @@ public enum GoogleCallbackSigner {
     }
 
     static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let (process, output) = (Process(), Pipe())
+        let (process, output) = (ChildProcess(), Pipe())
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         process.standardOutput = output

@@ -124,7 +124,7 @@ server.serve_forever()
     public let clientEmail = "tessera-test@tessera-tests.iam.gserviceaccount.com"
     /// The service account's key id.
     public let privateKeyID = "test-key-\(UInt32.random(in: 1...UInt32.max))"
-    private let process: Process
+    private let process: ChildProcess
     private var output: URL { folder.appendingPathComponent("requests.jsonl") }
 
     /// The API's base URL, for `--google-api-url`.
@@ -141,7 +141,7 @@ server.serve_forever()
         publicKeyFile = folder.appendingPathComponent("public.pem")
         for arguments in [["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path],
                           ["pkey", "-in", key.path, "-pubout", "-out", publicKeyFile.path]] {
-            let openssl = Process()
+            let openssl = ChildProcess()
             openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             openssl.arguments = ["openssl"] + arguments
             openssl.standardError = FileHandle.nullDevice
@@ -151,7 +151,7 @@ server.serve_forever()
         let script = folder.appendingPathComponent("google.py")
         try Data(Self.script.utf8).write(to: script)
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("requests.jsonl").path, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, folder.appendingPathComponent("requests.jsonl").path, publicKeyFile.path, clientEmail]
             + (tls.map { [$0.serverCertificatePEMPath, $0.serverKeyPEMPath] } ?? [])

@@ -21,7 +21,7 @@ extension ServeProcess {
     /// - Throws: ``ServeStartFailure`` saying whether the process exited (how) or never answered (what the last
     ///   probe saw), with its output.
     public static func waitUntilHealthy(
-        port: Int, process: Process, seconds: Double = TestTime.seconds(50), output: @escaping @Sendable () -> String
+        port: Int, process: ChildProcess, seconds: Double = TestTime.seconds(50), output: @escaping @Sendable () -> String
     ) async throws {
         let answerWait = TestTime.seconds(5)
         let reason = try await offCooperativePool { () -> String? in

@@ -16,7 +16,7 @@ public final class ServeProcess: @unchecked Sendable {
     /// Its working folder (database, log).
     public let folder: URL
     /// The child process.
-    public let process: Process
+    public let process: ChildProcess
     /// Its signing certificates.
     public let chain: TestChain
     /// The extra `serve` flags it was started with (to start it again the same way).
@@ -56,7 +56,7 @@ public final class ServeProcess: @unchecked Sendable {
             "--templates", Subprocess.repositoryRoot.appendingPathComponent("PassTemplates").path,
             "--cert", chain.path("pass.pem"), "--key", chain.path("pass.key"), "--wwdr", chain.path("wwdr.pem"),
         ] : []) + arguments
-        process = Process()
+        process = ChildProcess()
         if let descriptorLimit {
             serve = ["/bin/sh", "-c", "ulimit -n \(descriptorLimit) && exec \"$@\"", "sh"] + serve
         }

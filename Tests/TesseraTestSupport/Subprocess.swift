@@ -22,7 +22,7 @@ public enum Subprocess {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            in directory: URL? = nil) throws -> ProcessResult {
         ExecutorWatchdog.start()
-        let process = Process()
+        let process = ChildProcess()
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -12,7 +12,7 @@ import Synchronization
 public final class WebDriver: @unchecked Sendable {
     public let base: String
     public let sessionId: String
-    private let process: Process
+    private let process: ChildProcess
     private let ended = Atomic<Bool>(false)
 
     /// Where Debian puts Chromium and its driver, or `nil` when either is missing.
@@ -38,7 +38,7 @@ public final class WebDriver: @unchecked Sendable {
 
     private static func launch(browser: String, driver: String) async throws -> WebDriver {
         let port = ServeProcess.unusedPort()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: driver)
         process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
         process.standardOutput = FileHandle.nullDevice
@@ -81,7 +81,7 @@ public final class WebDriver: @unchecked Sendable {
         }
     }
 
-    private init(base: String, sessionId: String, process: Process) {
+    private init(base: String, sessionId: String, process: ChildProcess) {
         self.base = base
         self.sessionId = sessionId
         self.process = process
