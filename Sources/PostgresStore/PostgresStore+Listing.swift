@@ -3,9 +3,29 @@ public import PassStore
 internal import PostgresNIO
 
 extension PostgresStore: PassListingStore {
-    /// One page in primary-key order after the given key (the primary key's index), with each item's device count
-    /// and first valid scan from their indexes. The order is the database's collation's, stable from page to page.
+    /// One page in primary-key order after the given key, with each item's device count and first valid scan from
+    /// their indexes. The order is the database's collation's, stable from page to page. Each statement is planned
+    /// with its values, so a filter not given drops out and the filters given choose the index: a template's items
+    /// in the listing's order, the voided ones apart, the primary key's order otherwise.
     public func listPasses(_ query: PassListQuery) async throws -> [PassListing] {
+        let rows = try await rows(Self.listingQuery(tables, query))
+        return try rows.map { row in
+            let (type, serial, token, template, data, personalization, voided, download, tag, modified, created, version,
+                 registrations, redeemed, firstAt) = try row.decode(
+                (String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date, String?, Int, Int, Date?).self)
+            return PassListing(
+                record: PassRecord(
+                    passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template,
+                    data: data, personalization: personalization, voided: voided, downloadToken: download,
+                    updateTag: tag, lastModified: modified, createdAt: created, templateVersion: version),
+                registrations: registrations, redemptions: redeemed, firstRedeemedAt: firstAt)
+        }
+    }
+
+    /// The statement of a listing page: the columns of ``passColumns`` and then the device count, redemptions and
+    /// first valid scan.
+    static func listingQuery(_ tables: ItemTables, _ query: PassListQuery) -> PostgresQuery {
+        let holdsOrders = tables.kind == ItemTables.orders.kind
         let redemptions = holdsOrders ? "0" : "p.redemptions"
         let first = holdsOrders ? "NULL::timestamptz" : """
             (SELECT x.scanned_at FROM redemptions x WHERE x.pass_type_identifier = p.pass_type_identifier
@@ -13,7 +33,7 @@ extension PostgresStore: PassListingStore {
             """
         let columns = Self.passColumns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: ", ")
-        let rows = try await rows("""
+        return """
             SELECT \(unescaped: columns),
                 (SELECT count(*) FROM \(unescaped: tables.registrations) r
                     WHERE r.pass_type_identifier = p.pass_type_identifier AND r.serial_number = p.serial_number),
@@ -26,17 +46,6 @@ extension PostgresStore: PassListingStore {
                 AND (\(query.redeemed)::boolean IS NULL OR (\(unescaped: redemptions) > 0) = \(query.redeemed))
                 AND (\(query.updatedSince)::timestamptz IS NULL OR p.last_modified >= \(query.updatedSince))
             ORDER BY p.pass_type_identifier, p.serial_number LIMIT \(max(0, query.limit))
-            """)
-        return try rows.map { row in
-            let (type, serial, token, template, data, personalization, voided, download, tag, modified, created, version,
-                 registrations, redeemed, firstAt) = try row.decode(
-                (String, String, String, String, Data, Data?, Bool, String, Int64, Date, Date, String?, Int, Int, Date?).self)
-            return PassListing(
-                record: PassRecord(
-                    passTypeIdentifier: type, serialNumber: serial, authenticationToken: token, template: template,
-                    data: data, personalization: personalization, voided: voided, downloadToken: download,
-                    updateTag: tag, lastModified: modified, createdAt: created, templateVersion: version),
-                registrations: registrations, redemptions: redeemed, firstRedeemedAt: firstAt)
-        }
+            """
     }
 }

@@ -50,8 +50,21 @@ extension SQLiteStore {
         migrator.registerMigration("v15: the event up to which the analytics mirror is current") { db in
             try db.execute(sql: version15)
         }
+        migrator.registerMigration("v16: passes and orders listed by template, and the voided ones") { db in
+            try db.execute(sql: version16)
+        }
         return migrator
     }()
+
+    /// A listing of one template's items, or of the voided ones, reads only the items it shows: in the listing's
+    /// order (type identifier, then serial number) within a template, and the voided ones (usually few) apart. Built
+    /// reading each table once.
+    private static let version16 = """
+        CREATE INDEX passes_listing_template ON passes (template, pass_type_identifier, serial_number);
+        CREATE INDEX passes_listing_voided ON passes (pass_type_identifier, serial_number) WHERE voided = 1;
+        CREATE INDEX orders_listing_template ON orders (template, pass_type_identifier, serial_number);
+        CREATE INDEX orders_listing_voided ON orders (pass_type_identifier, serial_number) WHERE voided = 1;
+        """
 
     /// The analytics fold's registration mirror is kept only while the fold catches up on a backlog (see
     /// `SQLiteStore.foldRecorded`); its row in `analytics_state` names the event up to which it is current. Until now

@@ -82,7 +82,7 @@ struct CampaignPushUpgradeTests {
           .enabled(if: StoreKind.tested.contains(.postgres)))
     func postgres() async throws {
         let url = try #require(TestPostgres.url)
-        let previous = PostgresStore.migrations.count - 1
+        let previous = 13  // the migrations before version 14, which this upgrade is
         try await TestPostgres.withStores(url: url, count: 1, schemaPrefix: "tessera_upgrade", logger: StoreKind.logger) {
             stores in
             let store = stores[0]

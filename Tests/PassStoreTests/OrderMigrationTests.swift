@@ -30,7 +30,7 @@ struct OrderMigrationTests {
             let latest = try await passSchema(path)
             // Back to the schema before orders (and what came after them): what a store made by that release holds.
             let downgrade = try await Subprocess.run("/usr/bin/env", ["sqlite3", path, """
-                DROP INDEX passes_template_version;
+                DROP INDEX passes_template_version; DROP INDEX passes_listing_template; DROP INDEX passes_listing_voided;
                 DROP TABLE order_push_queue; DROP TABLE order_registrations; DROP TABLE order_devices; DROP TABLE orders;
                 DELETE FROM counters WHERE name = 'order_update_tag';
                 DROP TABLE campaign_pushes; DROP TABLE campaigns; DROP INDEX passes_template;
