@@ -29,6 +29,17 @@ extension PostgresStore {
                 PostgresQuery(unsafeSQL: Self.endedWithHeldPushes + " FOR UPDATE SKIP LOCKED"), logger: logger
             ).collect()
             guard let id = try picked.first?.decode(String.self) else { return 0 }
+            // The queued entries these pushes join are locked first, in id order, as a change's bump and the
+            // dispatcher's completion lock them; the new ones are inserted in token order, as a bump inserts them. An
+            // upsert locking them in the order it meets them could hold one a completion waits for while waiting for
+            // another the completion holds: a deadlock, and a push sent twice or a release done again.
+            _ = try await connection.query("""
+                SELECT q.id FROM \(unescaped: queue) q JOIN (
+                    SELECT push_token, pass_type_identifier FROM campaign_pushes WHERE campaign_id = \(id)
+                    ORDER BY push_token, pass_type_identifier LIMIT \(limit)
+                ) h ON q.push_token = h.push_token AND q.pass_type_identifier = h.pass_type_identifier
+                ORDER BY q.id FOR UPDATE OF q
+                """, logger: logger).collect()
             // The first `limit` held rows in key order, deleted by their row address (the campaign has ended and its
             // row is locked: nothing else writes them). A join on the key is planned as a scan of the whole table.
             let counted = try await connection.query("""
@@ -41,6 +52,7 @@ extension PostgresStore {
                     INSERT INTO \(unescaped: queue) AS q
                         (push_token, pass_type_identifier, generation, attempts, not_before, queued_at, campaigns)
                     SELECT push_token, pass_type_identifier, 1, 0, \(now), \(now), ARRAY[\(id)::text] FROM released
+                    ORDER BY push_token, pass_type_identifier
                     ON CONFLICT (push_token, pass_type_identifier) DO UPDATE
                         SET generation = q.generation + 1, queued_at = \(now),
                             campaigns = array_append(q.campaigns, \(id)::text)

@@ -30,6 +30,7 @@ extension PostgresStore {
             SELECT DISTINCT d.push_token, \(passTypeIdentifier), 1, 0, \(now), \(now) FROM \(unescaped: tables.registrations) r
             JOIN \(unescaped: tables.devices) d ON d.device_library_identifier = r.device_library_identifier
             WHERE r.pass_type_identifier = \(passTypeIdentifier) AND r.serial_number = \(serialNumber)
+            ORDER BY d.push_token
             ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
             RETURNING id
             """, logger: logger).collect()
