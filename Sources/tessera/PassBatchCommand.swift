@@ -64,6 +64,10 @@ struct PassBatchCommand: ParsableCommand {
             .run(batch.rows, builder: builder, directory: directory, state: state)
         interruption.stop()
         if state.signalArrived { _ = state.interrupt(by: state.arrivedSignal) }
+        // Each pass was renamed into place once written whole, so no process crash leaves a partial one; before the
+        // count is reported, the files are also on disk (one flush for the whole batch rather than one per pass, which
+        // would cost a disk round trip per pass): a power loss after this line loses none of them.
+        sync()
         let name = URL(fileURLWithPath: rows).lastPathComponent
         for warning in outcome.groupedWarnings() {
             Terminal.warning("\(name) \(warning.lines): \(warning.issue.path): \(warning.issue.message)")
