@@ -60,8 +60,11 @@ actor GoogleAccessToken {
         request.body = .bytes(ByteBuffer(string: form))
         let (status, body) = try await GoogleWalletClient.perform(request, on: http, timeout: .seconds(20))
         guard status == 200, let json = try? JSONValue(jsonData: body), let token = json["access_token"]?.stringValue else {
+            // Always worth retrying: without a token no pass can be sent, whatever the pass. A refused grant (a
+            // deleted or rotated key, a skewed clock) is the account's fault, not each pass's: the queue waits for it
+            // to be fixed rather than dropping every update as refused.
             throw GoogleAPIError(status: status, reason: "access token from \(account.tokenURI.absoluteString): \(status) \(GoogleWalletClient.message(in: body))",
-                                 retryable: status == 429 || status >= 500)
+                                 retryable: true)
         }
         let lifetime = json["expires_in"]?.doubleValue ?? 3600
         return (token, now.addingTimeInterval(lifetime))

@@ -48,6 +48,16 @@ public struct GooglePassMapper: Sendable {
         self.imageURL = imageURL
     }
 
+    /// The vertical a pass maps to: its template's `google.json` `vertical`, else the one its style suggests.
+    /// - Parameters:
+    ///   - pass: The pass.
+    ///   - template: Its template.
+    /// - Returns: The vertical.
+    /// - Throws: ``GoogleWalletError`` `invalidOverrides` for a bad `google.json`.
+    public static func vertical(of pass: Pass, template: PassTemplate) throws(GoogleWalletError) -> GoogleVertical {
+        try GoogleOverrides.of(template).vertical ?? vertical(of: pass)
+    }
+
     /// Maps one pass and checks the result against Google's schema.
     /// - Parameters:
     ///   - pass: The pass (the template with its data applied).

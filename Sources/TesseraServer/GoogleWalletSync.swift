@@ -289,7 +289,7 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         var state = GoogleObjectState.active
         // Used up, not merely scanned: a ten-ride ticket (a `count` rule with a limit of 10) stays in the holder's
         // active passes until its tenth ride, and a `count` rule without a limit never completes it.
-        if [.eventTicket, .flight, .transit, .offer].contains(GooglePassMapper.vertical(of: pass)),
+        if [.eventTicket, .flight, .transit, .offer].contains(try GooglePassMapper.vertical(of: pass, template: template)),
            let summary = try await issuer.redemptionSummary(of: record),
            let limit = try await issuer.redemptionRule(of: record).limit, summary.redemptions >= limit {
             state = .completed

@@ -44,6 +44,28 @@ struct ServeGoogleQueueTests {
         _ = try await server.terminate()
     }
 
+    @Test("the account's token refused (a rotated key): the queue waits and sends the change once a token is granted")
+    func refusedGrant() async throws {
+        let google = try GoogleWalletStandIn()
+        defer { google.stop() }
+        let server = try await ServeProcess(arguments: ServeGoogleTests.arguments(google), environment: ServeGoogleTests.environment)
+        _ = try await ServeGoogleTests.create(server, serial: "T-1")
+        let object = ServeGoogleTests.objectPath("T-1")
+        _ = try await ServeGoogleTests.wait(google) { $0.contains { $0.method == "POST" && $0.path.hasSuffix("Object") && $0.status == 200 } }
+
+        // The token in use is revoked and the next two grants refused: the change waits, it is not dropped.
+        try google.refuseGrants(2)
+        let answer = try await server.send("PATCH", "/api/v1/passes/pass.dev.tessera.demo/T-1", headers: [Self.admin],
+                                           body: #"{"data":{"fields":{"seat":"R7"}}}"#)
+        #expect(answer?.status == 200)
+        let delivered = try await ServeGoogleTests.wait(google) { requests in
+            requests.contains { $0.method == "PATCH" && $0.path == object && $0.status == 200 && $0.bodyJSON.contains("\"R7\"") }
+        }
+        #expect(delivered.filter { $0.path == "/token" && $0.status == 400 }.count == 2)
+        #expect(delivered.contains { $0.method == "PATCH" && $0.path == object && $0.status == 401 })
+        _ = try await server.terminate()
+    }
+
     @Test("a ticket of several entries stays ACTIVE on Google until its last entry, then COMPLETED")
     func multiEntryTicket() async throws {
         let google = try GoogleWalletStandIn()

@@ -49,7 +49,7 @@ extension CheckoutStoreConformanceTests {
             var declined = first
             declined.state = .pending
             declined.authorization = nil
-            #expect(try await store.updateAuthorizingSession(declined))
+            #expect(try await store.updateAuthorizingSession(declined, attempt: "s-1-1"))
             // Payment B read the session before A's claim: its claim would be attempt 1 again, the same key.
             let stale = CheckoutFixtures.claimed(read, orderId: "o-s-2", transaction: "tx-s-2")
             #expect(try await store.claimAuthorization(stale, transactionIdentifier: "tx-s-2", at: CheckoutFixtures.now)
@@ -177,13 +177,13 @@ extension CheckoutStoreConformanceTests {
         try await withCheckoutStore(kind) { store async throws in
             let session = CheckoutFixtures.session("h-1")
             _ = try await store.insertSession(session)
-            #expect(try await store.updateAuthorizingSession(session) == false)
+            #expect(try await store.updateAuthorizingSession(session, attempt: "h-1-1") == false)
             let claimed = CheckoutFixtures.claimed(session, orderId: "o-h-1")
             let start = Date.now.addingTimeInterval(-600)
             #expect(try await store.claimAuthorization(claimed, transactionIdentifier: "tx-h-1", at: start) == .claimed)
             var unknown = claimed
             unknown.state = .processorUnknown
-            #expect(try await store.updateAuthorizingSession(unknown))
+            #expect(try await store.updateAuthorizingSession(unknown, attempt: "h-1-1"))
             #expect(try await store.session(id: "h-1")?.state == .processorUnknown)
 
             // Stale leases are taken once; the renewed lease is not stale.
@@ -198,8 +198,9 @@ extension CheckoutStoreConformanceTests {
             var released = unknown
             released.state = .pending
             released.authorization = nil
-            #expect(try await store.updateAuthorizingSession(released))
-            #expect(try await store.updateAuthorizingSession(released) == false)
+            #expect(try await store.updateAuthorizingSession(released, attempt: "h-1-2") == false, "another attempt's key")
+            #expect(try await store.updateAuthorizingSession(released, attempt: "h-1-1"))
+            #expect(try await store.updateAuthorizingSession(released, attempt: "h-1-1") == false)
             let reopened = released.nextRevision()
             #expect(try await store.updatePendingSession(reopened))
 

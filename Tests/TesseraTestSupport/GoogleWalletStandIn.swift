@@ -27,6 +27,8 @@ out_path, public_key_path, issuer_email = sys.argv[1], sys.argv[2], sys.argv[3]
 tls = sys.argv[4:6]  # certificate and key PEM files: https
 public_key = open(public_key_path, "rb").read()
 fail_path = out_path + ".fail429"
+refuse_path = out_path + ".refusegrants"
+revoke_path = out_path + ".revoke"
 lock = threading.Lock()
 store = {}
 tokens = set()
@@ -47,6 +49,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         if self.path == "/token":
             form = urllib.parse.parse_qs(raw.decode())
+            with lock:
+                left = int(open(refuse_path).read() or "0") if os.path.exists(refuse_path) else 0
+                if left > 0:
+                    open(refuse_path, "w").write(str(left - 1))
+                    with open(out_path, "a") as out:
+                        out.write(json.dumps({"method": "POST", "path": "/token", "status": 400, "body": {}}) + "\n")
+                    return self.answer(400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."})
             try:
                 claims = jwt.decode(form["assertion"][0], public_key, algorithms=["RS256"], audience=self.token_uri())
                 assert form["grant_type"][0] == "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -61,6 +70,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.answer(200, {"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
         body = json.loads(raw) if raw else {}
         with lock:
+            if os.path.exists(revoke_path):
+                tokens.clear()
+                os.remove(revoke_path)
             if self.headers.get("Authorization", "")[7:] not in tokens:
                 self.record(401, body)
                 return self.answer(401, {"error": {"code": 401, "message": "Request had invalid authentication credentials."}})
@@ -179,6 +191,13 @@ server.serve_forever()
     /// Stops the stand-in (a kill: what it recorded stays).
     public func stop() {
         if process.isRunning { process.terminate() }
+    }
+
+    /// Revokes every access token given so far (the next API request with one answers 401) and refuses the next
+    /// `count` token requests with 400 `invalid_grant`, as Google does for a deleted or rotated service account key.
+    public func refuseGrants(_ count: Int) throws {
+        try Data(String(count).utf8).write(to: folder.appendingPathComponent("requests.jsonl.refusegrants"))
+        try Data().write(to: folder.appendingPathComponent("requests.jsonl.revoke"))
     }
 
     /// Answers 429 to the next `count` API requests.

@@ -25,7 +25,7 @@ extension CheckoutService {
             if session.state != .processorUnknown {
                 var unknown = session
                 unknown.state = .processorUnknown
-                _ = try await store.updateAuthorizingSession(unknown)
+                _ = try await store.updateAuthorizingSession(unknown, attempt: attempt.idempotencyKey)
             }
             logger.error("payment processor gave no answer: the authorization will be retried with the same key",
                          metadata: metadata.merging(["error": "\(error)"]) { $1 })
@@ -38,7 +38,9 @@ extension CheckoutService {
             var released = session
             released.state = .pending
             released.authorization = nil
-            _ = try await store.updateAuthorizingSession(released)
+            // Only this attempt's session: a late decline of an attempt recovery settled meanwhile must not undo a
+            // later attempt's claim.
+            _ = try await store.updateAuthorizingSession(released, attempt: attempt.idempotencyKey)
             logger.info("checkout payment declined", metadata: metadata)
             throw AuthorizationFailure(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), code: "declined",
                                        outcome.message ?? "The payment was declined.")
@@ -66,6 +68,16 @@ extension CheckoutService {
                 if let stored { walletOrder = await withWalletOrder(stored).walletOrder }
                 return .success(orderId: orderId, orderURL: "/checkout/v1/orders/\(orderId)", walletOrder: walletOrder)
             }
+            // The processor approved this attempt, but the session is no longer its own (recovery settled the attempt
+            // as declined and the buyer paid again, or the session ended): money taken with no order. Never silent.
+            logger.critical("""
+                payment approved but its order cannot be recorded: the session is no longer held by this attempt; \
+                reconcile or refund it with the processor
+                """, metadata: metadata.merging([
+                                "idempotencyKey": "\(attempt.idempotencyKey)", "reference": "\(outcome.reference ?? "none")",
+                                "total": "\(Money(attempt.total, pricing.currency))",
+                                "sessionState": "\(current?.state.rawValue ?? "gone")",
+                            ]) { $1 })
             throw AuthorizationFailure.notPending(current?.state)
         }
         logger.info("checkout order authorized", metadata: metadata.merging([
@@ -158,7 +170,8 @@ extension CheckoutService {
                     // charged is not known.
                     if session.state == .authorizing {
                         session.state = .processorUnknown
-                        guard try await store.updateAuthorizingSession(session) else { continue }
+                        guard try await store.updateAuthorizingSession(session, attempt: attempt.idempotencyKey)
+                        else { continue }
                     }
                     let (posted, contacts) = try PostedPayment.parse(attempt.payment)
                     var payment: DecryptedPaymentData?

@@ -54,16 +54,20 @@ public protocol CheckoutStore: Sendable {
 
     /// Replaces a session an authorization holds (authorizing or processor-unknown): to record that the processor's
     /// answer is unknown, or to return a declined session to pending.
-    /// - Parameter session: The new state.
-    /// - Returns: `false` when the session is not held by an authorization any more (nothing changed).
-    func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool
+    /// - Parameters:
+    ///   - session: The new state.
+    ///   - attempt: The idempotency key of the authorization that must still hold it: a processor's late answer to
+    ///     an attempt that recovery settled meanwhile must not change a later attempt's session.
+    /// - Returns: `false` when the session is not held by that authorization any more (nothing changed).
+    func updateAuthorizingSession(_ session: CheckoutSession, attempt: String) async throws -> Bool
 
     /// Stores an order and marks its session authorized, together, queueing its passes when some are owed.
     /// - Parameters:
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
     ///   - passesOwed: Whether the order's passes are still to be issued (a row in the durable pass queue).
-    /// - Returns: `false` when no authorization holds the session any more (nothing was stored).
+    /// - Returns: `false` when the authorization creating this order (``AuthorizationAttempt/orderId``) does not hold
+    ///   the session any more (nothing was stored).
     func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws -> Bool
 
     /// Records that a server process is alive: its heartbeat, which keeps the authorizations it holds its own.
@@ -289,10 +293,13 @@ public actor MemoryCheckoutStore: CheckoutStore {
     }
 
     /// Replaces a session held by an authorization.
-    /// - Parameter session: The new state.
-    /// - Returns: Whether it was held.
-    public func updateAuthorizingSession(_ session: CheckoutSession) -> Bool {
-        guard sessions[session.id]?.state.isBeingPaid == true else { return false }
+    /// - Parameters:
+    ///   - session: The new state.
+    ///   - attempt: The idempotency key of the authorization that must hold it.
+    /// - Returns: Whether it was held by that authorization.
+    public func updateAuthorizingSession(_ session: CheckoutSession, attempt: String) -> Bool {
+        guard let held = sessions[session.id], held.state.isBeingPaid, held.authorization?.idempotencyKey == attempt
+        else { return false }
         sessions[session.id] = session
         return true
     }
@@ -304,7 +311,8 @@ public actor MemoryCheckoutStore: CheckoutStore {
     ///   - passesOwed: Whether to queue its passes.
     /// - Returns: Whether an authorization held the session.
     public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) -> Bool {
-        guard sessions[session.id]?.state.isBeingPaid == true, orders[order.id] == nil,
+        guard let held = sessions[session.id], held.state.isBeingPaid, held.authorization?.orderId == order.id,
+              orders[order.id] == nil,
               !orders.values.contains(where: { $0.sessionId == session.id }) else { return false }
         sessions[session.id] = session
         orders[order.id] = order

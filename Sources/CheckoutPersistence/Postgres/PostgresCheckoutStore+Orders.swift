@@ -68,14 +68,17 @@ extension PostgresCheckoutStore {
     }
 
     /// Replaces a session held by an authorization, in one statement.
-    /// - Parameter session: The new state (processor unknown, or pending after a decline).
-    /// - Returns: `false` when no authorization holds it.
-    public func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool {
+    /// - Parameters:
+    ///   - session: The new state (processor unknown, or pending after a decline).
+    ///   - attempt: The idempotency key of the authorization that must hold it.
+    /// - Returns: `false` when that authorization does not hold it.
+    public func updateAuthorizingSession(_ session: CheckoutSession, attempt: String) async throws -> Bool {
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         let rows = try await rows("""
             UPDATE checkout_sessions SET state = \(session.state.rawValue), document = \(document)::jsonb,
             updated_at = \(now())
             WHERE id = \(session.id) AND state IN ('authorizing', 'processorUnknown')
+                AND document->'authorization'->>'idempotencyKey' = \(attempt)
             RETURNING id
             """)
         return !rows.isEmpty
@@ -89,7 +92,7 @@ extension PostgresCheckoutStore {
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
     ///   - passesOwed: Whether to queue the order's passes.
-    /// - Returns: `false` when no authorization holds the session, or the order (or an order of the session)
+    /// - Returns: `false` when the authorization creating this order does not hold the session, or the order (or an order of the session)
     ///   already exists; nothing was stored then.
     public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws
         -> Bool
@@ -103,6 +106,7 @@ extension PostgresCheckoutStore {
                     UPDATE checkout_sessions
                     SET state = \(session.state.rawValue), document = \(sessionDocument)::jsonb, updated_at = \(updatedAt)
                     WHERE id = \(session.id) AND state IN ('authorizing', 'processorUnknown')
+                        AND document->'authorization'->>'orderId' = \(order.id)
                     RETURNING id
                     """, logger: logger).collect()
                 guard !updated.isEmpty else { return false }

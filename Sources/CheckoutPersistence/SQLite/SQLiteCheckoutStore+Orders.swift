@@ -69,17 +69,20 @@ extension SQLiteCheckoutStore {
     }
 
     /// Replaces a session held by an authorization, in one statement.
-    /// - Parameter session: The new state (processor unknown, or pending after a decline).
-    /// - Returns: `false` when no authorization holds it.
-    public func updateAuthorizingSession(_ session: CheckoutSession) async throws -> Bool {
+    /// - Parameters:
+    ///   - session: The new state (processor unknown, or pending after a decline).
+    ///   - attempt: The idempotency key of the authorization that must hold it.
+    /// - Returns: `false` when that authorization does not hold it.
+    public func updateAuthorizingSession(_ session: CheckoutSession, attempt: String) async throws -> Bool {
         let document = try CheckoutDocument.encode(session, "session \(session.id)")
         let updatedAt = now().timeIntervalSince1970
         return try await write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
                 WHERE id = ? AND state IN ('authorizing', 'processorUnknown')
+                    AND json_extract(document, '$.authorization.idempotencyKey') = ?
                 """)
-            try update.execute(arguments: [session.state.rawValue, document, updatedAt, session.id])
+            try update.execute(arguments: [session.state.rawValue, document, updatedAt, session.id, attempt])
             return db.changesCount > 0
         }
     }
@@ -90,7 +93,7 @@ extension SQLiteCheckoutStore {
     ///   - order: The new order.
     ///   - session: The session, with `state` authorized and `orderId` set.
     ///   - passesOwed: Whether to queue the order's passes.
-    /// - Returns: `false` when no authorization holds the session, or the order (or an order of the session)
+    /// - Returns: `false` when the authorization creating this order does not hold the session, or the order (or an order of the session)
     ///   already exists; nothing was stored then.
     public func completeAuthorization(order: CheckoutOrder, session: CheckoutSession, passesOwed: Bool) async throws
         -> Bool
@@ -105,8 +108,9 @@ extension SQLiteCheckoutStore {
                 let update = try db.cachedStatement(sql: """
                     UPDATE checkout_sessions SET state = ?, document = ?, updated_at = ?
                     WHERE id = ? AND state IN ('authorizing', 'processorUnknown')
+                        AND json_extract(document, '$.authorization.orderId') = ?
                     """)
-                try update.execute(arguments: [session.state.rawValue, sessionDocument, updatedAt, session.id])
+                try update.execute(arguments: [session.state.rawValue, sessionDocument, updatedAt, session.id, order.id])
                 guard db.changesCount > 0 else { return false }
                 let insert = try db.cachedStatement(sql: """
                     INSERT INTO checkout_orders (id, session_id, document, created_at) VALUES (?, ?, ?, ?)
