@@ -220,6 +220,9 @@ public protocol CampaignStore: Sendable {
     /// A campaign by its identifier.
     func campaign(id: String) async throws -> CampaignRecord?
 
+    /// The campaign stored with an idempotency key (as ``NewCampaign/idempotencyKey`` holds it), if any.
+    func campaign(idempotencyKey: String) async throws -> CampaignRecord?
+
     /// Campaigns, newest first.
     /// - Parameters:
     ///   - state: Only campaigns in this state, when given.

@@ -246,6 +246,10 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         return (record, true)
     }
 
+    public func campaign(idempotencyKey: String) async throws -> CampaignRecord? {
+        campaignKeys[idempotencyKey].flatMap { campaignsByID[$0] }.map(withSent)
+    }
+
     public func campaign(id: String) async throws -> CampaignRecord? {
         campaignsByID[id].map(withSent)
     }

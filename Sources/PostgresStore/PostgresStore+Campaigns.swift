@@ -85,6 +85,14 @@ extension PostgresStore: CampaignStore {
         return try rows.first.map(Self.campaignRecord)
     }
 
+    /// - Parameter idempotencyKey: The key as stored.
+    /// - Returns: The campaign stored with it, or `nil`.
+    public func campaign(idempotencyKey: String) async throws -> CampaignRecord? {
+        let rows = try await rows(
+            "SELECT \(unescaped: Self.campaignColumns) FROM campaigns c WHERE c.idempotency_key = \(idempotencyKey)")
+        return try rows.first.map(Self.campaignRecord)
+    }
+
     /// Campaigns, newest first.
     /// - Parameters:
     ///   - state: Only campaigns in this state, when given.

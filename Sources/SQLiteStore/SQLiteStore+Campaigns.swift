@@ -50,6 +50,13 @@ extension SQLiteStore: CampaignStore {
         try await read { db in try Self.campaign(id: id, db) }
     }
 
+    public func campaign(idempotencyKey: String) async throws -> CampaignRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.campaignColumns) FROM campaigns c WHERE c.idempotency_key = ?",
+                             arguments: [idempotencyKey]).map(Self.campaignRecord)
+        }
+    }
+
     public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: """

@@ -75,6 +75,9 @@ struct CampaignRunnerPipelineTests {
             try await base.insertCampaign(campaign, now: now)
         }
         func campaign(id: String) async throws -> CampaignRecord? { try await base.campaign(id: id) }
+        func campaign(idempotencyKey: String) async throws -> CampaignRecord? {
+            try await base.campaign(idempotencyKey: idempotencyKey)
+        }
         func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
             try await base.campaigns(state: state, limit: limit, beforeSequence: beforeSequence)
         }

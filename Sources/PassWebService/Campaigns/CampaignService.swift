@@ -56,6 +56,14 @@ public final class CampaignService: Sendable {
         let hash = Hex.encode(Digest.sha256(try JSONValue.object(body).jsonData(sortedKeys: true, prettyPrinted: false)))
         try IdempotencyKey.check(sentKey)
         let idempotencyKey = IdempotencyKey.stored(sentKey, caller: caller)
+        // A retry of a campaign already accepted answers it as it is, before the body is checked again: its
+        // `scheduledAt` may have passed since, or its template changed; a 422 would tell the client it was not made.
+        if let idempotencyKey, let stored = try await store.campaign(idempotencyKey: idempotencyKey) {
+            guard stored.requestHash == hash else {
+                throw IdempotencyKey.conflict("Idempotency-Key: already used for campaign \(stored.id) with another body")
+            }
+            return (stored, false)
+        }
         let request = try CampaignRequest(body, now: now())
         try await check(request)
         let campaign = NewCampaign(
