@@ -65,6 +65,32 @@ struct AccessTests {
         }
     }
 
+    @Test("A buyer's coupon code does not apply to a session the merchant priced (a summary with its own tax)")
+    func noBuyerCouponOnASummary() async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let (created, session) = try await client.send(
+                "/checkout/v1/sessions", method: .post, headers: Self.idempotent(UUID().uuidString, merchant: true)
+                    .removingContentType(), body: ["summary": ["subtotal": "100.00", "tax": "8.25"]])
+            #expect(created == .created)
+            let id = try #require(session["id"] as? String)
+            let secret = try #require(session["clientSecret"] as? String)
+            let (status, update) = try await client.send("/checkout/v1/sessions/\(id)/coupon-code", method: .post,
+                                                         headers: Self.secret(secret), body: ["couponCode": "SAVE10"])
+            #expect(status == .ok)
+            #expect((update["errors"] as? [[String: Any]])?.first?["code"] as? String == "couponCodeInvalid")
+            // The merchant's price as created (its subtotal, tax and shipping), unchanged.
+            func total(_ session: [String: Any]) -> String? {
+                ((session["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String
+            }
+            let priced = try #require(total(session))
+            #expect((update["newTotal"] as? [String: Any])?["amount"] as? String == priced, "\(update)")
+            let (_, stored) = try await client.send("/checkout/v1/sessions/\(id)", headers: Self.secret(secret))
+            #expect(stored["couponCode"] == nil)
+            #expect(total(stored) == priced)
+        }
+    }
+
     @Test("A session, its sheet, its updates and its order need the client secret or the API key")
     func clientSecret() async throws {
         let fixture = try CheckoutFixture()

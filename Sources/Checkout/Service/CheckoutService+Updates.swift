@@ -98,6 +98,11 @@ extension CheckoutService {
             session.couponAppliedAt = nil
         } else if let current = session.couponCode, current.uppercased() == code.uppercased() {
             // Already applied: it stays at the terms it was applied with.
+        } else if session.summary != nil {
+            // The merchant's server priced this session (a summary, with its own tax): a code the buyer enters would
+            // undercut that price and leave the merchant's tax on the undiscounted amount. Only the merchant's
+            // server applies one, when it creates the session.
+            errors = [ApplePayError(code: .couponCodeInvalid, message: "Codes do not apply to this order.")]
         } else {
             session.couponAppliedAt = nil
             switch pricing.coupon(code) {
