@@ -26,6 +26,12 @@ struct AccountSchemeTests {
         #expect(PaymentNetwork.scheme(ofAccountNumber: "5204240000001234", named: "Visa") == .masterCard)
         #expect(PaymentNetwork.scheme(ofAccountNumber: "4761120010001234", named: nil) == .visa)
         #expect(PaymentNetwork.scheme(ofAccountNumber: "4761120010001234", named: "CartesBancaires") == nil)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "5204240000001234", named: "Maestro") == nil)
+        // A domestic name on a number its network is never issued on does not stand: the number's scheme does.
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "378282246310005", named: "Maestro") == .amex)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "378282246310005", named: "CartesBancaires") == .amex)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "4761120010001234", named: "Maestro") == .visa)
+        #expect(PaymentNetwork.scheme(ofAccountNumber: "6011111111111117", named: "SomeLocalNetwork") == .discover)
     }
 
     @Test("a Visa number under a token naming MasterCard, or no network, is refused where Visa is not taken; a domestic network named on it stands")

@@ -36,14 +36,32 @@ extension PaymentNetwork {
     }
 
     /// The scheme a decrypted card stands for: its number's (``scheme(ofAccountNumber:)``), whatever network a request
-    /// names for it, unless the name is a domestic network such a number may also carry (Cartes Bancaires on a Visa
-    /// number), which then stands as named (`nil`); `nil` too for a number in no scheme's range.
+    /// names for it, unless the name is a domestic network that numbers of that scheme carry (Cartes Bancaires on a
+    /// Visa number), which then stands as named (`nil`); `nil` too for a number in no scheme's range. A domestic name
+    /// on a number its network is never issued on (Maestro on an American Express number) does not stand: the name is
+    /// outside Apple's signature.
     /// - Parameters:
     ///   - accountNumber: The decrypted account number.
     ///   - named: The network the request names (outside Apple's signature), if any.
     public static func scheme(ofAccountNumber accountNumber: String, named: String?) -> PaymentNetwork? {
         guard let scheme = scheme(ofAccountNumber: accountNumber) else { return nil }
-        if let named, PaymentNetwork(rawValue: named).schemeName == nil { return nil }
+        if let named, PaymentNetwork(rawValue: named).schemeName == nil,
+           coBadged[named.lowercased()]?.contains(scheme.rawValue.lowercased()) == true {
+            return nil
+        }
         return scheme
     }
+
+    /// Domestic and regional networks (PassKit's names, lowercased) and the international schemes whose numbers they
+    /// are issued on, as a co-badged card carries both.
+    static let coBadged: [String: Set<String>] = {
+        let visaAndMastercard: Set<String> = ["visa", "mastercard"]
+        return [
+            "cartesbancaires": visaAndMastercard, "eftpos": visaAndMastercard, "mada": visaAndMastercard,
+            "girocard": visaAndMastercard, "interac": visaAndMastercard, "meeza": visaAndMastercard,
+            "jaywan": visaAndMastercard, "dankort": ["visa"], "electron": ["visa"], "vpay": ["visa"],
+            "maestro": ["mastercard"], "bancontact": ["mastercard"], "bancomat": ["mastercard"],
+            "pagobancomat": ["mastercard"], "elo": ["visa", "mastercard", "discover"], "chinaunionpay": ["discover"],
+        ]
+    }()
 }
