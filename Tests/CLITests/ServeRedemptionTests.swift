@@ -41,6 +41,29 @@ struct ServeRedemptionTests {
         return (answer.status, json)
     }
 
+    @Test("a pass whose template folder was removed is still scanned (once, as its stored version), not refused as 422")
+    func removedTemplateFolder() async throws {
+        let templates = try Self.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            try await Self.create(server, serial: "GONE-1", barcode: "GATE-GONE-1")
+            try FileManager.default.removeItem(at: templates.appendingPathComponent("event-ticket"))
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+            var created = 0
+            repeat {
+                try await Task.sleep(for: .milliseconds(200))
+                created = try await server.api("POST", "/api/v1/passes", body: #"{"template":"event-ticket","data":{}}"#).status
+            } while created != 422 && Date() < deadline
+            try #require(created == 422, "the removal was not seen")
+
+            let first = try await Self.scan(server, #"{"barcodeMessage":"GATE-GONE-1","place":"North gate"}"#)
+            #expect(first.status == 200 && first.json["result"] as? String == "valid", "\(first.json)")
+            #expect(first.json["limit"] as? Int == 1)
+            let second = try await Self.scan(server, #"{"passTypeIdentifier":"pass.dev.tessera.demo","serialNumber":"GONE-1"}"#)
+            #expect(second.status == 200 && second.json["result"] as? String == "alreadyRedeemed", "\(second.json)")
+        }
+    }
+
     @Test("scans by barcode and by identifiers follow the template's rule; the last entry voids the ticket on the device",
           arguments: Server.Database.tested)
     func rules(database: Server.Database) async throws {

@@ -95,7 +95,7 @@ extension PassIssuer {
                                   idempotencyKey: idempotencyKey, requestHash: hash), now: now, in: store)
             return RedemptionAnswer(outcome: outcome, rule: nil)
         }
-        let rule = try await templateEntry(named: pass.template).settings.redemption
+        let rule = try await redemptionRule(of: pass)
         let attempt = RedemptionAttempt(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, place: place, rule: rule,
             expired: try await isExpired(pass, at: now), idempotencyKey: idempotencyKey, requestHash: hash)
@@ -114,9 +114,16 @@ extension PassIssuer {
         }
     }
 
-    /// The redemption rule of a pass's template (`.tessera.json`'s `redemption`: `once` unless it says otherwise).
+    /// The redemption rule of a pass's template (`.tessera.json`'s `redemption`: `once` unless it says otherwise). A
+    /// pass whose template folder was removed (last season's, its tickets still valid) is scanned under the rule of
+    /// the version it is pinned to, `once` as stored versions keep no settings: the gate gets a result, not an error
+    /// naming a member its request does not have.
     public func redemptionRule(of pass: PassRecord) async throws -> RedemptionRule {
-        try await templateEntry(named: pass.template).settings.redemption
+        do {
+            return try await templateEntry(named: pass.template).settings.redemption
+        } catch let error as IssuerError where error.status == .unprocessableContent {
+            return try await templateEntry(for: pass).settings.redemption
+        }
     }
 
     /// How often a pass was redeemed, and when and where first; `nil` when never (or the store keeps no redemptions).

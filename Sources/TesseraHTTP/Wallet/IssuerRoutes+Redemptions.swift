@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PassModel
 import PassStore
 import PassWebService
@@ -69,7 +70,15 @@ extension IssuerRoutes {
                 RedemptionView.First(redeemedAt: RFC3339.format($0.firstRedeemedAt), place: $0.firstPlace)
             }, scannedAt: RFC3339.format(outcome.scannedAt), replayed: outcome.replayed)
         if let pass = outcome.pass {
-            view.pass = try await state(pass, pushesQueued: outcome.pushesQueued > 0 ? outcome.pushesQueued : nil)
+            // The scan is recorded: the gate gets its result even when the pass's whole state cannot be read just now
+            // (a pool timeout at a rush). A 5xx here would send the holder to a rescan that answers alreadyRedeemed.
+            do {
+                view.pass = try await state(pass, pushesQueued: outcome.pushesQueued > 0 ? outcome.pushesQueued : nil)
+            } catch {
+                context.logger.warning("redemption recorded; the pass's state could not be read for the answer", metadata: [
+                    "serialNumber": "\(pass.serialNumber)", "result": "\(outcome.result.rawValue)", "error": "\(error)",
+                ])
+            }
         }
         switch outcome.result {
         case .valid:
