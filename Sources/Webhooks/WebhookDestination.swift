@@ -117,6 +117,19 @@ public struct WebhookDestination: Sendable, Equatable {
             return isPublic(Array(address[12..<16]))         // IPv4-mapped
         }
         if address[0..<15].allSatisfy({ $0 == 0 }) { return false }  // :: and ::1
+        // Forms that carry an IPv4 address, which decides: IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d (a
+        // translator on the server's own network reaches 169.254.169.254 this way), 6to4 2002:AABB:CCDD::.
+        if address[0..<12].allSatisfy({ $0 == 0 }) { return isPublic(Array(address[12..<16])) }
+        if address[0..<12].elementsEqual([0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0]) {
+            return isPublic(Array(address[12..<16]))
+        }
+        if address[0] == 0x00 && address[1] == 0x64 && address[2] == 0xff && address[3] == 0x9b && address[4] == 0x00
+            && address[5] == 0x01 { return false }           // local-use NAT64 64:ff9b:1::/48
+        if address[0] == 0x20 && address[1] == 0x02 { return isPublic(Array(address[2..<6])) }  // 6to4
+        if address[0] == 0x20 && address[1] == 0x01 && address[2] == 0x00 && address[3] == 0x00 {
+            return false                                     // Teredo 2001::/32
+        }
+        if address[0] == 0xfe && address[1] & 0xc0 == 0xc0 { return false }  // site-local fec0::/10 (deprecated)
         if address[0] == 0xff { return false }               // multicast
         if address[0] & 0xfe == 0xfc { return false }        // unique local fc00::/7
         if address[0] == 0xfe && address[1] & 0xc0 == 0x80 { return false }  // link-local fe80::/10

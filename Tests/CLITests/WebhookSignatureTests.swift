@@ -28,11 +28,14 @@ struct WebhookSignatureTests {
         for url in ["https://127.0.0.2/", "https://10.0.0.1/", "https://172.31.255.255/", "https://192.168.1.1/",
                     "https://100.64.0.1/", "https://169.254.169.254/", "https://0.0.0.0/", "https://224.0.0.1/",
                     "https://[::1]/", "https://[fe80::1]/", "https://[fd00::1]/", "https://[::ffff:10.0.0.1]/",
-                    "https://[ff02::1]/"] {
+                    "https://[ff02::1]/", "https://[::a00:1]/", "https://[64:ff9b::a9fe:a9fe]/",
+                    "https://[64:ff9b:1::1]/", "https://[2002:a00:1::1]/", "https://[2001:0:4136:e378::1]/",
+                    "https://[fec0::1]/"] {
             let destination = try WebhookDestination(url, allowPrivate: false)
             #expect(throws: WebhookDestination.Refusal.self, "\(url)") { try destination.checkAddresses() }
         }
-        for url in ["https://8.8.8.8/", "https://172.32.0.1/", "https://[2606:4700::1111]/"] {
+        for url in ["https://8.8.8.8/", "https://172.32.0.1/", "https://[2606:4700::1111]/", "https://[64:ff9b::808:808]/",
+                    "https://[2002:808:808::1]/"] {
             #expect(throws: Never.self, "\(url)") { try WebhookDestination(url, allowPrivate: false).checkAddresses() }
         }
         #expect(throws: WebhookDestination.Refusal.self) { try WebhookDestination("https://user:pw@example.com/", allowPrivate: false) }
