@@ -117,8 +117,10 @@ struct BuyPage {
       }
       let busy = false;
       function settle() { busy = false; button.removeAttribute('aria-busy'); }
-      // One key per page: a second tap after a cancelled sheet goes on with the session the first one created.
-      const buyKey = key();
+      // One key per session made: a second tap after a cancelled sheet goes on with the session the first one created.
+      // A creation that failed gets a new key for the next tap: when its answer was lost on the way (the session made,
+      // the page never told), the same key would be answered as a replay without the session's secret, every time.
+      let buyKey = key();
       let created = null;
       function createSession() {
         return created || (created = (async () => {
@@ -130,7 +132,7 @@ struct BuyPage {
             throw new Error((body.error && body.error.message) || 'status ' + response.status);
           }
           return body;
-        })().catch((error) => { created = null; throw error; }));
+        })().catch((error) => { created = null; buyKey = key(); throw error; }));
       }
       const unavailable = 'This product cannot be bought right now. Please try again.';
 
