@@ -18,6 +18,7 @@ extension CampaignRunner {
         let finishes: Bool
         var passType: String
         var templateFields: [String: JSONValue] = [:]
+        var templateVersion: String?
         var wantedFields: [String: JSONValue] = [:]
         switch request.selection {
         case .template(let name, let fields):
@@ -35,6 +36,7 @@ extension CampaignRunner {
                 if let first = passes.first { entry = try await issuer.templateEntry(for: first) } else { entry = nil }
             }
             passType = entry?.builder.passTypeIdentifier ?? ""
+            templateVersion = entry?.version
             if !fields.isEmpty {
                 wantedFields = fields
                 for field in entry.map({ Self.fieldValues(of: $0.builder.template.pass) }) ?? [] {
@@ -55,6 +57,7 @@ extension CampaignRunner {
         var changes: [CampaignPassChange] = []
         var failures = missing.map { CampaignFailure(serialNumber: $0, reason: "no such pass") }
         var matched = missing.count
+        var defaultsByVersion: [String: [String: JSONValue]] = [:]
         for pass in passes {
             switch request.action {
             case .unvoid: guard pass.voided else { continue }
@@ -63,8 +66,20 @@ extension CampaignRunner {
             if !wantedFields.isEmpty {
                 guard let document = try? PassIssuer.document(pass.data) else { continue }
                 let own = document["fields"]?.objectValue ?? [:]
+                // A field the pass does not set shows its template's value, as the version the pass is pinned to has
+                // it (what the holder sees, and what a search of the passes compares).
+                var defaults = templateFields
+                if let version = pass.templateVersion, version != templateVersion {
+                    if let known = defaultsByVersion[version] {
+                        defaults = known
+                    } else if let pinned = try? await issuer.templateEntry(for: pass) {
+                        defaults = Dictionary(Self.fieldValues(of: pinned.builder.template.pass).map { ($0.key, $0.value) },
+                                              uniquingKeysWith: { _, last in last })
+                        defaultsByVersion[version] = defaults
+                    }
+                }
                 let matches = wantedFields.allSatisfy { key, wanted in
-                    Self.sameValue(own[key] ?? templateFields[key], wanted)
+                    Self.sameValue(own[key] ?? defaults[key], wanted)
                 }
                 guard matches else { continue }
             }

@@ -26,15 +26,20 @@ public final class CampaignRunner: Service, Sendable {
         /// (``PassStore/CampaignStore/overlapsCampaignBatchWrites``; otherwise one, with the next read and computed
         /// meanwhile). The store applies them in order either way.
         public var writesInFlight: Int
+        /// How long a template that cannot be loaded (a server error: its files half-saved by an editor, or not yet
+        /// copied to this host) is waited for, from the first failure this process saw, before the campaign fails.
+        public var templateTroublePatience: TimeInterval
 
         /// Creates a configuration.
         public init(
-            batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), releaseSize: Int = 5_000, writesInFlight: Int = 2
+            batchSize: Int = 500, pollInterval: Duration = .milliseconds(500), releaseSize: Int = 5_000, writesInFlight: Int = 2,
+            templateTroublePatience: TimeInterval = 600
         ) {
             self.batchSize = batchSize
             self.pollInterval = pollInterval
             self.releaseSize = releaseSize
             self.writesInFlight = writesInFlight
+            self.templateTroublePatience = templateTroublePatience
         }
     }
 
@@ -46,6 +51,8 @@ public final class CampaignRunner: Service, Sendable {
     private let wakeUp = WakeUpSignal()
     /// The campaigns this process's ``run()`` is running, each in a task of its own.
     private let running = Mutex<Set<String>>([])
+    /// When this process first found a campaign's template unloadable (a server error), by campaign.
+    private let templateTrouble = Mutex<[String: Date]>([:])
 
     /// Creates a runner.
     public init(
@@ -168,10 +175,26 @@ public final class CampaignRunner: Service, Sendable {
                     }
                     prepared = nil
                 } catch let error as IssuerError {
+                    // A template that does not load for now (a server error, not a request's) is waited for: the
+                    // campaign stops here and is taken up again at the next poll, from its cursor, until the patience
+                    // runs out. A request's error (the template gone, data it refuses) fails it at once.
+                    let failedAt = now()
+                    if error.status.code >= 500 {
+                        let since = templateTrouble.withLock { trouble in
+                            let since = trouble[campaign.id, default: failedAt]
+                            trouble[campaign.id] = since
+                            return since
+                        }
+                        if failedAt.timeIntervalSince(since) < configuration.templateTroublePatience {
+                            throw TemplateTrouble(description: error.description)
+                        }
+                    }
+                    templateTrouble.withLock { $0[campaign.id] = nil }
                     logger.error("campaign failed", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
-                    try await store.failCampaign(id: campaign.id, reason: error.description, now: now())
+                    try await store.failCampaign(id: campaign.id, reason: error.description, now: failedAt)
                     return
                 }
+                templateTrouble.withLock { _ = $0.removeValue(forKey: campaign.id) }
                 let store = self.store
                 let now = self.now
                 writing.append((batch, Task { try await store.writeCampaignBatch(batch, now: now()) }))
@@ -248,4 +271,9 @@ extension CampaignRecord {
         record.cursor = cursor
         return record
     }
+}
+
+/// A campaign's template does not load for now: its run stops and is taken up again at the next poll.
+struct TemplateTrouble: Error, CustomStringConvertible {
+    var description: String
 }
