@@ -135,6 +135,42 @@ struct MerchantValidationTests {
         }
     }
 
+    @Test("A client asking past 20 validations at once is answered 429 with Retry-After, and Apple is not called")
+    func limitedPerClient() async throws {
+        let standIn = try AppleGatewayStandIn()
+        let identity = try Self.identity()
+        try await standIn.serve { port in
+            let fixture = try CheckoutFixture { merchant in
+                merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
+                merchant.merchantValidationHosts = ["localhost"]
+            }
+            let validator = try MerchantValidator(
+                merchant: fixture.merchant,
+                trustRoots: try NIOSSLCertificate.fromPEMFile(standIn.certificates.authorityPEMPath),
+                endpointOverrides: ["localhost": "localhost:\(port)"], logger: Logger(label: "test.validation"))
+            let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
+                                              logger: Logger(label: "test.checkout"))
+            try await CheckoutFixture.withClient(router: { Self.router(service) }) { client in
+                let body = try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
+                var statuses: [HTTPResponse.Status] = []
+                var retryAfter: String?
+                for _ in 0..<22 {
+                    try await client.execute(uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
+                                             body: body) { response in
+                        statuses.append(response.status)
+                        if response.status == .tooManyRequests { retryAfter = response.headers[.retryAfter] }
+                    }
+                }
+                #expect(statuses.filter { $0 == .ok }.count >= 20, "\(statuses)")
+                #expect(statuses.last == .tooManyRequests, "\(statuses)")
+                #expect(Int(retryAfter ?? "") ?? 0 >= 1)
+            }
+            try await validator.shutdown()
+            let calls = standIn.seen.withLock { $0.bodies.count }
+            #expect(calls < 22 && calls >= 20)
+        }
+    }
+
     @Test("Hosts outside the list, IPs, ports and plain http are refused without any connection")
     func refusesWithoutConnecting() async throws {
         let standIn = try AppleGatewayStandIn()

@@ -23,6 +23,9 @@ extension CheckoutRoutes {
     }
 
     @Sendable func validateMerchant(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
+        if let wait = merchantValidationLimiter.retryAfter(context.clientAddress, now: Date()) {
+            throw WebServiceError.rateLimited("too many merchant validations from this client", retryAfter: wait)
+        }
         let (body, _) = try await CheckoutRequestBody.decode(MerchantValidationRequest.self, from: request,
                                                              limit: bodyLimit)
         return CheckoutResponse.raw(try await checkout.merchantSession(body))

@@ -35,6 +35,9 @@ struct CheckoutRoutes: Sendable {
     static let secretHeader = HTTPField.Name("Checkout-Client-Secret")!
 
     let checkout: CheckoutService
+    /// Merchant validations per client: each is a mutual-TLS call to Apple with the merchant identity, needed once
+    /// per Apple Pay sheet, and the route takes no credential (a merchant's own Apple Pay page calls it too).
+    let merchantValidationLimiter = RateLimiter(burst: 20, perMinute: 20)
 
     /// The largest body a checkout request may have.
     var bodyLimit: Int { checkout.configuration.maximumBodySize }
