@@ -262,10 +262,14 @@ let package = Package(
         ),
 
         // Tests
+        // Starting test programs with posix_spawn, in a module of its own: spawn.h's declarations change which module
+        // the C library's shared structures (timespec, timeval) are attributed to, for every file of the module
+        // that uses them.
+        .target(name: "TestChildProcess", path: "Tests/TestChildProcess", swiftSettings: swiftSettings),
         .target(
             name: "TesseraTestSupport",
             dependencies: [
-                "PassCrypto", "PassModel", "PostgresStore", logging, nioCore, nioPosix, asyncHTTPClient,
+                "TestChildProcess", "PassCrypto", "PassModel", "PostgresStore", logging, nioCore, nioPosix, asyncHTTPClient,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 nioSSL, .product(name: "NIOTLS", package: "swift-nio"),

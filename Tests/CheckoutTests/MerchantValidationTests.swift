@@ -98,10 +98,12 @@ struct MerchantValidationTests {
         return (certificate, certificatePath, keyPath)
     }
 
-    @Test("Apple's session is returned unchanged; the stand-in saw the client certificate and the merchant's fields")
-    func validates() async throws {
-        let standIn = try AppleGatewayStandIn()
-        let identity = try Self.identity()
+    /// Runs `test` with a client of a checkout whose merchant validation reaches the stand-in as `localhost` (a
+    /// listed validation host), then shuts the validator down.
+    static func withValidatingCheckout(
+        _ standIn: AppleGatewayStandIn, identity: (certificate: Certificate, certificatePath: String, keyPath: String),
+        _ test: @escaping @Sendable (LiveTestClient) async throws -> Void
+    ) async throws {
         try await standIn.serve { port in
             let fixture = try CheckoutFixture { merchant in
                 merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
@@ -113,62 +115,56 @@ struct MerchantValidationTests {
                 endpointOverrides: ["localhost": "localhost:\(port)"], logger: Logger(label: "test.validation"))
             let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
                                               logger: Logger(label: "test.checkout"))
-            try await CheckoutFixture.withClient(router: { Self.router(service) }) { client in
-                try await client.execute(
-                    uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
-                    body: try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
-                ) { response in
-                    #expect(response.status == .ok)
-                    #expect(String(buffer: response.body) == AppleGatewayStandIn.session)
-                }
-                let (failed, error) = try await client.post("/checkout/v1/merchant-validation",
-                                                            ["validationURL": "https://localhost/paymentservices/refuse"])
-                #expect(failed == .badGateway)
-                let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
-                #expect(message.contains("400") && message.contains("unauthorized"))
-            }
+            try await CheckoutFixture.withClient(router: { Self.router(service) }, test)
             try await validator.shutdown()
-            let seen = standIn.seen.withLock { $0 }
-            #expect(seen.bodies.first == ["merchantIdentifier": CheckoutFixture.merchantID, "displayName": "Tessera Arena",
-                                          "initiative": "web", "initiativeContext": "shop.example.test"])
-            #expect(seen.clientCertificates.first == Array(identity.certificate.derData))
         }
+    }
+
+    @Test("Apple's session is returned unchanged; the stand-in saw the client certificate and the merchant's fields")
+    func validates() async throws {
+        let standIn = try AppleGatewayStandIn()
+        let identity = try Self.identity()
+        try await Self.withValidatingCheckout(standIn, identity: identity) { client in
+            try await client.execute(
+                uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
+                body: try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == AppleGatewayStandIn.session)
+            }
+            let (failed, error) = try await client.post("/checkout/v1/merchant-validation",
+                                                        ["validationURL": "https://localhost/paymentservices/refuse"])
+            #expect(failed == .badGateway)
+            let message = (error["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains("400") && message.contains("unauthorized"))
+        }
+        let seen = standIn.seen.withLock { $0 }
+        #expect(seen.bodies.first == ["merchantIdentifier": CheckoutFixture.merchantID, "displayName": "Tessera Arena",
+                                      "initiative": "web", "initiativeContext": "shop.example.test"])
+        #expect(seen.clientCertificates.first == Array(identity.certificate.derData))
     }
 
     @Test("A client asking past 20 validations at once is answered 429 with Retry-After, and Apple is not called")
     func limitedPerClient() async throws {
         let standIn = try AppleGatewayStandIn()
         let identity = try Self.identity()
-        try await standIn.serve { port in
-            let fixture = try CheckoutFixture { merchant in
-                merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
-                merchant.merchantValidationHosts = ["localhost"]
-            }
-            let validator = try MerchantValidator(
-                merchant: fixture.merchant,
-                trustRoots: try NIOSSLCertificate.fromPEMFile(standIn.certificates.authorityPEMPath),
-                endpointOverrides: ["localhost": "localhost:\(port)"], logger: Logger(label: "test.validation"))
-            let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
-                                              logger: Logger(label: "test.checkout"))
-            try await CheckoutFixture.withClient(router: { Self.router(service) }) { client in
-                let body = try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
-                var statuses: [HTTPResponse.Status] = []
-                var retryAfter: String?
-                for _ in 0..<22 {
-                    try await client.execute(uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
-                                             body: body) { response in
-                        statuses.append(response.status)
-                        if response.status == .tooManyRequests { retryAfter = response.headers[.retryAfter] }
-                    }
+        try await Self.withValidatingCheckout(standIn, identity: identity) { client in
+            let body = try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
+            var statuses: [HTTPResponse.Status] = []
+            var retryAfter: String?
+            for _ in 0..<22 {
+                try await client.execute(uri: "/checkout/v1/merchant-validation", method: .post, headers: JSONBody.json,
+                                         body: body) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests { retryAfter = response.headers[.retryAfter] }
                 }
-                #expect(statuses.filter { $0 == .ok }.count >= 20, "\(statuses)")
-                #expect(statuses.last == .tooManyRequests, "\(statuses)")
-                #expect(Int(retryAfter ?? "") ?? 0 >= 1)
             }
-            try await validator.shutdown()
-            let calls = standIn.seen.withLock { $0.bodies.count }
-            #expect(calls < 22 && calls >= 20)
+            #expect(statuses.filter { $0 == .ok }.count >= 20, "\(statuses)")
+            #expect(statuses.last == .tooManyRequests, "\(statuses)")
+            #expect(Int(retryAfter ?? "") ?? 0 >= 1)
         }
+        let calls = standIn.seen.withLock { $0.bodies.count }
+        #expect(calls < 22 && calls >= 20)
     }
 
     @Test("Hosts outside the list, IPs, ports and plain http are refused without any connection")

@@ -1,4 +1,5 @@
 public import Foundation
+import TestChildProcess
 
 /// Tink's published ECv2SigningOnly test keys: `GOOGLE_SIGNING_EC_V2_SIGNING_ONLY_PRIVATE_KEY_PKCS8_BASE64` (root),
 /// entry 2 of `GOOGLE_VERIFYING_PUBLIC_KEYS_JSON` (its public key), `GOOGLE_SIGNING_EC_V2_SIGNING_ONLY_INTERMEDIATE_*`

@@ -1,4 +1,5 @@
 public import Foundation
+import TestChildProcess
 
 /// Google's OAuth 2.0 token endpoint and Google Wallet's REST API (`walletobjects/v1`) on loopback, written in
 /// Python: it verifies each token request's JWT assertion with PyJWT against the service account's public key,

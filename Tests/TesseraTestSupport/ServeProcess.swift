@@ -1,4 +1,5 @@
 public import Foundation
+import TestChildProcess
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 public import Foundation
+import TestChildProcess
 
 /// The outcome of running a program.
 public struct ProcessResult: Sendable {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 public import Foundation
+import TestChildProcess
 #if canImport(Glibc)
 import Glibc
 #endif

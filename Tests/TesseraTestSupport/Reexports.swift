@@ -1,0 +1,2 @@
+/// The suites start programs with ``ChildProcess`` through this module.
+@_exported import TestChildProcess
