@@ -17,9 +17,9 @@ struct SQLiteCheckpointTests {
     /// Whether every frame of the log has been copied into the file, as the log's shared index says (SQLite's
     /// documented wal-index: `mxFrame` at byte 16 of the header, `nBackfill` at byte 96, native order).
     private static func caughtUp(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path + "-shm"), let bytes = try? handle.read(upToCount: 100),
-              bytes.count == 100 else { return false }
-        try? handle.close()
+        guard let handle = FileHandle(forReadingAtPath: path + "-shm") else { return false }
+        defer { try? handle.close() }
+        guard let bytes = try? handle.read(upToCount: 100), bytes.count == 100 else { return false }
         let word = { (offset: Int) in bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
         return word(16) == word(96)
     }
