@@ -187,7 +187,8 @@ for key in ("merchantIdentity", "paymentProcessingKeyPaths", "appleRootCertifica
     config.pop(key, None)
 json.dump(config, open(sys.argv[2], "w"))
 EOF
-    "$bin/tessera" serve --port 18094 --database "sqlite:$work/checkout.sqlite" --templates PassTemplates \
+    # One client creating sessions as fast as it can: the per-client limit of anonymous creations is off.
+    TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE=0 "$bin/tessera" serve --port 18094 --database "sqlite:$work/checkout.sqlite" --templates PassTemplates \
         "${credentials[@]}" --merchant-config "$work/merchant.json" --log-level warning >"$work/serve-checkout.log" 2>&1 &
     pids+=($!); port_pid[18094]=$!
     wait_for http://127.0.0.1:18094/health

@@ -211,6 +211,22 @@ struct ServeCommand: AsyncParsableCommand {
             }
             checkout.sessionLifetime = TimeInterval(seconds)
         }
+        if let text = environment["TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION"] {
+            guard let seconds = Int(text), (0...31_536_000).contains(seconds) else {
+                throw CommandFailure(
+                    message: "TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION: \(text) is not 0-31536000 seconds (up to a year)",
+                    exitCode: 2)
+            }
+            checkout.abandonedSessionRetention = TimeInterval(seconds)
+        }
+        if let text = environment["TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE"] {
+            guard let count = Int(text), (0...1_000_000).contains(count) else {
+                throw CommandFailure(
+                    message: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE: \(text) is not 0-1000000 (0: no limit)",
+                    exitCode: 2)
+            }
+            checkout.anonymousSessionsPerMinute = count
+        }
         let signer: PassSigner
         var orderSettings: ServerConfiguration.Orders?
         if let identitySettings {

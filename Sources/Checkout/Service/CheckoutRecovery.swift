@@ -3,7 +3,8 @@ import ServiceLifecycle
 /// Records the process's heartbeat every ``CheckoutService/Configuration/heartbeatInterval`` and runs
 /// ``CheckoutService/recoverAuthorizations(startingUp:)`` at start-up and then every
 /// ``CheckoutService/Configuration/recoveryInterval`` until shutdown, so an authorization interrupted by a crash or a
-/// silent processor is finished, and owed order passes are issued.
+/// silent processor is finished, and owed order passes are issued; and deletes abandoned carts at start-up and then
+/// every ``CheckoutService/Configuration/abandonedSessionSweepInterval``.
 struct CheckoutRecovery: Service {
     let service: CheckoutService
 
@@ -22,6 +23,12 @@ struct CheckoutRecovery: Service {
                         try? await Task.sleep(for: configuration.heartbeatInterval)
                         guard !Task.isCancelled else { return }
                         await service.recordHeartbeat()
+                    }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        await service.deleteAbandonedSessions()
+                        try? await Task.sleep(for: configuration.abandonedSessionSweepInterval)
                     }
                 }
                 group.addTask {

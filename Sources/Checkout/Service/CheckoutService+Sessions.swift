@@ -197,4 +197,25 @@ extension CheckoutService {
                                         status: .unprocessableContent)
         }
     }
+
+    /// Deletes the abandoned carts: sessions never paid that expired more than
+    /// ``Configuration/abandonedSessionRetention`` ago, a thousand at a time until none is left. Paid sessions, and
+    /// sessions an authorization holds, are kept.
+    /// - Returns: How many were deleted.
+    @discardableResult
+    public func deleteAbandonedSessions() async -> Int {
+        let cutoff = now().addingTimeInterval(-(configuration.sessionLifetime + configuration.abandonedSessionRetention))
+        var deleted = 0
+        do {
+            while !Task.isCancelled {
+                let count = try await store.deleteAbandonedSessions(lastChangedBefore: cutoff, limit: 1_000)
+                deleted += count
+                if count < 1_000 { break }
+            }
+        } catch {
+            logger.error("abandoned checkout sessions could not be deleted", metadata: ["error": "\(error)"])
+        }
+        if deleted > 0 { logger.info("abandoned checkout sessions deleted", metadata: ["count": "\(deleted)"]) }
+        return deleted
+    }
 }

@@ -41,6 +41,15 @@ public final class CheckoutService: Sendable {
         /// How long a session can be updated and paid after it was created (its prices, coupon and shipping are
         /// those of that time): 24 hours by default.
         public var sessionLifetime: TimeInterval
+        /// How long an abandoned cart (a session never paid) is kept once it expired, so that its creator can still
+        /// read it and see why it was refused: 7 days by default; then it is deleted.
+        public var abandonedSessionRetention: TimeInterval = 7 * 86_400
+        /// How often abandoned carts are looked for.
+        public var abandonedSessionSweepInterval: Duration = .seconds(3600)
+        /// How many sessions one client may create without the merchant's API key: this many at once, then this many
+        /// a minute (a buy page creates one per tap of its button); 0 is no limit. The merchant's own server, with
+        /// its key, is never limited.
+        public var anonymousSessionsPerMinute = 60
 
         /// Creates a configuration.
         /// - Parameters:

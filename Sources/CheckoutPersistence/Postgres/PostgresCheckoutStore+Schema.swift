@@ -95,5 +95,9 @@ extension PostgresCheckoutStore {
             )
             """,
         ],
+        [
+            // Pending sessions by their last change, for deleting abandoned carts without reading the table.
+            "CREATE INDEX checkout_sessions_pending ON checkout_sessions (updated_at) WHERE state = 'pending'",
+        ],
     ]
 }

@@ -1,5 +1,5 @@
 public import Checkout
-import Foundation
+public import Foundation
 internal import PostgresNIO
 
 extension PostgresCheckoutStore {
@@ -64,5 +64,22 @@ extension PostgresCheckoutStore {
             RETURNING id
             """)
         return !rows.isEmpty
+    }
+
+    /// Deletes pending sessions last changed before a date, oldest first, in one statement (a session a payment
+    /// claims meanwhile is no longer pending when the delete reaches its row, and is kept).
+    /// - Parameters:
+    ///   - lastChangedBefore: Sessions changed since are kept.
+    ///   - limit: At most this many.
+    /// - Returns: How many were deleted.
+    public func deleteAbandonedSessions(lastChangedBefore: Date, limit: Int) async throws -> Int {
+        let rows = try await rows("""
+            DELETE FROM checkout_sessions WHERE id IN (
+                SELECT id FROM checkout_sessions WHERE state = 'pending' AND updated_at < \(lastChangedBefore)
+                ORDER BY updated_at LIMIT \(max(0, limit)) FOR UPDATE SKIP LOCKED)
+            AND state = 'pending'
+            RETURNING id
+            """)
+        return rows.count
     }
 }

@@ -1,5 +1,5 @@
 public import Checkout
-import Foundation
+public import Foundation
 internal import GRDB
 
 extension SQLiteCheckoutStore {
@@ -61,6 +61,24 @@ extension SQLiteCheckoutStore {
                 """)
             try update.execute(arguments: [document, updatedAt, session.id, session.previousRevision])
             return db.changesCount > 0
+        }
+    }
+
+    /// Deletes pending sessions last changed before a date, oldest first, in one statement.
+    /// - Parameters:
+    ///   - lastChangedBefore: Sessions changed since are kept.
+    ///   - limit: At most this many.
+    /// - Returns: How many were deleted.
+    public func deleteAbandonedSessions(lastChangedBefore: Date, limit: Int) async throws -> Int {
+        let cutoff = lastChangedBefore.timeIntervalSince1970
+        return try await write { db in
+            let delete = try db.cachedStatement(sql: """
+                DELETE FROM checkout_sessions WHERE id IN (
+                    SELECT id FROM checkout_sessions WHERE state = 'pending' AND updated_at < ?
+                    ORDER BY updated_at LIMIT ?)
+                """)
+            try delete.execute(arguments: [cutoff, max(0, limit)])
+            return db.changesCount
         }
     }
 }

@@ -46,8 +46,16 @@ public final class SQLiteCheckoutStore: CheckoutStore {
         migrator.registerMigration("checkout-v3: authorization holders, heartbeats") { db in
             try db.execute(sql: version3)
         }
+        migrator.registerMigration("checkout-v4: abandoned sessions") { db in
+            try db.execute(sql: version4)
+        }
         return migrator
     }()
+
+    /// Pending sessions by their last change, for deleting abandoned carts without reading the table.
+    private static let version4 = """
+        CREATE INDEX checkout_sessions_pending ON checkout_sessions (updated_at) WHERE state = 'pending';
+        """
 
     /// Who holds an authorization (a column, empty for sessions held before it existed) and each server process's
     /// last heartbeat: added, nothing changed.

@@ -1,4 +1,5 @@
 import Checkout
+import Foundation
 import HTTPTypes
 import Hummingbird
 import PaymentRequest
@@ -17,6 +18,9 @@ extension CheckoutRoutes {
             throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
         }
         let fromMerchant = try checkout.isMerchant(Self.credentials(request))
+        if !fromMerchant, let wait = anonymousSessionLimiter?.retryAfter(context.clientAddress, now: Date()) {
+            throw WebServiceError.rateLimited("too many checkout sessions created from this client", retryAfter: wait)
+        }
         let (body, raw) = try await CheckoutRequestBody.decode(CreateSessionRequest.self, from: request, limit: bodyLimit)
         let created = try await checkout.createSession(body, raw: raw, idempotencyKey: key, fromMerchant: fromMerchant)
         var response = try CheckoutResponse.json(created.view, status: .created)

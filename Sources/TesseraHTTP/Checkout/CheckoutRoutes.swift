@@ -38,6 +38,15 @@ struct CheckoutRoutes: Sendable {
     /// Merchant validations per client: each is a mutual-TLS call to Apple with the merchant identity, needed once
     /// per Apple Pay sheet, and the route takes no credential (a merchant's own Apple Pay page calls it too).
     let merchantValidationLimiter = RateLimiter(burst: 20, perMinute: 20)
+    /// Sessions created without the merchant's API key, per client: each is a stored row
+    /// (``CheckoutService/Configuration/anonymousSessionsPerMinute``); `nil` is no limit.
+    let anonymousSessionLimiter: RateLimiter?
+
+    init(checkout: CheckoutService) {
+        self.checkout = checkout
+        let perMinute = checkout.configuration.anonymousSessionsPerMinute
+        anonymousSessionLimiter = perMinute > 0 ? RateLimiter(burst: perMinute, perMinute: perMinute) : nil
+    }
 
     /// The largest body a checkout request may have.
     var bodyLimit: Int { checkout.configuration.maximumBodySize }
