@@ -198,6 +198,8 @@ extension PassTemplate {
                     guard case .object(var field) = list[position] else { continue }
                     list[position] = .null  // release the element so the field dictionary is mutated in place
                     field["value"] = value
+                    // Wallet shows `attributedValue` in place of `value`: the template's would hide the pass's own.
+                    field.removeValue(forKey: "attributedValue")
                     list[position] = .object(field)
                 }
                 styleObject[group] = .array(list)

@@ -112,6 +112,8 @@ extension PassTemplate {
             }
             for location in locations {
                 pass[keyPath: location.stylePath]?[keyPath: location.groupPath]?[location.index].value = fieldValue
+                // Wallet shows `attributedValue` in place of `value`: the template's would hide the pass's own.
+                pass[keyPath: location.stylePath]?[keyPath: location.groupPath]?[location.index].attributedValue = nil
             }
         }
         return needsGeneralPath ? nil : pass
