@@ -77,7 +77,7 @@ public struct PassImages: Sendable, Equatable {
 
     /// A template's files with these images in place: an image given replaces the template's files of that image at
     /// every scale and in every language folder (`thumbnail.png` given: the template's `thumbnail@2x.png`,
-    /// `thumbnail@3x.png` and `fr.lproj/thumbnail.png` go too), so that no device shows the template's picture at a
+    /// `thumbnail@3x.png`, `thumbnail.pdf` and `fr.lproj/thumbnail.png` go too), so that no device shows the template's picture at a
     /// scale or in a language the data did not give. Wallet scales the scales given for the others.
     /// - Parameter templateFiles: The template's files by bundle path.
     /// - Returns: The pass's files.
@@ -88,7 +88,8 @@ public struct PassImages: Sendable, Equatable {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             let folder = path.dropLast(name.count)
             guard folder.isEmpty || (folder.hasSuffix(".lproj/") && !folder.dropLast().contains("/")) else { return true }
-            return Self.base(of: name).map { !given.contains($0) } ?? true
+            // A template's PDF of the image goes too: a PNG and a PDF of one image would both be signed.
+            return PassValidator.imageBase(ofPNGOrPDF: name).map { !given.contains($0) } ?? true
         }
         result.merge(files) { $1 }
         return result

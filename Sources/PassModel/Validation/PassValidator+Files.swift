@@ -51,6 +51,16 @@ extension PassValidator {
         "icon", "logo", "thumbnail", "strip", "background", "footer", "artwork", "primaryLogo", "secondaryLogo",
     ]
 
+    /// The image a PNG or PDF file name is (`thumbnail` for `thumbnail@2x.png` or `thumbnail.pdf`), or `nil` when it
+    /// is not an image name Wallet uses in that format.
+    /// - Parameter name: A bundle file name.
+    package static func imageBase(ofPNGOrPDF name: String) -> String? {
+        guard name.hasSuffix(".pdf") else { return imageBase(ofPNG: name) }
+        var stem = String(name.dropLast(4))
+        if stem.hasSuffix("@2x") || stem.hasSuffix("@3x") { stem = String(stem.dropLast(3)) }
+        return pdfImageNames.contains(stem) ? stem : nil
+    }
+
     /// The image a PNG file name is (`thumbnail` for `thumbnail@2x.png`), or `nil` when it is not a PNG name Wallet
     /// uses.
     /// - Parameter name: A bundle file name.
