@@ -206,7 +206,17 @@ struct BatchRows {
                 throw BatchRowError(message: "\"\(key)\": expected the image file's path, found \(value.kindName)")
             }
             let name = String(key.dropFirst("images.".count))
-            var images = data.overrides["images"]?.objectValue ?? [:]
+            var images: [String: JSONValue] = [:]
+            switch data.overrides["images"] {
+            case nil, .null?: break
+            case .object(let given)?: images = given
+            case let other?:
+                throw BatchRowError(message: "\"images\": must be an object of image file name to its bytes in base64, "
+                    + "found \(other.kindName)")
+            }
+            guard images[name] == nil else {
+                throw BatchRowError(message: "\"\(key)\": the image is also given in \"images\"; give it once")
+            }
             do {
                 images[name] = .string(try readImage(file, besides: batchFile).base64EncodedString())
             } catch let failure as BatchRowError {

@@ -91,6 +91,23 @@ struct CLIPassImagesTests {
         #expect(lines.status == 0, "\(lines.stderr)")
         await #expect(try Self.entryHex(out.appendingPathComponent("J-1.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("bo")))
 
+        // A row whose `images` is not an object, or that gives one image twice, fails alone and names it.
+        let conflicting = work.appendingPathComponent("conflicting.jsonl")
+        try Data("""
+            {"serialNumber": "K-1", "images": "oops", "images.thumbnail.png": "photos/bo.png"}
+            {"serialNumber": "K-2", "images": {"thumbnail.png": "AAAA"}, "images.thumbnail.png": "photos/bo.png"}
+            {"serialNumber": "K-3", "images.thumbnail.png": "photos/ana.png"}
+
+            """.utf8).write(to: conflicting)
+        let mixed = try await Subprocess.tessera(["pass", "batch", "--template", template, "--rows", conflicting.path,
+                                            "--out-dir", out.path] + credentials)
+        #expect(mixed.status == 1, "\(mixed.stdout)\(mixed.stderr)")
+        #expect(mixed.stderr.contains("line 1") && mixed.stderr.contains("\"images\": must be an object"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("line 2") && mixed.stderr.contains("give it once"), "\(mixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("K-1.pkpass").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("K-2.pkpass").path))
+        await #expect(try Self.entryHex(out.appendingPathComponent("K-3.pkpass").path, "thumbnail.png") == Self.hex(Self.photo("ana")))
+
         let badHeader = work.appendingPathComponent("bad.csv")
         try Data("serialNumber,images.photo.png\nX-1,photos/ana.png\n".utf8).write(to: badHeader)
         let refused = try await Subprocess.tessera(["pass", "batch", "--template", template, "--rows", badHeader.path,
