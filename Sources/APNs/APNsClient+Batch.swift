@@ -28,7 +28,7 @@ extension APNsClient {
                 try APNsPushToken.validate(token)
                 sent.append(index)
             } catch {
-                results[index] = .badDeviceToken
+                results[index] = .malformedToken
             }
         }
         if !sent.isEmpty {

@@ -62,7 +62,7 @@ public final class APNsClient: Sendable {
     /// - Throws: ``APNsError`` before anything is sent: a malformed push token or topic, an unsignable provider
     ///   token, or a client already shut down.
     public func send(pushToken: String, topic: String, expiration: Date? = nil) async throws(APNsError) -> APNsResult {
-        // Refused before anything is sent, where a batch answers badDeviceToken for the one token.
+        // Refused before anything is sent, where a batch answers malformedToken for the one token.
         try APNsPushToken.validate(pushToken)
         return try await send(pushTokens: [pushToken], topic: topic, expiration: expiration)[0]
     }
@@ -118,6 +118,8 @@ public final class APNsClient: Sendable {
                         metadata: metadata(["apns.timestamp": "\(timestamp.map { "\($0)" } ?? "-")"]))
         case .badDeviceToken:
             logger.info("APNs: bad device token", metadata: metadata([:]))
+        case .malformedToken:
+            logger.info("APNs: malformed push token, not sent", metadata: metadata([:]))
         case .retryable(let status, let reason, let retryAfter):
             logger.warning("APNs: temporary failure", metadata: metadata([
                 "apns.status": "\(status.map(String.init) ?? "none")", "apns.reason": "\(reason)",

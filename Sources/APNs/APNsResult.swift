@@ -8,8 +8,11 @@ public enum APNsResult: Sendable, Equatable {
     /// The token is no longer active for the topic (410, `Unregistered` or `ExpiredToken`): forget the
     /// registration. `timestamp` is when APNs last confirmed it was invalid, when APNs said.
     case unregistered(timestamp: Date?)
-    /// The token is malformed or belongs to the other environment (400 `BadDeviceToken`).
+    /// APNs refused the token (400 `BadDeviceToken`): a token of the other environment (a production token sent to
+    /// the sandbox, or the reverse) as much as a broken one, so it says nothing certain about the token itself.
     case badDeviceToken
+    /// The token is not a push token at all (empty, too long, not hexadecimal): refused before anything was sent.
+    case malformedToken
     /// Worth trying again later: 429, 5xx, a timeout or a connection failure. `status` is `nil` when no
     /// answer arrived; `retryAfter` is the server's `Retry-After`, in seconds, when it sent one.
     case retryable(status: Int?, reason: String, retryAfter: TimeInterval?)
@@ -22,10 +25,11 @@ public enum APNsResult: Sendable, Equatable {
         return false
     }
 
-    /// Whether the push token should be removed from the store (``unregistered(timestamp:)`` or ``badDeviceToken``).
+    /// Whether the push token should be removed from the store (``unregistered(timestamp:)`` or ``malformedToken``;
+    /// not ``badDeviceToken``, which a server pushing to the wrong environment gets for every token).
     public var invalidatesPushToken: Bool {
         switch self {
-        case .unregistered, .badDeviceToken: return true
+        case .unregistered, .malformedToken: return true
         default: return false
         }
     }

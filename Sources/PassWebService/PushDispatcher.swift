@@ -173,9 +173,17 @@ public final class PushDispatcher: Service, Sendable {
                     unlessRefreshedAfter: timestamp)
                 logger.info("push token unregistered", metadata: metadata.merging(["removed": "\(removed)"]) { $1 })
             case .badDeviceToken:
+                // Not taken as the token's end: APNs answers this for every token of the other environment, and a
+                // server pointed at the sandbox would otherwise forget every device. Wallet's tokens are production
+                // tokens; a token that is really dead is answered 410 by the production host.
+                logger.error("""
+                    push refused: BadDeviceToken (a broken token, or one of another APNs environment than the host \
+                    pushed to; Wallet passes and orders use the production host): registrations kept
+                    """, metadata: metadata)
+            case .malformedToken:
                 try await store.removeRegistrations(
                     pushToken: push.pushToken, passTypeIdentifier: push.passTypeIdentifier, unlessRefreshedAfter: nil)
-                logger.warning("bad device token: registrations removed", metadata: metadata)
+                logger.warning("malformed push token: registrations removed", metadata: metadata)
             case .retryable(let reason, let retryAfter):
                 let delay = Self.backoff(attempt: push.attempts, retryAfter: retryAfter)
                 let age = now().timeIntervalSince(push.queuedAt)

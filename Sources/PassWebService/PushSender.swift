@@ -6,8 +6,11 @@ public enum PushOutcome: Sendable, Equatable {
     case delivered
     /// APNs says the token is no longer valid since `timestamp` (410 Unregistered).
     case unregistered(timestamp: Date?)
-    /// APNs says the token is malformed or for another environment (400 BadDeviceToken).
+    /// APNs refused the token (400 BadDeviceToken): a broken token, or one of the other APNs environment, which is
+    /// what every token gets when the server pushes to the sandbox.
     case badDeviceToken
+    /// The token is not a push token at all (empty, too long, not hexadecimal): nothing was sent.
+    case malformedToken
     /// A temporary failure (429, 5xx, connection): try again later, not before `retryAfter` seconds if given.
     case retryable(reason: String, retryAfter: TimeInterval?)
     /// A permanent failure for this push (other 4xx), with APNs' reason.
@@ -19,6 +22,7 @@ public enum PushOutcome: Sendable, Equatable {
         case .delivered: "delivered"
         case .unregistered: "unregistered"
         case .badDeviceToken: "bad_device_token"
+        case .malformedToken: "malformed_token"
         case .retryable: "retry"
         case .failed: "failed"
         }

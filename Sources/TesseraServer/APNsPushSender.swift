@@ -39,6 +39,7 @@ public struct APNsPushSender: PushSender {
         case .delivered: .delivered
         case .unregistered(let timestamp): .unregistered(timestamp: timestamp)
         case .badDeviceToken: .badDeviceToken
+        case .malformedToken: .malformedToken
         case .retryable(let status, let reason, let retryAfter):
             .retryable(reason: status.map { "\($0) \(reason)" } ?? reason, retryAfter: retryAfter)
         case .failed(let status, let reason): .failed(reason: "\(status) \(reason)")
@@ -47,7 +48,7 @@ public struct APNsPushSender: PushSender {
 
     private static func outcome(_ error: APNsError) -> PushOutcome {
         switch error.code {
-        case .invalidPushToken: .badDeviceToken
+        case .invalidPushToken: .malformedToken
         case .clientShutDown: .retryable(reason: error.reason, retryAfter: nil)
         default: .failed(reason: error.description)
         }

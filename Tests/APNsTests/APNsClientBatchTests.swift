@@ -21,7 +21,7 @@ struct APNsClientBatchTests {
             let tokens = [Self.token(1), "not a token", Self.token(2), Self.token(3)] + (4..<150).map(Self.token)
             let results = try await client.send(pushTokens: tokens, topic: StandInFixture.topic)
             #expect(results.count == tokens.count)
-            #expect(results[1] == .badDeviceToken)
+            #expect(results[1] == .malformedToken && results[1].invalidatesPushToken)
             let answered = Dictionary(standIn.requests.compactMap { request in request.pushToken.map { ($0, request.status) } }) { $1 }
             #expect(Set(answered.keys) == Set(tokens).subtracting(["not a token"]))
             var kinds: [String: Int] = [:]

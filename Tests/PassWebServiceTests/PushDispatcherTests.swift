@@ -52,14 +52,21 @@ struct PushDispatcherTests {
         #expect(try await fixture.store.registrationCount(passTypeIdentifier: stale.passTypeIdentifier, serialNumber: stale.serialNumber) == 0)
     }
 
-    @Test("400 BadDeviceToken removes the registration")
+    @Test("400 BadDeviceToken drops the push but keeps the registration (a server pushing to the sandbox gets it for every production token); a malformed token's registrations go")
     func badDeviceToken() async throws {
         let fixture = try WebServiceFixture()
         let pass = try await registeredPass(fixture, tokens: ["d1": "t1"])
+        let broken = try await registeredPass(fixture, tokens: ["d2": "t2"])
         fixture.pushes.answer(.badDeviceToken, for: "t1")
+        fixture.pushes.answer(.malformedToken, for: "t2")
         try await change(fixture, pass, seat: "3A")
-        try await fixture.dispatcher.sendDueBatch()
-        #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber) == 0)
+        try await change(fixture, broken, seat: "3B")
+        #expect(try await fixture.dispatcher.sendDueBatch() == 2)
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber) == 1)
+        #expect(try await fixture.store.registrationCount(passTypeIdentifier: broken.passTypeIdentifier, serialNumber: broken.serialNumber) == 0)
+        // The refused push is not tried again.
+        fixture.clock.advance(600)
+        #expect(try await fixture.dispatcher.sendDueBatch() == 0)
     }
 
     @Test("429 and 5xx are retried later with backoff, not before Retry-After")
