@@ -47,11 +47,21 @@ struct APNsOptions: ParsableArguments {
     }
 
     /// The APNs client's settings, or `nil` when pushes are off; the server makes the client.
-    func configuration(signerCredentials: ServerCredentialOptions) throws -> APNsClient.Configuration? {
+    /// - Parameters:
+    ///   - signerCredentials: The Pass Type ID certificate and key, for certificate authentication.
+    ///   - orders: Whether the server issues orders, whose pushes go through the same client.
+    func configuration(signerCredentials: ServerCredentialOptions, orders: Bool = false) throws -> APNsClient.Configuration? {
         guard let mode = value(apnsAuth, "TESSERA_APNS_AUTH") else { return nil }
         let authentication: APNsClient.Configuration.Authentication
         switch mode {
         case "certificate":
+            // APNs takes a Pass Type ID certificate for its own topic only: every order push would be refused.
+            guard !orders else {
+                throw CommandFailure(
+                    message: "--apns-auth certificate pushes with the Pass Type ID certificate, which APNs refuses for "
+                        + "an Order Type ID: with --order-templates use --apns-auth token (a .p8 key covers both)",
+                    exitCode: 2)
+            }
             guard let cert = signerCredentials.resolvedCert, let key = signerCredentials.resolvedKey else {
                 throw CommandFailure(
                     message: "--apns-auth certificate uses the Pass Type ID certificate: give --cert and --key (PEM)",

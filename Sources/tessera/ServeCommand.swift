@@ -248,7 +248,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         MetricsSystem.bootstrap(metricsFactory)
         var apnsConfiguration = try identitySettings.map { try apns.endpoint(identities: $0) }
-            ?? apns.configuration(signerCredentials: credentials)
+            ?? apns.configuration(signerCredentials: credentials, orders: orderSettings != nil)
         let sending = try apns.sending(environment)
         apnsConfiguration?.connections = sending.connections
 

@@ -89,7 +89,7 @@ struct ServeOrdersIsolationTests {
         }
     }
 
-    @Test("--order-templates without the Order Type ID credentials, or a missing folder, is a usage error naming the flag")
+    @Test("--order-templates without the Order Type ID credentials, with a missing folder or with certificate pushes is a usage error naming the flag")
     func orderFlags() async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-order-flags")
         let certs = work.appendingPathComponent("certs")
@@ -118,5 +118,15 @@ struct ServeOrdersIsolationTests {
         }
         #expect(passCertificate.status != 0)
         #expect(passCertificate.stderr.contains("--order-cert"))
+        // The Pass Type ID certificate cannot push to an Order Type ID: refused before anything starts.
+        let certificatePushes = try await offCooperativePool {
+            try Subprocess.tessera(base + ["--order-templates", templates,
+                                          "--order-cert", certs.appendingPathComponent("order.pem").path,
+                                          "--order-key", certs.appendingPathComponent("order.key").path,
+                                          "--apns-auth", "certificate"])
+        }
+        #expect(certificatePushes.status == 2, "\(certificatePushes.stderr)")
+        #expect(certificatePushes.stderr.contains("--apns-auth certificate") && certificatePushes.stderr.contains("token"),
+                "\(certificatePushes.stderr)")
     }
 }
