@@ -72,6 +72,7 @@ public final class PushDispatcher: Service, Sendable {
         await cancelWhenGracefulShutdown {
             var sending: Task<Void, Never>?
             while !Task.isCancelled {
+                let claimedAt = self.now()
                 let pushes = (try? await self.claimDue()) ?? []
                 if pushes.isEmpty {
                     await sending?.value
@@ -80,7 +81,7 @@ public final class PushDispatcher: Service, Sendable {
                     continue
                 }
                 let previous = sending
-                sending = Task { await self.deliver(pushes) }
+                sending = Task { await self.deliver(pushes, claimedAt: claimedAt) }
                 await previous?.value
             }
             await sending?.value
@@ -93,8 +94,9 @@ public final class PushDispatcher: Service, Sendable {
     /// - Returns: How many pushes were handled.
     @discardableResult
     public func sendDueBatch() async throws -> Int {
+        let claimedAt = now()
         let pushes = try await claimDue()
-        await deliver(pushes)
+        await deliver(pushes, claimedAt: claimedAt)
         return pushes.count
     }
 
@@ -108,8 +110,10 @@ public final class PushDispatcher: Service, Sendable {
     }
 
     /// Sends claimed pushes, `concurrency` at a time in groups of `pushesPerSend` of one pass type, and completes the
-    /// sent ones in one store call.
-    private func deliver(_ pushes: [PendingPush]) async {
+    /// sent ones in one store call. A group whose turn comes when half the claim's lease has passed (APNs answering
+    /// slowly) is left unsent for the next claim: once the lease runs out another claim (this process's next, or
+    /// another process's) takes those pushes, and a send begun that late would reach the device twice.
+    private func deliver(_ pushes: [PendingPush], claimedAt: Date) async {
         guard !pushes.isEmpty else { return }
         let perSend = max(1, min(configuration.pushesPerSend, configuration.concurrency))
         let groups = Dictionary(grouping: pushes, by: \.passTypeIdentifier).values.flatMap { pushes in
@@ -120,15 +124,24 @@ public final class PushDispatcher: Service, Sendable {
             var completed: [PendingPush] = []
             completed.reserveCapacity(pushes.count)
             var inFlight = 0
+            var leftForLater = 0
             for pushes in groups {
                 if inFlight == sendsInFlight, let done = await group.next() {
                     inFlight -= 1
                     completed += done
                 }
+                guard now().timeIntervalSince(claimedAt) < configuration.lease / 2 else {
+                    leftForLater += pushes.count
+                    continue
+                }
                 group.addTask { await self.send(pushes) }
                 inFlight += 1
             }
             for await done in group { completed += done }
+            if leftForLater > 0 {
+                logger.notice("pushes left for the next claim: half of the claim's lease has passed",
+                              metadata: ["pushes": "\(leftForLater)", "lease": "\(configuration.lease)"])
+            }
             return completed
         }
         do {

@@ -143,6 +143,26 @@ struct PushDispatcherTests {
         #expect(fixture.pushes.sent.count == 1)
     }
 
+    @Test("a slow APNs: pushes whose turn comes after half the claim's lease wait for the next claim, none is sent twice")
+    func slowSendsLeaveTheRestForTheNextClaim() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1", "d2": "t2", "d3": "t3"])
+        try await change(fixture, pass, seat: "8A")
+        let sender = SlowSender(clock: fixture.clock)
+        let dispatcher = PushDispatcher(
+            store: fixture.store, sender: sender, configuration: .init(concurrency: 1, pushesPerSend: 1, lease: 60),
+            logger: .init(label: "test"), now: { fixture.clock.now })
+        #expect(try await dispatcher.sendDueBatch() == 3)
+        #expect(sender.tokens.count == 2, "sends began at 0 s and 20 s; the third's turn came at 40 s")
+        // Still claimed until the lease runs out, then claimed again and sent once.
+        #expect(try await dispatcher.sendDueBatch() == 0)
+        fixture.clock.advance(21)
+        #expect(try await dispatcher.sendDueBatch() == 1)
+        #expect(sender.tokens.sorted() == ["t1", "t2", "t3"])
+        fixture.clock.advance(600)
+        #expect(try await dispatcher.sendDueBatch() == 0)
+    }
+
     @Test("fewer pushes in flight than a send's group: the groups shrink, the bound holds, each push is sent once")
     func inFlightBelowGroup() async throws {
         let fixture = try WebServiceFixture()
@@ -156,6 +176,25 @@ struct PushDispatcherTests {
         #expect(try await dispatcher.sendDueBatch() == 20)
         #expect(sender.tokens.sorted() == tokens.values.sorted())
         #expect(sender.mostAtOnce <= 4, "\(sender.mostAtOnce) pushes were in flight at once")
+    }
+}
+
+/// Takes 20 s of the fixture's clock per send, as a slow APNs would.
+private final class SlowSender: PushSender {
+    let clock: TestClock
+    private let sentTokens = Mutex([String]())
+    var tokens: [String] { sentTokens.withLock { $0 } }
+
+    init(clock: TestClock) { self.clock = clock }
+
+    func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
+        await sendPassUpdates(pushTokens: [pushToken], passTypeIdentifier: passTypeIdentifier)[0]
+    }
+
+    func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        sentTokens.withLock { $0 += pushTokens }
+        clock.advance(20)
+        return pushTokens.map { _ in .delivered }
     }
 }
 
