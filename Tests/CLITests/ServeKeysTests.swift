@@ -190,6 +190,32 @@ struct ServeKeysTests {
         }
     }
 
+    @Test("a key that may only redeem is shown the gate's view of the pass: its fields, never its token, links or data")
+    func redeemOnlyKeySeesTheGateView() async throws {
+        try await Server.with { server in
+            _ = try await server.createPass(template: "event-ticket", serial: "G-1")
+            let gate = try await Self.key(server, name: "gate", identifiers: [Server.ticketType], permissions: ["redeem"])
+            let body = #"{"passTypeIdentifier":"\#(Server.ticketType)","serialNumber":"G-1","place":"North"}"#
+            for expected in ["valid", "alreadyRedeemed"] {
+                let scan = try await Self.with(gate.secret, server, "POST", "/api/v1/redemptions", body: body)
+                let text = String(decoding: scan.body, as: UTF8.self)
+                let json = try OrdersServer.json(scan.body)
+                #expect(scan.status == 200 && json["result"] as? String == expected, "\(text)")
+                let pass = try #require(json["pass"] as? [String: Any], "\(text)")
+                #expect(pass["serialNumber"] as? String == "G-1" && pass["redemptions"] as? Int == 1, "\(text)")
+                #expect(pass["fields"] is [String: Any], "\(text)")
+                for hidden in ["authenticationToken", "downloadURL", "holderPageURL", "data", "googleSaveURL"] {
+                    #expect(pass[hidden] == nil, "\(hidden) shown to a redeem-only key: \(text)")
+                }
+            }
+            // The admin still gets the whole state.
+            let full = try await server.send("POST", "/api/v1/redemptions",
+                                             headers: ["Authorization: Bearer \(ServeProcess.adminToken)"], body: body)
+            let pass = try #require(try OrdersServer.json(full.body)["pass"] as? [String: Any])
+            #expect(pass["authenticationToken"] is String && pass["downloadURL"] is String)
+        }
+    }
+
     @Test("tessera keys create, list and revoke against the server")
     func commandLine() async throws {
         try await Server.with { server in

@@ -24,6 +24,8 @@ extension IssuerRoutes {
 
         var result: String
         var pass: PassState?
+        /// The pass as a caller that may redeem but not read sees it, written as `pass` in place of the full state.
+        var gatePass: GatePass?
         /// This scan's time when it was valid; the first redemption's when the pass was already used up.
         var redeemedAt: String?
         var place: String?
@@ -40,7 +42,7 @@ extension IssuerRoutes {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(result, forKey: .result)
-            try container.encode(pass, forKey: .pass)
+            if let gatePass { try container.encode(gatePass, forKey: .pass) } else { try container.encode(pass, forKey: .pass) }
             try container.encode(redeemedAt, forKey: .redeemedAt)
             try container.encode(place, forKey: .place)
             try container.encode(redemptions, forKey: .redemptions)
@@ -48,6 +50,29 @@ extension IssuerRoutes {
             try container.encode(firstRedemption, forKey: .firstRedemption)
             try container.encode(scannedAt, forKey: .scannedAt)
             try container.encode(replayed, forKey: .replayed)
+        }
+    }
+
+    /// What a gate's scanner (a key that may redeem but not read) is shown of the pass: what the holder's own pass
+    /// shows and its redemptions, never its authentication token (which acts as the holder's device), download links
+    /// or data document.
+    struct GatePass: Encodable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+        var template: String
+        var voided: Bool
+        var redemptions: Int
+        var redeemedAt: String?
+        var fields: [String: JSONValue]?
+
+        init(_ state: PassState) {
+            passTypeIdentifier = state.passTypeIdentifier
+            serialNumber = state.serialNumber
+            template = state.template
+            voided = state.voided
+            redemptions = state.redemptions
+            redeemedAt = state.redeemedAt
+            fields = state.fields
         }
     }
 
@@ -73,7 +98,10 @@ extension IssuerRoutes {
             // The scan is recorded: the gate gets its result even when the pass's whole state cannot be read just now
             // (a pool timeout at a rush). A 5xx here would send the holder to a rescan that answers alreadyRedeemed.
             do {
-                view.pass = try await state(pass, pushesQueued: outcome.pushesQueued > 0 ? outcome.pushesQueued : nil)
+                let reads = context.principal.allows(.read)
+                let state = try await state(pass, pushesQueued: outcome.pushesQueued > 0 ? outcome.pushesQueued : nil,
+                                            withFields: !reads)
+                if reads { view.pass = state } else { view.gatePass = GatePass(state) }
             } catch {
                 context.logger.warning("redemption recorded; the pass's state could not be read for the answer", metadata: [
                     "serialNumber": "\(pass.serialNumber)", "result": "\(outcome.result.rawValue)", "error": "\(error)",
