@@ -197,7 +197,7 @@ let package = Package(
             name: "TesseraHTTP",
             dependencies: [
                 "PassWebService", "Checkout", "PaymentRequest", "PassStore", "PassModel", "PassCrypto", "Timestamps",
-                "Barcodes", "Markup", hummingbird,
+                "Barcodes", "Markup", hummingbird, crypto,
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),

@@ -24,6 +24,9 @@ public struct PassWebService: Sendable {
         public var personalizationBurst: Int
         /// Personalization requests per minute per client address after the burst.
         public var personalizationRequestsPerMinute: Int
+        /// Refused issuer API credentials per client address: this many at once, then this many a minute, after which
+        /// the client is answered 429 on every issuer route until its allowance refills; 0 is no limit.
+        public var refusedCredentialsPerMinute = 20
 
         /// Largest accepted body of a campaign (its `data` may carry images for every pass it selects): the pass data
         /// limit, at least 8 MiB.

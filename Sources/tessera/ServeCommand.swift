@@ -258,7 +258,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, publicURL: publicURL, database: database,
             templatesDirectory: URL(fileURLWithPath: templates), signer: signer, orders: orderSettings,
-            webService: .init(adminToken: adminToken), apns: apnsConfiguration, merchant: merchant,
+            webService: try Self.webService(adminToken: adminToken, environment), apns: apnsConfiguration, merchant: merchant,
             checkout: checkout, checkoutAPIKey: checkoutAPIKey,
             connectionLimits: connectionLimits,
             shutdown: try readShutdownLimits(environment))

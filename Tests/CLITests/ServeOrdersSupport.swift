@@ -25,15 +25,18 @@ struct OrdersServer {
 
     /// Starts the stand-in and the server; `body` runs with them, and both stop afterwards.
     static func with(
-        _ database: Database, arguments extra: [String] = [], _ body: (OrdersServer) async throws -> Void
+        _ database: Database, arguments extra: [String] = [], environment: [String: String] = [:],
+        _ body: (OrdersServer) async throws -> Void
     ) async throws {
-        try await with(database, processes: 1, arguments: extra) { servers in try await body(servers[0]) }
+        try await with(database, processes: 1, arguments: extra, environment: environment) { servers in
+            try await body(servers[0])
+        }
     }
 
     /// Starts the stand-in and `processes` servers on one database (with the same certificates and APNs stand-in,
     /// like several instances of one service); `body` runs with them, and all stop afterwards.
     static func with(
-        _ database: Database, processes: Int, arguments extra: [String] = [],
+        _ database: Database, processes: Int, arguments extra: [String] = [], environment: [String: String] = [:],
         _ body: ([OrdersServer]) async throws -> Void
     ) async throws {
         let work = try TemporaryDirectory.make(prefix: "serve-orders")
@@ -76,7 +79,7 @@ struct OrdersServer {
         do {
             for _ in 0..<processes {
                 servers.append(OrdersServer(
-                    serve: try await ServeProcess(arguments: arguments), apns: apns, work: work, database: databaseURL))
+                    serve: try await ServeProcess(arguments: arguments, environment: environment), apns: apns, work: work, database: databaseURL))
             }
             try await body(servers)
         } catch {

@@ -22,13 +22,25 @@ struct IssuerAccessMiddleware: RouterMiddleware {
     var notFound: @Sendable () -> any Error = { IssuerError.notFound }
     /// Only the admin token (key management).
     var adminOnly = false
+    /// Refused credentials per client (shared by every group of routes): past its burst a client is answered 429
+    /// until the bucket refills, so the admin token and keys cannot be guessed at the server's request rate.
+    var refusedCredentials: RateLimiter?
 
     func handle(
         _ request: Request, context: WebServiceRequestContext,
         next: (Request, WebServiceRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
+        if let wait = refusedCredentials?.retryAfter(context.clientAddress, now: Date(), taking: false) {
+            throw WebServiceError.rateLimited("too many requests with a refused credential from this client", retryAfter: wait)
+        }
+        let principal: IssuerPrincipal
+        do {
+            principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
+        } catch let error as WebServiceError where error.status == .unauthorized {
+            _ = refusedCredentials?.retryAfter(context.clientAddress, now: Date())
+            throw error
+        }
         if adminOnly, !principal.isAdmin {
             throw WebServiceError(.forbidden, status: .forbidden, "only the admin token may do this (\(request.uri.path))")
         }
@@ -78,6 +90,20 @@ struct IssuerAccess: Sendable {
     let keys: APIKeyService?
     /// The console's sessions, when the console is on.
     var consoleSessions: ConsoleSessionService?
+    /// Refused credentials per client, across every group (`nil`: no limit).
+    let refusedCredentials: RateLimiter?
+    /// Seals the listing cursors API keys are given.
+    let cursorSeal: ListingCursorSeal
+
+    init(adminToken: String, keys: APIKeyService?, consoleSessions: ConsoleSessionService? = nil,
+         refusedCredentialsPerMinute: Int = 20) {
+        self.adminToken = adminToken
+        self.keys = keys
+        self.consoleSessions = consoleSessions
+        refusedCredentials = refusedCredentialsPerMinute > 0
+            ? RateLimiter(burst: refusedCredentialsPerMinute, perMinute: refusedCredentialsPerMinute) : nil
+        cursorSeal = ListingCursorSeal(adminToken: adminToken)
+    }
 
     /// The access check of a group of routes.
     func middleware(
@@ -86,7 +112,7 @@ struct IssuerAccess: Sendable {
     ) -> IssuerAccessMiddleware {
         IssuerAccessMiddleware(
             adminToken: adminToken, keys: keys, consoleSessions: consoleSessions, typeParameter: typeParameter,
-            notFound: notFound, adminOnly: adminOnly)
+            notFound: notFound, adminOnly: adminOnly, refusedCredentials: refusedCredentials)
     }
 }
 

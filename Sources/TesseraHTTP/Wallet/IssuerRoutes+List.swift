@@ -12,14 +12,16 @@ extension IssuerRoutes {
     /// `application/x-ndjson` every matching pass streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let format = try ItemListResponse.format(of: request)
-        var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .pass)
+        let parameters = try access.cursorSeal.opening(ItemListResponse.parameters(request), for: context.principal)
+        var search = try ItemListRequest(parameters: parameters, kind: .pass)
         search.restrict(to: context.principal)
         try await checkFieldKeys(search, principal: context.principal)
         guard format == .json else { return try await export(format, search, principal: context.principal) }
         let page = try await issuer.listItems(search)
         var states: [PassState] = []
         for listing in page.items { states.append(try state(listing)) }
-        return try JSONBody.response(ItemPage(name: "passes", items: states, nextCursor: page.nextCursor))
+        return try JSONBody.response(ItemPage(
+            name: "passes", items: states, nextCursor: access.cursorSeal.cursor(page.nextCursor, for: context.principal)))
     }
 
     /// With a template named, a `field.<key>` filter must be one of its fields (a typo would otherwise find nothing,

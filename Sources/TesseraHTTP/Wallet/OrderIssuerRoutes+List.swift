@@ -10,7 +10,8 @@ extension OrderIssuerRoutes {
     /// (order type, order identifier) order, or with `Accept: text/csv` or `application/x-ndjson` every match streamed.
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let format = try ItemListResponse.format(of: request)
-        var search = try ItemListRequest(parameters: ItemListResponse.parameters(request), kind: .order)
+        let parameters = try access.cursorSeal.opening(ItemListResponse.parameters(request), for: context.principal)
+        var search = try ItemListRequest(parameters: parameters, kind: .order)
         search.restrict(to: context.principal)
         guard format == .json else {
             return ItemListResponse.export(
@@ -35,6 +36,7 @@ extension OrderIssuerRoutes {
         for listing in page.items {
             states.append(try await state(listing.record, registrations: listing.registrations, reading: context.logger))
         }
-        return try JSONBody.response(ItemPage(name: "orders", items: states, nextCursor: page.nextCursor))
+        return try JSONBody.response(ItemPage(
+            name: "orders", items: states, nextCursor: access.cursorSeal.cursor(page.nextCursor, for: context.principal)))
     }
 }

@@ -30,7 +30,8 @@ extension PassWebService {
         HolderPage(issuer: issuer, google: google).add(to: root)
         if let token = configuration.adminToken {
             let api = root.group("api/v1").add(middleware: ErrorEnvelopeMiddleware())
-            let access = IssuerAccess(adminToken: token, keys: keys, consoleSessions: consoleSessions)
+            let access = IssuerAccess(adminToken: token, keys: keys, consoleSessions: consoleSessions,
+                                      refusedCredentialsPerMinute: configuration.refusedCredentialsPerMinute)
             IssuerRoutes(issuer: issuer, access: access, maximumBodySize: configuration.maximumBodySize,
                          maximumPassDataBodySize: configuration.maximumPassDataBodySize, google: google).add(to: api)
             if let campaigns {

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// Bearer tokens cannot be guessed at the server's request rate: refused credentials are limited per client.
+@Suite("Issuer API: refused credentials limited per client")
+struct ServeCredentialGuessingTests {
+    typealias Server = IdentitiesServer
+
+    @Test("20 refused bearer tokens from one client, then 429 with Retry-After for every issuer route, the right token included")
+    func guessesLimited() async throws {
+        try await Server.with { server in
+            for guess in 0..<20 {
+                let refused = try await server.send("GET", "/api/v1/passes", headers: ["Authorization: Bearer guess-\(guess)-0000000000"])
+                #expect(refused.status == 401, "guess \(guess)")
+            }
+            for path in ["/api/v1/passes", "/api/v1/templates", "/api/v1/campaigns"] {
+                let limited = try await server.send("GET", path, headers: ["Authorization: Bearer another-guess-0000000000"])
+                #expect(limited.status == 429, "\(path): \(limited.status)")
+                #expect(limited.head.lowercased().contains("retry-after:"), "\(limited.head)")
+            }
+            let right = try await server.send("GET", "/api/v1/templates", headers: ["Authorization: Bearer \(ServeProcess.adminToken)"])
+            #expect(right.status == 429, "the client is limited, whatever it sends next")
+            // The device protocol is not the issuer API: it answers as before.
+            let health = try await server.send("GET", "/health")
+            #expect(health.status == 200)
+        }
+    }
+}
