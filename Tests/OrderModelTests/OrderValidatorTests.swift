@@ -121,6 +121,26 @@ struct OrderValidatorTests {
         #expect(!report.issues(at: "fr.lproj/order.strings").isEmpty)
     }
 
+    @Test("an image in several localization folders: each language's file is checked, and the root one is preferred")
+    func localizedImagesAllChecked() {
+        var files = OrderFixtures.files
+        let good = files["logo.png"]!
+        files["logo.png"] = nil
+        files["de.lproj/logo.png"] = good
+        files["en.lproj/logo.png"] = good
+        files["fr.lproj/logo.png"] = good.prefix(40)  // cut short
+        for _ in 0..<5 {  // the same answer whatever order the dictionary gives
+            let report = OrderFixtures.validate(OrderFixtures.tree, files: files)
+            #expect(report.issues(at: "fr.lproj/logo.png").contains { $0.message.contains("not a readable PNG") }, "\(report.issues)")
+            #expect(report.issues(at: "de.lproj/logo.png").isEmpty && report.issues(at: "en.lproj/logo.png").isEmpty)
+        }
+        #expect(OrderValidator.resolve("logo", in: files)?.path == "de.lproj/logo.png")
+        files["logo.png"] = good
+        #expect(OrderValidator.resolve("logo", in: files)?.path == "logo.png")
+        #expect(OrderValidator.resolveAll("logo.png", in: files).map(\.path)
+                == ["logo.png", "de.lproj/logo.png", "en.lproj/logo.png", "fr.lproj/logo.png"])
+    }
+
     @Test func fulfillmentStatusesOnlyMoveForward() throws {
         let previous = try Order(jsonData: OrderFixtures.data)
         func next(_ changes: (JSONValue) -> JSONValue) throws -> Order {

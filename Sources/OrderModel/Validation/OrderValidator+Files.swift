@@ -53,13 +53,24 @@ extension OrderValidator {
     ///   - files: The bundle's files by path.
     /// - Returns: The file's path and bytes, or `nil`.
     public static func resolve(_ name: String, in files: [String: Data]) -> (path: String, data: Data)? {
+        resolveAll(name, in: files).first
+    }
+
+    /// Every bundle file a reference names, in the order ``resolve(_:in:)`` prefers them: for the first form of the
+    /// name the bundle has, the root file, then each localization folder's in path order (a device shows its own
+    /// language's, so each one must be checked).
+    /// - Parameters:
+    ///   - name: The name in `order.json`.
+    ///   - files: The bundle's files by path.
+    /// - Returns: The files' paths and bytes; empty when there is none.
+    public static func resolveAll(_ name: String, in files: [String: Data]) -> [(path: String, data: Data)] {
         for candidate in [name] + [".png", "@2x.png", "@3x.png", ".jpg", ".jpeg"].map({ name + $0 }) {
-            if let data = files[candidate] { return (candidate, data) }
-            if let localized = files.first(where: { $0.key.hasSuffix(".lproj/\(candidate)") }) {
-                return (localized.key, localized.value)
-            }
+            var found: [(path: String, data: Data)] = files[candidate].map { [(candidate, $0)] } ?? []
+            found += files.filter { $0.key.hasSuffix(".lproj/\(candidate)") }.sorted { $0.key < $1.key }
+                .map { ($0.key, $0.value) }
+            if !found.isEmpty { return found }
         }
-        return nil
+        return []
     }
 
     /// A bundle's files with each PNG read whole once, for validating many orders made from one template
@@ -91,28 +102,26 @@ extension OrderValidator {
         let files = prepared.files
         var checked: Set<String> = []
         for (path, file) in Self.imageReferences(in: order) {
-            guard let (found, data) = Self.resolve(file, in: files) else {
-                context.error(path, "\"\(file)\" is not in the bundle")
-                continue
-            }
-            guard checked.insert(found).inserted else { continue }
-            if data.count > Self.maximumImageSize {
-                context.error(found, "\(data.count) bytes; an order image may have at most \(Self.maximumImageSize >> 20) MiB")
-            }
-            let lowered = found.lowercased()
-            if lowered.hasSuffix(".png") {
-                if let problem = prepared.pngProblems[found] { context.error(found, "not a readable PNG: \(problem)") }
-            } else if !lowered.hasSuffix(".jpg") && !lowered.hasSuffix(".jpeg") {
-                context.error(path, "\"\(file)\" must be a PNG or JPEG image")
+            let resolved = Self.resolveAll(file, in: files)
+            if resolved.isEmpty { context.error(path, "\"\(file)\" is not in the bundle") }
+            for (found, data) in resolved where checked.insert(found).inserted {
+                if data.count > Self.maximumImageSize {
+                    context.error(found, "\(data.count) bytes; an order image may have at most \(Self.maximumImageSize >> 20) MiB")
+                }
+                let lowered = found.lowercased()
+                if lowered.hasSuffix(".png") {
+                    if let problem = prepared.pngProblems[found] { context.error(found, "not a readable PNG: \(problem)") }
+                } else if !lowered.hasSuffix(".jpg") && !lowered.hasSuffix(".jpeg") {
+                    context.error(path, "\"\(file)\" must be a PNG or JPEG image")
+                }
             }
         }
         for (path, file) in Self.documentReferences(in: order) {
-            guard let found = Self.resolve(file, in: files)?.path else {
-                context.error(path, "\"\(file)\" is not in the bundle")
-                continue
-            }
-            if !["pdf", "png", "jpg", "jpeg"].contains(found.split(separator: ".").last.map { $0.lowercased() } ?? "") {
-                context.error(path, "\"\(file)\" must be a PDF, PNG or JPEG file")
+            let resolved = Self.resolveAll(file, in: files)
+            if resolved.isEmpty { context.error(path, "\"\(file)\" is not in the bundle") }
+            for (found, _) in resolved
+            where !["pdf", "png", "jpg", "jpeg"].contains(found.split(separator: ".").last.map { $0.lowercased() } ?? "") {
+                context.error(path, "\"\(file)\" must be a PDF, PNG or JPEG file (\(found))")
             }
         }
         let total = files.values.reduce(0) { $0 + $1.count }
