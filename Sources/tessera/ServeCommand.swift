@@ -211,22 +211,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
             checkout.sessionLifetime = TimeInterval(seconds)
         }
-        if let text = environment["TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION"] {
-            guard let seconds = Int(text), (0...31_536_000).contains(seconds) else {
-                throw CommandFailure(
-                    message: "TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION: \(text) is not 0-31536000 seconds (up to a year)",
-                    exitCode: 2)
-            }
-            checkout.abandonedSessionRetention = TimeInterval(seconds)
-        }
-        if let text = environment["TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE"] {
-            guard let count = Int(text), (0...1_000_000).contains(count) else {
-                throw CommandFailure(
-                    message: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE: \(text) is not 0-1000000 (0: no limit)",
-                    exitCode: 2)
-            }
-            checkout.anonymousSessionsPerMinute = count
-        }
+        checkout.abandonedSessionRetention = TimeInterval(try Self.wholeNumber(
+            nil, flag: "TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION", variable: "TESSERA_CHECKOUT_ABANDONED_SESSION_RETENTION",
+            default: 7 * 86_400, range: 0...31_536_000, environment))
+        checkout.anonymousSessionsPerMinute = try Self.wholeNumber(
+            nil, flag: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE", variable: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE",
+            default: 60, range: 0...1_000_000, environment)
         let signer: PassSigner
         var orderSettings: ServerConfiguration.Orders?
         if let identitySettings {
