@@ -124,7 +124,7 @@ struct BatchRunner: Sendable {
     }
 
     func run(_ rows: [BatchRows.Row], builder: PassBuilder, directory: URL, state: BatchState) -> Outcome {
-        let prepared = Self.assignSerials(rows)
+        let prepared = Self.assignSerials(rows, foldsCase: Self.foldsCase(directory))
         let workers = min(jobs, max(rows.count, 1))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var index = worker
@@ -138,8 +138,20 @@ struct BatchRunner: Sendable {
         return state.outcome
     }
 
+    /// Whether a folder's disk takes names that differ only in case for one file (a macOS or Windows volume): then
+    /// `AB-1.pkpass` would replace `ab-1.pkpass`, two passes Wallet keeps apart. Probed with a file of its own.
+    static func foldsCase(_ directory: URL) -> Bool {
+        let probe = "tessera-case-probe-\(UUID().uuidString.lowercased())"
+        let lower = directory.appendingPathComponent(probe)
+        guard FileManager.default.createFile(atPath: lower.path, contents: Data()) else { return false }
+        defer { try? FileManager.default.removeItem(at: lower) }
+        return FileManager.default.fileExists(atPath: directory.appendingPathComponent(probe.uppercased()).path)
+    }
+
     /// Gives rows without a serial number a UUID, and fails later rows whose serial (or file name) an earlier row uses.
-    static func assignSerials(_ rows: [BatchRows.Row]) -> [BatchRows.Row] {
+    /// - Parameter foldsCase: Whether the output folder's disk takes names differing only in case for one file; then
+    ///   file names are compared without case too.
+    static func assignSerials(_ rows: [BatchRows.Row], foldsCase: Bool = false) -> [BatchRows.Row] {
         var seen: [String: (line: Int, serial: String)] = [:]
         return rows.map { row in
             guard case .success(var data) = row.data else { return row }
@@ -150,14 +162,20 @@ struct BatchRunner: Sendable {
                 return BatchRows.Row(line: row.line, data: .failure(.init(message: "serialNumber must be a string")))
             }
             let name = FileName.safe(serial)
-            if let earlier = seen[name] {
-                let message = earlier.serial == serial
-                    ? "serial number \"\(serial)\" is already used by line \(earlier.line)"
-                    : "serial number \"\(serial)\" would be written to \(name).pkpass, as line \(earlier.line)'s "
+            let key = foldsCase ? name.lowercased() : name
+            if let earlier = seen[key] {
+                let message = if earlier.serial == serial {
+                    "serial number \"\(serial)\" is already used by line \(earlier.line)"
+                } else if FileName.safe(earlier.serial) != name {
+                    "serial number \"\(serial)\" would replace line \(earlier.line)'s \"\(earlier.serial)\": the output "
+                        + "folder's disk does not tell upper from lower case in file names"
+                } else {
+                    "serial number \"\(serial)\" would be written to \(name).pkpass, as line \(earlier.line)'s "
                         + "\"\(earlier.serial)\" is (a file name keeps letters, digits, -, _ and .; anything else becomes _)"
+                }
                 return BatchRows.Row(line: row.line, data: .failure(.init(message: message)))
             }
-            seen[name] = (row.line, serial)
+            seen[key] = (row.line, serial)
             return BatchRows.Row(line: row.line, data: .success(data))
         }
     }

@@ -85,6 +85,13 @@ extension IssuingCLITests {
             "names.csv line 3: serial number \"A_1\" would be written to A_1.pkpass, as line 2's \"A 1\" is"), "\(named.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("names").path).sorted()
                 == ["A_1.pkpass", "x_y.pkpass"])
+        // Serials that differ only in case are two passes: both written on a disk that tells the names apart (on one
+        // that does not, the second is refused naming the first).
+        let cases = try write("cases.csv", "serialNumber,fields.seat\nab-1,1\nAB-1,2\n")
+        let cased = try await batch(cases, into: "cases")
+        #expect(cased.status == 0 && cased.stdout.contains("2 of 2 passes written"), "\(cased.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent("cases").path).sorted()
+                == ["AB-1.pkpass", "ab-1.pkpass"])
 
         // An image path naming a device or a folder fails its row before anything is read from it.
         let images = try write("images.csv", "serialNumber,images.thumbnail.png\nI1,/dev/zero\nI2,.\n")
