@@ -93,4 +93,23 @@ struct OrderCodingTests {
         #expect(order.customer == nil)
         #expect(throws: PassModelError.self) { try template.orderJSON(applying: Data("[1]".utf8), source: "d.json") }
     }
+
+    @Test("a key written twice in order.json or in a data document is refused naming it, not one value kept silently")
+    func duplicateKeysRefused() throws {
+        // The root's "status" (open) written a second time before it.
+        let first = try #require(OrderFixtures.orderJSON.range(of: "{"))
+        let doubled = Data(OrderFixtures.orderJSON.replacingCharacters(in: first, with: #"{"status": "completed", "#).utf8)
+        #expect {
+            try OrderTemplate(name: "shop", orderJSON: doubled, files: OrderFixtures.files)
+        } throws: { error in
+            "\(error)".contains("shop/order.json") && "\(error)".contains("\"status\"")
+        }
+        let template = try OrderTemplate(name: "shop", orderJSON: OrderFixtures.data, files: OrderFixtures.files)
+        let data = Data(#"{"orderIdentifier": "ORD-2", "merchant": {"displayName": "A", "displayName": "B"}}"#.utf8)
+        #expect {
+            try template.orderJSON(applying: data, source: "rows.jsonl line 2")
+        } throws: { error in
+            "\(error)".contains("rows.jsonl line 2") && "\(error)".contains("merchant.displayName")
+        }
+    }
 }

@@ -60,6 +60,10 @@ public struct OrderTemplate: Sendable {
         guard case .object(let root) = json else {
             throw PassModelError(.invalidJSON, "\(origin): must be a JSON object, found \(json.kindName)")
         }
+        // A key written twice would keep one of its values silently (which one is the parser's choice).
+        if let duplicates = Self.duplicateKeys(in: orderJSON) {
+            throw PassModelError(.invalidJSON, "\(origin): \(duplicates)")
+        }
         self.name = name
         self.orderJSON = orderJSON
         self.files = files.filter { !Self.reservedNames.contains($0.key) }
@@ -121,7 +125,15 @@ public struct OrderTemplate: Sendable {
         guard case .object(let members) = document else {
             throw PassModelError(.invalidData, "\(source): must be a JSON object of order.json keys, found \(document.kindName)")
         }
+        if let duplicates = duplicateKeys(in: data) { throw PassModelError(.invalidData, "\(source): \(duplicates)") }
         return members
+    }
+
+    /// Every key a JSON document writes twice in one object, said in one line; `nil` when there is none.
+    static func duplicateKeys(in data: Data) -> String? {
+        let duplicates = JSONDuplicateKeys.find(in: data)
+        guard !duplicates.isEmpty else { return nil }
+        return duplicates.map { "\"\($0.path)\" \($0.message)" }.joined(separator: "; ")
     }
 
     /// A data document that makes exactly `document` over this template: `document` with a null for every member the
