@@ -58,6 +58,20 @@ struct DesignerTemplateTests {
         #expect(designer.files == plain.files)
     }
 
+    @Test("a key written twice in a Designer bundle's pass.json is refused naming it, as in a plain template")
+    func designerDuplicateKeysRefused() throws {
+        let bundle = try folder("Twice.pkpasstemplate", json: Self.designerJSON, extra: ["tooling.json": Self.tooling])
+        let passURL = bundle.appendingPathComponent("pass.json")
+        let text = String(decoding: try Data(contentsOf: passURL), as: UTF8.self)
+        let first = try #require(text.range(of: "{"))
+        try Data(text.replacingCharacters(in: first, with: #"{"description": "first", "#).utf8).write(to: passURL)
+        #expect {
+            try PassTemplate(directory: bundle)
+        } throws: { error in
+            "\(error)".contains("pass.json") && "\(error)".contains("\"description\"")
+        }
+    }
+
     @Test func toolingJSONMarksAFolderAsDesigners() throws {
         let template = try PassTemplate(
             directory: folder("renamed", json: Self.designerJSON, extra: ["tooling.json": Self.tooling]))

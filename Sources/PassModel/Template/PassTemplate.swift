@@ -46,6 +46,10 @@ public struct PassTemplate: Sendable {
         // A Pass Designer bundle (.pkpasstemplate): Designer's own files and the _id keys it writes stay out of the pass.
         let isDesignerBundle = Self.isDesignerBundle(folder, files: paths)
         if isDesignerBundle {
+            // Re-encoding below keeps one value of a key written twice: the original is checked first.
+            if let duplicate = JSONDuplicateKeys.find(in: passJSON).first {
+                throw PassModelError(.invalidPass, "\(passURL.path): \"\(duplicate.path)\" \(duplicate.message)")
+            }
             do {
                 passJSON = try Self.removingDesignerIdentifiers(from: passJSON)
             } catch let error as PassModelError {
