@@ -22,15 +22,24 @@ public final class ConsoleSessionService: Sendable {
     /// behind a proxy that forwards another `Host`.
     public let publicOrigin: String?
 
+    /// A URL's origin as a browser writes it in `Origin`: the scheme and host in lowercase, an IPv6 host in brackets,
+    /// the port only when it is not the scheme's default (`https://passes.example.com:443/wallet` →
+    /// `https://passes.example.com`).
+    public static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), var host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        let defaultPort = ["https": 443, "http": 80][scheme]
+        let port = url.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)"
+    }
+
     /// Creates the service.
     public init(
         store: any ConsoleSessionStore, keys: APIKeyService?, adminToken: String,
         lifetime: TimeInterval = ConsoleSessionService.defaultLifetime, publicURL: URL? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
-        publicOrigin = publicURL.flatMap { url in
-            url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } }
-        }
+        publicOrigin = publicURL.flatMap(Self.origin(of:))
         self.store = store
         self.keys = keys
         self.adminToken = adminToken

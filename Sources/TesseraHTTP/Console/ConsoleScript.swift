@@ -137,7 +137,13 @@ enum ConsoleScript {
         }
 
         async function signOut() {
-          try { await api("DELETE", "/console/session", undefined, { quiet: true }); } catch (error) { /* signed out either way */ }
+          try {
+            await api("DELETE", "/console/session", undefined, { quiet: true });
+          } catch (error) {
+            // A session already ended (401) leaves nothing to end. Any other failure may leave it open, with its
+            // cookie: said, and the page stays, so that nobody walks away from a console still signed in.
+            if (error.status !== 401) { show(problem(error)); return; }
+          }
           location.assign(consoleBase + "/console/sign-in");
         }
 
