@@ -85,15 +85,30 @@ public final class TemplateWatcher: Service, Sendable {
         issuer.templateSources.flatMap { Self.fingerprint(of: $0.directory) }
     }
 
-    /// Every file's path, size and modification time under `directory`, in path order.
+    /// Every file's path, size and modification time under `directory`, in path order. Symbolic links to folders are
+    /// followed (a template folder linked from a release directory is loaded through its link, so its edits count),
+    /// each real folder once.
     static func fingerprint(of directory: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var entries: [String] = []
-        for case let relative as String in walker {
-            if let entry = FileFingerprint.regularFile(atPath: directory.appendingPathComponent(relative).path) {
+        var visited: Set<String> = []
+        walk(directory.path, depth: 0, visited: &visited, into: &entries)
+        return entries.sorted()
+    }
+
+    private static func walk(_ path: String, depth: Int, visited: inout Set<String>, into entries: inout [String]) {
+        guard depth <= 8, visited.insert(URL(fileURLWithPath: path).resolvingSymlinksInPath().path).inserted,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+        else { return }
+        for name in names {
+            let child = path + "/" + name
+            if let entry = FileFingerprint.regularFile(atPath: child) {
                 entries.append(entry)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory.boolValue {
+                walk(child, depth: depth + 1, visited: &visited, into: &entries)
             }
         }
-        return entries.sorted()
     }
 }
