@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import GoogleWallet
+import Logging
 import PassModel
 public import PassStore
 public import PassWebService
@@ -27,6 +28,7 @@ extension GoogleWalletSync {
             link = signed
             if signed.fits { break }
         }
+        if let link, link.fits, link.content != .classesAndObjects { ensureAtGoogle(mapped) }
         let counts = await callbackCounts(pass)
         return GoogleWalletState(
             saveURL: link?.fits == true ? link?.url : nil, classId: mapped.classId, objectId: mapped.objectId,
@@ -34,6 +36,28 @@ extension GoogleWalletSync {
             pending: await pending(pass))
     }
 
+
+    /// A save link that refers to what Google has (the class, or the object too) works only once they were inserted,
+    /// and the sync inserts them when the pass changes: a pass with no change since Google Wallet was turned on never
+    /// was. Such a link's class and object are sent once per process, in the background (the link is answered at
+    /// once; a holder's tap comes later); a failure is logged and tried again with the next link asked for.
+    func ensureAtGoogle(_ mapped: GoogleWalletPass) {
+        guard ensuredForLinks.withLock({ ensured in
+            if ensured.count > 100_000 { ensured.removeAll() }
+            return ensured.insert(mapped.objectId).inserted
+        }) else { return }
+        Task {
+            do {
+                try await client.upsertClass(of: mapped)
+                try await client.upsertObject(of: mapped)
+            } catch {
+                _ = ensuredForLinks.withLock { $0.remove(mapped.objectId) }
+                logger.warning("google: the class and object a save link refers to could not be sent", metadata: [
+                    "objectId": "\(mapped.objectId)", "reason": "\(error)",
+                ])
+            }
+        }
+    }
 
     /// Changes to a pass after the cursor this process last saw (other processes' progress is not counted).
     func pending(_ pass: PassRecord) async -> Int {

@@ -76,6 +76,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     let deliveredTags = Mutex<[GoogleChanges.Key: Int64]>([:])
     /// The classes this process sent, by id: their content's hash.
     let sentClasses = Mutex<[String: Int]>([:])
+    /// Objects whose class and object this process sent for a save link that refers to them (once each).
+    let ensuredForLinks = Mutex<Set<String>>([])
     private let delivered = Counter(label: "tessera_google_updates_total", dimensions: [("result", "delivered")])
     private let failed = Counter(label: "tessera_google_updates_total", dimensions: [("result", "failed")])
     private let retries = Counter(label: "tessera_google_retries_total")
