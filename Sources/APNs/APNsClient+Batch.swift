@@ -11,7 +11,7 @@ extension APNsClient {
     /// apply to each.
     /// - Parameters:
     ///   - pushTokens: The devices' push tokens. A token that is not hexadecimal is not sent: its result is
-    ///     ``APNsResult/badDeviceToken``, what APNs answers for one.
+    ///     ``APNsResult/malformedToken``, without being sent.
     ///   - topic: The pass type identifier.
     ///   - expiration: As for ``send(pushToken:topic:expiration:)``.
     /// - Returns: One result per token, in the order of `pushTokens`.

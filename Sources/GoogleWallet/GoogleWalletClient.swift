@@ -102,6 +102,24 @@ public final class GoogleWalletClient: Sendable {
         try await upsert(pass.objectJSON, resource: pass.vertical.objectResource, id: pass.objectId)
     }
 
+    /// Inserts a pass's class unless Google has it (409 leaves Google's as it is).
+    /// - Parameter pass: The pass.
+    /// - Throws: ``GoogleAPIError``.
+    public func insertClassIfAbsent(of pass: GoogleWalletPass) async throws(GoogleAPIError) {
+        do {
+            _ = try await send(.POST, path: "walletobjects/v1/\(pass.vertical.classResource)", body: pass.classJSON)
+        } catch where error.status == 409 {}
+    }
+
+    /// Inserts a pass's object unless Google has it (409 leaves Google's as it is).
+    /// - Parameter pass: The pass.
+    /// - Throws: ``GoogleAPIError``.
+    public func insertObjectIfAbsent(of pass: GoogleWalletPass) async throws(GoogleAPIError) {
+        do {
+            _ = try await send(.POST, path: "walletobjects/v1/\(pass.vertical.objectResource)", body: pass.objectJSON)
+        } catch where error.status == 409 {}
+    }
+
     /// Patches an object with the pass's current content; inserts it when Google does not have it (404).
     /// - Parameter pass: The pass.
     /// - Throws: ``GoogleAPIError``.

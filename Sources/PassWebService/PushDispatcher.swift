@@ -110,9 +110,10 @@ public final class PushDispatcher: Service, Sendable {
     }
 
     /// Sends claimed pushes, `concurrency` at a time in groups of `pushesPerSend` of one pass type, and completes the
-    /// sent ones in one store call. A group whose turn comes when half the claim's lease has passed (APNs answering
-    /// slowly) is left unsent for the next claim: once the lease runs out another claim (this process's next, or
-    /// another process's) takes those pushes, and a send begun that late would reach the device twice.
+    /// sent ones in one store call. A group whose turn comes when a quarter of the claim's lease has passed (APNs
+    /// answering slowly) is left unsent for the next claim: once the lease runs out another claim (this process's
+    /// next, or another process's) takes those pushes, and a send begun late, waiting out APNs' 30 s answer time,
+    /// would be completed after it and reach the device twice.
     private func deliver(_ pushes: [PendingPush], claimedAt: Date) async {
         guard !pushes.isEmpty else { return }
         let perSend = max(1, min(configuration.pushesPerSend, configuration.concurrency))
@@ -130,7 +131,7 @@ public final class PushDispatcher: Service, Sendable {
                     inFlight -= 1
                     completed += done
                 }
-                guard now().timeIntervalSince(claimedAt) < configuration.lease / 2 else {
+                guard now().timeIntervalSince(claimedAt) < configuration.lease / 4 else {
                     leftForLater += pushes.count
                     continue
                 }
@@ -139,7 +140,7 @@ public final class PushDispatcher: Service, Sendable {
             }
             for await done in group { completed += done }
             if leftForLater > 0 {
-                logger.notice("pushes left for the next claim: half of the claim's lease has passed",
+                logger.notice("pushes left for the next claim: a quarter of the claim's lease has passed",
                               metadata: ["pushes": "\(leftForLater)", "lease": "\(configuration.lease)"])
             }
             return completed

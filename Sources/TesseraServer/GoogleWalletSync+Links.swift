@@ -28,7 +28,7 @@ extension GoogleWalletSync {
             link = signed
             if signed.fits { break }
         }
-        if let link, link.fits, link.content != .classesAndObjects { ensureAtGoogle(mapped) }
+        if let link, link.fits, link.content != .classesAndObjects, pass.createdAt < startedAt { ensureAtGoogle(mapped) }
         let counts = await callbackCounts(pass)
         return GoogleWalletState(
             saveURL: link?.fits == true ? link?.url : nil, classId: mapped.classId, objectId: mapped.objectId,
@@ -39,8 +39,10 @@ extension GoogleWalletSync {
 
     /// A save link that refers to what Google has (the class, or the object too) works only once they were inserted,
     /// and the sync inserts them when the pass changes: a pass with no change since Google Wallet was turned on never
-    /// was. Such a link's class and object are sent once per process, in the background (the link is answered at
-    /// once; a holder's tap comes later); a failure is logged and tried again with the next link asked for.
+    /// was. For a pass made before this process began, such a link's class and object are inserted once per process,
+    /// in the background (the link is answered at once; a holder's tap comes later), and only when Google does not
+    /// have them: what the sync sent is never overwritten with a state read earlier. A failure is logged and tried
+    /// again with the next link asked for.
     func ensureAtGoogle(_ mapped: GoogleWalletPass) {
         guard ensuredForLinks.withLock({ ensured in
             if ensured.count > 100_000 { ensured.removeAll() }
@@ -48,8 +50,8 @@ extension GoogleWalletSync {
         }) else { return }
         Task {
             do {
-                try await client.upsertClass(of: mapped)
-                try await client.upsertObject(of: mapped)
+                try await client.insertClassIfAbsent(of: mapped)
+                try await client.insertObjectIfAbsent(of: mapped)
             } catch {
                 _ = ensuredForLinks.withLock { $0.remove(mapped.objectId) }
                 logger.warning("google: the class and object a save link refers to could not be sent", metadata: [

@@ -78,6 +78,8 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     let sentClasses = Mutex<[String: Int]>([:])
     /// Objects whose class and object this process sent for a save link that refers to them (once each).
     let ensuredForLinks = Mutex<Set<String>>([])
+    /// When this process began: passes made since are inserted by the sync itself.
+    let startedAt: Date
     private let delivered = Counter(label: "tessera_google_updates_total", dimensions: [("result", "delivered")])
     private let failed = Counter(label: "tessera_google_updates_total", dimensions: [("result", "failed")])
     private let retries = Counter(label: "tessera_google_retries_total")
@@ -90,6 +92,7 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         self.store = store
         self.logger = logger
         self.now = now
+        startedAt = now()
         client = GoogleWalletClient(account: configuration.account, configuration: configuration.client)
         images = GoogleImageIndex()
         endpoint = "google-wallet:\(configuration.issuerId)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GoogleWallet
+import PassWebService
 import PassModel
 
 /// `tessera pass google`: a "Save to Google Wallet" link for a pass made from a template.
@@ -122,9 +123,10 @@ struct PassGoogleCommand: AsyncParsableCommand {
     static func webOrigin(_ text: String) -> String? {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme),
               let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil,
-              url.fragment == nil, url.path.isEmpty || url.path == "/"
+              url.fragment == nil, url.path.isEmpty || url.path == "/", let parsed = url.url
         else { return nil }
-        return "\(scheme)://\(host.lowercased())" + (url.port.map { ":\($0)" } ?? "")
+        // As a browser writes its Origin: no default port, an IPv6 host in brackets.
+        return ConsoleSessionService.origin(of: parsed)
     }
 
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GoogleWallet
+import PassWebService
 import TesseraServer
 
 extension ServeCommand {
@@ -22,7 +23,7 @@ extension ServeCommand {
             // The public URL's origin (without its path) when no origin is given: a page under it may show the button.
             publicURL: publicURL,
             origins: origins.isEmpty
-                ? ["\(publicURL.scheme ?? "https")://\(publicURL.host ?? "")" + (publicURL.port.map { ":\($0)" } ?? "")]
+                ? [ConsoleSessionService.origin(of: publicURL)].compactMap { $0 }
                 : origins.compactMap(PassGoogleCommand.webOrigin))
         if let keys = googleCallbackKeys ?? environment["TESSERA_GOOGLE_CALLBACK_KEYS"] {
             let isURL = keys.hasPrefix("https://") || keys.hasPrefix("http://")

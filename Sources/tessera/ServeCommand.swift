@@ -216,7 +216,7 @@ struct ServeCommand: AsyncParsableCommand {
             default: 7 * 86_400, range: 0...31_536_000, environment))
         checkout.anonymousSessionsPerMinute = try Self.wholeNumber(
             nil, flag: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE", variable: "TESSERA_CHECKOUT_ANONYMOUS_SESSIONS_PER_MINUTE",
-            default: 60, range: 0...1_000_000, environment)
+            default: 120, range: 0...1_000_000, environment)
         let signer: PassSigner
         var orderSettings: ServerConfiguration.Orders?
         if let identitySettings {

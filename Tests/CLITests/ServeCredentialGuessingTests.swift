@@ -7,9 +7,10 @@ import TesseraTestSupport
 struct ServeCredentialGuessingTests {
     typealias Server = IdentitiesServer
 
-    @Test("20 refused bearer tokens from one client, then 429 with Retry-After for every issuer route, the right token included")
+    @Test("20 refused admin-token guesses from one client, then 429 with Retry-After for admin-token requests; API keys, right or wrong, go on as before")
     func guessesLimited() async throws {
         try await Server.with { server in
+            let key = try await ServeKeysTests.key(server, name: "gate", identifiers: ["pass.com.brand-a.*"], permissions: ["read"])
             for guess in 0..<20 {
                 let refused = try await server.send("GET", "/api/v1/passes", headers: ["Authorization: Bearer guess-\(guess)-0000000000"])
                 #expect(refused.status == 401, "guess \(guess)")
@@ -20,7 +21,13 @@ struct ServeCredentialGuessingTests {
                 #expect(limited.head.lowercased().contains("retry-after:"), "\(limited.head)")
             }
             let right = try await server.send("GET", "/api/v1/templates", headers: ["Authorization: Bearer \(ServeProcess.adminToken)"])
-            #expect(right.status == 429, "the client is limited, whatever it sends next")
+            #expect(right.status == 429, "admin-token requests from the client are limited, whatever they send")
+            // A revoked or mistyped key (a scanner retrying) is refused as before, and counts nothing; a good key works.
+            let wrongKey = "tsk_" + String(repeating: "x", count: 40)
+            for _ in 0..<3 {
+                #expect(try await server.send("GET", "/api/v1/passes", headers: ["Authorization: Bearer \(wrongKey)"]).status == 401)
+            }
+            #expect(try await ServeKeysTests.with(key.secret, server, "GET", "/api/v1/passes").status == 200)
             // The device protocol is not the issuer API: it answers as before.
             let health = try await server.send("GET", "/health")
             #expect(health.status == 200)

@@ -88,7 +88,7 @@ struct CheckoutFixture: Sendable {
         merchant.apiKeyFile = keyFile.path
         configure(&merchant)
         self.merchant = merchant
-        store = MemoryCheckoutStore()
+        store = MemoryCheckoutStore(now: { clock.now })
         processor = RecordingPaymentProcessor()
         let chain = try TestChain()
         passChain = chain

@@ -49,7 +49,7 @@ public final class CheckoutService: Sendable {
         /// How many sessions one client may create without the merchant's API key: this many at once, then this many
         /// a minute (a buy page creates one per tap of its button); 0 is no limit. The merchant's own server, with
         /// its key, is never limited.
-        public var anonymousSessionsPerMinute = 60
+        public var anonymousSessionsPerMinute = 120
 
         /// Creates a configuration.
         /// - Parameters:

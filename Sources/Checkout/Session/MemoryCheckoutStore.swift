@@ -13,8 +13,14 @@ public actor MemoryCheckoutStore: CheckoutStore {
     /// When each session was created or last changed (the SQL stores' `updated_at`).
     private var changedAt: [String: Date] = [:]
 
+    /// The clock stamping each session's last change (the SQL stores' `updated_at`).
+    private let now: @Sendable () -> Date
+
     /// Creates an empty store.
-    public init() {}
+    /// - Parameter now: The clock stamping each session's last change.
+    public init(now: @escaping @Sendable () -> Date = Date.init) {
+        self.now = now
+    }
 
     /// Inserts a session unless its idempotency key is taken.
     /// - Parameter session: The new session.
@@ -23,7 +29,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
         if let id = sessionsByKey[session.idempotencyKey], let existing = sessions[id] { return .existing(existing) }
         sessions[session.id] = session
         sessionsByKey[session.idempotencyKey] = session.id
-        changedAt[session.id] = Date()
+        changedAt[session.id] = now()
         return .created(session)
     }
 
@@ -41,7 +47,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
         guard let current = sessions[session.id], current.state == .pending, session.state == .pending,
               current.revision ?? 0 == session.previousRevision, session.revision ?? 0 > 0 else { return false }
         sessions[session.id] = session
-        changedAt[session.id] = Date()
+        changedAt[session.id] = now()
         return true
     }
 
@@ -76,7 +82,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
         guard transactions[transactionIdentifier] == nil else { return .transactionReplayed }
         transactions[transactionIdentifier] = session.id
         sessions[session.id] = session
-        changedAt[session.id] = Date()
+        changedAt[session.id] = now()
         leases[session.id] = date
         holders[session.id] = holder
         return .claimed
@@ -91,7 +97,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
         guard let held = sessions[session.id], held.state.isBeingPaid, held.authorization?.idempotencyKey == attempt
         else { return false }
         sessions[session.id] = session
-        changedAt[session.id] = Date()
+        changedAt[session.id] = now()
         return true
     }
 
@@ -106,7 +112,7 @@ public actor MemoryCheckoutStore: CheckoutStore {
               orders[order.id] == nil,
               !orders.values.contains(where: { $0.sessionId == session.id }) else { return false }
         sessions[session.id] = session
-        changedAt[session.id] = Date()
+        changedAt[session.id] = now()
         orders[order.id] = order
         leases[session.id] = nil
         if passesOwed { passQueue.append(order.id) }

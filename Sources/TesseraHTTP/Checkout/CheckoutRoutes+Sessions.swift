@@ -18,7 +18,10 @@ extension CheckoutRoutes {
             throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
         }
         let fromMerchant = try checkout.isMerchant(Self.credentials(request))
-        if !fromMerchant, let wait = anonymousSessionLimiter?.retryAfter(context.clientAddress, now: Date()) {
+        // A retry of a creation (its Idempotency-Key already stored) stores nothing and is not counted.
+        if !fromMerchant, let limiter = anonymousSessionLimiter, try await checkout.store.session(idempotencyKey: key) == nil,
+           let wait = limiter.retryAfter(context.clientAddress, now: Date())
+        {
             throw WebServiceError.rateLimited("too many checkout sessions created from this client", retryAfter: wait)
         }
         let (body, raw) = try await CheckoutRequestBody.decode(CreateSessionRequest.self, from: request, limit: bodyLimit)

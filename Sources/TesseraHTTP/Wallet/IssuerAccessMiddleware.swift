@@ -31,14 +31,18 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         next: (Request, WebServiceRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        if let wait = refusedCredentials?.retryAfter(context.clientAddress, now: Date(), taking: false) {
-            throw WebServiceError.rateLimited("too many requests with a refused credential from this client", retryAfter: wait)
+        // Only guesses at the admin token are limited: an API key's secret is 40 random characters, beyond guessing,
+        // and a scanner retrying with a revoked key must not lock out the other gates behind the same address.
+        let guess = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization])
+            .map { !Self.isKeyShaped($0) || Self.isKeyShaped(adminToken) } ?? false
+        if guess, let wait = refusedCredentials?.retryAfter(context.clientAddress, now: Date(), taking: false) {
+            throw WebServiceError.rateLimited("too many refused tokens from this client", retryAfter: wait)
         }
         let principal: IssuerPrincipal
         do {
             principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
         } catch let error as WebServiceError where error.status == .unauthorized {
-            _ = refusedCredentials?.retryAfter(context.clientAddress, now: Date())
+            if guess { _ = refusedCredentials?.retryAfter(context.clientAddress, now: Date()) }
             throw error
         }
         if adminOnly, !principal.isAdmin {
@@ -74,6 +78,11 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         if SecretToken.constantTimeEqual(given, adminToken) { return .admin }
         guard let keys, let principal = try await keys.principal(secret: String(given)) else { throw unauthorized }
         return principal
+    }
+
+    /// Whether a credential has the form of an API key's secret (`tsk_` and 40 characters).
+    static func isKeyShaped(_ credential: some StringProtocol) -> Bool {
+        credential.hasPrefix("tsk_") && credential.count == 44
     }
 
     /// `read` for GET and HEAD, `redeem` for a redemption, `write` for everything else.
