@@ -102,6 +102,7 @@ struct MerchantValidationTests {
     /// listed validation host), then shuts the validator down.
     static func withValidatingCheckout(
         _ standIn: AppleGatewayStandIn, identity: (certificate: Certificate, certificatePath: String, keyPath: String),
+        configuration: CheckoutService.Configuration = .init(),
         _ test: @escaping @Sendable (LiveTestClient) async throws -> Void
     ) async throws {
         try await standIn.serve { port in
@@ -113,8 +114,8 @@ struct MerchantValidationTests {
                 merchant: fixture.merchant,
                 trustRoots: try NIOSSLCertificate.fromPEMFile(standIn.certificates.authorityPEMPath),
                 endpointOverrides: ["localhost": "localhost:\(port)"], logger: Logger(label: "test.validation"))
-            let service = try CheckoutService(merchant: fixture.merchant, merchantValidator: validator,
-                                              logger: Logger(label: "test.checkout"))
+            let service = try CheckoutService(merchant: fixture.merchant, configuration: configuration,
+                                              merchantValidator: validator, logger: Logger(label: "test.checkout"))
             try await CheckoutFixture.withClient(router: { Self.router(service) }, test)
             try await validator.shutdown()
         }
@@ -148,7 +149,11 @@ struct MerchantValidationTests {
     func limitedPerClient() async throws {
         let standIn = try AppleGatewayStandIn()
         let identity = try Self.identity()
-        try await Self.withValidatingCheckout(standIn, identity: identity) { client in
+        // No refill during the test: on a loaded machine 22 calls to the stand-in can take a minute, and the default
+        // 20 a minute would hand back what they used.
+        var configuration = CheckoutService.Configuration()
+        configuration.merchantValidationsPerMinute = 0
+        try await Self.withValidatingCheckout(standIn, identity: identity, configuration: configuration) { client in
             let body = try JSONBody.buffer(["validationURL": "https://localhost/paymentservices/paymentSession"])
             var statuses: [HTTPResponse.Status] = []
             var retryAfter: String?

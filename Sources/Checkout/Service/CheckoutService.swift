@@ -50,6 +50,10 @@ public final class CheckoutService: Sendable {
         /// a minute (a buy page creates one per tap of its button); 0 is no limit. The merchant's own server, with
         /// its key, is never limited.
         public var anonymousSessionsPerMinute = 120
+        /// Merchant validations one client may ask for at once, each a mutual-TLS call to Apple.
+        public var merchantValidationBurst = 20
+        /// Merchant validations a minute one client regains after the burst (0: none).
+        public var merchantValidationsPerMinute = 20
 
         /// Creates a configuration.
         /// - Parameters:

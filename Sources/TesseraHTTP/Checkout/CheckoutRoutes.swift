@@ -37,13 +37,15 @@ struct CheckoutRoutes: Sendable {
     let checkout: CheckoutService
     /// Merchant validations per client: each is a mutual-TLS call to Apple with the merchant identity, needed once
     /// per Apple Pay sheet, and the route takes no credential (a merchant's own Apple Pay page calls it too).
-    let merchantValidationLimiter = RateLimiter(burst: 20, perMinute: 20)
+    let merchantValidationLimiter: RateLimiter
     /// Sessions created without the merchant's API key, per client: each is a stored row
     /// (``CheckoutService/Configuration/anonymousSessionsPerMinute``); `nil` is no limit.
     let anonymousSessionLimiter: RateLimiter?
 
     init(checkout: CheckoutService) {
         self.checkout = checkout
+        merchantValidationLimiter = RateLimiter(burst: checkout.configuration.merchantValidationBurst,
+                                                perMinute: checkout.configuration.merchantValidationsPerMinute)
         let perMinute = checkout.configuration.anonymousSessionsPerMinute
         anonymousSessionLimiter = perMinute > 0 ? RateLimiter(burst: perMinute, perMinute: perMinute) : nil
     }
