@@ -24,8 +24,9 @@ public struct PassWebService: Sendable {
         public var personalizationBurst: Int
         /// Personalization requests per minute per client address after the burst.
         public var personalizationRequestsPerMinute: Int
-        /// Refused issuer API credentials per client address: this many at once, then this many a minute, after which
-        /// the client is answered 429 on every issuer route until its allowance refills; 0 is no limit.
+        /// Refused bearer tokens other than API keys' per client address: this many at once, then this many a minute,
+        /// after which the client's such tokens (the admin token's included) are answered 429 until its allowance
+        /// refills; 0 is no limit. API keys are beyond guessing and neither counted nor limited.
         public var refusedCredentialsPerMinute = 20
 
         /// Largest accepted body of a campaign (its `data` may carry images for every pass it selects): the pass data

@@ -32,6 +32,12 @@ struct AbandonedSessionTests {
             let error = try #require(try JSONBody.object(refused)["error"] as? [String: Any])
             #expect(error["code"] as? String == "rateLimited", "\(error)")
             #expect(try await fixture.store.session(idempotencyKey: "anon-3") == nil)
+            // A retry of a creation that was stored is answered as before (nothing new is stored).
+            let retried = try await client.execute(
+                uri: "/checkout/v1/sessions", method: .post,
+                headers: JSONBody.headers(idempotencyKey: "anon-0", anonymous: true), body: ByteBuffer(string: Self.cart))
+            #expect(retried.status == .created && retried.headers[HTTPField.Name("Idempotent-Replayed")!] == "true",
+                    "\(retried.status) \(String(buffer: retried.body))")
             // The merchant's server goes on creating sessions.
             for index in 0..<5 {
                 _ = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1]]], key: "merchant-\(index)")

@@ -94,18 +94,28 @@ public struct ItemListRequest: Sendable, Equatable {
 
     /// The cursor that resumes after an item: its key, base64url-encoded.
     public static func cursor(after key: PassListKey) -> String {
-        Data((key.typeIdentifier + "\u{0}" + key.identifier).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        base64URL(Data((key.typeIdentifier + "\u{0}" + key.identifier).utf8))
+    }
+
+    /// Bytes as base64url without padding, as cursors are written.
+    package static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func key(cursor: String) -> PassListKey? {
-        guard !cursor.isEmpty, cursor.count <= 400,
+    /// The bytes of a cursor's base64url text of at most `maximumLength` characters; `nil` for anything else.
+    package static func bytes(base64URL cursor: String, maximumLength: Int) -> Data? {
+        guard !cursor.isEmpty, cursor.utf8.count <= maximumLength,
               cursor.utf8.allSatisfy({ $0.isLetterOrDigitASCII || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
         else { return nil }
         var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else { return nil }
+        return Data(base64Encoded: text)
+    }
+
+    static func key(cursor: String) -> PassListKey? {
+        guard let data = bytes(base64URL: cursor, maximumLength: 400), let decoded = String(data: data, encoding: .utf8)
+        else { return nil }
         let parts = decoded.split(separator: "\u{0}", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
         return PassListKey(typeIdentifier: String(parts[0]), identifier: String(parts[1]))

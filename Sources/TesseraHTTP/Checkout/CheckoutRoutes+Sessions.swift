@@ -18,9 +18,10 @@ extension CheckoutRoutes {
             throw CheckoutError.invalid("Idempotency-Key", "must be 1-255 printable ASCII characters")
         }
         let fromMerchant = try checkout.isMerchant(Self.credentials(request))
-        // A retry of a creation (its Idempotency-Key already stored) stores nothing and is not counted.
-        if !fromMerchant, let limiter = anonymousSessionLimiter, try await checkout.store.session(idempotencyKey: key) == nil,
-           let wait = limiter.retryAfter(context.clientAddress, now: Date())
+        // Past the limit a retry of a creation (its Idempotency-Key already stored, so nothing is stored) is still
+        // answered: the store is read only then.
+        if !fromMerchant, let wait = anonymousSessionLimiter?.retryAfter(context.clientAddress, now: Date()),
+           try await checkout.store.session(idempotencyKey: key) == nil
         {
             throw WebServiceError.rateLimited("too many checkout sessions created from this client", retryAfter: wait)
         }

@@ -22,8 +22,9 @@ struct IssuerAccessMiddleware: RouterMiddleware {
     var notFound: @Sendable () -> any Error = { IssuerError.notFound }
     /// Only the admin token (key management).
     var adminOnly = false
-    /// Refused credentials per client (shared by every group of routes): past its burst a client is answered 429
-    /// until the bucket refills, so the admin token and keys cannot be guessed at the server's request rate.
+    /// Refused bearer tokens other than API keys' per client (shared by every group of routes): past its burst the
+    /// client's such tokens are answered 429 until the bucket refills, so the admin token cannot be guessed at the
+    /// server's request rate.
     var refusedCredentials: RateLimiter?
 
     func handle(

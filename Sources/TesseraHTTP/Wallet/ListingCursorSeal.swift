@@ -20,19 +20,13 @@ struct ListingCursorSeal: Sendable {
     func seal(_ cursor: String) -> String {
         // Sealing fails only for a key of the wrong size, which the derivation above never makes.
         let box = try! ChaChaPoly.seal(Data(cursor.utf8), using: key)  // swiftlint:disable:this force_try
-        return box.combined.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return ItemListRequest.base64URL(box.combined)
     }
 
     /// The plain cursor a sealed one stands for; `nil` for anything this server did not seal.
     func open(_ sealed: String) -> String? {
-        guard !sealed.isEmpty, sealed.utf8.count <= 1_024,
-              sealed.utf8.allSatisfy({ $0.isLetterOrDigitASCII || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
-        else { return nil }
-        var text = sealed.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        guard let data = Data(base64Encoded: text), let box = try? ChaChaPoly.SealedBox(combined: data),
+        guard let data = ItemListRequest.bytes(base64URL: sealed, maximumLength: 1_024),
+              let box = try? ChaChaPoly.SealedBox(combined: data),
               let plain = try? ChaChaPoly.open(box, using: key)
         else { return nil }
         return String(data: plain, encoding: .utf8)
@@ -57,12 +51,5 @@ struct ListingCursorSeal: Sendable {
     func cursor(_ plain: String?, for principal: IssuerPrincipal) -> String? {
         guard let plain, !principal.isAdmin else { return plain }
         return seal(plain)
-    }
-}
-
-extension UInt8 {
-    fileprivate var isLetterOrDigitASCII: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }
