@@ -27,4 +27,11 @@ package struct ItemTables: Sendable {
     package static let orders = ItemTables(
         kind: "order", items: "orders", devices: "order_devices", registrations: "order_registrations",
         pushQueue: "order_push_queue", counter: "order_update_tag")
+
+    /// The name a template of this kind has in `template_versions`, shared by both kinds: a pass template as it is
+    /// named, an order template after `order:` (template names have no colon), so a pass template and an order
+    /// template of one name keep apart.
+    package func templateVersionName(_ name: String) -> String {
+        kind == Self.passes.kind ? name : "\(kind):\(name)"
+    }
 }

@@ -104,29 +104,6 @@ extension OrderIssuer {
         try await build(order, builder: try await templateBuilder(for: order)).bundle
     }
 
-    /// The builder an existing order is signed with: its template's, whose identity must be the order's own Order
-    /// Type ID. An identity taken out of the identities file leaves its orders refused (503), never signed with
-    /// another identity's certificate (another brand's, which Wallet refuses at the order's own URL).
-    /// - Throws: ``IssuerError`` `signingUnavailable`, or when the template cannot be loaded.
-    func templateBuilder(for order: PassRecord) async throws -> OrderBuilder {
-        let signed = templateSources.map(\.signer.identity.orderTypeIdentifier)
-        if signed.isEmpty || (signed.contains { $0 != nil } && !signed.contains(order.passTypeIdentifier)) {
-            throw IssuerError.noIdentity(order.passTypeIdentifier, items: "orders")
-        }
-        let builder = try await templateBuilder(named: order.template)
-        if let signs = builder.signer.identity.orderTypeIdentifier, signs != order.passTypeIdentifier {
-            throw IssuerError.noIdentity(order.passTypeIdentifier, items: "orders")
-        }
-        return builder
-    }
-
-    /// The builder of template `name`; a first use reads its files off the event loops.
-    func templateBuilder(named name: String) async throws -> OrderBuilder {
-        if let builder = templates.loadedBuilder(named: name) { return builder }
-        let templates = self.templates
-        return try await NIOThreadPool.singleton.runIfActive { try templates.builder(named: name) }
-    }
-
     /// The `order.json` of a version: the template with the stored data and the server's keys merged in (the
     /// identifiers, `webServiceURL`, `authenticationToken`, and `createdAt`/`updatedAt` from the record's times).
     private func orderJSON(_ order: PassRecord, builder: OrderBuilder) throws -> Data {

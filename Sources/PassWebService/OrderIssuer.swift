@@ -216,7 +216,8 @@ public final class OrderIssuer: WalletItemIssuer {
         for reserved in Self.serverKeys where data[reserved] != nil {
             throw IssuerError.invalidData("data.\(reserved): set by the server, not by the data document")
         }
-        let builder = try await templateBuilder(named: name)
+        let entry = try await templateEntry(named: name)
+        let builder = entry.builder
         guard let type = builder.signer.identity.orderTypeIdentifier else { throw Self.noOrderTypeIdentifier }
         if let refusal = refusal(builder) { throw refusal }
         // The certificate names the order type: data naming another is a mistake to say, not to replace quietly.
@@ -251,7 +252,7 @@ public final class OrderIssuer: WalletItemIssuer {
         let stored = try await store.insertPass(
             NewPass(
                 passTypeIdentifier: type, serialNumber: identifier, authenticationToken: record.authenticationToken,
-                template: name, data: record.data, downloadToken: record.downloadToken),
+                template: name, data: record.data, downloadToken: record.downloadToken, templateVersion: entry.version),
             now: seconds)
         remember(ByteBuffer(bytes: built.bundle), for: stored)
         return (stored, built.warnings)

@@ -54,6 +54,7 @@ extension PostgresStore {
         heldCampaignPushTables,
         campaignsOnQueuedPushes,
         listingIndexes,
+        ["CREATE INDEX orders_template_version ON orders (template, template_version)"],
     ]
 
     /// Version 16: a listing of one template's items, or of the voided ones, reads only the items it shows: in the

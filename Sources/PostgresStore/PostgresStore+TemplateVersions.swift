@@ -4,19 +4,17 @@ internal import PostgresNIO
 
 extension PostgresStore: TemplateVersionStore {
     public func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int {
-        guard !holdsOrders else {
-            throw PassStoreError.invalidData("template versions belong to passes: save them through the pass store")
-        }
+        let (items, stored) = (tables.items, tables.templateVersionName(name))
         return try await transaction { connection in
             try await connection.query("""
                 INSERT INTO template_versions (name, version, content, created_at)
-                VALUES (\(name), \(version), \(ByteBuffer(bytes: content)), \(now))
+                VALUES (\(stored), \(version), \(ByteBuffer(bytes: content)), \(now))
                 ON CONFLICT (name, version) DO NOTHING
                 """, logger: logger)
-            // Passes stored before versions were kept follow the first version their template is loaded at.
+            // Items stored before versions were kept follow the first version their template is loaded at.
             let pinned = try await connection.query("""
                 WITH pinned AS (
-                    UPDATE passes SET template_version = \(version)
+                    UPDATE \(unescaped: items) SET template_version = \(version)
                     WHERE template = \(name) AND template_version IS NULL
                     RETURNING 1
                 )
@@ -28,7 +26,7 @@ extension PostgresStore: TemplateVersionStore {
 
     public func templateVersionContent(name: String, version: String) async throws -> Data? {
         let rows = try await rows("""
-            SELECT content FROM template_versions WHERE name = \(name) AND version = \(version)
+            SELECT content FROM template_versions WHERE name = \(tables.templateVersionName(name)) AND version = \(version)
             """)
         return try rows.first?.decode(Data.self)
     }

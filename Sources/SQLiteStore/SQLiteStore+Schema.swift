@@ -53,6 +53,9 @@ extension SQLiteStore {
         migrator.registerMigration("v16: passes and orders listed by template, and the voided ones") { db in
             try db.execute(sql: version16)
         }
+        migrator.registerMigration("v17: orders by template version") { db in
+            try db.execute(sql: "CREATE INDEX orders_template_version ON orders (template, template_version)")
+        }
         return migrator
     }()
 

@@ -4,16 +4,16 @@ public import PassStore
 
 extension SQLiteStore: TemplateVersionStore {
     public func saveTemplateVersion(name: String, version: String, content: Data, now: Date) async throws -> Int {
-        try await write { db in
+        try await write { [tables] db in
             try db.execute(sql: """
                 INSERT INTO template_versions (name, version, content, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (name, version) DO NOTHING
-                """, arguments: [name, version, content, now.timeIntervalSince1970])
-            // Passes stored before versions were kept follow the first version their template is loaded at. Through the
-            // (template, template_version) index: straight to the passes without a version, none once all have one
-            // (it runs whenever a template is loaded; through the template index alone it read every pass of it).
+                """, arguments: [tables.names.templateVersionName(name), version, content, now.timeIntervalSince1970])
+            // Items stored before versions were kept follow the first version their template is loaded at. Through the
+            // (template, template_version) index: straight to the items without a version, none once all have one
+            // (it runs whenever a template is loaded; through the template index alone it read every item of it).
             try db.execute(sql: """
-                UPDATE passes INDEXED BY passes_template_version SET template_version = ?
+                UPDATE \(tables.items) INDEXED BY \(tables.items)_template_version SET template_version = ?
                 WHERE template = ? AND template_version IS NULL
                 """, arguments: [version, name])
             return db.changesCount
@@ -21,9 +21,9 @@ extension SQLiteStore: TemplateVersionStore {
     }
 
     public func templateVersionContent(name: String, version: String) async throws -> Data? {
-        try await read { db in
+        try await read { [tables] db in
             try Data.fetchOne(db, sql: "SELECT content FROM template_versions WHERE name = ? AND version = ?",
-                              arguments: [name, version])
+                              arguments: [tables.names.templateVersionName(name), version])
         }
     }
 }

@@ -7,7 +7,8 @@ import UnixSignals
 /// Notices edited templates: on `SIGHUP`, and when the files under the templates folders change (their paths, sizes
 /// and modification times, compared every ``Configuration/pollInterval``). The issuer then reads the templates again:
 /// new passes use the new content, existing passes keep the version they are pinned to until a campaign
-/// republishes them (see ``PassWebService/PassIssuer/reloadTemplates()``).
+/// republishes them (see ``PassWebService/PassIssuer/reloadTemplates()``). Order templates are watched the same way:
+/// new orders use the new content, existing orders keep the version they were made from.
 public final class TemplateWatcher: Service, Sendable {
     /// How often the folder is looked at.
     public struct Configuration: Sendable {
@@ -21,12 +22,14 @@ public final class TemplateWatcher: Service, Sendable {
     }
 
     private let issuer: PassIssuer
+    private let orderIssuer: OrderIssuer?
     private let configuration: Configuration
     private let logger: Logger
 
-    /// Creates a watcher of the issuer's templates folders (every signing identity's).
-    public init(issuer: PassIssuer, configuration: Configuration, logger: Logger) {
+    /// Creates a watcher of the issuers' templates folders (every signing identity's, passes' and orders').
+    public init(issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, configuration: Configuration, logger: Logger) {
         self.issuer = issuer
+        self.orderIssuer = orderIssuer
         self.configuration = configuration
         self.logger = logger
     }
@@ -78,11 +81,23 @@ public final class TemplateWatcher: Service, Sendable {
                 "template": "\(failure.name)", "reason": "\(failure.reason)",
             ])
         }
+        guard let orders = await orderIssuer?.reloadTemplates() else { return }
+        for change in orders.changed {
+            logger.notice("order template edited: new orders use the new version; existing orders keep the one they were made from", metadata: [
+                "template": "\(change.name)", "from": "\(change.from)", "to": "\(change.to)",
+            ])
+        }
+        for failure in orders.failed {
+            logger.error("order template no longer loads: its orders are served from the version they were made from", metadata: [
+                "template": "\(failure.name)", "reason": "\(failure.reason)",
+            ])
+        }
     }
 
-    /// Every file's path, size and modification time under every templates folder.
+    /// Every file's path, size and modification time under every templates folder (passes' and orders').
     private func fingerprint() -> [String] {
         issuer.templateSources.flatMap { Self.fingerprint(of: $0.directory) }
+            + (orderIssuer?.templateSources ?? []).flatMap { Self.fingerprint(of: $0.directory) }
     }
 
     /// Every file's path, size and modification time under `directory`, in path order. Symbolic links to folders are

@@ -148,7 +148,7 @@ public enum TesseraServer {
                 logger: logger, now: now))
         }
         services.append(TemplateWatcher(
-            issuer: issuer, configuration: configuration.templateWatch,
+            issuer: issuer, orderIssuer: orderIssuer, configuration: configuration.templateWatch,
             logger: logger))
         // Campaigns: accepted by the issuer API, applied by a runner in every process (progress is in the store).
         var campaigns: CampaignService?

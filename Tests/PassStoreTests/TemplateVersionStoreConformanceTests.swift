@@ -1,5 +1,7 @@
 import Foundation
 import PassStore
+import PostgresStore
+import SQLiteStore
 import Testing
 import TesseraTestSupport
 
@@ -71,6 +73,31 @@ struct TemplateVersionStoreConformanceTests {
             guard case .written = outcome else { Issue.record("batch not written: \(outcome)"); return }
             #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "MOVE-2")?.templateVersion == "cccc")
             #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "MOVE-3")?.templateVersion == nil)
+        }
+    }
+
+    @Test("an order store pins its orders and keeps its versions apart from a pass template of the same name",
+          arguments: StoreKind.tested.filter { $0 == .sqliteOrders || $0 == .postgresOrders })
+    func ordersApart(kind: StoreKind) async throws {
+        try await withStore(kind == .sqliteOrders ? .sqlite : .postgres) { passes in
+            let orders: any PassStore = switch passes {
+            case let store as SQLiteStore: store.orderStore()
+            case let store as PostgresStore: store.orderStore()
+            default: passes
+            }
+            let passVersions = try #require(passes as? any TemplateVersionStore)
+            let orderVersions = try #require(orders as? any TemplateVersionStore)
+            _ = try await Fixtures.insert(["P-1"], into: passes)
+            _ = try await Fixtures.insert(["O-1", "O-2"], into: orders)
+            // Both kinds have a template named "event", at the same version name with other content.
+            #expect(try await orderVersions.saveTemplateVersion(
+                name: "event", version: "aaaa", content: Data("order".utf8), now: Fixtures.now) == 2)
+            #expect(try await passVersions.saveTemplateVersion(
+                name: "event", version: "aaaa", content: Data("pass".utf8), now: Fixtures.now) == 1)
+            #expect(try await orderVersions.templateVersionContent(name: "event", version: "aaaa") == Data("order".utf8))
+            #expect(try await passVersions.templateVersionContent(name: "event", version: "aaaa") == Data("pass".utf8))
+            #expect(try await orders.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "O-2")?.templateVersion == "aaaa")
+            #expect(try await passes.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "P-1")?.templateVersion == "aaaa")
         }
     }
 }
