@@ -15,7 +15,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         var passes: Set<PassKey>
     }
 
-    private struct QueuedPush {
+    struct QueuedPush {
         var push: PendingPush
         var notBefore: Date
         var claimedUntil: Date?
@@ -24,13 +24,13 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     var passes: [PassKey: PassRecord] = [:]
     private var downloadTokens: [String: PassKey] = [:]
     private var devices: [String: Device] = [:]
-    private var queue: [Int64: QueuedPush] = [:]
+    var queue: [Int64: QueuedPush] = [:]
     private var lastTag: Int64 = 0
     private var lastPushID: Int64 = 0
     private var campaignsByID: [String: CampaignRecord] = [:]
     private var campaignKeys: [String: String] = [:]
     /// The pushes each campaign owes, by push token and pass type.
-    private var campaignPushes: [String: [String: CampaignPushState]] = [:]
+    var campaignPushes: [String: [String: CampaignPushState]] = [:]
     private var lastCampaignSequence: Int64 = 0
     /// Template contents by name and version.
     private var templateContents: [String: [String: Data]] = [:]
@@ -115,7 +115,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     }
 
     /// Queues a push, or bumps the queued one's generation. - Returns: Whether a new entry was queued.
-    private func queuePush(token: String, passTypeIdentifier: String, now: Date) -> Bool {
+    func queuePush(token: String, passTypeIdentifier: String, now: Date) -> Bool {
         if let id = queue.first(where: {
             $0.value.push.pushToken == token && $0.value.push.passTypeIdentifier == passTypeIdentifier
         })?.key {
@@ -140,6 +140,10 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             throw PassStoreError.passNotFound(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         }
         var device = devices[deviceLibraryIdentifier] ?? Device(pushToken: pushToken, updatedAt: now, passes: [])
+        if device.pushToken != pushToken {
+            let shared = devices.contains { $0.key != deviceLibraryIdentifier && $0.value.pushToken == device.pushToken }
+            movePushes(from: device.pushToken, to: pushToken, shared: shared, now: now)
+        }
         device.pushToken = pushToken
         device.updatedAt = now
         let (inserted, _) = device.passes.insert(key)
@@ -388,6 +392,6 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
 }
 
 /// Where a push a campaign owes a device is: held until the campaign ends, then queued, then sent.
-private enum CampaignPushState {
+enum CampaignPushState {
     case held, queued, sent
 }

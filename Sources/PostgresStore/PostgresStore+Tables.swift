@@ -29,10 +29,57 @@ extension PostgresStore {
                 WHERE r.device_library_identifier = $1 AND r.pass_type_identifier = $2 AND p.update_tag > $3
                 ORDER BY p.update_tag
                 """
+            // A device replacing its push token takes what is owed to the old one (see SQLiteStore.movePushes): queued
+            // pushes (a claimed one gets a new generation, so a send in flight to the old token leaves it for the next
+            // claim) and the pushes campaigns hold. An entry the new token already has for a type is kept and the old
+            // token's dropped. While another device still has the old token, its queued pushes stay and the new token
+            // gets its own. Every part reads the statement's one snapshot, so the moved and the dropped rows are apart.
+            let queue = names.pushQueue
+            let held = names.kind == ItemTables.passes.kind ? """
+                , moved_held AS (
+                    UPDATE campaign_pushes c SET push_token = $2
+                    WHERE c.campaign_id IN (SELECT id FROM campaigns WHERE pushes_held > 0)
+                    AND c.push_token = (SELECT push_token FROM replaced)
+                    AND NOT EXISTS (SELECT 1 FROM campaign_pushes n WHERE n.campaign_id = c.campaign_id
+                                    AND n.push_token = $2 AND n.pass_type_identifier = c.pass_type_identifier)
+                    RETURNING 1
+                ), dropped_held AS (
+                    DELETE FROM campaign_pushes c
+                    WHERE c.campaign_id IN (SELECT id FROM campaigns WHERE pushes_held > 0)
+                    AND c.push_token = (SELECT push_token FROM replaced)
+                    AND EXISTS (SELECT 1 FROM campaign_pushes n WHERE n.campaign_id = c.campaign_id
+                                AND n.push_token = $2 AND n.pass_type_identifier = c.pass_type_identifier)
+                    RETURNING 1
+                )
+                """ : ""
             register = """
                 WITH pass AS (
                     SELECT 1 FROM \(items) WHERE pass_type_identifier = $3 AND serial_number = $4
-                ), device AS (
+                ), previous AS (
+                    SELECT d.push_token, EXISTS (SELECT 1 FROM \(devices) o
+                                                 WHERE o.push_token = d.push_token AND o.device_library_identifier <> $1) AS shared
+                    FROM \(devices) d
+                    WHERE d.device_library_identifier = $1 AND d.push_token <> $2 AND EXISTS (SELECT 1 FROM pass)
+                ), replaced AS (
+                    SELECT push_token FROM previous WHERE NOT shared
+                ), copied AS (
+                    INSERT INTO \(queue) (push_token, pass_type_identifier, not_before, queued_at)
+                    SELECT $2, q.pass_type_identifier, $5, q.queued_at FROM \(queue) q
+                    WHERE q.push_token = (SELECT push_token FROM previous WHERE shared)
+                    ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+                    RETURNING 1
+                ), moved AS (
+                    UPDATE \(queue) q SET push_token = $2, generation = q.generation + 1, claimed_until = NULL,
+                        not_before = LEAST(q.not_before, $5)
+                    WHERE q.push_token = (SELECT push_token FROM replaced)
+                    AND NOT EXISTS (SELECT 1 FROM \(queue) n WHERE n.push_token = $2 AND n.pass_type_identifier = q.pass_type_identifier)
+                    RETURNING 1
+                ), dropped AS (
+                    DELETE FROM \(queue) q
+                    WHERE q.push_token = (SELECT push_token FROM replaced)
+                    AND EXISTS (SELECT 1 FROM \(queue) n WHERE n.push_token = $2 AND n.pass_type_identifier = q.pass_type_identifier)
+                    RETURNING 1
+                )\(held), device AS (
                     INSERT INTO \(devices) (device_library_identifier, push_token, updated_at)
                     SELECT $1, $2, $5 WHERE EXISTS (SELECT 1 FROM pass)
                     ON CONFLICT (device_library_identifier)

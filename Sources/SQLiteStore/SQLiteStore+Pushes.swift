@@ -32,6 +32,37 @@ extension SQLiteStore {
         return db.changesCount
     }
 
+    /// Moves what is owed to a push token a device has just replaced onto its new token, so a change queued before
+    /// the device's new registration is pushed to the token it answers now: queued pushes (a claimed one gets a new
+    /// generation, so a send to the old token in flight leaves it for the next claim) and the pushes campaigns hold.
+    /// An entry the new token already has for a type is kept and the old token's for it dropped: the device gets one
+    /// push per type either way. While another device still has the old token, its queued pushes stay and the new
+    /// token gets its own (counted for no campaign).
+    static func movePushes(from old: String, to new: String, now: Date, _ tables: Tables, _ db: Database) throws {
+        let shared = try db.cachedStatement(sql: "SELECT 1 FROM \(tables.devices) WHERE push_token = ? LIMIT 1")
+        guard try Int.fetchOne(shared, arguments: [old]) == nil else {
+            try db.cachedStatement(sql: """
+                INSERT INTO \(tables.pushQueue) (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+                SELECT ?2, pass_type_identifier, 1, 0, ?3, queued_at FROM \(tables.pushQueue) WHERE push_token = ?1
+                ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
+                """).execute(arguments: [old, new, now.timeIntervalSince1970])
+            return
+        }
+        try db.cachedStatement(sql: """
+            UPDATE OR IGNORE \(tables.pushQueue)
+            SET push_token = ?2, generation = generation + 1, claimed_until = NULL, not_before = MIN(not_before, ?3)
+            WHERE push_token = ?1
+            """).execute(arguments: [old, new, now.timeIntervalSince1970])
+        try db.cachedStatement(sql: "DELETE FROM \(tables.pushQueue) WHERE push_token = ?").execute(arguments: [old])
+        guard tables.names.kind == ItemTables.passes.kind else { return }
+        let holding = "SELECT id FROM campaigns WHERE pushes_held > 0"
+        try db.cachedStatement(sql: """
+            UPDATE OR IGNORE campaign_pushes SET push_token = ?2 WHERE campaign_id IN (\(holding)) AND push_token = ?1
+            """).execute(arguments: [old, new])
+        try db.cachedStatement(sql: "DELETE FROM campaign_pushes WHERE campaign_id IN (\(holding)) AND push_token = ?")
+            .execute(arguments: [old])
+    }
+
     /// Leases up to `limit` due pushes until `now + lease`, oldest first.
     /// - Parameters:
     ///   - limit: The most pushes to claim.

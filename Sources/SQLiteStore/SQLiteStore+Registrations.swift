@@ -138,8 +138,11 @@ extension SQLiteStore {
             }
             template = found
         }
+        let replaced = try String.fetchOne(
+            try db.cachedStatement(sql: tables.replacedPushToken), arguments: [deviceLibraryIdentifier, pushToken])
         let device = try db.cachedStatement(sql: tables.upsertDevice)
         try device.execute(arguments: [deviceLibraryIdentifier, pushToken, now.timeIntervalSince1970])
+        if let replaced { try movePushes(from: replaced, to: pushToken, now: now, tables, db) }
         let registration = try db.cachedStatement(sql: tables.insertRegistration)
         try registration.execute(arguments: [
             deviceLibraryIdentifier, passTypeIdentifier, serialNumber, now.timeIntervalSince1970,

@@ -17,6 +17,8 @@ extension SQLiteStore {
         /// An item's template and authentication token, or a stand-in item's in their place (`0` first), for the
         /// registration that checks the device's credential in the writer: a found and a missing item cost the same.
         let itemTemplateForAuthentication: String
+        /// A device's push token when it is not the one given (registration: the token the device replaces).
+        let replacedPushToken: String
         /// A device created or its push token updated (registration).
         let upsertDevice: String
         /// A registration added unless present.
@@ -52,6 +54,7 @@ extension SQLiteStore {
                 SELECT 0, template, authentication_token FROM \(items) WHERE rowid = (SELECT max(rowid) FROM \(items))
                 LIMIT 1
                 """
+            replacedPushToken = "SELECT push_token FROM \(devices) WHERE device_library_identifier = ? AND push_token <> ?"
             upsertDevice = """
                 INSERT INTO \(devices) (device_library_identifier, push_token, updated_at) VALUES (?1, ?2, ?3)
                 ON CONFLICT (device_library_identifier) DO UPDATE SET push_token = ?2, updated_at = ?3

@@ -118,3 +118,39 @@ extension PassStoreConformanceTests {
         }
     }
 }
+
+extension PassStoreConformanceTests {
+    @Test("a device that replaces its push token takes what is queued for the old one, also a push in flight; a shared token keeps its own",
+          arguments: StoreKind.tested)
+    func replacedTokenTakesItsPushes(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store, serialNumbers: ["Q1", "Q2"])
+            _ = try await Fixtures.register("dev-3", token: "token-b", "Q2", in: store)
+            _ = try await update(store)
+            // dev-3 comes back (a restored phone) with a new token before the push went out.
+            #expect(try await Fixtures.register("dev-3", token: "token-c", "Q2", in: store) == .updated)
+            var pushes = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-c"], "\(pushes)")
+
+            // A send in flight to the old token when the device moves on: completing it leaves the push for the
+            // next claim, to the new token.
+            for push in pushes where push.pushToken == "token-a" { try await store.completePush(push) }
+            for push in pushes where push.pushToken == "token-c" { try await store.retryPush(push, notBefore: Fixtures.now) }
+            _ = try await update(store, "Q2")
+            let inFlight = try #require(try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30).first)
+            #expect(inFlight.pushToken == "token-c")
+            _ = try await Fixtures.register("dev-3", token: "token-d", "Q1", in: store)
+            try await store.completePush(inFlight)
+            pushes = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(pushes.map(\.pushToken) == ["token-d"], "\(pushes)")
+            for push in pushes { try await store.completePush(push) }
+
+            // dev-1 and dev-2 share token-a: dev-1 moving on leaves the queued push with dev-2's token, and its new
+            // token gets one too.
+            _ = try await update(store)
+            _ = try await Fixtures.register("dev-1", token: "token-e", "Q1", in: store)
+            pushes = try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+            #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-d", "token-e"], "\(pushes)")
+        }
+    }
+}
