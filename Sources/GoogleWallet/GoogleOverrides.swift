@@ -67,6 +67,14 @@ public struct GoogleOverrides: Sendable, Equatable {
             return object
         }
         classId = try text("classId")
+        // Used as written (Google's ids take letters, digits, ".", "_" and "-"): the class an issuer made or had
+        // approved under this id is the one its passes are filed under.
+        if let given = classId, !given.unicodeScalars.allSatisfy({
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+        }) {
+            throw GoogleWalletError(.invalidOverrides,
+                                    "\(origin): classId \"\(given)\" may hold only letters, digits, \".\", \"_\" and \"-\" (Google's ids)")
+        }
         reviewStatus = try text("reviewStatus")
         if let name = try text("vertical") {
             guard let vertical = GoogleVertical(rawValue: name) else {

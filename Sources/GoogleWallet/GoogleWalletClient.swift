@@ -95,11 +95,19 @@ public final class GoogleWalletClient: Sendable {
         try await upsert(pass.classJSON, resource: pass.vertical.classResource, id: pass.classId)
     }
 
-    /// Inserts an object, or updates it whole when it exists.
+    /// Inserts an object, or patches it when it exists (409): a patch, not a whole update, so the messages Google
+    /// holds on it stay (a whole update without them would drop them, and sending them again would notify again).
     /// - Parameter pass: The pass.
+    /// - Returns: The object as Google answered it (with the messages it holds), when it answered one.
     /// - Throws: ``GoogleAPIError``.
-    public func upsertObject(of pass: GoogleWalletPass) async throws(GoogleAPIError) {
-        try await upsert(pass.objectJSON, resource: pass.vertical.objectResource, id: pass.objectId)
+    @discardableResult
+    public func upsertObject(of pass: GoogleWalletPass) async throws(GoogleAPIError) -> JSONValue? {
+        do {
+            return try await send(.POST, path: "walletobjects/v1/\(pass.vertical.objectResource)", body: pass.objectJSON)
+        } catch where error.status == 409 {
+            return try await send(.PATCH, path: "walletobjects/v1/\(pass.vertical.objectResource)/\(Self.escape(pass.objectId))",
+                                  body: Self.patchBody(pass.objectJSON, vertical: pass.vertical))
+        }
     }
 
     /// Inserts a pass's class unless Google has it (409 leaves Google's as it is).
@@ -120,16 +128,32 @@ public final class GoogleWalletClient: Sendable {
         } catch where error.status == 409 {}
     }
 
-    /// Patches an object with the pass's current content; inserts it when Google does not have it (404).
+    /// Patches an object with the pass's current content; inserts it when Google does not have it (404), and patches
+    /// it after all when it appeared meanwhile (the insert's 409: a holder's save link, or another process, inserted
+    /// it with an earlier state).
     /// - Parameter pass: The pass.
+    /// - Returns: The object as Google answered it (with the messages it holds), when it answered one.
     /// - Throws: ``GoogleAPIError``.
-    public func patchObject(of pass: GoogleWalletPass) async throws(GoogleAPIError) {
+    @discardableResult
+    public func patchObject(of pass: GoogleWalletPass) async throws(GoogleAPIError) -> JSONValue? {
         let path = "walletobjects/v1/\(pass.vertical.objectResource)/\(Self.escape(pass.objectId))"
+        let patch = Self.patchBody(pass.objectJSON, vertical: pass.vertical)
         do {
-            _ = try await send(.PATCH, path: path, body: Self.patchBody(pass.objectJSON, vertical: pass.vertical))
+            return try await send(.PATCH, path: path, body: patch)
         } catch where error.status == 404 {
-            _ = try await send(.POST, path: "walletobjects/v1/\(pass.vertical.objectResource)", body: pass.objectJSON)
+            do {
+                return try await send(.POST, path: "walletobjects/v1/\(pass.vertical.objectResource)", body: pass.objectJSON)
+            } catch where error.status == 409 {
+                return try await send(.PATCH, path: path, body: patch)
+            }
         }
+    }
+
+    /// The ids of the messages an object holds, as Google answered the object.
+    /// - Parameter object: An object resource.
+    /// - Returns: Its `messages[].id`.
+    public static func messageIds(of object: JSONValue?) -> Set<String> {
+        Set(object?["messages"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
     }
 
     /// The members a pass's object may carry from its pass (``GooglePassMapper``), which a patch clears when the pass
@@ -157,7 +181,8 @@ public final class GoogleWalletClient: Sendable {
     /// Adds a message to an object (`addMessage`), shown to its holders and notified.
     /// - Parameters:
     ///   - message: The text.
-    ///   - id: The message's id (the same id twice replaces rather than repeats it).
+    ///   - id: The message's id. Google does not refuse an id it already holds (it shows the message twice, and
+    ///     notifies again): callers check ``messageIds(of:)`` first.
     ///   - header: Its header.
     ///   - pass: The pass.
     /// - Throws: ``GoogleAPIError``.
@@ -183,11 +208,12 @@ public final class GoogleWalletClient: Sendable {
         return body
     }
 
-    private func upsert(_ json: JSONValue, resource: String, id: String) async throws(GoogleAPIError) {
+    @discardableResult
+    private func upsert(_ json: JSONValue, resource: String, id: String) async throws(GoogleAPIError) -> JSONValue? {
         do {
-            _ = try await send(.POST, path: "walletobjects/v1/\(resource)", body: json)
+            return try await send(.POST, path: "walletobjects/v1/\(resource)", body: json)
         } catch where error.status == 409 {
-            _ = try await send(.PUT, path: "walletobjects/v1/\(resource)/\(Self.escape(id))", body: json)
+            return try await send(.PUT, path: "walletobjects/v1/\(resource)/\(Self.escape(id))", body: json)
         }
     }
 

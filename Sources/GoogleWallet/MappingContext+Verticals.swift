@@ -123,20 +123,33 @@ extension MappingContext {
             if let terminal = semanticText("destinationTerminal") { airport["terminal"] = .string(terminal) }
             classMembers["destination"] = .object(airport)
         }
-        let departure = semanticText("currentDepartureDate") ?? semanticText("originalDepartureDate") ?? take("departs", "departure")?.value?.stringValue
+        // Scheduled times are the original ones (the class's date, its id, never move with a delay); Apple's current
+        // times, when they differ, are Google's estimated or actual ones.
+        let departure = semanticText("originalDepartureDate") ?? semanticText("currentDepartureDate")
+            ?? take("departs", "departure")?.value?.stringValue
         var date = ""
         if let departure, let local = GoogleLocalizer.localDateTime(departure) {
             classMembers["localScheduledDepartureDateTime"] = .string(local)
             consumedFields.insert("departs")
             date = String(local.prefix(10)).replacingOccurrences(of: "-", with: "")
         }
+        if semanticText("originalDepartureDate") != nil,
+           let current = semanticText("currentDepartureDate").flatMap(GoogleLocalizer.localDateTime),
+           current != classMembers["localScheduledDepartureDateTime"]?.stringValue
+        {
+            classMembers["localEstimatedOrActualDepartureDateTime"] = .string(current)
+        }
         let boarding = semanticText("currentBoardingDate") ?? semanticText("originalBoardingDate") ?? take("boarding")?.value?.stringValue
         if let boarding, let local = GoogleLocalizer.localDateTime(boarding) {
             classMembers["localBoardingDateTime"] = .string(local)
             consumedFields.insert("boarding")
         }
-        if let arrival = (semanticText("currentArrivalDate") ?? semanticText("originalArrivalDate")).flatMap(GoogleLocalizer.localDateTime) {
+        if let arrival = (semanticText("originalArrivalDate") ?? semanticText("currentArrivalDate")).flatMap(GoogleLocalizer.localDateTime) {
             classMembers["localScheduledArrivalDateTime"] = .string(arrival)
+            if semanticText("originalArrivalDate") != nil,
+               let current = semanticText("currentArrivalDate").flatMap(GoogleLocalizer.localDateTime), current != arrival {
+                classMembers["localEstimatedOrActualArrivalDateTime"] = .string(current)
+            }
         }
         // One class per flight and date, as Google asks.
         if overrides.classId == nil, let carrier, let number {

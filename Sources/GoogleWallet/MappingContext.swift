@@ -61,10 +61,11 @@ struct MappingContext {
         return (classMembers, object)
     }
 
-    /// `<issuer>.<google.json classId, or the template's name>`.
+    /// `<issuer>.<google.json classId, as written>`, or `<issuer>.<the template's name>` with characters Google does
+    /// not take written as `-XX`.
     func classId(suffix: String? = nil) -> String {
         if let given = overrides.classId {
-            return given.hasPrefix(issuerId + ".") ? given : "\(issuerId).\(Self.identifier(given))"
+            return given.hasPrefix(issuerId + ".") ? given : "\(issuerId).\(given)"
         }
         let base = Self.identifier(template.name)
         return "\(issuerId).\(base)\(suffix.map { "_" + Self.identifier($0) } ?? "")"

@@ -154,15 +154,26 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
         let renew: @Sendable () async throws -> Void = {
             guard try await self.save(position) else { throw LeaseLost() }
         }
-        // The first pass alone (its class is sent once), then the rest a few at a time; the lease renewed between.
+        // The first pass alone (its class is sent once), then the rest a few at a time; the lease renewed between,
+        // and every third of the lease while a chunk is sent: a pass's requests (token, class, object, messages) may
+        // together take longer than the lease when Google is slow, and another process must not take the round over.
         var index = 0
+        let heartbeat = Duration.milliseconds(Int(max(0.05, configuration.lease / 3) * 1000))
         while index < changes.order.count {
             let chunk = changes.order[index..<min(index + (index == 0 ? 1 : configuration.concurrency), changes.order.count)]
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for key in chunk {
                     group.addTask { try await self.deliver(key, changes: changes, renewLease: renew) }
                 }
-                try await group.waitForAll()
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: heartbeat)
+                        try await renew()
+                    }
+                }
+                // The deliveries end; the heartbeat only by a lost lease (thrown, ending the round) or cancellation.
+                for _ in chunk { try await group.next() }
+                group.cancelAll()
             }
             index += chunk.count
             try await renew()
@@ -204,6 +215,9 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     private func deliver(_ key: GoogleChanges.Key, changes: GoogleChanges,
                          renewLease: @Sendable () async throws -> Void) async throws {
         var delay = configuration.firstRetryDelay
+        // Messages added by an earlier try of this delivery: a retry (a later message refused for a moment) does not
+        // add them again, and Google, which holds a message id twice when given it twice, would notify twice.
+        var messagesAdded: Set<String> = []
         while true {
             try Task.checkCancellation()
             do {
@@ -222,17 +236,20 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
                 if sentClasses.withLock({ $0[mapped.classId] }) != classHash {
                     try await sendClass(of: mapped, hash: classHash)
                 }
-                if changes.created.contains(key) {
-                    try await client.upsertObject(of: mapped)
-                } else {
-                    try await client.patchObject(of: mapped)
-                }
+                let atGoogle = changes.created.contains(key)
+                    ? try await client.upsertObject(of: mapped) : try await client.patchObject(of: mapped)
+                // The messages the object holds already: added by a delivery that did not finish (a process stopped
+                // mid-round, a lease taken over) are not added again.
+                let held = GoogleWalletClient.messageIds(of: atGoogle)
                 for campaign in changes.campaigns[key] ?? [] {
                     // The campaign's own message: a campaign without one leaves an earlier campaign's in the pass's
                     // data, which must not be sent again.
-                    guard let message = try await campaignMessage(campaign) else { continue }
+                    let id = GoogleIdentifier.make(campaign)
+                    guard !held.contains(id), !messagesAdded.contains(id),
+                          let message = try await campaignMessage(campaign) else { continue }
                     let header = mapped.classJSON["issuerName"]?.stringValue ?? mapped.objectJSON["cardTitle"]?["defaultValue"]?["value"]?.stringValue ?? ""
-                    try await client.addMessage(message, id: GoogleIdentifier.make(campaign), header: header, to: mapped)
+                    try await client.addMessage(message, id: id, header: header, to: mapped)
+                    messagesAdded.insert(id)
                 }
                 deliveredTags.withLock { tags in
                     if tags.count > 100_000 { tags.removeAll() }

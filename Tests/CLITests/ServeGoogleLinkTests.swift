@@ -28,7 +28,7 @@ struct ServeGoogleLinkTests {
                     request.status == 200 && (
                         (request.method == "POST" && request.path == "/walletobjects/v1/eventTicketObject"
                             && request.bodyJSON.contains("OLD-2D1"))
-                        || (request.method == "PUT" && request.path == object))
+                        || (request.method == "PATCH" && request.path == object))
                 }
         }
         // Asked again: sent once.

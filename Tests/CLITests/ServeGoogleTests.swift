@@ -73,7 +73,10 @@ struct ServeGoogleTests {
         let patched = try await server.send("PATCH", "/api/v1/passes/pass.dev.tessera.demo/G-1", headers: [Self.admin],
                                             body: #"{"data":{"fields":{"seat":"99"}}}"#)
         #expect(patched?.status == 200)
-        let afterPatch = try await Self.wait(google) { $0.contains { $0.method == "PATCH" && $0.path == object && $0.status == 200 } }
+        // (The insert may have found the object there already, put by the save link: it patched it with the first state.)
+        let afterPatch = try await Self.wait(google) {
+            $0.contains { $0.method == "PATCH" && $0.path == object && $0.status == 200 && $0.bodyJSON.contains("\"99\"") }
+        }
         let seat = afterPatch.last { $0.method == "PATCH" && $0.path == object }?.body["seatInfo"] as? [String: Any]
         #expect(((seat?["seat"] as? [String: Any])?["defaultValue"] as? [String: Any])?["value"] as? String == "99")
 
