@@ -223,7 +223,8 @@ public protocol CampaignStore: Sendable {
     /// The campaign stored with an idempotency key (as ``NewCampaign/idempotencyKey`` holds it), if any.
     func campaign(idempotencyKey: String) async throws -> CampaignRecord?
 
-    /// Campaigns, newest first.
+    /// Campaigns, newest first, as a listing shows them: a specification selecting by serial numbers has their count
+    /// (`select.serialNumberCount`) in place of the list (``campaign(id:)`` gives it whole).
     /// - Parameters:
     ///   - state: Only campaigns in this state, when given.
     ///   - limit: The most to return.

@@ -265,7 +265,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             }
             .sorted { $0.sequence > $1.sequence }
             .prefix(max(0, limit))
-            .map(withSent))
+            .map { Self.listed(withSent($0)) })
     }
 
     public func cancelCampaign(id: String, now: Date) async throws -> CampaignRecord? {

@@ -99,9 +99,21 @@ extension PostgresStore: CampaignStore {
     ///   - limit: The most to return.
     ///   - beforeSequence: Only campaigns stored before this one.
     /// - Returns: The campaigns.
+    /// ``campaignColumns`` with the specification as a listing shows it: a selection by serial numbers (perhaps
+    /// 100,000 of them) as their `serialNumberCount`, made by PostgreSQL's jsonb, so a page of campaigns neither
+    /// carries nor has Swift parse every list.
+    private static let listedCampaignColumns = campaignColumns.replacingOccurrences(of: "c.specification", with: """
+        CASE WHEN jsonb_typeof(convert_from(c.specification, 'UTF8')::jsonb #> '{select,serialNumbers}') = 'array'
+        THEN convert_to(jsonb_set(convert_from(c.specification, 'UTF8')::jsonb #- '{select,serialNumbers}',
+                                  '{select,serialNumberCount}',
+                                  to_jsonb(jsonb_array_length(convert_from(c.specification, 'UTF8')::jsonb #> '{select,serialNumbers}')))::text,
+                        'UTF8')
+        ELSE c.specification END
+        """)
+
     public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
         let rows = try await rows("""
-            SELECT \(unescaped: Self.campaignColumns) FROM campaigns c
+            SELECT \(unescaped: Self.listedCampaignColumns) FROM campaigns c
             WHERE (\(state?.rawValue)::text IS NULL OR c.state = \(state?.rawValue))
                 AND (\(beforeSequence)::bigint IS NULL OR c.sequence < \(beforeSequence))
             ORDER BY c.sequence DESC LIMIT \(max(0, limit))

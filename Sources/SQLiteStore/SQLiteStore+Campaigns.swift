@@ -57,10 +57,20 @@ extension SQLiteStore: CampaignStore {
         }
     }
 
+    /// ``campaignColumns`` with the specification as a listing shows it: a selection by serial numbers (perhaps
+    /// 100,000 of them) as their `serialNumberCount`, made by SQLite's JSON functions, so a page of campaigns neither
+    /// carries nor has Swift parse every list.
+    private static let listedCampaignColumns = campaignColumns.replacingOccurrences(of: "c.specification", with: """
+        CASE WHEN json_type(CAST(c.specification AS TEXT), '$.select.serialNumbers') = 'array'
+        THEN CAST(json_set(json_remove(CAST(c.specification AS TEXT), '$.select.serialNumbers'), '$.select.serialNumberCount',
+                           json_array_length(CAST(c.specification AS TEXT), '$.select.serialNumbers')) AS BLOB)
+        ELSE c.specification END
+        """)
+
     public func campaigns(state: CampaignState?, limit: Int, beforeSequence: Int64?) async throws -> [CampaignRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.campaignColumns) FROM campaigns c
+                SELECT \(Self.listedCampaignColumns) FROM campaigns c
                 WHERE (?1 IS NULL OR c.state = ?1) AND (?2 IS NULL OR c.sequence < ?2)
                 ORDER BY c.sequence DESC LIMIT ?3
                 """, arguments: [state?.rawValue, beforeSequence, max(0, limit)]).map(Self.campaignRecord)

@@ -27,3 +27,30 @@ extension CampaignStoreConformanceTests {
         }
     }
 }
+
+extension CampaignStoreConformanceTests {
+    @Test("a listing gives a selection by serial numbers as their count; the campaign read alone gives the list",
+          arguments: StoreKind.campaignKinds)
+    func listingCountsSerialNumbers(kind: StoreKind) async throws {
+        try await withCampaignStore(kind) { store in
+            let serials = (1...5_000).map { "S-\($0)" }
+            let specification = try JSONSerialization.data(withJSONObject: [
+                "select": ["passTypeIdentifier": Fixtures.passType, "serialNumbers": serials], "void": true,
+                "message": "Cancelled",
+            ], options: [.sortedKeys])
+            _ = try await store.insertCampaign(NewCampaign(
+                id: "LIST", specification: specification, requestHash: "h", idempotencyKey: nil, scheduledAt: nil),
+                now: Fixtures.now)
+            _ = try await store.insertCampaign(newCampaign("PLAIN"), now: Fixtures.now)
+            let listed = try await store.campaigns(state: nil, limit: 10, beforeSequence: nil)
+            #expect(listed.map(\.id) == ["PLAIN", "LIST"])
+            let shown = try #require(try JSONSerialization.jsonObject(with: listed[1].specification) as? [String: Any])
+            let select = try #require(shown["select"] as? [String: Any], "\(shown)")
+            #expect(select["serialNumbers"] == nil && select["serialNumberCount"] as? Int == 5_000, "\(select)")
+            #expect(select["passTypeIdentifier"] as? String == Fixtures.passType)
+            #expect(shown["void"] as? Bool == true && shown["message"] as? String == "Cancelled")
+            #expect(listed[0].specification == Self.specification)
+            #expect(try await store.campaign(id: "LIST")?.specification == specification)
+        }
+    }
+}
