@@ -57,7 +57,8 @@ public struct PassCredentials: Sendable {
         let key = try mapCrypto {
             guard PrivateKey.isPKCS11URI(keyPath) else { return try PrivateKey(contentsOf: keyPath, password: keyPassword) }
             guard let pkcs11 else {
-                throw CryptoError(.invalidKey, "\(keyPath): a PKCS#11 URI needs the PKCS#11 module (pkcs11Module)")
+                throw CryptoError(.invalidKey, "\(PrivateKey.pkcs11Description(keyPath)): a PKCS#11 URI needs the PKCS#11 "
+                    + "module (--pkcs11-module or TESSERA_PKCS11_MODULE; pkcs11Module in an identities file)")
             }
             return try PrivateKey.pkcs11(uri: keyPath, module: pkcs11)
         }
@@ -82,7 +83,9 @@ public struct PassCredentials: Sendable {
         let archive = try mapCrypto { try PKCS12Archive(contentsOf: p12Path, password: password) }
         let wwdr: Certificate
         if let wwdrPath {
-            wwdr = try mapCrypto { try Certificate(contentsOf: wwdrPath) }
+            // A WWDR file may hold several generations: the one that issued the certificate, as with --cert/--key.
+            let intermediates = try mapCrypto { try Certificate.all(fromFile: wwdrPath) }
+            wwdr = intermediates.first { archive.certificate.isIssued(by: $0) } ?? intermediates[0]
         } else if let included = archive.additionalCertificates.first(where: { archive.certificate.isIssued(by: $0) }) {
             wwdr = included
         } else {

@@ -85,13 +85,26 @@ public struct PassSigner: Sendable {
         try Self.writeAtomically(try signedBundle(passJSON: passJSON, files: files), to: url)
     }
 
+    /// `.<name>.<UUID>.tmp`, within the 255 bytes a file name may have: a long name (a serial number of 220
+    /// characters) is shortened before its extension, at a character's end, so a name that fits never fails for
+    /// its temporary's sake.
+    static func temporaryName(for name: String) -> String {
+        let suffix = ".\(UUID().uuidString).tmp"
+        guard 1 + name.utf8.count + suffix.utf8.count > 255 else { return ".\(name)\(suffix)" }
+        let ext = (name as NSString).pathExtension
+        let tail = ext.isEmpty ? "" : "." + ext
+        var stem = String(name.dropLast(tail.count))
+        while 1 + stem.utf8.count + tail.utf8.count + suffix.utf8.count > 255, !stem.isEmpty { stem.removeLast() }
+        return ".\(stem)\(tail)\(suffix)"
+    }
+
     /// Writes `data` to a temporary file beside `url`, then renames it into place.
     /// - Parameters:
     ///   - data: The bytes.
     ///   - url: The destination.
     public static func writeAtomically(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = directory.appendingPathComponent(temporaryName(for: url.lastPathComponent))
         do {
             try data.write(to: temporary)
             if rename(temporary.path, url.path) != 0 {

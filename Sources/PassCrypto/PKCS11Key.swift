@@ -22,6 +22,16 @@ extension PrivateKey {
         text.lowercased().hasPrefix("pkcs11:")
     }
 
+    /// A PKCS#11 URI as messages may show it: its path part (before `?`), or, when it names a PIN anywhere
+    /// (`pin-value`, `pin-source`, after any separator, percent-encoded or not), only that it is such a URI.
+    public static func pkcs11Description(_ uri: String) -> String {
+        let lowered = (uri.removingPercentEncoding ?? uri).lowercased()
+        if lowered.contains("pin-value") || lowered.contains("pin-source") {
+            return "the PKCS#11 URI (not repeated: it carries a PIN)"
+        }
+        return String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
     /// A key that stays in a PKCS#11 module: every private operation (each signature) is done by the module through
     /// OpenSSL's `pkcs11` engine (libp11); the key's bytes are never read into the process.
     /// - Parameters:

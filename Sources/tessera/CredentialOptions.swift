@@ -62,7 +62,7 @@ struct CredentialOptions: ParsableArguments {
             }
             if PrivateKey.isPKCS11URI(key), pkcs11 == nil {
                 throw CommandFailure(
-                    message: "--key \(key.split(separator: "?").first ?? ""): a PKCS#11 URI needs --pkcs11-module (or TESSERA_PKCS11_MODULE)",
+                    message: "--key \(PrivateKey.pkcs11Description(key)): a PKCS#11 URI needs --pkcs11-module (or TESSERA_PKCS11_MODULE)",
                     exitCode: 2)
             }
             let password = try Secret.read(file: keyPasswordFile, environment: "TESSERA_KEY_PASSWORD", flag: "--key-password-file")

@@ -29,7 +29,7 @@ struct OrderSummary {
                     + (pickup.displayName.map { " at \($0)" } ?? "") + window)
             }
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.safe).joined(separator: "\n")
     }
 
     private static func money(_ amount: OrderCurrencyAmount) -> String {

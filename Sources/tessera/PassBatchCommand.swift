@@ -45,6 +45,11 @@ struct PassBatchCommand: ParsableCommand {
     func run() throws {
         let template = try Loading.template(at: self.template)
         let batch = try BatchRows(path: rows, template: template)
+        // An export that came out empty (a header alone, blank lines, rows of empty cells) is a failure to say, not a
+        // batch of nothing that exits 0.
+        guard !batch.rows.isEmpty else {
+            throw CommandFailure(message: "\(rows): no rows to sign (only a header, blank lines or rows of empty cells)")
+        }
         let builder = try PassBuilder(template: template, signer: try Loading.signer(credentials))
         let directory = URL(fileURLWithPath: outDir)
         do {

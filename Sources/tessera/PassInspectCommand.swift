@@ -105,7 +105,9 @@ struct BundleInspection {
     /// Prints the file list and the signer as text.
     func printFilesAndSigner(command: String) {
         print("Files:")
-        for entry in files { print("  \(entry.path.padding(toLength: 28, withPad: " ", startingAt: 0)) \(entry.size) bytes") }
+        for entry in files {
+            print("  \(TerminalText.safe(entry.path).padding(toLength: 28, withPad: " ", startingAt: 0)) \(entry.size) bytes")
+        }
         if let signer {
             print("Signed by: \(signer.signer.subject.oneLine)")
             print("Issued by: \(signer.signer.issuer.oneLine)")

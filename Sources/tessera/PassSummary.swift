@@ -40,6 +40,6 @@ struct PassSummary {
             let format = barcode.format.map { "\($0)" } ?? "?"
             lines.append("Barcode:      \(format) \"\(barcode.message ?? "")\"" + (barcode.altText.map { " (\($0))" } ?? ""))
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.safe).joined(separator: "\n")
     }
 }

@@ -65,7 +65,9 @@ enum BundleVerification {
         if json {
             print(try ReportJSON.encode(report))
         } else {
-            for issue in report.errors + report.warnings { print("\(issue.severity.rawValue): \(issue.path): \(issue.message)") }
+            for issue in report.errors + report.warnings {
+                print(TerminalText.safe("\(issue.severity.rawValue): \(issue.path): \(issue.message)"))
+            }
             if let subject = report.signerSubject { print("signer: \(subject)") }
             if let time = report.signingTime { print("signed: \(ISO8601DateFormatter().string(from: time))") }
             print(report.wouldOpen

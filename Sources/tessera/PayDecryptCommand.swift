@@ -93,7 +93,11 @@ struct PayDecryptCommand: ParsableCommand {
 
     /// Parses `--now`: ISO 8601 (with or without fractional seconds) or epoch seconds.
     static func date(from text: String) -> Date? {
-        if let seconds = Double(text) { return Date(timeIntervalSince1970: seconds) }
+        if let seconds = Double(text) {
+            // Seconds from 1970 to the end of year 9999: `nan`, `inf` or 1e19 would be no time a certificate knows.
+            guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        }
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -69,9 +69,12 @@ struct PayDecryptCLITests {
         #expect(noKey.status == 2)
         let both = try await Subprocess.tessera(arguments(Self.gala, now: nil) + ["--merchant-id", "merchant.x"])
         #expect(both.status == 2)
-        let badNow = try await Subprocess.tessera(arguments(Self.gala, now: "yesterday"))
-        #expect(badNow.status == 2)
-        #expect(badNow.stderr.contains("--now"))
+        // Not times at all, as numbers: refused as usage, never a crash converting them.
+        for now in ["yesterday", "nan", "inf", "-inf", "1e19", "-5"] {
+            let badNow = try await Subprocess.tessera(arguments(Self.gala, now: now))
+            #expect(badNow.status == 2, "\(now): \(badNow.status) \(badNow.stderr)")
+            #expect(badNow.stderr.contains("--now"), "\(now)")
+        }
     }
 
     @Test func rotatedKeysAndAGeneratedRSAToken() async throws {

@@ -151,17 +151,21 @@ public struct PassDataColumns: Sendable {
         for (position, (column, cell)) in zip(columns, cells).enumerated() {
             switch column {
             case .serialNumber, .barcodeMessage:
+                // A cell is text as written (RFC 4180: a space after the comma is the cell's); a serial number holds
+                // no white space, so around it there is none to keep.
                 let key = column == .serialNumber ? "serialNumber" : PassData.barcodeMessageKey
-                if cell.isEmpty {
+                let text = column == .serialNumber ? cell.trimmingWhitespace() : cell
+                if text.isEmpty {
                     problems.append("\"\(key)\" is empty")
                 } else {
-                    data.overrides[key] = .string(cell)
+                    data.overrides[key] = .string(text)
                 }
             case .barcodeAltText:
                 data.overrides[PassData.barcodeAltTextKey] = cell.isEmpty ? .null : .string(cell)
             case .field(let key):
                 data.fields[key] = numericFields.contains(key) ? Self.number(cell) ?? .string(cell) : .string(cell)
             case .image(let file):
+                let cell = cell.trimmingWhitespace()
                 if cell.isEmpty { continue }
                 guard let readImage else {
                     problems.append("\"\(names[position])\": image files cannot be read here")
@@ -179,8 +183,11 @@ public struct PassDataColumns: Sendable {
                     data.overrides[key] = .null
                     continue
                 }
+                // Text keys take the cell as written; the others (true/false, numbers, JSON) without white space around.
+                var isText = false
+                if case .string? = ScalarOverride.byKey[key] { isText = true }
                 do {
-                    data.overrides[key] = try Self.value(of: cell, for: key)
+                    data.overrides[key] = try Self.value(of: isText ? cell : cell.trimmingWhitespace(), for: key)
                 } catch {
                     problems.append("\"\(names[position])\": \(error.reason)")
                 }
