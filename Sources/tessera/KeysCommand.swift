@@ -48,6 +48,13 @@ struct KeysCreateCommand: AsyncParsableCommand {
         // The file is made before the key: a key is never made whose secret could not be kept, and a secret never
         // replaces a file that is there (another key's secret).
         let file = try secretFile.map { try SecretFile(creating: $0, flag: "--secret-file") }
+        // Ctrl-C while the key is made: the step finishes (the key and its secret's file, or neither) and the command ends; a
+        // second one stops at once, the empty file removed.
+        let held = file.map { file in
+            HeldSignals("\ninterrupted: finishing the key and writing its secret (interrupt again to stop at once; a key "
+                        + "made then has no secret kept: see tessera keys list)") { file.discard() }
+        }
+        defer { held?.release() }
         var created: [String: JSONValue]
         do {
             created = try await CampaignAPI.send(
