@@ -173,6 +173,25 @@ struct AuthorizationTests {
         }
     }
 
+    @Test("A contact field holding a control character is refused, naming it, before anything is charged",
+          arguments: [("locality", "contactField=locality"), ("givenName", "contactField=name")])
+    func controlCharactersRefused(key: String, expected: String) async throws {
+        let fixture = try CheckoutFixture()
+        try await fixture.withClient { client in
+            let id = try await Self.preparedSession(client)
+            var contact = CheckoutFixture.fullContact
+            contact[key] = "Spring\u{0}field"
+            let payment = try fixture.payment(minorUnits: 8320, applicationData: Self.applicationData(id), shippingContact: contact)
+            let (answer, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(answer.code == 422, "\(result)")
+            let error = (result["errors"] as? [[String: Any]])?.first
+            #expect("contactField=\(error?["contactField"] as? String ?? "-")" == expected, "\(result)")
+            #expect(error?["code"] as? String == "shippingContactInvalid", "\(result)")
+            #expect(try #require(await fixture.store.session(id: id)).state == .pending)
+            #expect(fixture.processor.records.isEmpty)
+        }
+    }
+
     @Test("Without a pass issuer the order is kept with a note")
     func noIssuer() async throws {
         let fixture = try CheckoutFixture(withIssuer: false)

@@ -250,6 +250,15 @@ extension CheckoutService {
                                        errors: [ApplePayError(code: .billingContactInvalid, contactField: field,
                                                               message: message)])
         }
+        // Control characters (a NUL above all, which PostgreSQL's jsonb refuses) have no place in a contact: the order
+        // would be charged and then not recorded. Refused, naming the field, before anything is charged.
+        for (contact, code) in [(contacts.billingContact, ApplePayError.Code.billingContactInvalid),
+                                (contacts.shippingContact, .shippingContactInvalid)] {
+            guard let contact, let field = Self.fieldWithControlCharacters(contact) else { continue }
+            let message = "The \(code == .billingContactInvalid ? "billing" : "shipping") details hold a character that cannot be used."
+            throw AuthorizationFailure(.unprocessableContent, code: code.rawValue, message,
+                                       errors: [ApplePayError(code: code, contactField: field, message: message)])
+        }
         // An email address given must be one: the order's receipt and its Wallet order go to it, and a Wallet order
         // refuses anything else, which would leave a paid order without one. Refused before anything is charged.
         for (contact, code) in [(contacts.billingContact, ApplePayError.Code.billingContactInvalid),
@@ -261,6 +270,25 @@ extension CheckoutService {
                                        errors: [ApplePayError(code: code, contactField: .emailAddress,
                                                               message: "Enter a valid email address.")])
         }
+    }
+}
+
+extension CheckoutService {
+    /// The first field of a contact holding a control character (C0, DEL or C1), if any.
+    static func fieldWithControlCharacters(_ contact: ApplePayPaymentContact) -> ApplePayError.ContactField? {
+        let fields: [(ApplePayError.ContactField, [String?])] = [
+            (.phoneNumber, [contact.phoneNumber]), (.emailAddress, [contact.emailAddress]),
+            (.name, [contact.givenName, contact.familyName]),
+            (.phoneticName, [contact.phoneticGivenName, contact.phoneticFamilyName]),
+            (.addressLines, contact.addressLines ?? []), (.subLocality, [contact.subLocality]),
+            (.locality, [contact.locality]), (.postalCode, [contact.postalCode]),
+            (.subAdministrativeArea, [contact.subAdministrativeArea]),
+            (.administrativeArea, [contact.administrativeArea]), (.country, [contact.country]),
+            (.countryCode, [contact.countryCode]),
+        ]
+        return fields.first { _, values in
+            values.contains { $0?.unicodeScalars.contains { $0.properties.generalCategory == .control } == true }
+        }?.0
     }
 }
 

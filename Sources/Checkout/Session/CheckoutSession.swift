@@ -193,7 +193,11 @@ public struct RedactedContact: Codable, Sendable, Equatable {
     }
 
     private static func clean(_ value: String?) -> String? {
-        guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        // Control characters (a NUL, which PostgreSQL's jsonb refuses) are no part of a place's name: dropped.
+        let visible = value.map { text in
+            String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        }
+        guard let trimmed = visible?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
         return String(trimmed.prefix(100))
     }
 }
