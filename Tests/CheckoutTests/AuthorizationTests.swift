@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import PaymentRequest
 import Testing
 import TesseraTestSupport
 
@@ -189,6 +190,21 @@ struct AuthorizationTests {
             #expect(error?["code"] as? String == "shippingContactInvalid", "\(result)")
             #expect(try #require(await fixture.store.session(id: id)).state == .pending)
             #expect(fixture.processor.records.isEmpty)
+        }
+    }
+
+    @Test("A shop that asks no postal address (collection at its counter) takes a payment whose contact has none")
+    func noAddressAsked() async throws {
+        let fixture = try CheckoutFixture { merchant in
+            merchant.requiredShippingContactFields = [.name, .email]
+            merchant.shippingRegions = []
+        }
+        try await fixture.withClient { client in
+            let id = try await Self.preparedSession(client)
+            let contact: [String: Any] = ["givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.test"]
+            let payment = try fixture.payment(minorUnits: 8320, applicationData: Self.applicationData(id), shippingContact: contact)
+            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            #expect(status == .ok && result["status"] as? String == "STATUS_SUCCESS", "\(result)")
         }
     }
 

@@ -237,7 +237,9 @@ extension CheckoutService {
                                        errors: [ApplePayError(code: .shippingContactInvalid, contactField: field,
                                                               message: message)])
         }
-        if pricing.requiresShipping(session) {
+        // The address is checked where the sheet asked for one: a shop that asks no postal address (collection at its
+        // counter) gets none from Apple Pay, and would otherwise refuse every payment for want of a country.
+        if pricing.requiresShipping(session), pricing.requiredShippingContactFields(session).contains(.postalAddress) {
             if let problem = ShippingRegions(merchant.shippingRegions).problem(with: RedactedContact(contact)) {
                 throw AuthorizationFailure(.unprocessableContent, code: problem.code.rawValue,
                                            problem.message ?? "We do not ship to this address.", errors: [problem])
