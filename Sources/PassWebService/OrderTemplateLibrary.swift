@@ -141,13 +141,7 @@ final class OrderTemplateLibrary: Sendable {
 
     /// SHA-256 over each file's path and bytes in path order (`order.json` included), as 16 hexadecimal digits.
     static func contentVersion(of template: OrderTemplate) -> String {
-        var bytes = Data()
-        for (path, data) in [("order.json", template.orderJSON)] + template.files.sorted(by: { $0.key < $1.key }) {
-            bytes.append(contentsOf: Array(path.utf8) + [0])
-            withUnsafeBytes(of: UInt64(data.count).bigEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(data)
-        }
-        return String(Hex.encode(Digest.sha256(bytes)).prefix(16))
+        TemplateLibrary.contentVersion(main: ("order.json", template.orderJSON), files: template.files)
     }
 }
 

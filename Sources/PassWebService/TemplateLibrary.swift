@@ -185,8 +185,14 @@ final class TemplateLibrary: Sendable {
 
     /// SHA-256 over each file's path and bytes in path order (`pass.json` included), as 16 hexadecimal digits.
     static func contentVersion(of template: PassTemplate) -> String {
+        contentVersion(main: ("pass.json", template.passJSON), files: template.files)
+    }
+
+    /// SHA-256 over the main file's path and bytes, then every other file's in path order, as 16 hexadecimal
+    /// digits: a template's content version (passes' and orders').
+    static func contentVersion(main: (path: String, data: Data), files: [String: Data]) -> String {
         var bytes = Data()
-        for (path, data) in [("pass.json", template.passJSON)] + template.files.sorted(by: { $0.key < $1.key }) {
+        for (path, data) in [main] + files.sorted(by: { $0.key < $1.key }) {
             bytes.append(contentsOf: Array(path.utf8) + [0])
             withUnsafeBytes(of: UInt64(data.count).bigEndian) { bytes.append(contentsOf: $0) }
             bytes.append(data)

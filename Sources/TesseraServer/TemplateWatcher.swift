@@ -70,27 +70,21 @@ public final class TemplateWatcher: Service, Sendable {
     }
 
     private func reload() async {
-        let reload = await issuer.reloadTemplates()
+        log(await issuer.reloadTemplates(),
+            edited: "template edited: new passes use the new version; existing passes keep theirs until a campaign republishes the template",
+            failed: "template no longer loads: its passes are served from the version they are pinned to")
+        guard let orders = await orderIssuer?.reloadTemplates() else { return }
+        log(orders,
+            edited: "order template edited: new orders use the new version; existing orders keep the one they were made from",
+            failed: "order template no longer loads: its orders are served from the version they were made from")
+    }
+
+    private func log(_ reload: TemplateReload, edited: Logger.Message, failed: Logger.Message) {
         for change in reload.changed {
-            logger.notice("template edited: new passes use the new version; existing passes keep theirs until a campaign republishes the template", metadata: [
-                "template": "\(change.name)", "from": "\(change.from)", "to": "\(change.to)",
-            ])
+            logger.notice(edited, metadata: ["template": "\(change.name)", "from": "\(change.from)", "to": "\(change.to)"])
         }
         for failure in reload.failed {
-            logger.error("template no longer loads: its passes are served from the version they are pinned to", metadata: [
-                "template": "\(failure.name)", "reason": "\(failure.reason)",
-            ])
-        }
-        guard let orders = await orderIssuer?.reloadTemplates() else { return }
-        for change in orders.changed {
-            logger.notice("order template edited: new orders use the new version; existing orders keep the one they were made from", metadata: [
-                "template": "\(change.name)", "from": "\(change.from)", "to": "\(change.to)",
-            ])
-        }
-        for failure in orders.failed {
-            logger.error("order template no longer loads: its orders are served from the version they were made from", metadata: [
-                "template": "\(failure.name)", "reason": "\(failure.reason)",
-            ])
+            logger.error(failed, metadata: ["template": "\(failure.name)", "reason": "\(failure.reason)"])
         }
     }
 
