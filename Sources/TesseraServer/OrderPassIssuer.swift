@@ -22,6 +22,16 @@ public struct OrderPassIssuer: OrderPassIssuing {
     public func issueOrderPass(template: String, serialNumber: String, data: [String: JSONValue]) async throws
         -> IssuedOrderPass
     {
+        do {
+            return try await issue(template: template, serialNumber: serialNumber, data: data)
+        } catch let error as IssuerError where error.code != .signingUnavailable && error.code != .internalError {
+            // No such template, data it refuses: the same again every time. (A signer out, a template that does not
+            // load for now: issued again once it is back.)
+            throw OrderPassRefused(reason: error.description)
+        }
+    }
+
+    private func issue(template: String, serialNumber: String, data: [String: JSONValue]) async throws -> IssuedOrderPass {
         let pass: PassRecord
         let type = try issuer.passTypeIdentifier(ofTemplate: template)
         if let type, let existing = try await issuer.item(typeIdentifier: type, identifier: serialNumber) {

@@ -72,6 +72,7 @@ struct CheckoutFixture: Sendable {
     init(developmentMode: Bool = false, withIssuer: Bool = true, processor custom: (any PaymentProcessor)? = nil,
          configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
          passesBundleMaximumSize: Int = PassesBundle.maximumSize, walletOrderIssuer: (any WalletOrderIssuing)? = nil,
+         wrapPassIssuer: PassIssuerWrapper = PassIssuerWrapper { $0 },
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         ExecutorWatchdog.start()
         let clock = Clock()
@@ -104,7 +105,7 @@ struct CheckoutFixture: Sendable {
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
         service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
                                       processor: custom ?? processor,
-                                      passIssuer: withIssuer ? OrderPassIssuer(issuer: issuer) : nil,
+                                      passIssuer: withIssuer ? wrapPassIssuer.wrap(OrderPassIssuer(issuer: issuer)) : nil,
                                       walletOrderIssuer: walletOrderIssuer, logger: logger,
                                       now: { clock.now })
     }
@@ -271,4 +272,10 @@ extension LiveTestClient {
             (response.status, (try? JSONBody.object(response)) ?? [:])
         }
     }
+}
+
+/// What the fixture's pass issuer is wrapped in (a test's stand-in of a failing issuer); a struct, so that a
+/// trailing closure still configures the merchant.
+struct PassIssuerWrapper {
+    var wrap: (any OrderPassIssuing) -> any OrderPassIssuing
 }

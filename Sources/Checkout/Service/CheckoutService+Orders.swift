@@ -40,10 +40,14 @@ extension CheckoutService {
         order.items.contains { item in item.sku.flatMap { merchant.products[$0]?.passTemplate } != nil }
     }
 
-    /// Issues one pass per unit of every item whose product has a pass template; failures become notes. Serial
-    /// numbers are `<order id>-<n>`, so issuing again (after a crash) finds the passes already made instead of
-    /// making new ones.
-    func issuePasses(for order: inout CheckoutOrder) async {
+    /// Issues one pass per unit of every item whose product has a pass template; refusals become notes. Serial
+    /// numbers are `<order id>-<n>`, so issuing again (after a crash, or a failure of the moment) finds the passes
+    /// already made instead of making new ones.
+    /// - Returns: Whether every pass was issued or refused for good; `false` when one failed for the moment (the
+    ///   order is to be issued again).
+    @discardableResult
+    func issuePasses(for order: inout CheckoutOrder) async -> Bool {
+        var settled = true
         var number = 0
         order.passes = []
         order.notes = []
@@ -71,12 +75,19 @@ extension CheckoutService {
                     let pass = try await passIssuer.issueOrderPass(template: template, serialNumber: serial, data: data)
                     order.passes.append(.init(sku: sku, template: template, passTypeIdentifier: pass.passTypeIdentifier,
                                               serialNumber: pass.serialNumber, downloadURL: pass.downloadURL))
-                } catch {
-                    logger.error("order pass not issued", metadata: ["order": "\(order.id)", "error": "\(error)"])
+                } catch let refusal as OrderPassRefused {
+                    logger.error("order pass refused", metadata: ["order": "\(order.id)", "error": "\(refusal)"])
                     order.notes.append("no pass issued for \(sku) #\(number)")
+                } catch {
+                    logger.warning("order pass not issued for now; tried again", metadata: [
+                        "order": "\(order.id)", "error": "\(error)",
+                    ])
+                    order.notes.append("no pass issued for \(sku) #\(number)")
+                    settled = false
                 }
             }
         }
+        return settled
     }
 
     /// Validates the merchant with Apple for Apple Pay JS's `onvalidatemerchant`.

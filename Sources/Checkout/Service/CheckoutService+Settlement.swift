@@ -122,11 +122,18 @@ extension CheckoutService {
         }
     }
 
-    /// Issues a committed order's passes and takes it off the pass queue.
+    /// Issues a committed order's passes and takes it off the pass queue; one that failed for the moment leaves it
+    /// there (thrown), for recovery to issue again.
     func completePasses(_ order: CheckoutOrder) async throws {
         var issued = order
-        await issuePasses(for: &issued)
+        guard await issuePasses(for: &issued) else { throw PassesPending(order: order.id) }
         _ = try await store.completePasses(order: issued)
+    }
+
+    /// An order's passes not all issued for now: it stays on the pass queue.
+    struct PassesPending: Error, CustomStringConvertible {
+        var order: String
+        var description: String { "order \(order): a pass could not be issued for now; recovery issues it again" }
     }
 
     /// Records this process's heartbeat, so that other processes leave the authorizations it holds alone.
@@ -190,8 +197,12 @@ extension CheckoutService {
                 }
             }
             for order in try await store.ordersOwingPasses(limit: 50) {
-                try await completePasses(order)
-                finished += 1
+                do {
+                    try await completePasses(order)
+                    finished += 1
+                } catch {
+                    logger.warning("order passes left on the queue", metadata: ["order": "\(order.id)", "error": "\(error)"])
+                }
             }
         } catch {
             logger.error("checkout recovery failed", metadata: ["error": "\(error)"])

@@ -12,7 +12,9 @@ public protocol OrderPassIssuing: Sendable {
     ///   - serialNumber: The pass's serial number.
     ///   - data: The pass data (`serialNumber`, `barcodeMessage`, `fields`).
     /// - Returns: The pass as the order records it.
-    /// - Throws: When the pass cannot be made.
+    /// - Throws: ``OrderPassRefused`` when the pass can never be made so (no such template, data it refuses): the
+    ///   order notes it. Anything else (a store or signer failing for a moment) leaves the order owing its passes,
+    ///   issued again by recovery.
     func issueOrderPass(template: String, serialNumber: String, data: [String: JSONValue]) async throws -> IssuedOrderPass
 
     /// The passes as one `.pkpasses` archive, in the order given.
@@ -53,4 +55,18 @@ public enum OrderPassesBundleError: Error, Sendable {
     case missingPass(serialNumber: String)
     /// Anything else, such as a pass that could not be signed.
     case failed(String)
+}
+
+/// A pass the issuer refuses for good (no such template, data the template refuses): issuing it again would be
+/// refused again, so the order notes it instead of waiting for it.
+public struct OrderPassRefused: Error, CustomStringConvertible, Sendable {
+    /// Why.
+    public var reason: String
+
+    /// Creates a refusal.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
 }
