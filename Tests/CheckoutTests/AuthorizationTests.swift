@@ -208,6 +208,27 @@ struct AuthorizationTests {
         }
     }
 
+    @Test("A shop with no shipping methods still needs the address of goods that ship (they were sold without one)")
+    func addressWithoutMethods() async throws {
+        let fixture = try CheckoutFixture { merchant in merchant.shippingMethods = [] }
+        try await fixture.withClient { client in
+            let session = try await client.createSession(["items": [["sku": "TSHIRT", "quantity": 1]]])
+            let id = try #require(session["id"] as? String)
+            let request = try #require(session["paymentRequest"] as? [String: Any])
+            #expect((request["requiredShippingContactFields"] as? [String])?.contains("postalAddress") == true, "\(request)")
+            let nameOnly: [String: Any] = ["givenName": "Ada", "familyName": "Lovelace", "emailAddress": "ada@example.test"]
+            let bare = try fixture.payment(minorUnits: 2706, applicationData: Self.applicationData(id), shippingContact: nameOnly)
+            let (refused, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: bare)
+            #expect(refused.code == 422, "\(result)")
+            let error = (result["errors"] as? [[String: Any]])?.first
+            #expect(error?["contactField"] as? String == "addressLines", "\(result)")
+            #expect(fixture.processor.records.isEmpty)
+            let full = try fixture.payment(minorUnits: 2706, applicationData: Self.applicationData(id))
+            let (paid, receipt) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: full)
+            #expect(paid == .ok && receipt["status"] as? String == "STATUS_SUCCESS", "\(receipt)")
+        }
+    }
+
     @Test("Without a pass issuer the order is kept with a note")
     func noIssuer() async throws {
         let fixture = try CheckoutFixture(withIssuer: false)

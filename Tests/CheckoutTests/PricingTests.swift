@@ -80,6 +80,18 @@ struct PricingTests {
         #expect(request.total.amount == "97.43")
     }
 
+    @Test("Goods that ship are sent to an address even when the merchant has no shipping methods")
+    func shipsWithoutMethods() throws {
+        let pricing = try engine { $0.shippingMethods = [] }
+        let cart = session([CartLine(sku: "TSHIRT", name: "Tour T-shirt", quantity: 1, unitPrice: 25)])
+        #expect(pricing.requiresShipping(cart))
+        let request = try pricing.paymentRequest(for: cart)
+        #expect(request.requiredShippingContactFields == [.postalAddress, .name, .email])
+        #expect(request.shippingMethods == nil)
+        #expect(request.lineItems?.map(\.label) == ["Subtotal", "Sales Tax"])
+        #expect(pricing.highestTotal(for: cart) == Decimal(string: "27.06")!)
+    }
+
     @Test("Tax waiting for the address makes the total pending until a shipping contact is known")
     func pendingTax() throws {
         let pricing = try engine { $0.tax?.pendingUntilAddressKnown = true }

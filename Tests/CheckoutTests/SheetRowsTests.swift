@@ -96,6 +96,23 @@ struct SheetRowsTests {
         }
     }
 
+    @Test("Goods that ship from a shop with no shipping methods: the address row, no method row, no shipping line")
+    func rowsWithoutShippingMethods() async throws {
+        try await SheetBrowser.run(session: ["items": [["sku": "TSHIRT", "quantity": 1]]],
+                                   configure: { $0.shippingMethods = [] }) { page in
+            _ = try await page.text("#pay-button") { $0.hasPrefix("Pay $") }
+            #expect(try await page.evaluate(Self.visibleRows) == "row-payment,row-shipping-address,row-contact,row-coupon")
+            #expect(try await page.driver.text("#shipping-address-value") == "Add shipping address")
+            #expect(!(try await page.driver.text("#line-items")).contains("Shipping"))
+            try await page.openRow("contact")
+            try await page.driver.type("#emailAddress", "ada@example.test")
+            try await page.driver.click("#contact-submit")
+            try await page.driver.click("#pay-button")
+            let refused = try await page.text("#result") { !$0.isEmpty }
+            #expect(refused.hasPrefix("The shipping details need"), "\(refused)")
+        }
+    }
+
     @Test("A digital good whose card needs a billing address: a Billing row asks for it, and the payment carries it")
     func billingAddressForADigitalGood() async throws {
         try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 1]]],

@@ -57,11 +57,11 @@ public struct PricingEngine: Sendable {
         return .valid(coupon)
     }
 
-    /// Whether any of the session's goods ship (and the merchant has shipping methods).
+    /// Whether any of the session's goods ship. A merchant without shipping methods still ships them: the sheet asks
+    /// for the address (when `requiredShippingContactFields` has it) and offers no method, at no shipping charge.
     /// - Parameter session: The session.
-    /// - Returns: `true` when the sheet asks for a shipping method and address.
+    /// - Returns: `true` when the sheet asks for the address and, where the merchant has them, a shipping method.
     public func requiresShipping(_ session: CheckoutSession) -> Bool {
-        guard !configuration.shippingMethods.isEmpty else { return false }
         if let summary = session.summary { return summary.requiresShipping }
         return session.items.contains { $0.requiresShipping }
     }

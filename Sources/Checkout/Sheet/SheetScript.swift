@@ -41,6 +41,8 @@ enum SheetScript {
       // for a postal address or list shipping methods.
       const ships = !!request.shippingType || (request.requiredShippingContactFields || []).includes('postalAddress')
         || methods.length > 0;
+      // A shop with no shipping methods ships at no charge: the address is asked, no method is offered.
+      const offersMethods = !!request.shippingType || methods.length > 0;
       // `tessera pay sheet --format html`: the sheet for review, with no server behind it.
       const preview = data.state === 'preview';
       const saved = 'tessera.sheet.' + data.sessionId;
@@ -91,8 +93,8 @@ enum SheetScript {
         // Rebuilding the list must not lose the buyer's place (arrow keys move the selection and the focus).
         const hadFocus = box.contains(document.activeElement);
         box.textContent = '';
-        $('shipping-fieldset').hidden = !ships;
-        if (!ships) return;
+        $('shipping-fieldset').hidden = !ships || !offersMethods;
+        if (!ships || !offersMethods) return;
         if (methods.length === 0) { box.textContent = 'No shipping method for this address.'; return; }
         const disabled = paid;
         for (const method of methods) {
@@ -286,7 +288,7 @@ enum SheetScript {
         $('row-payment').hidden = false;
         $('row-shipping-address').hidden = !addressRow;
         if (billingAddress) $('row-shipping-address').querySelector('.row-title').textContent = 'Billing';
-        $('row-shipping-method').hidden = !ships;
+        $('row-shipping-method').hidden = !ships || !offersMethods;
         $('row-contact').hidden = $('contact-fields').childElementCount === 0;
         $('row-coupon').hidden = !request.supportsCouponCode;
         rowsReady = true;
