@@ -1,5 +1,4 @@
 public import Foundation
-import NIOPosix
 import OrderModel
 import PassBundle
 public import PassStore
@@ -29,40 +28,14 @@ extension OrderIssuer {
         try await templateEntry(named: name).builder
     }
 
-    /// The current content of template `name`. A first use (and the first use after ``reloadTemplates()``) reads
-    /// and hashes its files off the event loops and keeps the version in the store before any order is made from
-    /// it, so every server process can build the orders pinned to it.
+    /// The current content of template `name`, its version kept in the store before any order is made from it (see
+    /// ``VersionedTemplateLibrary/currentEntry(named:store:now:)``).
     func templateEntry(named name: String) async throws -> OrderTemplateLibrary.Entry {
-        if let entry = templates.loadedEntry(named: name) { return entry }
-        let templates = self.templates
-        let (entry, content) = try await NIOThreadPool.singleton.runIfActive { try templates.read(named: name) }
-        if let versions = store as? any TemplateVersionStore {
-            _ = try await versions.saveTemplateVersion(name: name, version: entry.version, content: content, now: now())
-        }
-        templates.keepCurrent(entry, named: name)
-        return entry
+        try await templates.currentEntry(named: name, store: store, now: now())
     }
 
     private func templateEntry(for order: PassRecord) async throws -> OrderTemplateLibrary.Entry {
-        guard let version = order.templateVersion else { return try await templateEntry(named: order.template) }
-        if let entry = templates.loadedEntry(named: order.template, version: version) { return entry }
-        // Not read yet in this process: the current files may be that version (the common case after a start).
-        if templates.loadedEntry(named: order.template) == nil,
-           let entry = try? await templateEntry(named: order.template), entry.version == version
-        {
-            return entry
-        }
-        guard let versions = store as? any TemplateVersionStore,
-              let content = try await versions.templateVersionContent(name: order.template, version: version)
-        else {
-            throw IssuerError.invalidTemplate(
-                order.template, "version \(version), which order \(order.serialNumber) is built from, is not in the store")
-        }
-        let templates = self.templates
-        let (name, type) = (order.template, order.passTypeIdentifier)
-        return try await NIOThreadPool.singleton.runIfActive {
-            try templates.earlierEntry(named: name, version: version, content: content, orderTypeIdentifier: type)
-        }
+        try await templates.entry(for: order, kind: "order", store: store, now: now())
     }
 
     /// Reads the order templates folders again (after `SIGHUP`, or when their files changed): templates used so far
@@ -71,19 +44,6 @@ extension OrderIssuer {
     /// - Returns: The templates whose content changed, and those that no longer load.
     @discardableResult
     public func reloadTemplates() async -> TemplateReload {
-        let before = Dictionary(templates.loadedNames.compactMap { name in
-            templates.loadedEntry(named: name).map { (name, $0.version) }
-        }, uniquingKeysWith: { first, _ in first })
-        templates.forgetCurrent()
-        var reload = TemplateReload(changed: [], failed: [])
-        for (name, old) in before.sorted(by: { $0.key < $1.key }) {
-            do {
-                let entry = try await templateEntry(named: name)
-                if entry.version != old { reload.changed.append((name, old, entry.version)) }
-            } catch {
-                reload.failed.append((name, "\(error)"))
-            }
-        }
-        return reload
+        await templates.readAgain(store: store, now: now) { templates.versions.forgetCurrent() }
     }
 }

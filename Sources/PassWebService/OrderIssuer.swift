@@ -104,7 +104,7 @@ public final class OrderIssuer: WalletItemIssuer {
     }
 
     /// The order templates folders and their signers, in lookup order.
-    public var templateSources: [TemplateSource] { templates.currentSources }
+    public var templateSources: [TemplateSource] { templates.versions.currentSources }
 
     /// The source (folder and identity) whose folder holds order template `name`, as orders made from it are found and
     /// signed; `nil` when no folder holds it.
@@ -114,7 +114,7 @@ public final class OrderIssuer: WalletItemIssuer {
 
     /// Replaces the signing identities (renewed certificates): orders built from now on are signed with them.
     public func replaceSources(_ sources: [TemplateSource]) {
-        templates.replaceSources(sources)
+        templates.versions.replaceSources(sources)
     }
 
     /// Every Order Type ID this issuer signs for, in lookup order.

@@ -24,7 +24,7 @@ extension PassIssuer {
     /// refusal: another identity's certificate would make the pass another brand's, which Wallet refuses at the pass's
     /// own URL.
     func refusal(passTypeIdentifier: String) -> IssuerError? {
-        let sources = templates.currentSources
+        let sources = templates.versions.currentSources
         guard let source = sources.first(where: {
             $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
         }) else {

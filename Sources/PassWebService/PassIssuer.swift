@@ -120,7 +120,7 @@ public final class PassIssuer: WalletItemIssuer {
     /// - Returns: The Pass Type ID, `nil` when neither the certificate nor pass.json names one.
     /// - Throws: ``IssuerError`` when there is no such template.
     public func passTypeIdentifier(ofTemplate name: String) throws -> String? {
-        try (templates.loadedEntry(named: name) ?? templates.read(named: name).entry).builder.passTypeIdentifier
+        try (templates.versions.loadedEntry(named: name) ?? templates.read(named: name).entry).builder.passTypeIdentifier
     }
 
     /// Creates a pass from a template and a data document; the serial number is generated when the data has none.

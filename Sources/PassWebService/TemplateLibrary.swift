@@ -2,22 +2,19 @@ import Foundation
 import PassBundle
 import PassCrypto
 import PassModel
-import Synchronization
 
 /// The templates under the server's templates folders with their signing builders: each template's current content,
-/// read on first use and again after ``forgetCurrent()`` (an edit noticed on disk), and the earlier versions that
+/// read on first use and again after ``TemplateVersions/forgetCurrent()`` (an edit noticed on disk), and the earlier versions that
 /// passes are still pinned to, rebuilt from the content the store keeps. Each folder signs with its own identity
 /// (``PassIssuer/TemplateSource``); a template name is looked up in the folders in order.
-final class TemplateLibrary: Sendable {
+final class TemplateLibrary: VersionedTemplateLibrary {
     /// A template ready to build passes: as is, and (for personalizable templates) personalized, i.e. without
     /// `personalization.json`, the way Wallet wants the pass after rewards enrollment.
-    struct Entry: Sendable {
+    struct Entry: VersionedTemplateEntry {
         var builder: PassBuilder
         var personalizedBuilder: PassBuilder?
         /// The content version (see ``TemplateLibrary/contentVersion(of:)``).
         var version: String
-        /// The ``TemplateLibrary`` sources' generation it was built in: an entry built with signers since replaced
-        /// is not kept.
         var generation = 0
         /// The folder's `.tessera.json` as read with its current content (earlier versions keep the defaults: the
         /// settings in force are always the current folder's).
@@ -25,30 +22,10 @@ final class TemplateLibrary: Sendable {
         var isPersonalizable: Bool { personalizedBuilder != nil }
     }
 
-    private struct VersionKey: Hashable {
-        var name: String
-        var version: String
-    }
-
-    private let sources: Mutex<(list: [PassIssuer.TemplateSource], generation: Int)>
-    private let current = Mutex([String: Entry]())
-    private let earlier = Mutex([VersionKey: Entry]())
+    let versions: TemplateVersions<PassIssuer.TemplateSource, Entry>
 
     init(sources: [PassIssuer.TemplateSource]) {
-        self.sources = Mutex((sources, 0))
-    }
-
-    /// The folders and the identities they sign with, in lookup order.
-    var currentSources: [PassIssuer.TemplateSource] { sources.withLock { $0.list } }
-
-    private var generation: Int { sources.withLock { $0.generation } }
-
-    /// Replaces the folders and identities (credentials renewed): every builder made so far is dropped, so the next
-    /// use of any version builds with the new signer; requests holding an entry finish with the one they hold.
-    func replaceSources(_ replacement: [PassIssuer.TemplateSource]) {
-        sources.withLock { $0 = (replacement, $0.generation + 1) }
-        current.withLock { $0.removeAll() }
-        earlier.withLock { $0.removeAll() }
+        versions = TemplateVersions(sources: sources)
     }
 
     /// The signer of a pass type identifier: the source whose certificate names it. Only when no certificate names
@@ -56,7 +33,7 @@ final class TemplateLibrary: Sendable {
     /// another identity's certificate would make the pass another brand's.
     /// - Throws: ``IssuerError`` `signingUnavailable` (503) when no identity signs `passTypeIdentifier` now.
     private func signer(passTypeIdentifier: String?, template name: String) throws -> PassSigner? {
-        let sources = currentSources
+        let sources = versions.currentSources
         if let passTypeIdentifier {
             if let source = sources.first(where: {
                 $0.signer.credentials.identity.passTypeIdentifier == passTypeIdentifier
@@ -84,28 +61,14 @@ final class TemplateLibrary: Sendable {
             && name.utf8.allSatisfy { $0.isLetterOrDigitASCII || "-_.".utf8.contains($0) }
     }
 
-    /// The current content of template `name` when it is loaded, else `nil` (nothing is read).
-    func loadedEntry(named name: String) -> Entry? {
-        current.withLock { $0[name] }
-    }
-
-    /// An earlier version of template `name` when it was rebuilt already, else `nil`.
-    func loadedEntry(named name: String, version: String) -> Entry? {
-        if let entry = current.withLock({ $0[name] }), entry.version == version { return entry }
-        return earlier.withLock { $0[VersionKey(name: name, version: version)] }
-    }
-
-    /// Names of the templates loaded now.
-    var loadedNames: [String] { current.withLock { Array($0.keys) } }
-
     /// Reads template `name` from the templates folder (reads and hashes files: call it off the event loops). The
-    /// entry is not kept: ``keepCurrent(_:named:)`` keeps it, once its version is in the store.
+    /// entry is not kept: ``TemplateVersions/keepCurrent(_:named:)`` keeps it, once its version is in the store.
     /// - Returns: The entry and its template's content, serialized for the store.
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func read(named name: String) throws -> (entry: Entry, content: Data) {
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
-        let generation = self.generation
-        guard let (folder, signer) = currentSources.lazy.compactMap({ source in
+        let generation = versions.generation
+        guard let (folder, signer) = versions.currentSources.lazy.compactMap({ source in
             Self.folder(named: name, in: source.directory).map { ($0, source.signer) }
         }).first else {
             throw IssuerError.unknownTemplate(name)
@@ -123,52 +86,26 @@ final class TemplateLibrary: Sendable {
         }
     }
 
-    /// Keeps `entry` as the current content of `name`; the content it replaces stays available as an earlier version.
-    /// An entry built with signers replaced meanwhile is not kept (the next use builds it again with the new ones).
-    func keepCurrent(_ entry: Entry, named name: String) {
-        let replaced = current.withLock { current -> Entry? in
-            guard entry.generation == generation else { return nil }
-            defer { current[name] = entry }
-            return current[name]
-        }
-        if let replaced, replaced.version != entry.version {
-            earlier.withLock { $0[VersionKey(name: name, version: replaced.version)] = replaced }
-        }
-    }
-
     /// Rebuilds an earlier version of template `name` from the content the store kept, and keeps it; it signs with
     /// the identity of `passTypeIdentifier` (the pass's own).
     /// - Throws: ``IssuerError`` `invalidTemplate` when the content does not decode or build.
-    func earlierEntry(named name: String, version: String, content: Data, passTypeIdentifier: String?) throws -> Entry {
-        if let entry = loadedEntry(named: name, version: version) { return entry }
-        let generation = self.generation
+    func earlierEntry(named name: String, version: String, content: Data, typeIdentifier passTypeIdentifier: String)
+        throws -> Entry
+    {
+        if let entry = versions.loadedEntry(named: name, version: version) { return entry }
+        let generation = versions.generation
         guard let signer = try signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
             throw IssuerError.unknownTemplate(name)
         }
         do {
-            let entry = try entry(for: try StoredTemplate.decode(content, name: name), signer: signer)
-            var built = entry
-            built.generation = generation
-            earlier.withLock { earlier in
-                if generation == self.generation { earlier[VersionKey(name: name, version: version)] = built }
-            }
-            return built
+            var entry = try entry(for: try StoredTemplate.decode(content, name: name), signer: signer)
+            entry.generation = generation
+            versions.keepEarlier(entry, named: name)
+            return entry
         } catch let error as PassModelError {
             throw IssuerError.invalidTemplate(name, "stored version \(version): \(error.description)")
         } catch let error as DecodingError {
             throw IssuerError.invalidTemplate(name, "stored version \(version) does not decode: \(error)")
-        }
-    }
-
-    /// Forgets every template's current content, so the next use reads its files again; versions read so far stay
-    /// available for the passes pinned to them.
-    func forgetCurrent() {
-        let dropped = current.withLock { current in
-            defer { current.removeAll() }
-            return current
-        }
-        earlier.withLock { earlier in
-            for (name, entry) in dropped { earlier[VersionKey(name: name, version: entry.version)] = entry }
         }
     }
 

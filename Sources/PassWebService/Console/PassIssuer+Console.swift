@@ -33,7 +33,7 @@ extension PassIssuer {
         let summaries = (try? await templateSummaries()) ?? []
         var seen: [String: Int] = [:]
         var identities: [IdentitySummary] = []
-        for source in templates.currentSources {
+        for source in templates.versions.currentSources {
             let credentials = source.signer.credentials
             guard let identifier = credentials.identity.passTypeIdentifier else { continue }
             let names = PassIssuer.templateNames(in: source.directory).filter { name in
