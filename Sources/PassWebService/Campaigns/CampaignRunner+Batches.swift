@@ -28,11 +28,18 @@ extension CampaignRunner {
             let entry: TemplateLibrary.Entry?
             do {
                 entry = try await issuer.templateEntry(named: name)
-            } catch let error as IssuerError where error.status == .unprocessableContent {
-                throw IssuerError.invalid("select.template: the template \"\(name)\" is gone")
-            } catch let error as IssuerError where error.status == .internalServerError && request.action != .republishTemplate {
-                // The folder no longer loads (an edit broke it): the passes are changed from the versions they are
-                // pinned to, and the batch's first pass's version gives the pass type and the fields' defaults.
+            } catch let error as IssuerError
+                        where error.status == .unprocessableContent || error.status == .internalServerError {
+                // Republishing needs the current content: a folder missing here (removed, or not yet copied to this
+                // host) is waited for as a folder that does not load is, and the campaign fails after the patience.
+                guard request.action != .republishTemplate else {
+                    guard error.status == .unprocessableContent else { throw error }
+                    throw IssuerError(status: .serviceUnavailable,
+                                      description: "select.template: no template named \"\(name)\" on this server to republish")
+                }
+                // The folder is gone or no longer loads (an edit broke it): the passes are changed from the versions
+                // they are pinned to, and the batch's first pass's version gives the pass type and the fields'
+                // defaults.
                 if let first = passes.first { entry = try await issuer.templateEntry(for: first) } else { entry = nil }
             }
             passType = entry?.builder.passTypeIdentifier ?? ""

@@ -185,23 +185,27 @@ public final class CampaignService: Sendable {
 
     /// The template a selection by template is checked against, and the pass to try the change on when it is not the
     /// template's current content: passes already made are served and changed from the version they are pinned to,
-    /// so when the template's folder no longer loads (an edit broke it) a void, an unvoid or a data change is checked
-    /// against the version of the first pass it selects. Republishing needs the current content.
+    /// so when the template's folder is gone (a season's folder removed) or no longer loads (an edit broke it) a void,
+    /// an unvoid or a data change is checked against the version of the first pass it selects. Republishing needs the
+    /// current content.
     /// - Parameters:
     ///   - name: The template's name.
     ///   - republishing: Whether the campaign republishes the template's current content.
     /// - Returns: The entry, and the selected pass it comes from (`nil` for the current content).
-    /// - Throws: ``IssuerError`` 422 naming `select.template` for no such template; the load's own error when the
-    ///   current content does not load and the campaign republishes it or selects no pass.
+    /// - Throws: ``IssuerError`` 422 naming `select.template` for no such template (no folder and no pass made from
+    ///   one, or a republish of a folder that is gone); the load's own error when the current content does not load
+    ///   and the campaign republishes it or selects no pass.
     func selectedTemplate(named name: String, republishing: Bool = false) async throws
         -> (entry: TemplateLibrary.Entry, pass: PassRecord?)
     {
         do {
             return (try await issuer.templateEntry(named: name), nil)
-        } catch let error as IssuerError where error.status == .unprocessableContent {
-            throw Self.unknownTemplate(name)
-        } catch let error as IssuerError where error.status == .internalServerError && !republishing {
-            guard let first = try await store.campaignPasses(.template(name), after: nil, limit: 1).first else { throw error }
+        } catch let error as IssuerError
+                    where error.status == .unprocessableContent || error.status == .internalServerError {
+            let unknown = error.status == .unprocessableContent
+            guard !republishing,
+                  let first = try await store.campaignPasses(.template(name), after: nil, limit: 1).first
+            else { throw unknown ? Self.unknownTemplate(name) : error }
             return (try await issuer.templateEntry(for: first), first)
         }
     }
