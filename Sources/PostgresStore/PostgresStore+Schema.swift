@@ -55,6 +55,15 @@ extension PostgresStore {
         campaignsOnQueuedPushes,
         listingIndexes,
         ["CREATE INDEX orders_template_version ON orders (template, template_version)"],
+        barcodeMessageHashIndex,
+    ]
+
+    /// Version 18: passes by barcode message through a hash index. A B-tree entry holds the message itself and is
+    /// refused past 2,704 bytes (a QR code's signed token of 2,800 characters made the pass's write fail); a hash
+    /// index keeps the message's hash, and a scan only ever looks a message up by equality.
+    private static let barcodeMessageHashIndex: [String] = [
+        "DROP INDEX passes_barcode_message",
+        "CREATE INDEX passes_barcode_message ON passes USING hash (tessera_barcode_message(data))",
     ]
 
     /// Version 16: a listing of one template's items, or of the voided ones, reads only the items it shows: in the

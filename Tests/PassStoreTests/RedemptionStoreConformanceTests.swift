@@ -134,6 +134,12 @@ struct RedemptionStoreConformanceTests {
                                            change: PassChange(data: Data(#"{"barcodeMessage":"MSG-3"}"#.utf8)), now: Fixtures.now)
             #expect(try await redemptions.passes(barcodeMessage: "MSG-3", limit: 2).map(\.serialNumber) == ["B3"],
                     "a changed message is found at once")
+            // A QR code's signed token of 2,800 characters (past what a B-tree index entry holds), written and found.
+            let token = (0..<2_800).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".randomElement()! }
+            var long = Fixtures.newPass("B6")
+            long.data = try JSONSerialization.data(withJSONObject: ["barcodeMessage": String(token)])
+            _ = try await store.insertPass(long, now: Fixtures.now)
+            #expect(try await redemptions.passes(barcodeMessage: String(token), limit: 2).map(\.serialNumber) == ["B6"])
         }
     }
 

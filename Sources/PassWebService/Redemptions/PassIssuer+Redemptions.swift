@@ -70,8 +70,7 @@ extension PassIssuer {
             }
             // No pass carries a NUL (its data is refused with one): a scan of one finds none, without asking a
             // store whose text cannot hold it (PostgreSQL's).
-            let found = message.unicodeScalars.contains("\u{0}") ? [] : try await store.passes(
-                barcodeMessage: message, limit: visible == nil ? 2 : 20).filter { visible?.covers($0.passTypeIdentifier) ?? true }
+            let found = message.unicodeScalars.contains("\u{0}") ? [] : try await passes(barcodeMessage: message, visible: visible)
             guard found.count < 2 else {
                 throw IssuerError(status: .conflict, description: "barcodeMessage: several passes carry this message; "
                                   + "redeem by passTypeIdentifier and serialNumber")
@@ -193,5 +192,21 @@ enum IdempotencyKey {
     /// The 409 for a key used before with another body.
     static func conflict(_ description: String) -> IssuerError {
         IssuerError(.idempotencyConflict, status: .conflict, description: description)
+    }
+}
+
+extension PassIssuer {
+    /// The passes carrying `message` that the caller sees, at most two (two mean the message is ambiguous). An API
+    /// key's scope is applied to what the store reads: other brands' passes carrying the same message (venues that
+    /// number tickets alike) are read past until two of the key's own are found or none is left.
+    func passes(barcodeMessage message: String, visible: IssuerScope?) async throws -> [PassRecord] {
+        guard let store = store as? any RedemptionStore else { return [] }
+        var limit = visible == nil ? 2 : 20
+        while true {
+            let read = try await store.passes(barcodeMessage: message, limit: limit)
+            let found = read.filter { visible?.covers($0.passTypeIdentifier) ?? true }
+            if found.count >= 2 || read.count < limit { return Array(found.prefix(2)) }
+            limit *= 10
+        }
     }
 }
