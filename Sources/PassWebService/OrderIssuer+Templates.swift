@@ -46,4 +46,17 @@ extension OrderIssuer {
     public func reloadTemplates() async -> TemplateReload {
         await templates.readAgain(store: store, now: now) { templates.versions.forgetCurrent() }
     }
+
+    /// The names of the order templates in `directory` (sub-folders holding `order.json`).
+    public static func templateNames(in directory: URL) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return entries.filter {
+            !$0.hasPrefix(".") && TemplateLibrary.isValidName($0)
+                && FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).appendingPathComponent("order.json").path)
+        }
+    }
+
+    /// Order template names in several identities' folders now (copied at run time; start-up refuses them): the
+    /// folder orders are made from and the copies ignored.
+    public var templateClashes: [(name: String, kept: URL?, ignored: [URL])] { templates.versions.clashes }
 }

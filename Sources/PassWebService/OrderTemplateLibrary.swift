@@ -15,22 +15,28 @@ final class OrderTemplateLibrary: VersionedTemplateLibrary {
         /// The content version (see ``OrderTemplateLibrary/contentVersion(of:)``).
         var version: String
         var generation = 0
+        var signedTypeIdentifier: String? { builder.signer.identity.orderTypeIdentifier }
     }
 
     let versions: TemplateVersions<OrderIssuer.TemplateSource, Entry>
 
     init(sources: [OrderIssuer.TemplateSource]) {
-        versions = TemplateVersions(sources: sources)
+        versions = TemplateVersions(sources: sources, names: OrderIssuer.templateNames(in:))
     }
 
     /// The folder holding template `name` and the signer of its source, in lookup order; `nil` when none holds it.
     func folder(named name: String) -> (folder: URL, source: OrderIssuer.TemplateSource)? {
+        try? holder(named: name)
+    }
+
+    /// ``folder(named:)``, or the error of a template new since the sources were set and in several folders.
+    private func holder(named name: String) throws -> (folder: URL, source: OrderIssuer.TemplateSource)? {
         guard TemplateLibrary.isValidName(name) else { return nil }
-        return versions.currentSources.lazy.compactMap { source -> (URL, OrderIssuer.TemplateSource)? in
-            let folder = source.directory.appendingPathComponent(name, isDirectory: true)
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent("order.json").path)
-                ? (folder, source) : nil
-        }.first
+        let folder = { (source: OrderIssuer.TemplateSource) in source.directory.appendingPathComponent(name, isDirectory: true) }
+        let holders = versions.currentSources.filter {
+            FileManager.default.fileExists(atPath: folder($0).appendingPathComponent("order.json").path)
+        }
+        return try versions.holder(of: name, among: holders).map { (folder($0), $0) }
     }
 
     /// Reads template `name` from its folder (reads and hashes files: call it off the event loops). The entry is not
@@ -39,7 +45,7 @@ final class OrderTemplateLibrary: VersionedTemplateLibrary {
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func read(named name: String) throws -> (entry: Entry, content: Data) {
         let generation = versions.generation
-        guard let (folder, source) = folder(named: name) else { throw IssuerError.unknownTemplate(name) }
+        guard let (folder, source) = try holder(named: name) else { throw IssuerError.unknownTemplate(name) }
         do {
             let template = try OrderTemplate(directory: folder)
             let entry = Entry(builder: OrderBuilder(template: template, signer: source.signer),
@@ -57,7 +63,7 @@ final class OrderTemplateLibrary: VersionedTemplateLibrary {
     func earlierEntry(named name: String, version: String, content: Data, typeIdentifier orderTypeIdentifier: String)
         throws -> Entry
     {
-        if let entry = versions.loadedEntry(named: name, version: version) { return entry }
+        if let entry = versions.loadedEntry(named: name, version: version, signing: orderTypeIdentifier) { return entry }
         let generation = versions.generation
         guard let source = versions.currentSources.first(where: { $0.signer.identity.orderTypeIdentifier == orderTypeIdentifier })
         else {

@@ -58,6 +58,10 @@ extension PassIssuer {
     /// The templates folders and the identities they sign with, in lookup order.
     public var templateSources: [TemplateSource] { templates.versions.currentSources }
 
+    /// Template names in several identities' folders now (copied at run time; start-up refuses them): the folder
+    /// passes are made from and the copies ignored.
+    public var templateClashes: [(name: String, kept: URL?, ignored: [URL])] { templates.versions.clashes }
+
     /// Replaces the signing identities (renewed certificates): templates used so far are built again with the new
     /// signers, so new versions and fetches from now on are signed with them; requests already holding a builder
     /// finish with the one they hold.

@@ -20,12 +20,13 @@ final class TemplateLibrary: VersionedTemplateLibrary {
         /// settings in force are always the current folder's).
         var settings = TemplateSettings()
         var isPersonalizable: Bool { personalizedBuilder != nil }
+        var signedTypeIdentifier: String? { builder.signer.credentials.identity.passTypeIdentifier }
     }
 
     let versions: TemplateVersions<PassIssuer.TemplateSource, Entry>
 
     init(sources: [PassIssuer.TemplateSource]) {
-        versions = TemplateVersions(sources: sources)
+        versions = TemplateVersions(sources: sources, names: PassIssuer.templateNames(in:))
     }
 
     /// The signer of a pass type identifier: the source whose certificate names it. Only when no certificate names
@@ -68,11 +69,13 @@ final class TemplateLibrary: VersionedTemplateLibrary {
     func read(named name: String) throws -> (entry: Entry, content: Data) {
         guard Self.isValidName(name) else { throw IssuerError.unknownTemplate(name) }
         let generation = versions.generation
-        guard let (folder, signer) = versions.currentSources.lazy.compactMap({ source in
-            Self.folder(named: name, in: source.directory).map { ($0, source.signer) }
-        }).first else {
+        let holders = versions.currentSources.filter { Self.folder(named: name, in: $0.directory) != nil }
+        guard let source = try versions.holder(of: name, among: holders),
+              let folder = Self.folder(named: name, in: source.directory)
+        else {
             throw IssuerError.unknownTemplate(name)
         }
+        let signer = source.signer
         do {
             let template = try PassTemplate(directory: folder)
             var entry = try entry(for: template, signer: signer)
@@ -92,7 +95,7 @@ final class TemplateLibrary: VersionedTemplateLibrary {
     func earlierEntry(named name: String, version: String, content: Data, typeIdentifier passTypeIdentifier: String)
         throws -> Entry
     {
-        if let entry = versions.loadedEntry(named: name, version: version) { return entry }
+        if let entry = versions.loadedEntry(named: name, version: version, signing: passTypeIdentifier) { return entry }
         let generation = versions.generation
         guard let signer = try signer(passTypeIdentifier: passTypeIdentifier, template: name) else {
             throw IssuerError.unknownTemplate(name)

@@ -3,21 +3,49 @@ import NIOPosix
 import PassStore
 import Synchronization
 
+/// A templates folder and the identity its templates sign with.
+protocol TemplateFolderSource: Sendable {
+    /// The folder, one template per sub-folder.
+    var directory: URL { get }
+}
+
+extension PassIssuer.TemplateSource: TemplateFolderSource {}
+extension OrderIssuer.TemplateSource: TemplateFolderSource {}
+
 /// A template's content ready to build items (passes or orders), tagged with its content version.
 protocol VersionedTemplateEntry: Sendable {
     /// The content version (see ``TemplateLibrary/contentVersion(main:files:)``).
     var version: String { get }
     /// The sources' generation it was built in: an entry built with signers since replaced is not kept.
     var generation: Int { get set }
+    /// The Pass or Order Type ID its signer's certificate names (`nil` for a certificate naming none): an item is
+    /// only ever built by an entry signing its own type.
+    var signedTypeIdentifier: String? { get }
+}
+
+extension VersionedTemplateEntry {
+    /// Whether it signs items of `type`.
+    func signs(_ type: String) -> Bool { signedTypeIdentifier.map { $0 == type } ?? true }
 }
 
 /// The versions of a kind of template one process holds: each template's current content, read on first use and
 /// again after ``forgetCurrent()`` (an edit noticed on disk), and the earlier versions items are still pinned to,
 /// with the templates folders (and their signers) the current content is read from.
-final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: Sendable {
+final class TemplateVersions<Source: TemplateFolderSource, Entry: VersionedTemplateEntry>: Sendable {
+    /// An earlier version by template, version and the type its signer signs: a template moved to another
+    /// identity's folder keeps a version for each identity whose items are pinned to it.
     private struct VersionKey: Hashable {
         var name: String
         var version: String
+        var type: String?
+
+        init(_ name: String, _ entry: Entry) {
+            self.init(name: name, version: entry.version, type: entry.signedTypeIdentifier)
+        }
+
+        init(name: String, version: String, type: String?) {
+            (self.name, self.version, self.type) = (name, version, type)
+        }
     }
 
     /// The sources and how many times they were replaced.
@@ -25,8 +53,57 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
     private let current = Mutex([String: Entry]())
     private let earlier = Mutex([VersionKey: Entry]())
 
-    init(sources: [Source]) {
+    /// The template names in a folder.
+    private let names: @Sendable (URL) -> [String]
+    /// The folder each template name is read from: the one holding it when the sources were set (names are unique
+    /// across them then: start-up and an identities reload refuse a clash), or where it was first found since.
+    private let owners: Mutex<[String: URL]>
+
+    /// - Parameters:
+    ///   - sources: The folders and their signers, in lookup order.
+    ///   - names: The template names in a folder.
+    init(sources: [Source], names: @escaping @Sendable (URL) -> [String]) {
         self.sources = Mutex((sources, 0))
+        self.names = names
+        owners = Mutex(Self.owners(of: sources, names: names))
+    }
+
+    private static func owners(of sources: [Source], names: (URL) -> [String]) -> [String: URL] {
+        var owners: [String: URL] = [:]
+        for source in sources {
+            for name in names(source.directory) where owners[name] == nil { owners[name] = source.directory.standardizedFileURL }
+        }
+        return owners
+    }
+
+    /// Of `holders`, the sources whose folder holds template `name` now (in lookup order), the one to read it from:
+    /// a copy that appeared in another identity's folder meanwhile is ignored (it would sign the template's new items
+    /// as another brand's); a template moved to another folder is read from there.
+    /// - Throws: ``IssuerError`` `invalidTemplate` when a template new since the sources were set is in several
+    ///   folders at once (no identity can be told to sign it).
+    func holder(of name: String, among holders: [Source]) throws -> Source? {
+        try owners.withLock { owners in
+            let owner = owners[name]
+            if let owner, let kept = holders.first(where: { $0.directory.standardizedFileURL == owner }) { return kept }
+            guard holders.count < 2 else {
+                throw IssuerError.invalidTemplate(name, "it is in more than one identity's templates folder: remove all copies but one")
+            }
+            owners[name] = holders.first?.directory.standardizedFileURL
+            return holders.first
+        }
+    }
+
+    /// The template names held by several folders now: the folder read and the copies ignored (``holder(of:among:)``).
+    var clashes: [(name: String, kept: URL?, ignored: [URL])] {
+        var holders: [String: [URL]] = [:]
+        for source in currentSources {
+            for name in names(source.directory) { holders[name, default: []].append(source.directory.standardizedFileURL) }
+        }
+        let owners = owners.withLock { $0 }
+        return holders.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.map { name, folders in
+            let kept = owners[name].flatMap { folders.contains($0) ? $0 : nil }
+            return (name, kept, folders.filter { $0 != kept })
+        }
     }
 
     /// The folders and the identities they sign with, in lookup order.
@@ -39,6 +116,8 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
     /// of any version builds with the new signer; requests holding an entry finish with the one they hold.
     func replaceSources(_ replacement: [Source]) {
         sources.withLock { $0 = (replacement, $0.generation + 1) }
+        let owners = Self.owners(of: replacement, names: names)
+        self.owners.withLock { $0 = owners }
         current.withLock { $0.removeAll() }
         earlier.withLock { $0.removeAll() }
     }
@@ -48,10 +127,13 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
         current.withLock { $0[name] }
     }
 
-    /// Version `version` of template `name` when it is loaded (as the current content or an earlier one), else `nil`.
-    func loadedEntry(named name: String, version: String) -> Entry? {
-        if let entry = loadedEntry(named: name), entry.version == version { return entry }
-        return earlier.withLock { $0[VersionKey(name: name, version: version)] }
+    /// Version `version` of template `name` signing items of `type`, when it is loaded (as the current content or an
+    /// earlier one), else `nil`.
+    func loadedEntry(named name: String, version: String, signing type: String) -> Entry? {
+        if let entry = loadedEntry(named: name), entry.version == version, entry.signs(type) { return entry }
+        return earlier.withLock {
+            $0[VersionKey(name: name, version: version, type: type)] ?? $0[VersionKey(name: name, version: version, type: nil)]
+        }
     }
 
     /// The loaded templates' current versions, by name.
@@ -65,15 +147,15 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
             defer { current[name] = entry }
             return current[name]
         }
-        if let replaced, replaced.version != entry.version {
-            earlier.withLock { $0[VersionKey(name: name, version: replaced.version)] = replaced }
+        if let replaced, replaced.version != entry.version || replaced.signedTypeIdentifier != entry.signedTypeIdentifier {
+            earlier.withLock { $0[VersionKey(name, replaced)] = replaced }
         }
     }
 
     /// Keeps `entry`, rebuilt from the store, as an earlier version of `name`, unless its signers were replaced.
     func keepEarlier(_ entry: Entry, named name: String) {
         earlier.withLock { earlier in
-            if entry.generation == generation { earlier[VersionKey(name: name, version: entry.version)] = entry }
+            if entry.generation == generation { earlier[VersionKey(name, entry)] = entry }
         }
     }
 
@@ -85,7 +167,7 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
             return current
         }
         earlier.withLock { earlier in
-            for (name, entry) in dropped { earlier[VersionKey(name: name, version: entry.version)] = entry }
+            for (name, entry) in dropped { earlier[VersionKey(name, entry)] = entry }
         }
     }
 }
@@ -93,7 +175,7 @@ final class TemplateVersions<Source: Sendable, Entry: VersionedTemplateEntry>: S
 /// A library of one kind of template (passes' or orders'): reads a template's current files and rebuilds an earlier
 /// version from the content the store kept. Its items are pinned to the version they were made from.
 protocol VersionedTemplateLibrary: Sendable {
-    associatedtype Source: Sendable
+    associatedtype Source: TemplateFolderSource
     associatedtype Entry: VersionedTemplateEntry
 
     /// The versions held in this process.
@@ -127,12 +209,13 @@ extension VersionedTemplateLibrary {
     /// - Parameter kind: What the item is (`pass`, `order`), for the error.
     /// - Throws: ``IssuerError`` when the item's version is neither current nor in the store.
     func entry(for item: PassRecord, kind: String, store: any PassStore, now: Date) async throws -> Entry {
-        let name = item.template
+        let (name, type) = (item.template, item.passTypeIdentifier)
         guard let version = item.templateVersion else { return try await currentEntry(named: name, store: store, now: now) }
-        if let entry = versions.loadedEntry(named: name, version: version) { return entry }
+        if let entry = versions.loadedEntry(named: name, version: version, signing: type) { return entry }
         // Not read yet in this process: the current files may be that version (the common case after a start).
         if versions.loadedEntry(named: name) == nil,
-           let entry = try? await currentEntry(named: name, store: store, now: now), entry.version == version
+           let entry = try? await currentEntry(named: name, store: store, now: now), entry.version == version,
+           entry.signs(type)
         {
             return entry
         }
@@ -142,7 +225,6 @@ extension VersionedTemplateLibrary {
             throw IssuerError.invalidTemplate(
                 name, "version \(version), which \(kind) \(item.serialNumber) is built from, is not in the store")
         }
-        let type = item.passTypeIdentifier
         return try await NIOThreadPool.singleton.runIfActive {
             try earlierEntry(named: name, version: version, content: content, typeIdentifier: type)
         }

@@ -40,13 +40,7 @@ enum IdentityComposition {
     static func orderSources(_ identities: SigningIdentities) throws -> [OrderIssuer.TemplateSource]? {
         let orderIdentities = identities.orderIdentities
         guard !orderIdentities.isEmpty else { return nil }
-        try checkUniqueNames(orderIdentities, file: identities.file.url.path) { directory in
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return entries.filter {
-                !$0.hasPrefix(".")
-                    && FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).appendingPathComponent("order.json").path)
-            }
-        }
+        try checkUniqueNames(orderIdentities, file: identities.file.url.path, names: OrderIssuer.templateNames(in:))
         return try orderIdentities.map { identity in
             do {
                 return OrderIssuer.TemplateSource(

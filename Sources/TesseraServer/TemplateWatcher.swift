@@ -73,10 +73,22 @@ public final class TemplateWatcher: Service, Sendable {
         log(await issuer.reloadTemplates(),
             edited: "template edited: new passes use the new version; existing passes keep theirs until a campaign republishes the template",
             failed: "template no longer loads: its passes are served from the version they are pinned to")
-        guard let orders = await orderIssuer?.reloadTemplates() else { return }
-        log(orders,
+        log(issuer.templateClashes, items: "passes")
+        guard let orderIssuer else { return }
+        log(await orderIssuer.reloadTemplates(),
             edited: "order template edited: new orders use the new version; existing orders keep the one they were made from",
             failed: "order template no longer loads: its orders are served from the version they were made from")
+        log(orderIssuer.templateClashes, items: "orders")
+    }
+
+    /// A template copied into another identity's folder would sign as another brand: the copy is ignored, and said.
+    private func log(_ clashes: [(name: String, kept: URL?, ignored: [URL])], items: String) {
+        for clash in clashes {
+            logger.error(
+                "template in several identities' folders: the copies are ignored, and the server refuses to start until one is left",
+                metadata: ["template": "\(clash.name)", "kept": "\(clash.kept?.path ?? "none: new \(items) refused")",
+                           "ignored": "\(clash.ignored.map(\.path).joined(separator: ", "))"])
+        }
     }
 
     private func log(_ reload: TemplateReload, edited: Logger.Message, failed: Logger.Message) {

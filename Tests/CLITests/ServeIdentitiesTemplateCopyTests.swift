@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// A template folder copied or moved between identities' templates folders while the server runs: a name says which
+/// certificate signs, so a copy never makes a brand's passes another brand's.
+@Suite("tessera serve --identities: a template copied or moved between brands", .serialized)
+struct ServeIdentitiesTemplateCopyTests {
+    @Test("a copy in another brand's folder is ignored and logged; a template moved there keeps its passes signed by their own brand")
+    func copiedThenMoved() async throws {
+        try await IdentitiesServer.with { server in
+            let manager = FileManager.default
+            // Brand A's folder comes first in the identities file: a copy there of brand B's template was read first.
+            let own = server.work.appendingPathComponent("b/templates/store-card")
+            let copy = server.work.appendingPathComponent("a/templates/store-card")
+            let token = try await server.createPass(template: "store-card", serial: "COPY-1")
+            // A designer starts brand A's cards from brand B's folder: brand B's template stays brand B's.
+            try manager.copyItem(at: own, to: copy)
+            var logged = false
+            for _ in 0..<60 where !logged {
+                try await Task.sleep(for: .milliseconds(250))
+                logged = server.serve.log.contains("template in several identities' folders")
+            }
+            #expect(logged, "\(server.serve.log)")
+            let created = try await server.api(
+                "POST", "/api/v1/passes", body: #"{"template":"store-card","data":{"serialNumber":"COPY-2"}}"#)
+            #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            #expect(try OrdersServer.json(created.body)["passTypeIdentifier"] as? String == IdentitiesServer.loyaltyType)
+
+            // Moved for good (brand B's copy removed): new passes are brand A's, and brand B's passes made from the
+            // same version are still brand B's, changed and signed by brand B's certificate.
+            try manager.removeItem(at: own)
+            var moved = false
+            for _ in 0..<60 where !moved {
+                try await Task.sleep(for: .milliseconds(250))
+                let made = try await server.api(
+                    "POST", "/api/v1/passes", body: #"{"template":"store-card","data":{"serialNumber":"MOVED-\#(UUID().uuidString.prefix(8))"}}"#)
+                moved = (try? OrdersServer.json(made.body)["passTypeIdentifier"] as? String) == IdentitiesServer.ticketType
+            }
+            #expect(moved, "\(server.serve.log)")
+            let changed = try await server.api("PATCH", "/api/v1/passes/\(IdentitiesServer.loyaltyType)/COPY-1",
+                                               body: #"{"data":{"fields":{"points":"120"}}}"#)
+            #expect(changed.status == 200, "\(String(decoding: changed.body, as: UTF8.self))")
+            let (status, report) = try await server.fetchAndVerify(
+                type: IdentitiesServer.loyaltyType, serial: "COPY-1", token: token, root: "b/root.pem")
+            #expect(status == 0, "\(report) \(server.serve.log)")
+        }
+    }
+}
