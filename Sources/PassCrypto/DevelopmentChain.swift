@@ -58,6 +58,7 @@ public struct DevelopmentChain: Sendable {
     ///   - organization: The organization name in the Pass Type ID certificate.
     ///   - validFrom: Start of validity for all three.
     ///   - passValidity: How long the Pass Type ID certificate is valid (Apple issues them for a year).
+    ///   - intermediateValidity: How long the WWDR-like intermediate is valid (ten years, as Apple's G4).
     ///   - keys: The keys to certify; new ones when nil. Chains issued over the same keys have distinct certificates
     ///     (each has a random serial number) but any of them verifies the others' signatures.
     /// - Returns: The chain.
@@ -67,6 +68,7 @@ public struct DevelopmentChain: Sendable {
         organization: String = "Tessera Development",
         validFrom: Date = Date().addingTimeInterval(-3600),
         passValidity: TimeInterval = 365 * 86_400,
+        intermediateValidity: TimeInterval = 10 * 365 * 86_400,
         keys: Keys? = nil
     ) throws -> DevelopmentChain {
         let keys = try keys ?? Keys.generate()
@@ -83,7 +85,7 @@ public struct DevelopmentChain: Sendable {
         let wwdr = try CertificateBuilder(
             subject: DistinguishedName([("CN", "Tessera Development WWDR Certification Authority"), ("OU", "G4"),
                                         ("O", "Tessera Development (NOT FOR PRODUCTION)"), ("C", "US")]),
-            notBefore: validFrom, notAfter: validFrom.addingTimeInterval(10 * 365 * 86_400),
+            notBefore: validFrom, notAfter: validFrom.addingTimeInterval(intermediateValidity),
             extensions: [("basicConstraints", "critical,CA:TRUE,pathlen:0"), ("keyUsage", "critical,keyCertSign,cRLSign"),
                          ("subjectKeyIdentifier", "hash"), ("authorityKeyIdentifier", "keyid:always"),
                          ("1.2.840.113635.100.6.2.1", "ASN1:NULL")]

@@ -19,8 +19,17 @@ public struct SigningIdentity: Sendable {
     public var isOrderIdentity: Bool { source.isOrderIdentity }
     /// The team the certificate names (its OU).
     public var teamIdentifier: String? { credentials.identity.teamIdentifier }
-    /// The end of the certificate's validity.
-    public var expiresAt: Date? { credentials.certificate.notAfter }
+    /// The end of its signing: the end of the certificate's validity, or of the WWDR intermediate's when that comes
+    /// first (Apple's G1 intermediate expired in February 2023 under certificates valid for months).
+    public var expiresAt: Date? { expiry?.date }
+    /// What expires at ``expiresAt``: `certificate` or `WWDR intermediate`.
+    public var expiringPart: String? { expiry?.part }
+
+    private var expiry: (date: Date, part: String)? {
+        [("certificate", credentials.certificate.notAfter), ("WWDR intermediate", credentials.wwdr.notAfter)]
+            .compactMap { part, date in date.map { ($0, part) } }
+            .min { $0.0 < $1.0 }
+    }
     /// The certificate's serial number in hexadecimal.
     public var certificateSerialNumber: String { credentials.certificate.serialNumberHex }
 
@@ -30,7 +39,7 @@ public struct SigningIdentity: Sendable {
         credentials.unusableReason(at: now)
     }
 
-    /// Whole days from `now` until the certificate expires (negative once expired).
+    /// Whole days from `now` until ``expiresAt`` (negative once expired).
     public func daysLeft(at now: Date) -> Int? {
         expiresAt.map { Int(($0.timeIntervalSince(now) / 86_400).rounded(.down)) }
     }

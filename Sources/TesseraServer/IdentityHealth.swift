@@ -71,6 +71,7 @@ final class IdentityHealth: Sendable {
             } else if let days = identity.daysLeft(at: at), days < Self.warningDays {
                 logger.warning("signing certificate expires soon: renew it and replace the file (the server reloads it)", metadata: [
                     "identifier": "\(identity.identifier)", "entry": "\(identity.entry)", "daysLeft": "\(days)",
+                    "expiring": "\(identity.expiringPart ?? "certificate")",
                     "expiresAt": "\(identity.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "?")",
                 ])
             }

@@ -22,7 +22,7 @@ struct CertsStatusCommand: ParsableCommand {
     @Option(help: "Days left below which the exit status is 1.")
     var days = 7
 
-    @Flag(help: "Print JSON: {\"identities\": [{\"identifier\", \"entry\", \"teamIdentifier\", \"serialNumber\", \"expiresAt\", \"daysLeft\", \"usable\", \"reason\"}]}.")
+    @Flag(help: "Print JSON: {\"identities\": [{\"identifier\", \"entry\", \"teamIdentifier\", \"serialNumber\", \"expiresAt\", \"expiring\", \"daysLeft\", \"usable\", \"reason\"}]}.")
     var json = false
 
     func validate() throws {
@@ -63,6 +63,7 @@ struct CertsStatusCommand: ParsableCommand {
             ]
             row["teamIdentifier"] = identity.teamIdentifier
             row["expiresAt"] = identity.expiresAt.map { format.string(from: $0) }
+            row["expiring"] = identity.expiringPart
             row["daysLeft"] = daysLeft
             row["reason"] = reason
             rows.append(row)
@@ -74,8 +75,9 @@ struct CertsStatusCommand: ParsableCommand {
             let header = ["IDENTIFIER", "TEAM", "SERIAL", "EXPIRES", "DAYS LEFT", "STATUS"]
             let lines = rows.map { row -> [String] in
                 let daysLeft = row["daysLeft"] as? Int
+                let intermediate = row["expiring"] as? String == "WWDR intermediate" ? " (WWDR intermediate)" : ""
                 let status = (row["reason"] as? String).map { "unusable: \($0)" }
-                    ?? ((daysLeft ?? 0) < days ? "renew now" : (daysLeft ?? 0) < 30 ? "renew soon" : "ok")
+                    ?? ((daysLeft ?? 0) < days ? "renew now\(intermediate)" : (daysLeft ?? 0) < 30 ? "renew soon\(intermediate)" : "ok")
                 let serial = (row["serialNumber"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "-"
                 return [row["identifier"] as? String ?? "", row["teamIdentifier"] as? String ?? "-", serial,
                         row["expiresAt"] as? String ?? "-", daysLeft.map(String.init) ?? "-", status]

@@ -126,6 +126,14 @@ struct ServeIdentitiesValidationTests {
         ])
         #expect(fine.status == 0, "\(fine.stdout)\(fine.stderr)")
         #expect(fine.stdout.contains("pass.com.later.cards") && fine.stdout.contains("199"))
+        // A WWDR intermediate expiring before the certificate: the identity stops signing then, and is due.
+        let intermediate = try TestChain(passTypeIdentifier: "pass.com.wwdr.tickets", passValidity: 300 * 86_400,
+                                         intermediateValidity: 3 * 86_400 + 3600 + 600)
+        let wwdrDue = try await Subprocess.tessera([
+            "certs", "status", "--identities",
+            try expiringFile([(intermediate, "pass.com.wwdr.tickets")], work: try TemporaryDirectory.make(prefix: "certs-status")).path,
+        ])
+        #expect(wwdrDue.status == 1 && wwdrDue.stdout.contains("renew now (WWDR intermediate)"), "\(wwdrDue.stdout)\(wwdrDue.stderr)")
         let usage = try await Subprocess.tessera(["certs", "status"])
         #expect(usage.status == 2)
 

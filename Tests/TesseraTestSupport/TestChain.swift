@@ -24,14 +24,15 @@ public struct TestChain: Sendable {
     ///   - teamIdentifier: The team.
     ///   - validFrom: Start of validity.
     ///   - passValidity: How long the pass certificate lasts.
+    ///   - intermediateValidity: How long the WWDR intermediate lasts.
     ///   - freshKeys: New keys for this chain alone instead of the process's shared ones.
     public init(passTypeIdentifier: String = "pass.dev.tessera.demo", teamIdentifier: String = "TESSERA123",
                 validFrom: Date = Date().addingTimeInterval(-3600), passValidity: TimeInterval = 365 * 86_400,
-                freshKeys: Bool = false) throws {
+                intermediateValidity: TimeInterval = 10 * 365 * 86_400, freshKeys: Bool = false) throws {
         self.freshKeys = freshKeys
         chain = try DevelopmentChain.generate(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
                                               validFrom: validFrom, passValidity: passValidity,
-                                              keys: freshKeys ? DevelopmentChain.Keys.generate() : TestKeys.chain())
+                                              intermediateValidity: intermediateValidity, keys: freshKeys ? DevelopmentChain.Keys.generate() : TestKeys.chain())
         directory = try TemporaryDirectory.make(prefix: "chain")
         p12Password = "test-\(UUID().uuidString.prefix(8))"
         try chain.write(to: directory, p12Password: p12Password)
