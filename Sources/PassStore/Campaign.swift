@@ -97,6 +97,13 @@ public struct CampaignRecord: Sendable, Equatable {
 
     /// The most failures a campaign keeps in ``errors``.
     public static let keptErrors = 20
+
+    /// `errors` with the campaign's own failure `reason` (a serial number of `""`) as the last: it is always kept,
+    /// in place of the last pass's failure when the list is full (the reason the campaign stopped is what its
+    /// issuer needs first).
+    public static func errors(_ errors: [CampaignFailure], failedBecause reason: String) -> [CampaignFailure] {
+        Array(errors.prefix(keptErrors - 1)) + [CampaignFailure(serialNumber: "", reason: reason)]
+    }
 }
 
 /// A campaign to store.

@@ -297,7 +297,7 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
         guard var record = campaignsByID[id], !record.state.isFinal else { return }
         record.state = .failed
         record.finishedAt = now
-        if record.errors.count < CampaignRecord.keptErrors { record.errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+        record.errors = CampaignRecord.errors(record.errors, failedBecause: reason)
         campaignsByID[id] = record
         log([.campaignFinished(withSent(record))], now: now)
     }

@@ -188,8 +188,7 @@ extension PostgresStore: CampaignStore {
             guard let (state, json) = try rows.first?.decode((String, String).self),
                   !(CampaignState(rawValue: state)?.isFinal ?? true)
             else { return }
-            var errors = try Self.campaignErrors(json)
-            if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+            let errors = CampaignRecord.errors(try Self.campaignErrors(json), failedBecause: reason)
             let failed = try await connection.query("""
                 UPDATE campaigns c SET state = 'failed', finished_at = \(now), errors = \(try Self.campaignErrorsJSON(errors))
                 WHERE id = \(id)

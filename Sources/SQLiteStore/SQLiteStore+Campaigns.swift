@@ -121,8 +121,7 @@ extension SQLiteStore: CampaignStore {
     public func failCampaign(id: String, reason: String, now: Date) async throws {
         try await write { db in
             guard let record = try Self.campaign(id: id, db), !record.state.isFinal else { return }
-            var errors = record.errors
-            if errors.count < CampaignRecord.keptErrors { errors.append(CampaignFailure(serialNumber: "", reason: reason)) }
+            let errors = CampaignRecord.errors(record.errors, failedBecause: reason)
             try db.execute(sql: "UPDATE campaigns SET state = 'failed', finished_at = ?, errors = ? WHERE id = ?",
                            arguments: [now.timeIntervalSince1970, try JSONEncoder().encode(errors), id])
             if let failed = try Self.campaign(id: id, db) { try Self.record([.campaignFinished(failed)], now: now, db) }
