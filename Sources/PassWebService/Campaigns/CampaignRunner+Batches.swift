@@ -61,6 +61,10 @@ extension CampaignRunner {
             nextCursor = chunk.last ?? campaign.cursor
         }
         passes = passes.filter { $0.passTypeIdentifier == passType }
+        // No identity signs the passes' type now (its certificate expired, its entry taken out of the identities
+        // file): not the passes' fault, and the same for all of them. The campaign waits for a renewal as for a
+        // template that does not load, then fails with this one reason, its passes unchanged.
+        if !passes.isEmpty, let refusal = issuer.refusal(passTypeIdentifier: passType) { throw refusal }
         var changes: [CampaignPassChange] = []
         var failures = missing.map { CampaignFailure(serialNumber: $0, reason: "no such pass") }
         var matched = missing.count
@@ -92,7 +96,6 @@ extension CampaignRunner {
             }
             matched += 1
             do {
-                if let refusal = issuer.refusal(passTypeIdentifier: pass.passTypeIdentifier) { throw refusal }
                 var republishedVersion: String?
                 if case .republishTemplate = request.action {
                     republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)

@@ -118,7 +118,8 @@ public final class CampaignRunner: Service, Sendable {
         try await releaseHeldPushes()
     }
 
-    /// Queues the pushes held by ended campaigns, a bounded transaction at a time, waking the dispatcher after each.
+    /// Queues the pushes held by ended campaigns, a bounded transaction at a time, waking the dispatcher after each,
+    /// until none is left or a scheduled campaign is due.
     ///
     /// A campaign holds the pushes it owes until every pass it changes has changed: a device is pushed once, after
     /// all of its passes changed, so the serial numbers it lists then are all of them.
@@ -129,6 +130,12 @@ public final class CampaignRunner: Service, Sendable {
             guard released > 0 else { return }
             issuer.onPushesQueued()
             logger.debug("campaign pushes queued", metadata: ["pushes": "\(released)"])
+            // A campaign due meanwhile starts first (at its time, not after a large campaign's every push is queued);
+            // the rest is queued after it.
+            if let due = try await store.nextScheduledCampaign(), due <= now() {
+                wakeUp.signal()
+                return
+            }
         }
     }
 
@@ -175,9 +182,10 @@ public final class CampaignRunner: Service, Sendable {
                     }
                     prepared = nil
                 } catch let error as IssuerError {
-                    // A template that does not load for now (a server error, not a request's) is waited for: the
-                    // campaign stops here and is taken up again at the next poll, from its cursor, until the patience
-                    // runs out. A request's error (the template gone, data it refuses) fails it at once.
+                    // A template that does not load for now, or passes no identity signs now (a server error, not a
+                    // request's: a half-saved file, an expired certificate) is waited for: the campaign stops here and
+                    // is taken up again at the next poll, from its cursor, until the patience runs out. A request's
+                    // error (data the template refuses) fails it at once.
                     let failedAt = now()
                     if error.status.code >= 500 {
                         let since = templateTrouble.withLock { trouble in
