@@ -124,6 +124,16 @@ struct ServeEventTests {
             #expect(empty.status == 200)
             let page = try Server.json(empty.body)
             #expect((page["events"] as? [Any])?.isEmpty == true && page["nextCursor"] as? String == "0")
+            // A pass's history takes only a limit: a client paging it with `after` is told, not given page one again.
+            let pass = try Server.json(try await server.api(
+                "POST", "/api/v1/passes", body: #"{"template":"event-ticket","data":{"serialNumber":"H-1"}}"#).body)
+            let history = "/api/v1/passes/\(pass["passTypeIdentifier"] as? String ?? "")/H-1/events"
+            #expect(try await server.api("GET", "\(history)?limit=5").status == 200)
+            for (query, field) in [("after=123&limt=5", "after"), ("limt=5", "limt"), ("limit=5&limit=6", "limit")] {
+                let answer = try await server.api("GET", "\(history)?\(query)")
+                let error = try Server.json(answer.body)["error"] as? [String: Any]
+                #expect(answer.status == 400 && error?["field"] as? String == field, "\(query): \(answer.head)")
+            }
         }
     }
 }

@@ -45,24 +45,17 @@ struct EventRoutes: Sendable {
     @Sendable func history(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
+        let query = request.uri.formQueryParameters
+        try Self.checkNames(query, known: ["limit"])
         guard try await issuer.item(typeIdentifier: type, identifier: serial) != nil else { throw IssuerError.notFound }
         let found = try await events.history(
-            typeIdentifier: type, identifier: serial, limit: request.uri.formQueryParameters["limit"].map(String.init))
+            typeIdentifier: type, identifier: serial, limit: query["limit"].map(String.init))
         return try JSONBody.response(History(events: found.map(View.init)))
     }
 
     @Sendable func list(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let query = request.uri.formQueryParameters
-        // As the other listings: a parameter misspelled or given twice is named, not ignored.
-        var seen: Set<String> = []
-        for (name, _) in query {
-            let name = String(name)
-            guard ["after", "type", "limit"].contains(name) else {
-                throw IssuerError.badQuery(LogRedactor.escapeControlCharacters(String(name.prefix(100))),
-                                           "unknown parameter (known: after, type, limit)")
-            }
-            guard seen.insert(name).inserted || name == "type" else { throw IssuerError.badQuery(name, "given twice") }
-        }
+        try Self.checkNames(query, known: ["after", "type", "limit"], repeatable: ["type"])
         let page = try await events.events(
             after: query["after"].map(String.init), types: query.getAll("type").map { String($0) },
             limit: query["limit"].map(String.init))
@@ -74,5 +67,21 @@ struct EventRoutes: Sendable {
             return type.map(principal.covers) ?? false
         }
         return try JSONBody.response(Page(events: shown.events.map(View.init), nextCursor: shown.nextCursor))
+    }
+
+    /// As the other listings: a parameter misspelled or given twice is named, not ignored (a client paging the
+    /// history with `after` would be given its first page again).
+    private static func checkNames(
+        _ query: some Sequence<(key: Substring, value: Substring)>, known: [String], repeatable: Set<String> = []
+    ) throws {
+        var seen: Set<String> = []
+        for (name, _) in query {
+            let name = String(name)
+            guard known.contains(name) else {
+                throw IssuerError.badQuery(LogRedactor.escapeControlCharacters(String(name.prefix(100))),
+                                           "unknown parameter (known: \(known.joined(separator: ", ")))")
+            }
+            guard seen.insert(name).inserted || repeatable.contains(name) else { throw IssuerError.badQuery(name, "given twice") }
+        }
     }
 }
