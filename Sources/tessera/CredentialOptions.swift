@@ -127,7 +127,7 @@ struct ServerCredentialOptions: ParsableArguments {
 
 /// Reads secrets from files or environment variables.
 enum Secret {
-    /// The file's contents without its trailing line ending, else the variable, else `nil`.
+    /// The file's contents, else the variable's, without a trailing line ending; else `nil`.
     /// - Parameters:
     ///   - file: The secret's file, if given.
     ///   - name: The environment variable holding the secret itself.
@@ -145,7 +145,9 @@ enum Secret {
             }
             return withoutLineEnding(text)
         }
-        return ProcessInfo.processInfo.environment[name]
+        // The same secret as its file: a variable made from a file (a Kubernetes secret `--from-file`, `$(cat f)` in
+        // some shells) carries its line ending, and a receiver verifying with the file's secret would refuse all.
+        return ProcessInfo.processInfo.environment[name].map(withoutLineEnding)
     }
 
     /// `text` without the line endings at its end: `\n`, `\r\n` (a file saved on Windows) or `\r`. Swift counts

@@ -111,14 +111,16 @@ struct ServeWebhookTests {
         _ = try await server.terminate()
     }
 
-    @Test("the signing secret from TESSERA_WEBHOOK_SECRET, with no file: every event is posted signed with it")
+    @Test("the signing secret from TESSERA_WEBHOOK_SECRET, with no file and with its file's line ending: every event is posted signed with it")
     func secretFromEnvironment() async throws {
         let receiver = try WebhookReceiver()
         let secret = String(decoding: try Data(contentsOf: receiver.secretFile), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Made from the file as a Kubernetes secret `--from-file` is: the line ending comes along, and is dropped as the
+        // file's is (the receiver verifies with the file's secret).
         let server = try await ServeProcess(
             arguments: ["--webhook-url", receiver.url, "--webhook-allow-private"],
-            environment: ["TESSERA_WEBHOOK_SECRET": secret])
+            environment: ["TESSERA_WEBHOOK_SECRET": secret + "\n"])
         try await Self.makeEvents(server, serial: "ENV-1")
         let delivered = try await receiver.wait { $0.filter { $0.status == 200 }.count >= 5 }
         #expect(delivered.filter { $0.status == 200 }.count == 5)
