@@ -124,6 +124,8 @@ public final class WebhookDispatcher: Service, Sendable {
             // The receiver's addresses, checked once a minute (`getaddrinfo` blocks: on NIO's thread pool, not a
             // cooperative thread); while they are refused nothing is posted, and the refusal is logged once a minute.
             var refused = false
+            // A store that cannot be read (PostgreSQL down for minutes) is logged once a minute, not every poll.
+            var storeTroubleLogged = Date.distantPast
             while !Task.isCancelled {
                 do {
                     if self.now().timeIntervalSince(checked) >= 60 {
@@ -143,14 +145,19 @@ public final class WebhookDispatcher: Service, Sendable {
                         continue
                     }
                     if try await self.deliverRound(start: start ?? .start, seen: &seen) { continue }
-                } catch is CancellationError {
+                } catch where error is CancellationError || Task.isCancelled {
+                    // Shutting down (a store's read cut short says so in its own error).
                     break
                 } catch is LeaseLost {
                     self.logger.notice("webhook: another process took over delivery")
                 } catch let refusal as WebhookDestination.Refusal {
                     self.logger.error("webhook: not delivering", metadata: ["reason": "\(refusal)"])
                 } catch {
-                    self.logger.error("webhook: cannot read the event log", metadata: ["error": "\(error)"])
+                    if self.now().timeIntervalSince(storeTroubleLogged) >= 60 {
+                        storeTroubleLogged = self.now()
+                        self.logger.error("webhook: cannot read the event log (said once a minute while it lasts)",
+                                          metadata: ["error": "\(error)"])
+                    }
                 }
                 try? await Task.sleep(for: self.configuration.pollInterval)
             }
@@ -207,6 +214,9 @@ public final class WebhookDispatcher: Service, Sendable {
             try Task.checkCancellation()
             let attemptedAt = now()
             let outcome = await post(body, event: event)
+            // A post cut short by a shutdown is neither the receiver's failure nor a reason to give up: the event is
+            // posted again after the restart (the cursor was not moved).
+            if case .retry = outcome { try Task.checkCancellation() }
             switch outcome {
             case .delivered(let status):
                 delivered.increment()
