@@ -66,8 +66,16 @@ public struct PassCredentials: Sendable {
         // certificate is the one the key belongs to. A WWDR file may hold several generations: the one that issued it.
         let certificate = certificates.first { $0.matches(key) } ?? certificates[0]
         let intermediates = try mapCrypto { try Certificate.all(fromFile: wwdrPath) }
-        let wwdr = intermediates.first { certificate.isIssued(by: $0) } ?? intermediates[0]
+        let wwdr = issuer(of: certificate, among: intermediates) ?? intermediates[0]
         return try PassCredentials(certificate: certificate, privateKey: key, wwdr: wwdr, allowingExpiry: allowingExpiry)
+    }
+
+    /// The intermediate of `candidates` that issued `certificate`: of several (an intermediate reissued with the same
+    /// name and key, as Apple's WWDR G1 was in 2016, both kept in one file), one valid now, else the latest to expire.
+    static func issuer(of certificate: Certificate, among candidates: [Certificate], at now: Date = Date()) -> Certificate? {
+        let issuers = candidates.filter { certificate.isIssued(by: $0) }
+        let valid = issuers.filter { ($0.notBefore ?? .distantPast) <= now && now <= ($0.notAfter ?? .distantFuture) }
+        return (valid.isEmpty ? issuers : valid).max { ($0.notAfter ?? .distantFuture) < ($1.notAfter ?? .distantFuture) }
     }
 
     /// Loads a `.p12` (including macOS's legacy RC2-40 encryption) and the WWDR intermediate.
@@ -85,8 +93,8 @@ public struct PassCredentials: Sendable {
         if let wwdrPath {
             // A WWDR file may hold several generations: the one that issued the certificate, as with --cert/--key.
             let intermediates = try mapCrypto { try Certificate.all(fromFile: wwdrPath) }
-            wwdr = intermediates.first { archive.certificate.isIssued(by: $0) } ?? intermediates[0]
-        } else if let included = archive.additionalCertificates.first(where: { archive.certificate.isIssued(by: $0) }) {
+            wwdr = issuer(of: archive.certificate, among: intermediates) ?? intermediates[0]
+        } else if let included = issuer(of: archive.certificate, among: archive.additionalCertificates) {
             wwdr = included
         } else {
             throw PassBundleError(

@@ -227,6 +227,11 @@ private struct Fields {
             if entry.p12PasswordFile != nil {
                 throw IdentitiesFileError(file: file.path, field: "\(path).p12PasswordFile", "is only for p12")
             }
+            if entry.keyURI != nil, entry.keyPasswordFile != nil {
+                throw IdentitiesFileError(
+                    file: file.path, field: "\(path).keyPasswordFile",
+                    "is not used with a PKCS#11 key: the token's PIN comes from --pkcs11-pin-file or TESSERA_PKCS11_PIN")
+            }
         }
     }
 

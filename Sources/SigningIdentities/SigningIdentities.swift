@@ -145,6 +145,8 @@ public struct SigningIdentities: Sendable {
                     field = "p12"
                 } else if let key = entry.key?.path, error.reason.contains(key) {
                     field = "key"
+                } else if let cert = entry.cert?.path, error.reason.contains(cert) {
+                    field = "cert"
                 } else if let uri = entry.keyURI, error.reason.contains(uri) || error.code == .credentials {
                     // The module, the token, its PIN or the object the URI names: the key's, not the certificate's.
                     field = "key"

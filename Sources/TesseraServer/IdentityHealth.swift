@@ -12,6 +12,9 @@ final class IdentityHealth: Sendable {
 
     private let identities: Mutex<SigningIdentities?>
     private let lastReloadFailed = Mutex(false)
+    /// The identifiers whose expiry is in `/metrics`: one taken out of the file leaves it (an alert on its expiry
+    /// would keep firing for a brand that is gone).
+    private let recorded = Mutex<Set<String>>([])
     private let now: @Sendable () -> Date
 
     init(identities: SigningIdentities?, now: @escaping @Sendable () -> Date) {
@@ -37,11 +40,18 @@ final class IdentityHealth: Sendable {
 
     /// `tessera_certificate_expiry_timestamp_seconds{identifier=...}` for every identity.
     private func recordExpiry() {
+        let label = "tessera_certificate_expiry_timestamp_seconds"
+        var now: Set<String> = []
         for identity in current?.identities ?? [] {
             guard let expiresAt = identity.expiresAt else { continue }
-            Gauge(label: "tessera_certificate_expiry_timestamp_seconds", dimensions: [("identifier", identity.identifier)])
-                .record(expiresAt.timeIntervalSince1970)
+            Gauge(label: label, dimensions: [("identifier", identity.identifier)]).record(expiresAt.timeIntervalSince1970)
+            now.insert(identity.identifier)
         }
+        let gone = recorded.withLock { recorded in
+            defer { recorded = now }
+            return recorded.subtracting(now)
+        }
+        for identifier in gone { Gauge(label: label, dimensions: [("identifier", identifier)]).destroy() }
     }
 
     /// Stops start-up when no identity can sign; logs each one that cannot, and each one expiring within

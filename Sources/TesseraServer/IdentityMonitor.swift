@@ -134,6 +134,10 @@ final class IdentityMonitor: Service, Sendable {
                 ])
             }
             health.warn(logger: logger)
+            if self.pushes == nil, !replacement.file.apns.isEmpty {
+                // Pushes are set up at start-up only: keys added to a server started without them are not used.
+                logger.warning("identities: the file now has APNs keys, but this server started without pushes: restart it to send them")
+            }
         } catch {
             health.reloadFailed()
             Counter(label: "tessera_identity_reload_failures_total").increment()

@@ -119,6 +119,18 @@ struct PKCS11Tests {
         #expect(refused.status != 0 && refused.status != 124, "\(refused.stderr)")
         #expect(refused.stderr.contains("identities[0].key") && !refused.stderr.contains("identities[0].cert"),
                 "\(refused.stderr)")
+
+        // A certificate that is not there is the entry's cert, not its key; a key password beside a PKCS#11 key is
+        // refused (the token's PIN is the module's), not ignored.
+        for (edit, field) in [(#""cert": "pass.pem""#, #""cert": "gone.pem""#), (#""wwdr": "wwdr.pem""#, #""wwdr": "wwdr.pem", "keyPasswordFile": "wrong-serve.pin""#)] {
+            let edited = certs.appendingPathComponent("edited.json")
+            try Data(try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: edit, with: field).utf8).write(to: edited)
+            let status = try await Subprocess.run(Subprocess.tesseraPath, [
+                "certs", "status", "--identities", edited.path, "--pkcs11-module", module, "--pkcs11-pin-file", token.pinFile,
+            ], environment: token.environment)
+            let expected = field.contains("gone") ? "identities[0].cert: " : "identities[0].keyPasswordFile: "
+            #expect(status.status == 1 && (status.stdout + status.stderr).contains(expected), "\(status.stdout)\(status.stderr)")
+        }
     }
 
     /// Creates `count` event tickets at once, fetches each over the device protocol and verifies it.

@@ -146,6 +146,11 @@ struct ServeIdentitiesReloadTests {
                 gone = !health.contains(Server.ticketType) && health.contains(Server.loyaltyType)
             }
             #expect(gone, "\(server.serve.log)")
+            // Its expiry leaves /metrics (an alert on it would fire for a brand that is gone); brand B's stays.
+            let metrics = String(decoding: try await server.send("GET", "/metrics").body, as: UTF8.self)
+                .split(separator: "\n").filter { $0.hasPrefix("tessera_certificate_expiry_timestamp_seconds{") }
+            #expect(!metrics.contains { $0.contains(Server.ticketType) } && metrics.contains { $0.contains(Server.loyaltyType) },
+                    "\(metrics)")
             let changed = try await server.api(
                 "PATCH", "/api/v1/passes/\(Server.ticketType)/A-gone", body: #"{"data":{"fields":{"seat":"9C"}}}"#)
             let said = String(decoding: changed.body, as: UTF8.self)

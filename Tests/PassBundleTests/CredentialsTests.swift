@@ -72,6 +72,19 @@ struct CredentialsTests {
         #expect(error?.reason.contains("expired on") == true)
     }
 
+    @Test("a WWDR file holding an expired intermediate and its reissue (same name and key): the valid one is used, in either order")
+    func prefersTheValidIntermediate() async throws {
+        let expired = try TestChain(validFrom: Date().addingTimeInterval(-7_200), intermediateValidity: 3_600)
+        let both = try TemporaryDirectory.make(prefix: "wwdr").appendingPathComponent("wwdr.pem")
+        for files in [[expired.path("wwdr.pem"), chain.path("wwdr.pem")], [chain.path("wwdr.pem"), expired.path("wwdr.pem")]] {
+            try Data(try files.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().utf8).write(to: both)
+            let credentials = try PassCredentials.load(
+                certificatePath: expired.path("pass.pem"), keyPath: expired.path("pass.key"), keyPassword: nil,
+                wwdrPath: both.path)
+            #expect(credentials.wwdr.notAfter.map { $0 > Date() } == true)
+        }
+    }
+
     @Test func namesTheIntermediateThatIsNeeded() async throws {
         let other = try TestChain(freshKeys: true)
         let error = #expect(throws: PassBundleError.self) {
