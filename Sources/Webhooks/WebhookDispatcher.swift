@@ -248,7 +248,9 @@ public final class WebhookDispatcher: Service, Sendable {
                 // of a second at most when the operator can ask for a retry now (read from the store each slice).
                 var left = delay
                 let slice = Duration.seconds(attempts == nil ? max(1, configuration.lease / 3) : 1)
-                let waitingSince = now()
+                // Asked since this post began: an operator who asked while it was under way (the console still showing
+                // the try before) is answered too.
+                let waitingSince = attemptedAt
                 while left > .zero {
                     let step = min(left, slice)
                     try await Task.sleep(for: step)

@@ -171,8 +171,12 @@ struct CampaignCreateCommand: AsyncParsableCommand {
     @Option(help: "The pass type of --serials-file's serial numbers.")
     var passTypeIdentifier: String?
 
-    @Option(help: "Set field KEY to VALUE in every selected pass (KEY=VALUE; repeatable).")
+    @Option(help: "Set field KEY to VALUE, as text, in every selected pass (KEY=VALUE; repeatable).")
     var set: [String] = []
+
+    @Option(name: .customLong("set-json"),
+            help: "Set field KEY to a JSON VALUE in every selected pass: a number for a field shown as an amount or a count (KEY=VALUE; repeatable).")
+    var setJSON: [String] = []
 
     @Flag(help: "Void the selected passes.")
     var void = false
@@ -209,7 +213,8 @@ struct CampaignCreateCommand: AsyncParsableCommand {
     }
 
     private func requestBody() throws -> Data {
-        let usesFlags = template != nil || serialsFile != nil || !set.isEmpty || void || unvoid || republishTemplate
+        let usesFlags = template != nil || serialsFile != nil || !set.isEmpty || !setJSON.isEmpty || void || unvoid
+            || republishTemplate
             || message != nil || at != nil || !whereField.isEmpty || includeVoided
         if let file {
             guard !usesFlags else {
@@ -223,7 +228,7 @@ struct CampaignCreateCommand: AsyncParsableCommand {
             return data
         }
         // What the server would refuse, refused here first (exit 2), without a round trip.
-        let actions = [("--set", !set.isEmpty), ("--void", void), ("--unvoid", unvoid), ("--republish-template", republishTemplate)]
+        let actions = [("--set", !set.isEmpty || !setJSON.isEmpty), ("--void", void), ("--unvoid", unvoid), ("--republish-template", republishTemplate)]
             .filter(\.1).map(\.0)
         guard actions.count == 1 else {
             throw CommandFailure(message: actions.isEmpty
@@ -261,7 +266,18 @@ struct CampaignCreateCommand: AsyncParsableCommand {
         if !whereField.isEmpty { select["fields"] = .object(try Self.pairs(whereField, flag: "--where-field")) }
         if includeVoided { select["includeVoided"] = .bool(true) }
         var body: [String: JSONValue] = ["select": .object(select)]
-        if !set.isEmpty { body["data"] = .object(["fields": .object(try Self.pairs(set, flag: "--set"))]) }
+        if !set.isEmpty || !setJSON.isEmpty {
+            var fields = try Self.pairs(set, flag: "--set")
+            for (key, text) in try Self.pairs(setJSON, flag: "--set-json") {
+                guard fields[key] == nil else { throw CommandFailure(message: "--set-json: \(key) also given to --set", exitCode: 2) }
+                guard case .string(let json) = text, let value = try? JSONValue(jsonData: Data(json.utf8)) else {
+                    throw CommandFailure(message: "--set-json: \(key)'s value is not JSON (a number such as 25.00, \"text\" in quotes)",
+                                         exitCode: 2)
+                }
+                fields[key] = value
+            }
+            body["data"] = .object(["fields": .object(fields)])
+        }
         if void { body["void"] = .bool(true) }
         if unvoid { body["unvoid"] = .bool(true) }
         if republishTemplate { body["republishTemplate"] = .bool(true) }

@@ -68,6 +68,20 @@ extension ServeCampaignTests {
             #expect(byNumber.status == 0, "\(byNumber.stderr)")
             let selected = try #require(try JSONSerialization.jsonObject(with: Data(byNumber.stdout.utf8)) as? [String: Any])
             #expect(selected["matched"] as? Int == 1 && selected["changed"] as? Int == 1, "\(selected)")
+            // --set-json gives a field the number Wallet formats (an amount, a count); a value that is not JSON is a
+            // usage error naming it.
+            let numbered = try await offCooperativePool {
+                try Subprocess.tessera(["campaign", "create"] + common + [
+                    "--template", "event-ticket", "--where-field", "row=14", "--set-json", "row=15", "--set", "seat=7", "--wait",
+                ])
+            }
+            #expect(numbered.status == 0, "\(numbered.stderr)")
+            let fields = (try await Self.pass(server, "L-9")["data"] as? [String: Any])?["fields"] as? [String: Any]
+            #expect(fields?["row"] as? Int == 15 && fields?["seat"] as? String == "7", "\(String(describing: fields))")
+            let notJSON = try await offCooperativePool {
+                try Subprocess.tessera(["campaign", "create"] + common + ["--template", "event-ticket", "--set-json", "row=fifteen"])
+            }
+            #expect(notJSON.status == 2 && notJSON.stderr.contains("--set-json: row"), "\(notJSON.stderr)")
             let noToken = try await offCooperativePool {
                 try Subprocess.tessera(["campaign", "list", "--server", server.serve.baseURL], environment: ["TESSERA_ADMIN_TOKEN": ""])
             }

@@ -44,6 +44,10 @@ public struct CampaignRequest: Sendable, Equatable {
     public var message: String?
     /// When it applies; `nil` for now.
     public var scheduledAt: Date?
+    /// For `republishTemplate` over a template, to run now: the version its passes move to, fixed when the campaign
+    /// is accepted (the current content's then), so every server process moves them to that one, however recently
+    /// each read the template's folder. Kept in the stored campaign only: a request cannot set it.
+    public var templateVersion: String?
 
     /// The most serial numbers one campaign names.
     public static let maximumSerialNumbers = 100_000
@@ -59,9 +63,11 @@ public struct CampaignRequest: Sendable, Equatable {
     /// - Parameters:
     ///   - body: The body's members.
     ///   - now: The time the request arrived (for `scheduledAt`).
+    ///   - stored: Whether it is a stored campaign's ``specification`` (which may hold ``templateVersion``).
     /// - Throws: ``IssuerError`` (422) naming the member at fault.
-    public init(_ body: [String: JSONValue], now: Date) throws {
-        for key in body.keys.sorted() where !Self.members.contains(key) {
+    public init(_ body: [String: JSONValue], now: Date, stored: Bool = false) throws {
+        if stored, case .string(let version)? = body["templateVersion"] { templateVersion = version }
+        for key in body.keys.sorted() where !Self.members.contains(key) && !(stored && key == "templateVersion") {
             throw IssuerError.invalid(
                 "\(Self.printable(key)): unknown member (expected \(Self.members.sorted().joined(separator: ", ")))",
                 field: Self.printable(key))
@@ -209,6 +215,7 @@ public struct CampaignRequest: Sendable, Equatable {
         case .unvoid: body["unvoid"] = .bool(true)
         }
         if let message { body["message"] = .string(message) }
+        if let templateVersion { body["templateVersion"] = .string(templateVersion) }
         return .object(body)
     }
 

@@ -30,17 +30,28 @@ extension CampaignRunner {
                 entry = try await issuer.templateEntry(named: name)
             } catch let error as IssuerError
                         where error.status == .unprocessableContent || error.status == .internalServerError {
-                // Republishing needs the current content: a folder missing here (removed, or not yet copied to this
-                // host) is waited for as a folder that does not load is, and the campaign fails after the patience.
-                guard request.action != .republishTemplate else {
+                // Republishing moves the passes to the version fixed when it was accepted: from the store when this
+                // process cannot read the folder (not yet copied to this host, half-saved since).
+                if let version = request.templateVersion {
+                    if let first = passes.first {
+                        entry = try await issuer.templateEntry(for: Self.pinned(first, to: version))
+                    } else {
+                        entry = nil
+                    }
+                } else if request.action == .republishTemplate {
+                    // A campaign accepted before versions were fixed needs the current content: a folder missing here
+                    // is waited for as a folder that does not load is, and the campaign fails after the patience.
                     guard error.status == .unprocessableContent else { throw error }
                     throw IssuerError(status: .serviceUnavailable,
                                       description: "select.template: no template named \"\(name)\" on this server to republish")
+                } else if let first = passes.first {
+                    // The folder is gone or no longer loads (an edit broke it): the passes are changed from the
+                    // versions they are pinned to, and the batch's first pass's version gives the pass type and the
+                    // fields' defaults.
+                    entry = try await issuer.templateEntry(for: first)
+                } else {
+                    entry = nil
                 }
-                // The folder is gone or no longer loads (an edit broke it): the passes are changed from the versions
-                // they are pinned to, and the batch's first pass's version gives the pass type and the fields'
-                // defaults.
-                if let first = passes.first { entry = try await issuer.templateEntry(for: first) } else { entry = nil }
             }
             passType = entry?.builder.passTypeIdentifier ?? ""
             templateVersion = entry?.version
@@ -98,7 +109,11 @@ extension CampaignRunner {
             do {
                 var republishedVersion: String?
                 if case .republishTemplate = request.action {
-                    republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)
+                    if let version = request.templateVersion {
+                        republishedVersion = version
+                    } else {
+                        republishedVersion = try await issuer.currentTemplateVersion(named: pass.template)
+                    }
                 }
                 // A pass its new version would not build for is left as it is and reported: never a version that
                 // devices and links could not fetch.
@@ -127,6 +142,13 @@ extension CampaignRunner {
         return CampaignBatch(
             campaignID: campaign.id, expectedCursor: campaign.cursor, cursor: nextCursor, passTypeIdentifier: passType,
             changes: changes, matched: matched, failures: failures, finishes: finishes)
+    }
+
+    /// `pass` as pinned to `version` of its template (what building it after a republish reads).
+    static func pinned(_ pass: PassRecord, to version: String) -> PassRecord {
+        var pinned = pass
+        pinned.templateVersion = version
+        return pinned
     }
 
     /// One pass's new version.

@@ -33,7 +33,11 @@ extension CampaignRunner {
             fits.record(key, verdict)
             return verdict
         case .republishTemplate:
-            let entry = try await issuer.templateEntry(named: pass.template)
+            let entry = if let version = request.templateVersion {
+                try await issuer.templateEntry(for: Self.pinned(pass, to: version))
+            } else {
+                try await issuer.templateEntry(named: pass.template)
+            }
             let keys = Set(PassIssuer.fieldKeys(of: entry.builder.template.pass))
             let own = (try PassIssuer.document(pass.data))["fields"]?.objectValue ?? [:]
             if let missing = own.keys.sorted().first(where: { !keys.contains($0) }) {

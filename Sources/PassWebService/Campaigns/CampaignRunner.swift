@@ -151,7 +151,7 @@ public final class CampaignRunner: Service, Sendable {
     func run(_ campaign: CampaignRecord) async throws {
         let request: CampaignRequest
         do {
-            request = try CampaignRequest(try PassIssuer.document(campaign.specification), now: campaign.createdAt)
+            request = try CampaignRequest(try PassIssuer.document(campaign.specification), now: campaign.createdAt, stored: true)
         } catch {
             try await store.failCampaign(id: campaign.id, reason: "the stored campaign cannot be read: \(error)", now: now())
             return

@@ -64,8 +64,15 @@ public final class CampaignService: Sendable {
             }
             return (stored, false)
         }
-        let request = try CampaignRequest(body, now: now())
+        var request = try CampaignRequest(body, now: now())
         try await check(request)
+        // A republish to run now moves the passes to the version this process has (the one the operator just read
+        // with SIGHUP), whichever process runs it; one scheduled for later, to the content the running process has
+        // then (an edit made meanwhile is what it publishes).
+        if case .republishTemplate = request.action, case .template(let name, _) = request.selection,
+           request.scheduledAt == nil {
+            request.templateVersion = try await issuer.currentTemplateVersion(named: name)
+        }
         let campaign = NewCampaign(
             id: SecretToken.random(length: 24), specification: try request.specification.jsonData(sortedKeys: true, prettyPrinted: false),
             requestHash: hash, idempotencyKey: idempotencyKey, scheduledAt: request.scheduledAt)
