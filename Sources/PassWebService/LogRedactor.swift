@@ -44,13 +44,18 @@ public enum LogRedactor {
     ]
 
     /// `key=value`, `key: value`, `"key":"value"` where the key names an identifier.
-    /// (Built per use: a `Regex` is not `Sendable`, and messages are few, rate limited and short.)
+    /// (Built per use: a `Regex` is not `Sendable`, and messages are few, rate limited and short.) The key is at most
+    /// 32 letters (the longest named is 25): unbounded, a long run of letters after a `:` made every starting place
+    /// scan to the end of the line and back, a second of CPU for a few messages a device sends.
     private static var keyValue: Regex<AnyRegexOutput> {
-        try! Regex(#"(["']?)([A-Za-z_\-]+)(["']?\s*[:=]\s*["']?)([^\s"',;&)}\]]+)"#)
+        try! Regex(#"(["']?)([A-Za-z_\-]{1,32})(["']?\s*[:=]\s*["']?)([^\s"',;&)}\]]+)"#)
     }
 
     private static func redactKeyValues(_ message: String) -> String {
         guard message.contains(where: { $0 == "=" || $0 == ":" }) else { return message }
+        // Every key named contains one of these: a message with none has no pair to redact.
+        let folded = normalized(message)
+        guard ["token", "serial", "device", "applepass", "orderid"].contains(where: folded.contains) else { return message }
         return message.replacing(keyValue) { match -> String in
             let whole = String(message[match.range])
             guard let key = match.output[2].substring, let separator = match.output[3].substring,
