@@ -126,10 +126,19 @@ public final class PushDispatcher: Service, Sendable {
             completed.reserveCapacity(pushes.count)
             var inFlight = 0
             var leftForLater = 0
+            // Sends answered slowly (APNs holding streams back, a handshake) can take the batch past its lease: from
+            // half of it, what is sent is completed as each send ends, so a claim taking the rest back does not send
+            // again what had gone long before.
+            func add(_ done: [PendingPush]) async {
+                completed += done
+                guard now().timeIntervalSince(claimedAt) >= configuration.lease / 2, !completed.isEmpty else { return }
+                await complete(completed)
+                completed.removeAll(keepingCapacity: true)
+            }
             for pushes in groups {
                 if inFlight == sendsInFlight, let done = await group.next() {
                     inFlight -= 1
-                    completed += done
+                    await add(done)
                 }
                 guard now().timeIntervalSince(claimedAt) < configuration.lease / 4 else {
                     leftForLater += pushes.count
@@ -138,13 +147,18 @@ public final class PushDispatcher: Service, Sendable {
                 group.addTask { await self.send(pushes) }
                 inFlight += 1
             }
-            for await done in group { completed += done }
+            for await done in group { await add(done) }
             if leftForLater > 0 {
                 logger.notice("pushes left for the next claim: a quarter of the claim's lease has passed",
                               metadata: ["pushes": "\(leftForLater)", "lease": "\(configuration.lease)"])
             }
             return completed
         }
+        await complete(completed)
+    }
+
+    private func complete(_ completed: [PendingPush]) async {
+        guard !completed.isEmpty else { return }
         do {
             try await store.completePushes(completed)
         } catch {

@@ -163,6 +163,21 @@ struct PushDispatcherTests {
         #expect(try await dispatcher.sendDueBatch() == 0)
     }
 
+    @Test("a send outlasting the claim's lease: what was sent before is completed as it ends, and not sent again by the next claim")
+    func sendOutlastingTheLease() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await registeredPass(fixture, tokens: ["d1": "t1", "d2": "t2"])
+        try await change(fixture, pass, seat: "4D")
+        let sender = LeaseOutlastingSender(clock: fixture.clock, store: fixture.store)
+        let configuration = PushDispatcher.Configuration(concurrency: 2, pushesPerSend: 1, lease: 60)
+        let dispatcher = PushDispatcher(
+            store: fixture.store, sender: sender, configuration: configuration,
+            logger: .init(label: "test"), now: { fixture.clock.now })
+        _ = try await dispatcher.sendDueBatch()
+        // t1 answered at 35 s, past half the lease; t2 only at 65 s, when another claim took back what was left.
+        #expect(sender.takenBack == ["t2"], "sent again by the other claim: \(sender.takenBack)")
+    }
+
     @Test("fewer pushes in flight than a send's group: the groups shrink, the bound holds, each push is sent once")
     func inFlightBelowGroup() async throws {
         let fixture = try WebServiceFixture()
@@ -217,6 +232,36 @@ private final class InFlightCountingSender: PushSender {
         }
         try? await Task.sleep(for: .milliseconds(20))
         state.withLock { $0.inFlight -= pushTokens.count }
+        return pushTokens.map { _ in .delivered }
+    }
+}
+
+/// Answers t1 at 35 s of the fixture's clock; t2 at 65 s, after the claim's lease ran out and another process's claim
+/// took back the pushes not completed by then (what it takes back is recorded).
+private final class LeaseOutlastingSender: PushSender {
+    let clock: TestClock
+    let store: any PassStore
+    private let taken = Mutex([String]())
+    var takenBack: [String] { taken.withLock { $0 } }
+
+    init(clock: TestClock, store: any PassStore) {
+        self.clock = clock
+        self.store = store
+    }
+
+    func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
+        await sendPassUpdates(pushTokens: [pushToken], passTypeIdentifier: passTypeIdentifier)[0]
+    }
+
+    func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
+        if pushTokens == ["t1"] {
+            clock.advance(35)
+        } else {
+            try? await Task.sleep(for: .milliseconds(300))  // t1's answer handled meanwhile
+            clock.advance(30)
+            let claimed = (try? await store.claimPushes(limit: 10, now: clock.now, lease: 60)) ?? []
+            taken.withLock { $0 = claimed.map(\.pushToken).sorted() }
+        }
         return pushTokens.map { _ in .delivered }
     }
 }
