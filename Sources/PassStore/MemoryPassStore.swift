@@ -209,9 +209,11 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
     }
 
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
-        guard queue[push.id] != nil else { return }
-        queue[push.id]?.push.attempts += 1
-        queue[push.id]?.notBefore = notBefore
+        guard let entry = queue[push.id] else { return }
+        if entry.push.generation == push.generation {
+            queue[push.id]?.push.attempts += 1
+            queue[push.id]?.notBefore = notBefore
+        }
         queue[push.id]?.claimedUntil = nil
     }
 

@@ -119,13 +119,17 @@ extension PostgresStore {
         }
     }
 
-    /// Puts a push back for a later try.
+    /// Puts a push back for a later try. A push queued again since it was claimed (another change, its device's new
+    /// token) is only released: the failure was the earlier send's, and the new one goes at once.
     /// - Parameters:
     ///   - push: The push as claimed.
     ///   - notBefore: When it is due again.
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
         _ = try await rows("""
-            UPDATE \(unescaped: tables.pushQueue) SET attempts = attempts + 1, not_before = \(notBefore), claimed_until = NULL
+            UPDATE \(unescaped: tables.pushQueue)
+            SET attempts = CASE WHEN generation = \(push.generation) THEN attempts + 1 ELSE attempts END,
+                not_before = CASE WHEN generation = \(push.generation) THEN \(notBefore) ELSE not_before END,
+                claimed_until = NULL
             WHERE id = \(push.id)
             """)
     }

@@ -134,16 +134,20 @@ extension SQLiteStore {
         }
     }
 
-    /// Puts a push back for a later try.
+    /// Puts a push back for a later try. A push queued again since it was claimed (another change, its device's new
+    /// token) is only released: the failure was the earlier send's, and the new one goes at once.
     /// - Parameters:
     ///   - push: The push as claimed.
     ///   - notBefore: When it is due again.
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
         try await write { [tables] db in
             let statement = try db.cachedStatement(sql: """
-                UPDATE \(tables.pushQueue) SET attempts = attempts + 1, not_before = ?, claimed_until = NULL WHERE id = ?
+                UPDATE \(tables.pushQueue)
+                SET attempts = CASE WHEN generation = ?1 THEN attempts + 1 ELSE attempts END,
+                    not_before = CASE WHEN generation = ?1 THEN ?2 ELSE not_before END, claimed_until = NULL
+                WHERE id = ?3
                 """)
-            try statement.execute(arguments: [notBefore.timeIntervalSince1970, push.id])
+            try statement.execute(arguments: [push.generation, notBefore.timeIntervalSince1970, push.id])
         }
     }
 }

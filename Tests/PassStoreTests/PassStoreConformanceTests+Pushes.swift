@@ -153,4 +153,21 @@ extension PassStoreConformanceTests {
             #expect(pushes.map(\.pushToken).sorted() == ["token-a", "token-d", "token-e"], "\(pushes)")
         }
     }
+
+    @Test("a send to the old token failing for the moment does not hold back the push moved to the new token",
+          arguments: StoreKind.tested)
+    func retryOfAMovedPush(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store, serialNumbers: ["Q1", "Q2"])
+            _ = try await Fixtures.register("dev-3", token: "token-b", "Q2", in: store)
+            _ = try await update(store, "Q2")
+            let toOld = try #require(try await store.claimPushes(limit: 10, now: Fixtures.now, lease: 30)
+                .first { $0.pushToken == "token-b" })
+            _ = try await Fixtures.register("dev-3", token: "token-c", "Q2", in: store)
+            // APNs answers the old token's send with a 503: the backoff was that send's, not the new token's.
+            try await store.retryPush(toOld, notBefore: Fixtures.now.addingTimeInterval(300))
+            let due = try await store.claimPushes(limit: 10, now: Fixtures.now.addingTimeInterval(1), lease: 30)
+            #expect(due.map(\.pushToken).contains("token-c"), "\(due)")
+        }
+    }
 }
