@@ -48,6 +48,12 @@ struct ServeGoogleCallbackTests {
                                                     objectId: "\(Self.issuerId).pass.dev.tessera.demo.NOPE", eventType: "save", nonce: "n-6")
         #expect(try await post(missing) == 404)
         #expect(try await server.send("POST", "/google/v1/callbacks", body: "{not json")?.status == 400)
+        // A malformed chunk is the request's fault, not a body too large (it was 413 "at most 64 KiB").
+        let chunked = try RawHTTPConnection(port: server.port, timeout: 0.2)
+        try chunked.send("POST /google/v1/callbacks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n")
+        let malformed = try await chunked.reading(until: { _ in false }, deadline: Date().addingTimeInterval(8))
+        #expect(malformed.text.hasPrefix("HTTP/1.1 400"), "\(malformed.text)")
 
         let state = try #require(try await server.send("GET", "/api/v1/passes/pass.dev.tessera.demo/CB-1", headers: [Self.admin]))
         let member = ServeGoogleTests.json(state.body)["google"] as? [String: Any]

@@ -16,9 +16,8 @@ extension CheckoutRoutes {
     /// Development mode only: pays the session with a development token through the same path as a real payment.
     @Sendable func testAuthorize(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let session = try await checkout.session(id: Self.id(context), credentials: Self.credentials(request))
-        // Hummingbird's own 413 when the body is over the limit.
-        var request = request
-        let raw = Data((try await request.collectBody(upTo: bodyLimit)).readableBytesView)
+        // As every body: 413 over the limit, 400 for one that does not arrive whole (a malformed chunk).
+        let raw = try await CheckoutRequestBody.collect(request, limit: bodyLimit)
         return try CheckoutResponse.json(try await checkout.authorizeTestPayment(raw, session: session))
     }
 

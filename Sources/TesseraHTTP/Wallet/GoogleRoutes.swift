@@ -23,8 +23,13 @@ struct GoogleRoutes: Sendable {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: 64 << 10)
-        } catch {
+        } catch is NIOTooManyBytesError {
             return Self.text(.contentTooLarge, "a callback is at most 64 KiB\n")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // A malformed chunk, the connection gone before the end: the request's fault, not its size.
+            return Self.text(.badRequest, "the callback's body could not be read whole\n")
         }
         switch await google.receiveCallback(Data(buffer: body)) {
         case .accepted, .repeated:
