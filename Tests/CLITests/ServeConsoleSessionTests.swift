@@ -187,6 +187,35 @@ struct ServeConsoleSessionTests {
         _ = try await serve.terminate()
     }
 
+    @Test("guesses whose bodies are held back until all have passed the check are still counted one by one")
+    func heldBodiesCounted() async throws {
+        let serve = try await ServeProcess()
+        do {
+            let body = #"{"token":"guess-guess-guess"}"#
+            var connections: [RawHTTPConnection] = []
+            for _ in 0..<16 {
+                let connection = try RawHTTPConnection(port: serve.port, timeout: 0.2)
+                try connection.send("POST /console/session HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                    + "Content-Length: \(body.utf8.count)\r\n\r\n")
+                connections.append(connection)
+            }
+            try await Task.sleep(for: .milliseconds(500))  // every handler has looked at the bucket by now
+            for connection in connections { try connection.send(body) }
+            var statuses: [Int] = []
+            for connection in connections {
+                let answer = try await connection.reading(until: { $0.contains("\r\n\r\n{") || $0.contains("}") },
+                                                          deadline: Date().addingTimeInterval(10))
+                statuses.append(Int(answer.text.split(separator: " ").dropFirst().first ?? "") ?? 0)
+            }
+            // Ten a minute, one more if the bucket refilled meanwhile (one every 6 s).
+            #expect(statuses.filter { $0 == 401 }.count <= 11 && statuses.filter { $0 == 429 }.count >= 5, "\(statuses)")
+        } catch {
+            _ = try? await serve.terminate()
+            throw error
+        }
+        _ = try await serve.terminate()
+    }
+
     @Test("a new admin token ends the sessions opened with the one it replaces")
     func adminTokenReplaced() async throws {
         let first = try await ServeProcess()

@@ -98,11 +98,24 @@ struct ConsoleRoutes: Sendable {
                 "too many failed sign-ins: wait \(wait) second\(wait == 1 ? "" : "s")", retryAfter: wait)
         }
         let body = try await JSONBody.decode(SignIn.self, from: request, limit: maximumBodySize)
-        guard let opened = try await sessions.signIn(token: body.token) else {
-            _ = signInLimiter.retryAfter(context.clientAddress, now: now())
+        // Charged before the attempt and given back when it succeeds: sign-ins whose bodies were held back until the
+        // check above had passed for each are still counted one by one.
+        if let wait = signInLimiter.retryAfter(context.clientAddress, now: now()) {
+            throw WebServiceError.rateLimited(
+                "too many failed sign-ins: wait \(wait) second\(wait == 1 ? "" : "s")", retryAfter: wait)
+        }
+        let opened: ConsoleSessionService.Opened?
+        do {
+            opened = try await sessions.signIn(token: body.token)
+        } catch {
+            signInLimiter.giveBack(context.clientAddress)
+            throw error
+        }
+        guard let opened else {
             throw WebServiceError(.unauthorized, status: .unauthorized, "token: not the admin token or a valid API key",
                                   field: "token")
         }
+        signInLimiter.giveBack(context.clientAddress)
         // Whatever session the browser held before ends here (no fixation, no second session left behind).
         if let previous = ConsoleCookie.secret(of: request) { try await sessions.signOut(secret: previous) }
         var response = try JSONBody.response(

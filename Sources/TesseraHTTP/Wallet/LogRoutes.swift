@@ -112,4 +112,16 @@ final class RateLimiter: Sendable {
             return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
         }
     }
+
+    /// Gives back a request taken from the bucket of the client at `address` (one that turned out not to count: a
+    /// sign-in that succeeded). Taken before the attempt and given back after, so attempts running at once are each
+    /// counted, none slipping past a check made before the others were charged.
+    func giveBack(_ address: String) {
+        let key = Self.clientKey(address)
+        table.withLock { table in
+            guard var bucket = table.buckets[key] else { return }
+            bucket.tokens = min(burst, bucket.tokens + 1)
+            table.buckets[key] = bucket
+        }
+    }
 }
