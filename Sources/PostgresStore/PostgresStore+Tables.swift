@@ -34,6 +34,8 @@ extension PostgresStore {
             // claim) and the pushes campaigns hold. An entry the new token already has for a type is kept and the old
             // token's dropped. While another device still has the old token, its queued pushes stay and the new token
             // gets its own. Every part reads the statement's one snapshot, so the moved and the dropped rows are apart.
+            // The old token's entries are locked first, in id order, as every other writer of the queue locks them
+            // (in the index's token and type order, a completion holding one and waiting for the next deadlocked).
             let queue = names.pushQueue
             let held = names.kind == ItemTables.passes.kind ? """
                 , moved_held AS (
@@ -68,15 +70,17 @@ extension PostgresStore {
                     WHERE q.push_token = (SELECT push_token FROM previous WHERE shared)
                     ON CONFLICT (push_token, pass_type_identifier) DO NOTHING
                     RETURNING 1
+                ), locked AS MATERIALIZED (
+                    SELECT id FROM \(queue) WHERE push_token = (SELECT push_token FROM replaced) ORDER BY id FOR UPDATE
                 ), moved AS (
                     UPDATE \(queue) q SET push_token = $2, generation = q.generation + 1, claimed_until = NULL,
                         not_before = LEAST(q.not_before, $5)
-                    WHERE q.push_token = (SELECT push_token FROM replaced)
+                    WHERE q.id IN (SELECT id FROM locked)
                     AND NOT EXISTS (SELECT 1 FROM \(queue) n WHERE n.push_token = $2 AND n.pass_type_identifier = q.pass_type_identifier)
                     RETURNING 1
                 ), dropped AS (
                     DELETE FROM \(queue) q
-                    WHERE q.push_token = (SELECT push_token FROM replaced)
+                    WHERE q.id IN (SELECT id FROM locked)
                     AND EXISTS (SELECT 1 FROM \(queue) n WHERE n.push_token = $2 AND n.pass_type_identifier = q.pass_type_identifier)
                     RETURNING 1
                 )\(held), device AS (

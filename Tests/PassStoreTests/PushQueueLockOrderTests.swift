@@ -62,4 +62,57 @@ struct PushQueueLockOrderTests {
             #expect(queued.map(\.0) == ["a", "b"] && queued.allSatisfy { $0.1 == ["C1"] })
         }
     }
+
+    @Test("a device's new push token moves the old token's entries, locking them in id order",
+          .enabled(if: StoreKind.tested.contains(.postgres)))
+    func tokenMoveLocksInIdOrder() async throws {
+        let url = try #require(TestPostgres.url)
+        try await TestPostgres.withStores(url: url, count: 2, schemaPrefix: "tessera_lock_order", logger: StoreKind.logger) {
+            stores in
+            let (store, other) = (stores[0], stores[1])
+            try await store.migrate()
+            _ = try await Fixtures.insert(["M1"], into: store)
+            _ = try await Fixtures.register("dev-m", token: "a", "M1", in: store)
+            // The old token's two entries, ids against their types' order (the index's), among enough others that the
+            // planner reads the token's entries through the index.
+            for statement in [
+                "INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at) VALUES ('a', 'pass.z', 1, 0, now(), now())",
+                "INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at) VALUES ('a', 'pass.a', 1, 0, now(), now())",
+                """
+                INSERT INTO push_queue (push_token, pass_type_identifier, generation, attempts, not_before, queued_at)
+                SELECT 'other-' || n, 'pass.a', 1, 0, now(), now() FROM generate_series(1, 5000) n
+                """,
+                "ANALYZE push_queue",
+            ] {
+                _ = try await store.pool.rows(PostgresQuery(unsafeSQL: statement), mapError: { $0 })
+            }
+            let ids = try await store.pool.rows("SELECT id FROM push_queue WHERE push_token = 'a' ORDER BY id", mapError: { $0 })
+                .map { try $0.decode(Int64.self) }
+            try #require(ids.count == 2)
+            let registration = try await other.pool.transaction(mapError: { $0 }) { connection in
+                // Holds the first entry by id, as a completion locking in id order does.
+                _ = try await connection.query("SELECT id FROM push_queue WHERE id = \(ids[0]) FOR UPDATE",
+                                               logger: StoreKind.logger).collect()
+                let registration = Task { try await Fixtures.register("dev-m", token: "b", "M1", in: store) }
+                var waiting = false
+                for _ in 0..<Int(TestTime.seconds(30) * 10) where !waiting {
+                    let rows = try await other.pool.rows("""
+                        SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%replaced AS%'
+                        """, mapError: { $0 })
+                    waiting = try #require(rows.first).decode(Int64.self) >= 1
+                    if !waiting { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                try #require(waiting, "the registration never waited for the entry held")
+                // The later entry is free: the registration waits for the first before it locks the second.
+                let later = try await connection.query(
+                    "SELECT id FROM push_queue WHERE id = \(ids[1]) FOR UPDATE NOWAIT", logger: StoreKind.logger).collect()
+                #expect(later.count == 1)
+                return registration
+            }
+            _ = try await registration.value
+            let moved = try await store.pool.rows("SELECT push_token FROM push_queue WHERE id = ANY(ARRAY[\(ids[0]), \(ids[1])]::bigint[]) ORDER BY id",
+                                                  mapError: { $0 }).map { try $0.decode(String.self) }
+            #expect(moved == ["b", "b"])
+        }
+    }
 }
