@@ -15,6 +15,11 @@ extension WalletItemIssuer {
     /// The most stored items one page reads while `field.*` filters pass over non-matching ones: a page costs at most
     /// this however sparse the matches; a page with fewer items (even none) and a `nextCursor` continues the search.
     static var maximumItemsScannedPerPage: Int { 5_000 }
+    /// The most item data one page holds (passes carrying their own images, up to 8 MB each): past it the page ends
+    /// early with a `nextCursor`, rather than a page of 1,000 such passes held in memory at once.
+    static var maximumDataBytesPerPage: Int { 16 << 20 }
+    /// The most items read from the store at a time, so a page's data is read in parts it can stop between.
+    static var storeReadSize: Int { 200 }
 
     /// One page of a search: items after the cursor that pass its filters, at most `limit`, and the cursor of the
     /// next page (`nil` after the last).
@@ -29,16 +34,25 @@ extension WalletItemIssuer {
         // Filters applied here (field values, an API key's scope) read the store in larger pages: a page of 1 would
         // otherwise take thousands of store reads to pass over items that do not match.
         let filtersHere = !request.fields.isEmpty || request.visibleScope != nil
-        query.limit = filtersHere ? max(request.limit + 1, 500) : request.limit + 1
+        query.limit = min(filtersHere ? max(request.limit + 1, 500) : request.limit + 1, Self.storeReadSize)
         var items: [PassListing] = []
         var scanned = 0
+        var bytes = 0
         while true {
             let page = try await store.listPasses(query)
             scanned += page.count
             for (index, listing) in page.enumerated() where try await matches(listing.record, request) {
                 items.append(listing)
-                if items.count == request.limit {
-                    let more = index < page.count - 1 || page.count == query.limit
+                bytes += listing.record.data.count
+                if items.count == request.limit || bytes >= Self.maximumDataBytesPerPage {
+                    var more = index < page.count - 1 || page.count == query.limit
+                    if more, !filtersHere, index == page.count - 1 {
+                        // The store was read in parts: whether anything follows is asked, so the last page still
+                        // ends without a cursor.
+                        var next = query
+                        (next.after, next.limit) = (listing.key, 1)
+                        more = try await !store.listPasses(next).isEmpty
+                    }
                     return ItemListPage(items: items, nextCursor: more ? ItemListRequest.cursor(after: listing.key) : nil)
                 }
             }
