@@ -32,4 +32,31 @@ extension ServeTemplateEditTests {
             #expect((((new["data"] as? [String: Any])?["fields"]) as? [String: Any])?["seat"] == nil, "\(new)")
         }
     }
+
+    @Test("a field renamed by an edit: its old key still searches the passes pinned to the version that has it, and the export keeps its column")
+    func renamedFieldStillSearched() async throws {
+        let templates = try Self.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            _ = try await ServeCampaignTests.createPass(server, serial: "OLD-1")
+            let first = try await Self.listedVersion(server)
+            let file = templates.appendingPathComponent("event-ticket/pass.json")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try #require(text.contains(#""key": "venue""#))
+            try text.replacingOccurrences(of: #""key": "venue""#, with: #""key": "hall""#)
+                .write(to: file, atomically: true, encoding: .utf8)
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            try #require(try await Self.waitForVersion(after: first, server) != first)
+            _ = try await ServeCampaignTests.createPass(server, serial: "NEW-1")
+
+            let found = try await server.api("GET", "/api/v1/passes?template=event-ticket&field.venue=Tessera+Arena")
+            #expect(found.status == 200, "\(String(decoding: found.body, as: UTF8.self))")
+            let items = (try? Server.json(found.body)["passes"] as? [[String: Any]]) ?? []
+            #expect(items.compactMap { $0["serialNumber"] as? String } == ["OLD-1"], "\(items)")
+            #expect(try await server.api("GET", "/api/v1/passes?template=event-ticket&field.vneue=x").status == 400)
+            let csv = try await ServeListTests.fetch(server, "/api/v1/passes?template=event-ticket", accept: "text/csv")
+            let lines = String(decoding: csv.body, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(lines.first?.contains("field.hall") == true && lines.first?.contains("field.venue") == true, "\(lines.first ?? "")")
+            #expect(lines.contains { $0.contains("OLD-1") && $0.contains("Tessera Arena") }, "\(lines)")
+        }
+    }
 }

@@ -17,6 +17,30 @@ extension PassIssuer {
         Self.fieldKeys(of: try await templateEntry(named: name).builder.template.pass)
     }
 
+    /// The field keys of template `name`'s current content, then those only earlier versions have that passes are
+    /// still pinned to (a field renamed by an edit: its old passes show the old key until a campaign republishes
+    /// them), so a search or an export by template covers every pass made from it. Reads the store's count of the
+    /// template's passes by version.
+    public func fieldKeysOfEveryVersion(ofTemplate name: String) async throws -> [String] {
+        let current = try await templateEntry(named: name)
+        var keys = Self.fieldKeys(of: current.builder.template.pass)
+        guard let counting = store as? any TemplateVersionCounting else { return keys }
+        var known = Set(keys)
+        let type = current.builder.passTypeIdentifier ?? ""
+        for (version, _) in try await counting.passCountsByTemplateVersion(template: name)
+        where version != nil && version != current.version {
+            var pinned = PassRecord(
+                passTypeIdentifier: type, serialNumber: "", authenticationToken: "", template: name, data: Data("{}".utf8),
+                downloadToken: "", updateTag: 0, lastModified: now(), createdAt: now())
+            pinned.templateVersion = version
+            // A version that cannot be read (no longer in the store) adds nothing: its passes are named in their own
+            // errors when fetched.
+            guard let entry = try? await templateEntry(for: pinned) else { continue }
+            for key in Self.fieldKeys(of: entry.builder.template.pass) where known.insert(key).inserted { keys.append(key) }
+        }
+        return keys
+    }
+
     public func countFetch(of item: PassRecord) {
         usage.countFetch(passTypeIdentifier: item.passTypeIdentifier, template: item.template, at: now())
     }

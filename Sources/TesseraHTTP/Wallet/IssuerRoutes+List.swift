@@ -29,8 +29,14 @@ extension IssuerRoutes {
     /// not checked.
     private func checkFieldKeys(_ search: ItemListRequest, principal: IssuerPrincipal) async throws {
         guard !search.fields.isEmpty, let template = search.query.template,
-              let keys = await visibleFieldKeys(ofTemplate: template, principal: principal)
+              var keys = await visibleFieldKeys(ofTemplate: template, principal: principal)
         else { return }
+        // A key only an earlier version has (renamed since) still finds the passes pinned to that version.
+        if search.fields.contains(where: { !keys.contains($0.key) }),
+           let every = try? await issuer.fieldKeysOfEveryVersion(ofTemplate: template)
+        {
+            keys = every
+        }
         for field in search.fields where !keys.contains(field.key) {
             throw IssuerError.badQuery(
                 "field.\(field.key)",
@@ -68,11 +74,13 @@ extension IssuerRoutes {
         // the values the pass shows (its own over its template's), as NDJSON's `fields`. Another brand's template is
         // to an API key as one that does not exist: no columns of its fields.
         let issuer = self.issuer
-        let keys: [String]? = if let template = search.query.template {
-            await visibleFieldKeys(ofTemplate: template, principal: principal)
-        } else {
-            nil
+        // Every version's fields the template's passes are pinned to: a field renamed by an edit keeps its column
+        // for the passes made before.
+        var found: [String]?
+        if let template = search.query.template, let visible = await visibleFieldKeys(ofTemplate: template, principal: principal) {
+            found = (try? await issuer.fieldKeysOfEveryVersion(ofTemplate: template)) ?? visible
         }
+        let keys = found
         let fieldColumns = keys?.map { "field." + $0 } ?? ["fields"]
         let columns = ["passTypeIdentifier", "serialNumber", "template"] + fieldColumns
             + ["voided", "redeemed", "redemptions", "devices", "updated"]
