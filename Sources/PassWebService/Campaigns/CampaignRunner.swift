@@ -53,6 +53,8 @@ public final class CampaignRunner: Service, Sendable {
     private let running = Mutex<Set<String>>([])
     /// When this process first found a campaign's template unloadable (a server error), by campaign.
     private let templateTrouble = Mutex<[String: Date]>([:])
+    /// When a campaign's waiting was last logged, by campaign.
+    private let troubleLogged = Mutex<[String: Date]>([:])
 
     /// Creates a runner.
     public init(
@@ -87,6 +89,13 @@ public final class CampaignRunner: Service, Sendable {
                                 do {
                                     try await self.run(campaign)
                                 } catch is CancellationError {
+                                } catch let trouble as TemplateTrouble {
+                                    // Waited for at every poll: said when it begins and then once a minute.
+                                    if self.troubleLogDue(campaign.id) {
+                                        self.logger.warning(
+                                            "campaign waiting: its template does not load or its passes cannot be signed for now",
+                                            metadata: ["campaign": "\(campaign.id)", "reason": "\(trouble.description)"])
+                                    }
                                 } catch {
                                     self.logger.error("campaign runner: a campaign stopped; taken up again at the next poll",
                                                       metadata: ["campaign": "\(campaign.id)", "error": "\(error)"])
@@ -282,6 +291,19 @@ extension CampaignRecord {
 }
 
 /// A campaign's template does not load for now: its run stops and is taken up again at the next poll.
+extension CampaignRunner {
+    /// Whether a campaign's waiting is to be logged now: at its first poll, then once a minute.
+    func troubleLogDue(_ id: String) -> Bool {
+        let now = self.now()
+        return troubleLogged.withLock { logged in
+            if let last = logged[id], now.timeIntervalSince(last) < 60 { return false }
+            if logged.count > 1_000 { logged.removeAll() }
+            logged[id] = now
+            return true
+        }
+    }
+}
+
 struct TemplateTrouble: Error, CustomStringConvertible {
     var description: String
 }
