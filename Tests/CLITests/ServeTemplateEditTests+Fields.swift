@@ -9,16 +9,8 @@ extension ServeTemplateEditTests {
     func fieldSelectionByPinnedDefaults() async throws {
         let templates = try Self.templatesFolder()
         try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
-            _ = try await ServeCampaignTests.createPass(server, serial: "OLD-1")
-            let first = try await Self.listedVersion(server)
             // The venue's default changes: passes made from now on show the new hall; OLD-1 keeps the arena.
-            let file = templates.appendingPathComponent("event-ticket/pass.json")
-            let text = try String(contentsOf: file, encoding: .utf8)
-            try #require(text.contains("Tessera Arena"))
-            try text.replacingOccurrences(of: "Tessera Arena", with: "New Hall").write(to: file, atomically: true, encoding: .utf8)
-            kill(server.serve.process.processIdentifier, SIGHUP)
-            try #require(try await Self.waitForVersion(after: first, server) != first)
-            _ = try await ServeCampaignTests.createPass(server, serial: "NEW-1")
+            try await Self.passesAcrossAnEdit(server, templates, replacing: "Tessera Arena", with: "New Hall")
 
             let (status, accepted) = try await ServeCampaignTests.campaign(server, """
                 {"select":{"template":"event-ticket","fields":{"venue":"Tessera Arena"}},"data":{"fields":{"seat":"Z9"}}}
@@ -37,16 +29,7 @@ extension ServeTemplateEditTests {
     func renamedFieldStillSearched() async throws {
         let templates = try Self.templatesFolder()
         try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
-            _ = try await ServeCampaignTests.createPass(server, serial: "OLD-1")
-            let first = try await Self.listedVersion(server)
-            let file = templates.appendingPathComponent("event-ticket/pass.json")
-            let text = try String(contentsOf: file, encoding: .utf8)
-            try #require(text.contains(#""key": "venue""#))
-            try text.replacingOccurrences(of: #""key": "venue""#, with: #""key": "hall""#)
-                .write(to: file, atomically: true, encoding: .utf8)
-            kill(server.serve.process.processIdentifier, SIGHUP)
-            try #require(try await Self.waitForVersion(after: first, server) != first)
-            _ = try await ServeCampaignTests.createPass(server, serial: "NEW-1")
+            try await Self.passesAcrossAnEdit(server, templates, replacing: #""key": "venue""#, with: #""key": "hall""#)
 
             let found = try await server.api("GET", "/api/v1/passes?template=event-ticket&field.venue=Tessera+Arena")
             #expect(found.status == 200, "\(String(decoding: found.body, as: UTF8.self))")
@@ -58,5 +41,20 @@ extension ServeTemplateEditTests {
             #expect(lines.first?.contains("field.hall") == true && lines.first?.contains("field.venue") == true, "\(lines.first ?? "")")
             #expect(lines.contains { $0.contains("OLD-1") && $0.contains("Tessera Arena") }, "\(lines)")
         }
+    }
+
+    /// OLD-1 made, event-ticket's `pass.json` edited (`text` replaced) and read again on SIGHUP, then NEW-1 made.
+    static func passesAcrossAnEdit(_ server: Server, _ templates: URL, replacing text: String, with replacement: String)
+        async throws
+    {
+        _ = try await ServeCampaignTests.createPass(server, serial: "OLD-1")
+        let first = try await listedVersion(server)
+        let file = templates.appendingPathComponent("event-ticket/pass.json")
+        let content = try String(contentsOf: file, encoding: .utf8)
+        try #require(content.contains(text))
+        try content.replacingOccurrences(of: text, with: replacement).write(to: file, atomically: true, encoding: .utf8)
+        kill(server.serve.process.processIdentifier, SIGHUP)
+        try #require(try await waitForVersion(after: first, server) != first)
+        _ = try await ServeCampaignTests.createPass(server, serial: "NEW-1")
     }
 }

@@ -39,16 +39,8 @@ struct PushQueueLockOrderTests {
                 _ = try await connection.query("SELECT id FROM push_queue WHERE id = \(ids[0].0) FOR UPDATE",
                                                logger: StoreKind.logger).collect()
                 let release = Task { try await store.releaseCampaignPushes(limit: 10, now: Fixtures.now) }
-                var waiting = false
-                for _ in 0..<Int(TestTime.seconds(30) * 10) where !waiting {
-                    // Asked outside this transaction, which would see one snapshot of the activity throughout.
-                    let rows = try await other.pool.rows("""
-                        SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM campaign_pushes%'
-                        """, mapError: { $0 })
-                    waiting = try #require(rows.first).decode(Int64.self) >= 1
-                    if !waiting { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                try #require(waiting, "the release never waited for the entry held")
+                try #require(try await Self.waitsForALock(other, query: "%FROM campaign_pushes%"),
+                             "the release never waited for the entry held")
                 // The later entry is free: the release waits for the first before locking it. (Locking them in
                 // token order it held "a" already, and a completion asking for it now would deadlock.)
                 let later = try await connection.query(
@@ -94,15 +86,8 @@ struct PushQueueLockOrderTests {
                 _ = try await connection.query("SELECT id FROM push_queue WHERE id = \(ids[0]) FOR UPDATE",
                                                logger: StoreKind.logger).collect()
                 let registration = Task { try await Fixtures.register("dev-m", token: "b", "M1", in: store) }
-                var waiting = false
-                for _ in 0..<Int(TestTime.seconds(30) * 10) where !waiting {
-                    let rows = try await other.pool.rows("""
-                        SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%replaced AS%'
-                        """, mapError: { $0 })
-                    waiting = try #require(rows.first).decode(Int64.self) >= 1
-                    if !waiting { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                try #require(waiting, "the registration never waited for the entry held")
+                try #require(try await Self.waitsForALock(other, query: "%replaced AS%"),
+                             "the registration never waited for the entry held")
                 // The later entry is free: the registration waits for the first before it locks the second.
                 let later = try await connection.query(
                     "SELECT id FROM push_queue WHERE id = \(ids[1]) FOR UPDATE NOWAIT", logger: StoreKind.logger).collect()
@@ -114,5 +99,17 @@ struct PushQueueLockOrderTests {
                                                   mapError: { $0 }).map { try $0.decode(String.self) }
             #expect(moved == ["b", "b"])
         }
+    }
+
+    /// Whether a statement like `query` comes to wait for a lock within 30 s, asked through `store`'s pool (outside
+    /// the test's transaction, which would see one snapshot of the activity throughout).
+    static func waitsForALock(_ store: PostgresStore, query: String) async throws -> Bool {
+        for _ in 0..<Int(TestTime.seconds(30) * 10) {
+            let rows = try await store.pool.rows(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE \(query)", mapError: { $0 })
+            if try #require(rows.first).decode(Int64.self) >= 1 { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 }
