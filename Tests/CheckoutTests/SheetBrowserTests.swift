@@ -20,8 +20,15 @@ struct SheetBrowserTests {
 
             try await page.openRow("shipping-method")
             try await driver.click("#method-express")
-            let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
-            let serverTotal = try #require(((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String)
+            // The sheet posts the choice on its own: the server's total is read once it has (a loaded machine takes
+            // longer than one read).
+            var serverTotal = ""
+            let deadline = Date().addingTimeInterval(30)
+            repeat {
+                let (_, read) = try await client.get("/checkout/v1/sessions/\(id)")
+                serverTotal = ((read["paymentRequest"] as? [String: Any])?["total"] as? [String: Any])?["amount"] as? String ?? ""
+                if serverTotal != "117.84" { try await Task.sleep(for: .milliseconds(100)) }
+            } while serverTotal != "117.84" && Date() < deadline
             #expect(serverTotal == "117.84")
             let shown = try await page.text("#total-amount") { $0 == "$\(serverTotal)" }
             #expect(shown == "$\(serverTotal)")
