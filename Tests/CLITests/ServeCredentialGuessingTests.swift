@@ -38,4 +38,25 @@ struct ServeCredentialGuessingTests {
             #expect(health.status == 200)
         }
     }
+
+    @Test("60 guesses at once: no more are looked at than the allowance holds")
+    func concurrentGuessesCounted() async throws {
+        let serve = try await ServeProcess()
+        do {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for guess in 0..<60 {
+                    group.addTask {
+                        try await serve.send("GET", "/api/v1/passes", headers: ["Authorization: Bearer guess-\(guess)-0000000000"])?.status ?? 0
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // 20 a minute: one more if the allowance refilled meanwhile (one every 3 s).
+            #expect(statuses.filter { $0 == 401 }.count <= 21 && statuses.filter { $0 == 429 }.count >= 39, "\(statuses.sorted())")
+        } catch {
+            _ = try? await serve.terminate()
+            throw error
+        }
+        _ = try await serve.terminate()
+    }
 }

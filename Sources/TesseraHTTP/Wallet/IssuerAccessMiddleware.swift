@@ -34,18 +34,26 @@ struct IssuerAccessMiddleware: RouterMiddleware {
         var context = context
         // Only guesses at the admin token are limited: an API key's secret is 40 random characters, beyond guessing,
         // and a scanner retrying with a revoked key must not lock out the other gates behind the same address.
-        let guess = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization])
-            .map { !Self.isKeyShaped($0) || Self.isKeyShaped(adminToken) } ?? false
-        if guess, let wait = refusedCredentials?.retryAfter(context.clientAddress, now: Date(), taking: false) {
+        let given = Secrets.credential(scheme: "Bearer", in: request.headers[.authorization])
+        let guess = given.map { !Self.isKeyShaped($0) || Self.isKeyShaped(adminToken) } ?? false
+        // A guess that is not the admin token is charged before it is looked up (given back if it opens a key):
+        // guesses in flight at once are each counted, none slipping past a check made before the others were
+        // charged. The admin token itself is only held back while the client is.
+        let charged = guess && !(given.map { SecretToken.constantTimeEqual($0, adminToken) } ?? false)
+        if guess, let wait = refusedCredentials?.retryAfter(context.clientAddress, now: Date(), taking: charged) {
             throw WebServiceError.rateLimited("too many refused tokens from this client", retryAfter: wait)
         }
         let principal: IssuerPrincipal
         do {
             principal = try await Self.principal(request, adminToken: adminToken, keys: keys, consoleSessions: consoleSessions)
         } catch let error as WebServiceError where error.status == .unauthorized {
-            if guess { _ = refusedCredentials?.retryAfter(context.clientAddress, now: Date()) }
+            if guess, !charged { _ = refusedCredentials?.retryAfter(context.clientAddress, now: Date()) }
+            throw error
+        } catch {
+            if charged { refusedCredentials?.giveBack(context.clientAddress) }
             throw error
         }
+        if charged { refusedCredentials?.giveBack(context.clientAddress) }
         if adminOnly, !principal.isAdmin {
             throw WebServiceError(.forbidden, status: .forbidden, "only the admin token may do this (\(request.uri.path))")
         }
