@@ -209,8 +209,18 @@ extension VersionedTemplateLibrary {
     /// - Parameter kind: What the item is (`pass`, `order`), for the error.
     /// - Throws: ``IssuerError`` when the item's version is neither current nor in the store.
     func entry(for item: PassRecord, kind: String, store: any PassStore, now: Date) async throws -> Entry {
-        let (name, type) = (item.template, item.passTypeIdentifier)
-        guard let version = item.templateVersion else { return try await currentEntry(named: name, store: store, now: now) }
+        guard let version = item.templateVersion else { return try await currentEntry(named: item.template, store: store, now: now) }
+        return try await entry(named: item.template, version: version, signing: item.passTypeIdentifier,
+                               for: "\(kind) \(item.serialNumber)", store: store, now: now)
+    }
+
+    /// Version `version` of template `name`, signed with the identity of `type`: loaded, the current content, or
+    /// rebuilt from the store.
+    /// - Parameter item: What is built from it (`pass SER-1`), for the error.
+    /// - Throws: ``IssuerError`` when the version is neither loaded, current nor in the store.
+    func entry(named name: String, version: String, signing type: String, for item: String, store: any PassStore, now: Date)
+        async throws -> Entry
+    {
         if let entry = versions.loadedEntry(named: name, version: version, signing: type) { return entry }
         // Not read yet in this process: the current files may be that version (the common case after a start).
         if versions.loadedEntry(named: name) == nil,
@@ -223,7 +233,7 @@ extension VersionedTemplateLibrary {
               let content = try await store.templateVersionContent(name: name, version: version)
         else {
             throw IssuerError.invalidTemplate(
-                name, "version \(version), which \(kind) \(item.serialNumber) is built from, is not in the store")
+                name, "version \(version), which \(item) is built from, is not in the store")
         }
         return try await NIOThreadPool.singleton.runIfActive {
             try earlierEntry(named: name, version: version, content: content, typeIdentifier: type)

@@ -290,7 +290,6 @@ extension CampaignRecord {
     }
 }
 
-/// A campaign's template does not load for now: its run stops and is taken up again at the next poll.
 extension CampaignRunner {
     /// Whether a campaign's waiting is to be logged now: at its first poll, then once a minute.
     func troubleLogDue(_ id: String) -> Bool {
@@ -304,6 +303,8 @@ extension CampaignRunner {
     }
 }
 
+/// A campaign's template does not load, or its passes cannot be signed, for now: its run stops and is taken up again
+/// at the next poll.
 struct TemplateTrouble: Error, CustomStringConvertible {
     var description: String
 }

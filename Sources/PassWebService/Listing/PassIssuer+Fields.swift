@@ -27,15 +27,13 @@ extension PassIssuer {
         guard let counting = store as? any TemplateVersionCounting else { return keys }
         var known = Set(keys)
         let type = current.builder.passTypeIdentifier ?? ""
-        for (version, _) in try await counting.passCountsByTemplateVersion(template: name)
-        where version != nil && version != current.version {
-            var pinned = PassRecord(
-                passTypeIdentifier: type, serialNumber: "", authenticationToken: "", template: name, data: Data("{}".utf8),
-                downloadToken: "", updateTag: 0, lastModified: now(), createdAt: now())
-            pinned.templateVersion = version
+        for case (let version?, _) in try await counting.passCountsByTemplateVersion(template: name)
+        where version != current.version {
             // A version that cannot be read (no longer in the store) adds nothing: its passes are named in their own
             // errors when fetched.
-            guard let entry = try? await templateEntry(for: pinned) else { continue }
+            guard let entry = try? await templates.entry(
+                named: name, version: version, signing: type, for: "its passes", store: store, now: now())
+            else { continue }
             for key in Self.fieldKeys(of: entry.builder.template.pass) where known.insert(key).inserted { keys.append(key) }
         }
         return keys
