@@ -144,6 +144,16 @@ struct ConsoleBrowserTests {
             #expect(installs == "3")
             #expect(try await page.evaluate("document.querySelectorAll('.chart svg rect.installs').length") != "0")
             try await page.check("analytics")
+            // Day buckets start at midnight UTC: a browser west of Greenwich still names today's bucket today.
+            try await page.driver.devTools("Emulation.setTimezoneOverride", ["timezoneId": "America/Los_Angeles"])
+            try await page.open("/console/analytics?template=event-ticket&interval=day")
+            let today = try await page.text("#analytics-table tbody tr:last-child th") { !$0.isEmpty }
+            let utcDay = DateFormatter()
+            utcDay.locale = Locale(identifier: "en_US_POSIX")
+            utcDay.timeZone = TimeZone(identifier: "UTC")
+            utcDay.dateFormat = "MMM d, y"
+            #expect(today == utcDay.string(from: Date()), "today's bucket is labelled \(today)")
+            try await page.driver.devTools("Emulation.setTimezoneOverride", ["timezoneId": ""])
 
             // Events from the start of the log.
             try await page.open("/console/events?from=start")

@@ -6,7 +6,7 @@ import TesseraTestSupport
 /// certificate signs, so a copy never makes a brand's passes another brand's.
 @Suite("tessera serve --identities: a template copied or moved between brands", .serialized)
 struct ServeIdentitiesTemplateCopyTests {
-    @Test("a copy in another brand's folder is ignored and logged; a template moved there keeps its passes signed by their own brand")
+    @Test("a copy in another brand's folder is ignored and logged; a template moved there keeps its passes signed by their own brand, and its figures")
     func copiedThenMoved() async throws {
         try await IdentitiesServer.with { server in
             let manager = FileManager.default
@@ -44,6 +44,23 @@ struct ServeIdentitiesTemplateCopyTests {
             let (status, report) = try await server.fetchAndVerify(
                 type: IdentitiesServer.loyaltyType, serial: "COPY-1", token: token, root: "b/root.pem")
             #expect(status == 0, "\(report) \(server.serve.log)")
+
+            // The name's figures before the move are brand B's: brand A's key asking for the template sees its own
+            // pass type's only, not brand B's change of COPY-1.
+            var folded = false
+            for _ in 0..<80 where !folded {
+                let all = try await server.api("GET", "/api/v1/analytics/passes?template=store-card&interval=day")
+                folded = ((try? OrdersServer.json(all.body)["totals"] as? [String: Any])?["updates"] as? Int ?? 0) >= 1
+                if !folded { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            #expect(folded, "the admin's figures never showed brand B's change")
+            let brandA = try await ServeKeysTests.key(server, name: "brand-a", identifiers: [IdentitiesServer.ticketType],
+                                                      permissions: ["read"])
+            let seen = try await ServeKeysTests.with(brandA.secret, server, "GET",
+                                                     "/api/v1/analytics/passes?template=store-card&interval=day")
+            #expect(seen.status == 200, "\(String(decoding: seen.body, as: UTF8.self))")
+            let totals = try #require(try OrdersServer.json(seen.body)["totals"] as? [String: Any])
+            #expect(totals["updates"] as? Int == 0, "brand A's key sees brand B's figures: \(totals)")
         }
     }
 }

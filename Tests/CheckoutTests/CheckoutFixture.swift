@@ -73,6 +73,7 @@ struct CheckoutFixture: Sendable {
          configuration: CheckoutService.Configuration = .init(), logger: Logger = Logger(label: "test.checkout"),
          passesBundleMaximumSize: Int = PassesBundle.maximumSize, walletOrderIssuer: (any WalletOrderIssuing)? = nil,
          wrapPassIssuer: PassIssuerWrapper = PassIssuerWrapper { $0 },
+         wrapStore: CheckoutStoreWrapper = CheckoutStoreWrapper { $0 },
          configure: (inout MerchantConfiguration) -> Void = { _ in }) throws {
         ExecutorWatchdog.start()
         let clock = Clock()
@@ -103,7 +104,7 @@ struct CheckoutFixture: Sendable {
                                  passesBundleMaximumSize: passesBundleMaximumSize),
             now: { clock.now })
         passService = PassWebService(issuer: issuer, configuration: .init(), now: { clock.now })
-        service = try CheckoutService(merchant: merchant, configuration: configuration, store: store,
+        service = try CheckoutService(merchant: merchant, configuration: configuration, store: wrapStore.wrap(store),
                                       processor: custom ?? processor,
                                       passIssuer: withIssuer ? wrapPassIssuer.wrap(OrderPassIssuer(issuer: issuer)) : nil,
                                       walletOrderIssuer: walletOrderIssuer, logger: logger,
@@ -278,4 +279,10 @@ extension LiveTestClient {
 /// trailing closure still configures the merchant.
 struct PassIssuerWrapper {
     var wrap: (any OrderPassIssuing) -> any OrderPassIssuing
+}
+
+/// What the checkout service's store is wrapped in (a test's stand-in of a failing store); the fixture's `store` stays
+/// the memory store underneath.
+struct CheckoutStoreWrapper {
+    var wrap: (any CheckoutStore) -> any CheckoutStore
 }

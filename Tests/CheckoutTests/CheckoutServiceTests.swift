@@ -64,6 +64,14 @@ struct CheckoutServiceTests {
         let refused = await #expect(throws: CheckoutError.self) { try await Self.create(service, key: "k2", raw: freeForm) }
         #expect(refused?.code == .apiKeyRequired && refused?.field == "items[0]")
         #expect(try await Self.create(service, key: "k3", raw: freeForm, fromMerchant: true).view.items.first?.name == "Gift")
+        // A name with a control character (a NUL, which PostgreSQL's jsonb refuses) is the merchant's mistake.
+        for (index, name) in [#"Gift\u0000"#, #"Gift\nCard"#].enumerated() {
+            let raw = Data(#"{"items": [{"name": "\#(name)", "quantity": 1, "unitPrice": "9.00"}]}"#.utf8)
+            let control = await #expect(throws: CheckoutError.self) {
+                try await Self.create(service, key: "k-control-\(index)", raw: raw, fromMerchant: true)
+            }
+            #expect(control?.field == "items[0].name" && control?.status == .badRequest, "\(String(describing: control))")
+        }
 
         let created = try await Self.create(service, key: "k4")
         let credentials = CheckoutCredentials(clientSecret: created.view.clientSecret)

@@ -146,32 +146,45 @@ struct SQLiteCheckpointTests {
         try await store.migrate()
         try await Fixtures.insert((0..<100).map { "H\($0)" }, into: store)
         let checkpoints = Task { try await store.runCheckpoints(every: .milliseconds(5), restartFrames: 20) }
-        // A long read (an export) on a connection of its own, holding one snapshot for a second.
+        // A long read (an export) on a connection of its own, holding one snapshot until the writes below are done,
+        // or at most 4.5 s: less than the store's busy timeout (5 s), so a restart that waited for this reader would
+        // hold the writer until the reader lets go, and the writes could not all land first.
         var config = GRDB.Configuration()
         config.readonly = true
         let export = try DatabaseQueue(path: path, configuration: config)
+        // On a thread of its own: a blocked task would hold one of the cooperative pool's few threads.
+        let state = Mutex((holding: false, writesDone: false))
         let reading = Task {
-            try await export.read { db in
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM passes")
-                Thread.sleep(forTimeInterval: 1)
+            try await withCheckedThrowingContinuation { (result: CheckedContinuation<Bool, any Error>) in
+                Thread.detachNewThread {
+                    result.resume(with: Result {
+                        try export.read { db -> Bool in
+                            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM passes")
+                            state.withLock { $0.holding = true }
+                            let deadline = ContinuousClock.now + .milliseconds(4_500)
+                            while !state.withLock({ $0.writesDone }), ContinuousClock.now < deadline {
+                                Thread.sleep(forTimeInterval: 0.005)
+                            }
+                            return state.withLock { $0.writesDone }
+                        }
+                    })
+                }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
-        // Writes while the reader holds its snapshot: none waits long for the writer (a restart gives up after
-        // 20 ms), and all of them land.
-        let clock = ContinuousClock()
-        var slowest = Duration.zero
-        for index in 0..<50 {
-            let start = clock.now
+        while !state.withLock({ $0.holding }) { try await Task.sleep(for: .milliseconds(5)) }
+        // Writes while the reader holds its snapshot (restarts are due at every round, past 20 pages): none waits
+        // for the reader (a restart gives up after 20 ms), so all of them land while it still holds it. A measure of
+        // order, not of time: on a loaded machine one write beside the checkpoints may take most of a second.
+        for index in 0..<20 {
             try await Fixtures.insert(["W\(index)"], into: store)
-            slowest = max(slowest, clock.now - start)
             try await Task.sleep(for: .milliseconds(10))
         }
-        try await reading.value
+        state.withLock { $0.writesDone = true }
+        let heldThroughWrites = try await reading.value
         checkpoints.cancel()
         _ = await checkpoints.result
-        #expect(slowest < .milliseconds(500), "slowest write beside the long reader: \(slowest)")
-        #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "W49") != nil)
+        #expect(heldThroughWrites, "the writes waited for the long reader to let go of its snapshot")
+        #expect(try await store.pass(passTypeIdentifier: Fixtures.passType, serialNumber: "W19") != nil)
     }
 
     @Test("cancelled in the middle of a checkpoint, runCheckpoints ends with CancellationError, not a failure")

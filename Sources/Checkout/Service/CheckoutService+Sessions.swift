@@ -166,6 +166,11 @@ extension CheckoutService {
             guard let name = item.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty, name.count <= 200 else {
                 throw CheckoutError.invalid("\(field).name", "is required (1-200 characters) when there is no sku")
             }
+            // Shown on the sheet, the order and the Wallet order: no line breaks or other control characters (a NUL
+            // is refused by PostgreSQL's jsonb, which would fail the session there and not on SQLite).
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw CheckoutError.invalid("\(field).name", "must not hold control characters (line breaks, tabs, NUL)")
+            }
             guard let price = item.unitPrice else {
                 throw CheckoutError.invalid("\(field).unitPrice", "is required when there is no sku")
             }

@@ -22,25 +22,23 @@ extension CheckoutService {
                 amount: attempt.total, currencyCode: pricing.currency.code, posted: posted, paymentData: payment,
                 transactionIdentifier: attempt.transactionIdentifier))
         } catch {
-            if session.state != .processorUnknown {
-                var unknown = session
-                unknown.state = .processorUnknown
-                _ = try await store.updateAuthorizingSession(unknown, attempt: attempt.idempotencyKey)
-            }
             logger.error("payment processor gave no answer: the authorization will be retried with the same key",
                          metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            throw AuthorizationFailure(HTTPResponse.Status(code: 502, reasonPhrase: "Bad Gateway"),
-                                       code: "processorUnknown",
-                                       "The payment is being confirmed. Please check the order status shortly.",
-                                       detail: "\(error)")
+            throw await beingConfirmed(session, attempt: attempt, detail: "\(error)", metadata: metadata)
         }
         guard outcome.approved else {
             var released = session
             released.state = .pending
             released.authorization = nil
             // Only this attempt's session: a late decline of an attempt recovery settled meanwhile must not undo a
-            // later attempt's claim.
-            _ = try await store.updateAuthorizingSession(released, attempt: attempt.idempotencyKey)
+            // later attempt's claim. A store that fails here leaves the session held: recovery asks the processor
+            // again with the same key once the lease has run out, and releases it then. The buyer was declined.
+            do {
+                _ = try await store.updateAuthorizingSession(released, attempt: attempt.idempotencyKey)
+            } catch {
+                logger.error("declined payment's session not released for now: recovery releases it",
+                             metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            }
             logger.info("checkout payment declined", metadata: metadata)
             throw AuthorizationFailure(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), code: "declined",
                                        outcome.message ?? "The payment was declined.")
@@ -59,7 +57,21 @@ extension CheckoutService {
         authorized.orderId = attempt.orderId
         authorized.authorization = nil
         let owed = owesPasses(order)
-        guard try await store.completeAuthorization(order: order, session: authorized, passesOwed: owed) else {
+        let recorded: Bool
+        do {
+            recorded = try await store.completeAuthorization(order: order, session: authorized, passesOwed: owed)
+        } catch {
+            // Charged, and the order not written (the store failed, or its answer was lost after a commit): the
+            // session stays held by this attempt, and recovery asks the processor again with the same key (which
+            // answers with the same approval) and records the order. The buyer is told the payment is being
+            // confirmed, never that it failed: paying again would charge twice.
+            logger.error("payment approved but its order not recorded for now: recovery records it with the same key",
+                         metadata: metadata.merging([
+                             "reference": "\(outcome.reference ?? "none")", "error": "\(error)",
+                         ]) { $1 })
+            throw await beingConfirmed(session, attempt: attempt, detail: "\(error)", metadata: metadata)
+        }
+        guard recorded else {
             // Another process (recovery) committed this attempt first: that is the same order.
             let current = try await store.session(id: session.id)
             if current?.state == .authorized, let orderId = current?.orderId, orderId == attempt.orderId {
@@ -95,6 +107,32 @@ extension CheckoutService {
                         walletOrder: walletOrder)
     }
 
+    /// The answer to a payment whose outcome is not settled yet (the processor did not answer, or the approved order
+    /// could not be written): the session is marked `processorUnknown` where the store allows (a failure leaves it
+    /// `authorizing`, which recovery takes the same way), and the buyer is told to check the order status.
+    private func beingConfirmed(_ session: CheckoutSession, attempt: AuthorizationAttempt, detail: String,
+                                metadata: Logger.Metadata) async -> AuthorizationFailure {
+        if session.state != .processorUnknown {
+            var unknown = session
+            unknown.state = .processorUnknown
+            do {
+                _ = try await store.updateAuthorizingSession(unknown, attempt: attempt.idempotencyKey)
+            } catch {
+                logger.warning("held authorization not marked processorUnknown", metadata: metadata.merging([
+                    "error": "\(error)",
+                ]) { $1 })
+            }
+        }
+        return AuthorizationFailure(HTTPResponse.Status(code: 502, reasonPhrase: "Bad Gateway"), code: "processorUnknown",
+                                    "The payment is being confirmed. Please check the order status shortly.",
+                                    detail: detail)
+    }
+
+    /// The card types an Apple Pay payment method names (Apple Pay JS's four, and a native app's `eMoney`); the
+    /// type is outside Apple's signature, so anything else (a tampered body) is not recorded, and the payment not
+    /// refused for it.
+    static let paymentMethodTypes: Set<String> = ["debit", "credit", "prepaid", "store", "eMoney"]
+
     /// How the order was paid, as it may be stored and shown: the network, the last four digits (decrypted, or
     /// from the sheet's `Visa 1234` when the token stays encrypted, or as the card element reported them), the type.
     static func orderPayment(_ posted: PostedPayment, decrypted: DecryptedPaymentData?, transactionIdentifier: String,
@@ -111,7 +149,8 @@ extension CheckoutService {
             let network = scheme ?? named ?? "Card"
             return CheckoutOrder.Payment(
                 network: network, lastFour: decrypted?.lastFour ?? shown,
-                type: token.paymentMethod?.type, transactionIdentifier: transactionIdentifier,
+                type: token.paymentMethod?.type.flatMap { paymentMethodTypes.contains($0) ? $0 : nil },
+                transactionIdentifier: transactionIdentifier,
                 processorReference: processorReference)
         case .card(let card):
             var payment = CheckoutOrder.Payment(
@@ -188,9 +227,22 @@ extension CheckoutService {
                     _ = try await settle(session, posted: posted, payment: payment, contacts: contacts)
                     finished += 1
                 } catch let failure as AuthorizationFailure {
-                    logger.debug("held authorization retried", metadata: [
-                        "session": "\(session.id)", "code": "\(failure.result.code ?? "")",
-                    ])
+                    let code = failure.result.code ?? ""
+                    let metadata: Logger.Metadata = [
+                        "session": "\(session.id)", "code": "\(code)",
+                        "detail": "\(failure.detail ?? failure.result.reason ?? "")",
+                    ]
+                    if ["processorUnknown", "declined"].contains(code) {
+                        // Logged where settled (no answer again, or declined and released).
+                        logger.debug("held authorization retried", metadata: metadata)
+                    } else {
+                        // Held for good until it is settled by hand (a token that no key decrypts any longer, after
+                        // a key rotation): money may have been taken.
+                        logger.error("""
+                            held authorization cannot be retried: it stays held, and may have been charged; reconcile \
+                            it with the processor
+                            """, metadata: metadata)
+                    }
                 } catch {
                     logger.error("held authorization could not be retried",
                                  metadata: ["session": "\(session.id)", "error": "\(error)"])

@@ -8,6 +8,13 @@ extension ConsoleScript {
           return node;
         }
 
+        /** A day or week bucket's first day: the server's buckets start at midnight UTC, so read in UTC (in the
+            browser's own zone, west of Greenwich, every day would show as the one before). */
+        function bucketDay(start, options) {
+          const date = new Date(start);
+          return isNaN(date) ? start : date.toLocaleDateString(undefined, { ...options, timeZone: "UTC" });
+        }
+
         /** Installs and removals as bars, active passes as a line, per bucket; drawn here, no charting library. */
         function chart(buckets, interval) {
           const width = 720, height = 260, left = 44, bottom = 36, top = 12, right = 12;
@@ -19,7 +26,7 @@ extension ConsoleScript {
           const label = (start) => {
             const date = new Date(start);
             return interval === "hour" ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
-              : date.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+              : bucketDay(start, { month: "short", day: "numeric" });
           };
           const totalInstalls = buckets.reduce((sum, b) => sum + b.installs, 0);
           const totalRemovals = buckets.reduce((sum, b) => sum + b.removals, 0);
@@ -74,7 +81,8 @@ extension ConsoleScript {
           const answer = await api("GET", "/api/v1/analytics/passes?" + query.toString());
           const totals = answer.totals || {};
           const rows = answer.buckets.map((bucket) => el("tr", {},
-            el("th", { scope: "row" }, formatDate(bucket.start)), el("td", {}, formatNumber(bucket.installs)),
+            el("th", { scope: "row" }, interval === "hour" ? formatDate(bucket.start)
+              : bucketDay(bucket.start, { dateStyle: "medium" })), el("td", {}, formatNumber(bucket.installs)),
             el("td", {}, formatNumber(bucket.removals)), el("td", {}, formatNumber(bucket.activePasses)),
             el("td", {}, formatNumber(bucket.activeDevices)), el("td", {}, formatNumber(bucket.updates)),
             el("td", {}, formatNumber(bucket.pushesSent))));
@@ -85,7 +93,7 @@ extension ConsoleScript {
                 ["Updates", formatNumber(totals.updates)], ["Pushes sent", formatNumber(totals.pushesSent)]])),
             el("section", { class: "card", "aria-labelledby": "chart-heading" }, el("h2", { id: "chart-heading" }, "Over time"),
               chart(answer.buckets, interval),
-              table("Every period", ["Period starting", "Installs", "Removals", "Active passes", "Active devices", "Updates", "Pushes sent"], rows,
+              table("Every period", [interval === "hour" ? "Hour starting" : "Day starting (UTC)", "Installs", "Removals", "Active passes", "Active devices", "Updates", "Pushes sent"], rows,
                 { id: "analytics-table" })));
         };
         """#

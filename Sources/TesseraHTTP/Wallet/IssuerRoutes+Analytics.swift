@@ -43,11 +43,9 @@ extension IssuerRoutes {
 
     /// `GET /api/v1/analytics/passes?template=&passTypeIdentifier=&from=&to=&interval=hour|day|week`.
     @Sendable func analytics(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        let parameters = ItemListResponse.parameters(request)
-        let report = try await issuer.analytics(parameters: parameters)
-        var view = AnalyticsView(buckets: report.buckets.map(AnalyticsView.Bucket.init),
-                                 totals: AnalyticsView.Bucket(report.totals))
+        var parameters = ItemListResponse.parameters(request)
         let principal = context.principal
+        var visible = true
         if !principal.isAdmin {
             // A key sees its own identifiers' figures; another brand's are those of an identifier with no passes.
             let named = parameters.first { $0.name == "passTypeIdentifier" }?.value
@@ -55,13 +53,19 @@ extension IssuerRoutes {
             guard named != nil || template != nil else {
                 throw IssuerError.badQuery("passTypeIdentifier", "required (or template) with an API key")
             }
-            var visible = named.map(principal.covers) ?? true
+            visible = named.map(principal.covers) ?? true
             if let template {
                 let type = try? await issuer.signedPassTypeIdentifier(ofTemplate: template)
                 visible = visible && type.map(principal.covers) == true
+                // A template's name may have been another brand's before (a removed folder, or one moved to another
+                // identity): its figures are those of the key's own pass type only.
+                if named == nil, let type { parameters.append((name: "passTypeIdentifier", value: type)) }
             }
-            if !visible { view = view.zeroed() }
         }
+        let report = try await issuer.analytics(parameters: parameters)
+        var view = AnalyticsView(buckets: report.buckets.map(AnalyticsView.Bucket.init),
+                                 totals: AnalyticsView.Bucket(report.totals))
+        if !visible { view = view.zeroed() }
         return try JSONBody.response(view)
     }
 }
