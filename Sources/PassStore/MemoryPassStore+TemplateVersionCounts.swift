@@ -1,7 +1,12 @@
 extension MemoryPassStore: TemplateVersionCounting {
-    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+    public func passCountsByTemplateVersion(template: String, passTypeIdentifier: String?) async throws
+        -> [(version: String?, passes: Int)]
+    {
         var counts: [String?: Int] = [:]
-        for pass in passes.values where pass.template == template { counts[pass.templateVersion, default: 0] += 1 }
+        for pass in passes.values
+        where pass.template == template && (passTypeIdentifier == nil || pass.passTypeIdentifier == passTypeIdentifier) {
+            counts[pass.templateVersion, default: 0] += 1
+        }
         return counts.map { ($0.key, $0.value) }
     }
 }

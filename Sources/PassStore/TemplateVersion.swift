@@ -28,5 +28,17 @@ public protocol TemplateVersionStore: Sendable {
 /// republishes it.
 public protocol TemplateVersionCounting: Sendable {
     /// The passes of `template` by the version they are pinned to (`nil`: not pinned yet), in no order.
-    func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)]
+    /// - Parameters:
+    ///   - template: The template's name.
+    ///   - passTypeIdentifier: Only the passes of this type (`nil`: every type: a name once another brand's, or a
+    ///     template moved to another identity, has passes of another type).
+    func passCountsByTemplateVersion(template: String, passTypeIdentifier: String?) async throws
+        -> [(version: String?, passes: Int)]
+}
+
+extension TemplateVersionCounting {
+    /// The passes of `template`, of every pass type, by the version they are pinned to.
+    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+        try await passCountsByTemplateVersion(template: template, passTypeIdentifier: nil)
+    }
 }

@@ -109,6 +109,11 @@ public struct IssuerError: Error, Sendable, CustomStringConvertible {
         IssuerError(status: .badRequest, description: "\(name): \(reason)", field: name)
     }
 
+    /// A request header is malformed (400), named in the message and as the field.
+    public static func badHeader(_ name: String, _ reason: String) -> IssuerError {
+        IssuerError(status: .badRequest, description: "\(name): \(reason)", field: name)
+    }
+
     static func invalid(_ reason: String, field: String? = nil) -> IssuerError {
         IssuerError(status: .unprocessableContent, description: reason, field: field)
     }

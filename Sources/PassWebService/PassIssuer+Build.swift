@@ -26,6 +26,19 @@ extension PassIssuer {
         }
     }
 
+    /// Checks that `pass` builds with `entry`, as ``buildNow(_:entry:)`` does, without making or signing its bundle.
+    /// - Throws: ``IssuerError`` 422 for data the template refuses.
+    func checkNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws {
+        let (builder, data) = try prepare(pass, entry: entry)
+        do {
+            _ = try builder.check(data: data)
+        } catch let error as PassModelError {
+            throw IssuerError.invalidData("data: \(error.description)")
+        } catch let error as PassBundleError {
+            throw IssuerError.serverFault(error, items: "passes") ?? Self.refusal(error)
+        }
+    }
+
     /// The builder and data of a pass's current version: its template (personalized or not, with a campaign's
     /// message as a back field) and its data with the holder's details.
     /// - Parameters:

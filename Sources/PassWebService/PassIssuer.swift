@@ -210,10 +210,13 @@ public final class PassIssuer: WalletItemIssuer {
     ///   - passTypeIdentifier: The pass type.
     ///   - serialNumber: The serial number.
     ///   - patch: The partial data document.
+    ///   - ifUpdateTags: Only if the pass is at one of these versions (`If-Match`), checked against the version the
+    ///     change is merged into: a client that read, changed and writes back a value (a points balance) is refused
+    ///     412 rather than writing over a change made since. `nil`: merged into whichever version is current.
     /// - Returns: The new version and the warnings as `path: message`, or `nil` when there is no such pass.
-    /// - Throws: ``IssuerError`` naming the key or field.
+    /// - Throws: ``IssuerError`` naming the key or field; 412 `If-Match` when the pass is at another version.
     public func changePassReportingWarnings(
-        passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue]
+        passTypeIdentifier: String, serialNumber: String, data patch: [String: JSONValue], ifUpdateTags: Set<Int64>? = nil
     ) async throws -> (update: PassUpdate, warnings: [String])? {
         try Self.checkData(patch, path: "data")
         for key in ["serialNumber", "authenticationToken", "webServiceURL", "passTypeIdentifier", "teamIdentifier", "voided"]
@@ -225,6 +228,11 @@ public final class PassIssuer: WalletItemIssuer {
         while true {
             guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
             else { return nil }
+            if let ifUpdateTags, !ifUpdateTags.contains(current.updateTag) {
+                throw IssuerError(status: .preconditionFailed,
+                                  description: "If-Match: the pass is at version \(current.updateTag) now; read it again",
+                                  field: "If-Match")
+            }
             let document = Self.merging(patch, into: try Self.document(current.data))
             var next = current
             next.data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
@@ -242,21 +250,30 @@ public final class PassIssuer: WalletItemIssuer {
     /// A partial data document merged into a pass's data, as a change merges it: top-level keys replace (a `null`
     /// value removes the key), `fields` values merge by field key and `images` by file name (`null` removes one).
     static func merging(_ patch: [String: JSONValue], into document: [String: JSONValue]) -> [String: JSONValue] {
+        // JSONValue is ExpressibleByNilLiteral: `dictionary[key] = nil` would store `.null`, so removals are spelled
+        // out with removeValue.
         var document = document
         for (key, value) in patch {
             if key == "fields" || key == "images", case .object(let given) = value {
                 var merged = document[key]?.objectValue ?? [:]
                 for (name, entry) in given {
-                    if key == "images", entry.isNull {
-                        // The pass's image is removed, so the template's is used again.
+                    if entry.isNull {
+                        // The pass's own value or image is removed, so the template's is used again.
                         merged.removeValue(forKey: name)
                     } else {
-                        merged[name] = entry.isNull ? nil : entry
+                        merged[name] = entry
                     }
                 }
-                document[key] = merged.isEmpty && key == "images" ? nil : .object(merged)
+                // An empty object where there was none (`{"fields": {"promo": null}}` on a pass that sets no field)
+                // adds nothing: the data stays as it was, so no new version and no push.
+                if merged.isEmpty && (key == "images" || document[key] == nil) {
+                    document.removeValue(forKey: key)
+                } else {
+                    document[key] = .object(merged)
+                }
             } else {
-                document[key] = value.isNull ? nil : value
+                // A top-level `null` is kept: applied to the template, it removes the template's key from the pass.
+                document[key] = value
             }
         }
         return document
@@ -389,6 +406,18 @@ public final class PassIssuer: WalletItemIssuer {
     static func fieldKeys(of pass: Pass) -> [String] {
         [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
             .compactMap { $0 }.flatMap(\.allFields).compactMap(\.key)
+    }
+
+    /// The keys of `pass`'s fields whose value is a number: a number in the template, or a field with a number style
+    /// or a currency (which Wallet applies to numbers only).
+    static func numericFieldKeys(of pass: Pass) -> [String] {
+        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
+            .compactMap { $0 }.flatMap(\.allFields).compactMap { field in
+                switch field.value {
+                case .integer, .number: return field.key
+                default: return field.numberStyle != nil || field.currencyCode != nil ? field.key : nil
+                }
+            }
     }
 
     static func document(_ data: Data) throws -> [String: JSONValue] {

@@ -30,6 +30,12 @@ extension PostgresConnection {
         {
             applied.insert(version)
         }
+        // A version this release does not know was applied by a newer one: its tables and columns are not what this
+        // release reads and writes (a column dropped, a constraint added), so it must not start on them.
+        let newer = applied.filter { $0 > migrations.count }.sorted()
+        if !newer.isEmpty {
+            throw SchemaTooNew(kind: kind, table: versionTable, newer: newer.map(String.init), known: "\(migrations.count)")
+        }
         let pending = migrations.enumerated().filter { !applied.contains($0.offset + 1) }
         guard !pending.isEmpty else { return }
         // Every pending migration and its version row in one anonymous PL/pgSQL block: one round trip instead of one
@@ -48,6 +54,30 @@ extension PostgresConnection {
         for (index, _) in pending {
             logger.info("applied \(kind) migration", metadata: ["version": "\(index + 1)"])
         }
+    }
+}
+
+/// A store whose schema a newer release migrated: this release refuses to start on it.
+public struct SchemaTooNew: Error, CustomStringConvertible {
+    /// What store (`store`, `checkout`).
+    public var kind: String
+    /// Where its versions are recorded (a table, or the file).
+    public var table: String
+    /// The versions this release does not know.
+    public var newer: [String]
+    /// The last version this release knows.
+    public var known: String
+
+    public init(kind: String, table: String, newer: [String], known: String) {
+        self.kind = kind
+        self.table = table
+        self.newer = newer
+        self.known = known
+    }
+
+    public var description: String {
+        "the \(kind) schema was migrated by a newer release of tessera (\(table) records \(newer.joined(separator: ", ")); "
+            + "this release knows up to \(known)): run that release or a later one, as an older one must not write to it"
     }
 }
 

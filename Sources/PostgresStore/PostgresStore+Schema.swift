@@ -58,7 +58,7 @@ extension PostgresStore {
         barcodeMessageHashIndex,
     ]
 
-    /// Version 16: a listing of one template's items, or of the voided ones, reads only the items it shows: in the
+    /// Version 15: a listing of one template's items, or of the voided ones, reads only the items it shows: in the
     /// listing's order (type identifier, then serial number, the primary key's collation) within a template, and the
     /// voided ones (usually few) apart. Built inside the migration's transaction, reading each table once.
     private static let listingIndexes: [String] = [

@@ -33,9 +33,13 @@ extension PostgresStore: TemplateVersionStore {
 }
 
 extension PostgresStore: TemplateVersionCounting {
-    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+    public func passCountsByTemplateVersion(template: String, passTypeIdentifier: String?) async throws
+        -> [(version: String?, passes: Int)]
+    {
         try await rows("""
-            SELECT template_version, COUNT(*) FROM passes WHERE template = \(template) GROUP BY template_version
+            SELECT template_version, COUNT(*) FROM passes
+            WHERE template = \(template) AND (\(passTypeIdentifier)::text IS NULL OR pass_type_identifier = \(passTypeIdentifier))
+            GROUP BY template_version
             """).map { row in
             let (version, count) = try row.decode((String?, Int64).self)
             return (version: version, passes: Int(count))

@@ -29,12 +29,14 @@ extension SQLiteStore: TemplateVersionStore {
 }
 
 extension SQLiteStore: TemplateVersionCounting {
-    public func passCountsByTemplateVersion(template: String) async throws -> [(version: String?, passes: Int)] {
+    public func passCountsByTemplateVersion(template: String, passTypeIdentifier: String?) async throws
+        -> [(version: String?, passes: Int)]
+    {
         try await read { db in
             try Row.fetchAll(db, sql: """
                 SELECT template_version, COUNT(*) FROM passes INDEXED BY passes_template_version
-                WHERE template = ? GROUP BY template_version
-                """, arguments: [template]).map { (version: $0[0], passes: $0[1]) }
+                WHERE template = ? AND (? IS NULL OR pass_type_identifier = ?) GROUP BY template_version
+                """, arguments: [template, passTypeIdentifier, passTypeIdentifier]).map { (version: $0[0], passes: $0[1]) }
         }
     }
 }

@@ -127,6 +127,11 @@ public final class SQLiteStore: PassStore {
 
     /// Creates the tables or brings them up to date (GRDB migrations, each applied once).
     public func migrate() async throws {
+        // A file a newer release migrated is refused, not written with this release's idea of its tables.
+        let newer = try Self.migrations(in: pool, unknownTo: Self.migrator) { $0.hasPrefix("v") }
+        if !newer.isEmpty {
+            throw PassStoreError.unavailable(Self.newerRelease(pool.path, newer))
+        }
         do {
             try Self.migrator.migrate(pool)
         } catch {
@@ -135,6 +140,28 @@ public final class SQLiteStore: PassStore {
             throw PassStoreError.unavailable(
                 "migration of \(pool.path) failed: \(error)" + (full ? " (the disk holding it is full: free space, then start again)" : ""))
         }
+    }
+
+    /// The migrations `pool`'s file records, of the family `belongs` picks (each store's migrations share a file),
+    /// that `migrator` does not know: a newer release applied them.
+    public static func migrations(in pool: DatabasePool, unknownTo migrator: DatabaseMigrator,
+                                  belonging belongs: (String) -> Bool) throws -> [String] {
+        do {
+            return try pool.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                let known = Set(migrator.migrations)
+                return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                    .filter { belongs($0) && !known.contains($0) }
+            }
+        } catch {
+            throw PassStoreError.unavailable("\(pool.path): cannot read its migrations: \(error)")
+        }
+    }
+
+    /// Why a file a newer release migrated is refused.
+    public static func newerRelease(_ path: String, _ migrations: [String]) -> String {
+        "\(path) was migrated by a newer release of tessera (\(migrations.joined(separator: "; "))): run that release or "
+            + "a later one, as an older one must not write to it"
     }
 
     /// Runs `body` in one write transaction: rolled back when it throws. Database errors become ``PassStoreError``.

@@ -62,7 +62,10 @@ struct ConsoleBrowserTests {
             let saved = try await page.text("#saved") { $0.hasPrefix("Saved") }
             let state = try OrdersServer.json(try await server.api("GET", "/api/v1/passes/\(Self.passType)/E-1").body)
             let tag = try #require(state["updateTag"] as? String)
-            #expect(tag != before && saved == "Saved: version \(tag). 2 pushes sent to the holder's devices.", "\(saved)")
+            let savedLines = saved.split(separator: "\n").map(String.init)
+            #expect(tag != before && savedLines.first == "Saved: version \(tag). 2 pushes sent to the holder's devices.", "\(saved)")
+            // The template's warnings for the new version are said with it (this server's http public URL).
+            #expect(savedLines.dropFirst().contains { $0.hasPrefix("Warning: webServiceURL") }, "\(saved)")
             #expect(try await page.text("#pass-version") { $0 == tag } == tag)
             #expect(((state["data"] as? [String: Any])?["fields"] as? [String: Any])?["seat"] as? String == "14A")
             let pushes = try await server.apns.requests(topic: Self.passType, within: TestTime.seconds(30)) { $0.count >= 2 }
@@ -79,6 +82,11 @@ struct ConsoleBrowserTests {
             try await page.driver.click("#unvoid-pass")
             let unvoided = try await page.text("#saved") { $0.hasPrefix("Unvoided") || $0.contains("still voided") || $0.contains("select.") }
             #expect(unvoided.hasPrefix("Unvoided"), "\(unvoided)")
+            #expect(try OrdersServer.json(try await server.api("GET", "/api/v1/passes/\(Self.passType)/E-1").body)["voided"] as? Bool == false)
+            // Shown again, Void asks again: one click does not void the holder's pass.
+            #expect(try await page.text("#void-pass") { !$0.isEmpty } == "Void this pass")
+            try await page.driver.click("#void-pass")
+            _ = try await page.text("#void-pass") { $0.hasPrefix("Void it") }
             #expect(try OrdersServer.json(try await server.api("GET", "/api/v1/passes/\(Self.passType)/E-1").body)["voided"] as? Bool == false)
 
             // HTML in a field value is text: in the field, the list and the page, nothing injected.

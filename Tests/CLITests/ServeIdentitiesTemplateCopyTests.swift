@@ -14,6 +14,13 @@ struct ServeIdentitiesTemplateCopyTests {
             let own = server.work.appendingPathComponent("b/templates/store-card")
             let copy = server.work.appendingPathComponent("a/templates/store-card")
             let token = try await server.createPass(template: "store-card", serial: "COPY-1")
+            // Brand B's campaign over its template, for later: it stays brand B's when the name moves.
+            let later = Date().addingTimeInterval(3_600).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            let scheduled = try await server.api("POST", "/api/v1/campaigns", body: """
+                {"select": {"template": "store-card"}, "void": true, "scheduledAt": "\(later)"}
+                """)
+            #expect(scheduled.status == 202, "\(String(decoding: scheduled.body, as: UTF8.self))")
+            let campaign = try #require(try OrdersServer.json(scheduled.body)["id"] as? String)
             // A designer starts brand A's cards from brand B's folder: brand B's template stays brand B's.
             try manager.copyItem(at: own, to: copy)
             var logged = false
@@ -56,6 +63,24 @@ struct ServeIdentitiesTemplateCopyTests {
             #expect(folded, "the admin's figures never showed brand B's change")
             let brandA = try await ServeKeysTests.key(server, name: "brand-a", identifiers: [IdentitiesServer.ticketType],
                                                       permissions: ["read"])
+            #expect(try await ServeKeysTests.with(brandA.secret, server, "GET", "/api/v1/campaigns/\(campaign)").status == 404)
+            let listed = try await ServeKeysTests.with(brandA.secret, server, "GET", "/api/v1/campaigns")
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains(campaign))
+            // Brand A's campaign behind newer ones of brand B: its key's first page reads past them.
+            let brandACampaign = try await server.api("POST", "/api/v1/campaigns", body: """
+                {"select": {"template": "event-ticket"}, "void": true, "scheduledAt": "\(later)"}
+                """)
+            let ownID = try #require(try OrdersServer.json(brandACampaign.body)["id"] as? String)
+            for index in 0..<3 {
+                let other = try await server.api("POST", "/api/v1/campaigns", body: """
+                    {"select": {"passTypeIdentifier": "\(IdentitiesServer.loyaltyType)", "serialNumbers": ["COPY-\(index)"]}, \
+                    "void": true, "scheduledAt": "\(later)"}
+                    """)
+                #expect(other.status == 202, "\(String(decoding: other.body, as: UTF8.self))")
+            }
+            let firstPage = try await ServeKeysTests.with(brandA.secret, server, "GET", "/api/v1/campaigns?limit=2")
+            let shown = (try OrdersServer.json(firstPage.body)["campaigns"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(shown == [ownID], "\(String(decoding: firstPage.body, as: UTF8.self))")
             let seen = try await ServeKeysTests.with(brandA.secret, server, "GET",
                                                      "/api/v1/analytics/passes?template=store-card&interval=day")
             #expect(seen.status == 200, "\(String(decoding: seen.body, as: UTF8.self))")

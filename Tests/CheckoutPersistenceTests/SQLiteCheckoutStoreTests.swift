@@ -1,12 +1,34 @@
 import Checkout
 import CheckoutPersistence
 import Foundation
+import GRDB
 import PassStore
 import SQLiteStore
 import Testing
 
 @Suite("SQLiteCheckoutStore")
 struct SQLiteCheckoutStoreTests {
+    @Test("a file whose checkout tables a newer release migrated is refused, naming the migration; the pass store's are not in question")
+    func newerRelease() async throws {
+        try await withTemporaryFolder { folder async throws in
+            let path = folder.appendingPathComponent("store.sqlite").path
+            do {
+                let passStore = try SQLiteStore(path: path)
+                try await passStore.migrate()
+                try await SQLiteCheckoutStore(store: passStore).migrate()
+                try await passStore.pool.write { db in
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('checkout-v99: a later release')")
+                }
+            }
+            let passStore = try SQLiteStore(path: path)
+            try await passStore.migrate()
+            let refused = await #expect(throws: CheckoutPersistenceError.self) {
+                try await SQLiteCheckoutStore(store: passStore).migrate()
+            }
+            #expect("\(refused.map { $0 } as Any)".contains("checkout-v99: a later release"))
+        }
+    }
+
     @Test("sessions, transaction identifiers and orders survive reopening the file; migrating twice is harmless")
     func reopen() async throws {
         try await withTemporaryFolder { folder async throws in

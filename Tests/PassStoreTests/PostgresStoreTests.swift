@@ -51,7 +51,8 @@ struct PostgresStoreTests {
                 let waiting = try await sameSchema[0].pool.transaction(mapError: { $0 }) { connection in
                     // Holds schema A's migration lock, as a migrating process starved of CPU does.
                     try await connection.applyMigrations(
-                        [], versionTable: "schema_migrations", lockKey: PostgresStore.migrationLockKey, kind: "store",
+                        PostgresStore.migrations, versionTable: "schema_migrations", lockKey: PostgresStore.migrationLockKey,
+                        kind: "store",
                         logger: StoreKind.logger
                     )
                     try await withTimeLimit(TestTime.seconds(60), "schema B's migration while A's lock is held") {

@@ -75,6 +75,32 @@ struct PassIssuerConcurrentChangeTests {
     }
 }
 
+/// A change that removes nothing from a pass that sets no field is no change.
+@Suite("PassIssuer changes that change nothing")
+struct PassIssuerEmptyChangeTests {
+    @Test("removing a field a pass does not set makes no version and no push, whether or not it sets others")
+    func removingAbsentField() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await fixture.createPass(serial: "EC-1")
+        let issuer = fixture.issuer
+        let unchanged = try #require(try await issuer.changePass(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "EC-1", data: ["fields": .object(["seat": .null])]))
+        #expect(unchanged.pass.updateTag == pass.updateTag && unchanged.pushesQueued == 0)
+        #expect(unchanged.pass.data == pass.data)
+
+        // A value the pass sets, removed: the template's value is shown again, in a version that builds.
+        let set = try #require(try await issuer.changePass(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "EC-1", data: ["fields": .object(["seat": "9Z"])]))
+        #expect(try await issuer.currentFieldValues(of: set.pass)["seat"] == "9Z")
+        let removed = try #require(try await issuer.changePass(
+            passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "EC-1", data: ["fields": .object(["seat": .null])]))
+        #expect(removed.pass.updateTag != set.pass.updateTag)
+        let template = try await issuer.currentFieldValues(of: pass)["seat"]
+        #expect(try await issuer.currentFieldValues(of: removed.pass)["seat"] == template)
+        _ = try await issuer.bundle(for: removed.pass)
+    }
+}
+
 /// A burst of changes moves a pass's stamp ahead of the clock; `Last-Modified` never says a time after the answer's.
 @Suite("Last-Modified not after Date")
 struct LastModifiedClockTests {
@@ -99,6 +125,18 @@ struct LastModifiedClockTests {
             let fresh = try await client.execute(uri: path, method: .get, headers: conditional)
             #expect(fresh.status == .notModified)
             #expect(fresh.headers[.lastModified].flatMap(HTTPDate.parse).map { $0 <= Date() } == true)
+
+            // The issuer API says the same: a client syncing by updatedSince from the newest time it saw is never
+            // ahead of its request, and so misses none of the passes changed after it.
+            let read = try await client.execute(uri: "/wallet/api/v1/passes/\(pass.passTypeIdentifier)/LM-AHEAD",
+                                                method: .get, headers: .admin)
+            let stated = try #require((read.body.json["lastModified"] as? String).flatMap(HTTPDate.parse))
+            #expect(stated <= Date(), "the issuer API's lastModified \(stated) is after the answer was made")
+            let listed = try await client.execute(uri: "/wallet/api/v1/passes?template=event-ticket", method: .get,
+                                                  headers: .admin)
+            let item = try #require((listed.body.json["passes"] as? [[String: Any]])?.first)
+            let listedStamp = try #require((item["lastModified"] as? String).flatMap(HTTPDate.parse))
+            #expect(listedStamp <= Date(), "the listing's lastModified \(listedStamp) is after the answer was made")
         }
     }
 }

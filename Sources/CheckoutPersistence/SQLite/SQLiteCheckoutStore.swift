@@ -27,6 +27,15 @@ public final class SQLiteCheckoutStore: CheckoutStore {
     /// Creates the checkout tables or brings them up to date (GRDB migrations named `checkout-v…`, each applied once).
     /// - Throws: ``CheckoutPersistenceError/migrationFailed(_:)`` when a migration fails (it is rolled back).
     public func migrate() async throws {
+        let newer: [String]
+        do {
+            newer = try SQLiteStore.migrations(in: pool, unknownTo: Self.migrator) { $0.hasPrefix("checkout-") }
+        } catch {
+            throw CheckoutPersistenceError.migrationFailed("SQLite checkout migration failed: \(error)")
+        }
+        if !newer.isEmpty {
+            throw CheckoutPersistenceError.migrationFailed(SQLiteStore.newerRelease(pool.path, newer))
+        }
         do {
             try Self.migrator.migrate(pool)
         } catch {

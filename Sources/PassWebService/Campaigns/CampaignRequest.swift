@@ -48,6 +48,10 @@ public struct CampaignRequest: Sendable, Equatable {
     /// is accepted (the current content's then), so every server process moves them to that one, however recently
     /// each read the template's folder. Kept in the stored campaign only: a request cannot set it.
     public var templateVersion: String?
+    /// For a selection by template: the pass type the template's passes were signed as when the campaign was
+    /// accepted. Its passes are the campaign's, and only they: a name later another brand's (a folder moved to
+    /// another identity) leaves the campaign to the brand that made it. Kept in the stored campaign only.
+    public var templatePassType: String?
 
     /// The most serial numbers one campaign names.
     public static let maximumSerialNumbers = 100_000
@@ -57,6 +61,8 @@ public struct CampaignRequest: Sendable, Equatable {
     public static let pastTolerance: TimeInterval = 60
 
     private static let members: Set<String> = ["select", "data", "republishTemplate", "void", "unvoid", "message", "scheduledAt"]
+    /// What only a stored campaign's specification holds (fixed at acceptance).
+    private static let storedMembers: Set<String> = ["templateVersion", "templatePassType"]
     private static let selectMembers: Set<String> = ["template", "passTypeIdentifier", "serialNumbers", "fields", "includeVoided"]
 
     /// Checks a request body's members.
@@ -67,7 +73,9 @@ public struct CampaignRequest: Sendable, Equatable {
     /// - Throws: ``IssuerError`` (422) naming the member at fault.
     public init(_ body: [String: JSONValue], now: Date, stored: Bool = false) throws {
         if stored, case .string(let version)? = body["templateVersion"] { templateVersion = version }
-        for key in body.keys.sorted() where !Self.members.contains(key) && !(stored && key == "templateVersion") {
+        if stored, case .string(let type)? = body["templatePassType"] { templatePassType = type }
+        for key in body.keys.sorted()
+        where !Self.members.contains(key) && !(stored && Self.storedMembers.contains(key)) {
             throw IssuerError.invalid(
                 "\(Self.printable(key)): unknown member (expected \(Self.members.sorted().joined(separator: ", ")))",
                 field: Self.printable(key))
@@ -216,6 +224,7 @@ public struct CampaignRequest: Sendable, Equatable {
         }
         if let message { body["message"] = .string(message) }
         if let templateVersion { body["templateVersion"] = .string(templateVersion) }
+        if let templatePassType { body["templatePassType"] = .string(templatePassType) }
         return .object(body)
     }
 

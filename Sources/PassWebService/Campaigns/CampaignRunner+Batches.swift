@@ -25,6 +25,10 @@ extension CampaignRunner {
             passes = try await store.campaignPasses(.template(name), after: campaign.cursor, limit: limit)
             finishes = passes.count < limit
             nextCursor = passes.last?.serialNumber ?? campaign.cursor
+            // The passes of the type the campaign was accepted for (another brand's passes once made from the name
+            // are not its own); the first of them gives a removed folder's version.
+            let ownType = request.templatePassType
+            let first = passes.first { ownType == nil || $0.passTypeIdentifier == ownType }
             let entry: TemplateLibrary.Entry?
             do {
                 entry = try await issuer.templateEntry(named: name)
@@ -33,7 +37,7 @@ extension CampaignRunner {
                 // Republishing moves the passes to the version fixed when it was accepted: from the store when this
                 // process cannot read the folder (not yet copied to this host, half-saved since).
                 if let version = request.templateVersion {
-                    if let first = passes.first {
+                    if let first {
                         entry = try await issuer.templateEntry(for: Self.pinned(first, to: version))
                     } else {
                         entry = nil
@@ -44,7 +48,7 @@ extension CampaignRunner {
                     guard error.status == .unprocessableContent else { throw error }
                     throw IssuerError(status: .serviceUnavailable,
                                       description: "select.template: no template named \"\(name)\" on this server to republish")
-                } else if let first = passes.first {
+                } else if let first {
                     // The folder is gone or no longer loads (an edit broke it): the passes are changed from the
                     // versions they are pinned to, and the batch's first pass's version gives the pass type and the
                     // fields' defaults.
@@ -54,6 +58,14 @@ extension CampaignRunner {
                 }
             }
             passType = entry?.builder.passTypeIdentifier ?? ""
+            if let ownType, !passType.isEmpty, passType != ownType {
+                // The name is signed as another pass type now (its folder moved to another brand's identity): this
+                // campaign's passes are not that brand's to change.
+                throw IssuerError(status: .conflict, description: """
+                    select.template: "\(name)" is signed as \(passType) now; the campaign was accepted for the passes \
+                    of \(ownType)
+                    """)
+            }
             templateVersion = entry?.version
             if !fields.isEmpty {
                 wantedFields = fields

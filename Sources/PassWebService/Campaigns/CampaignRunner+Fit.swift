@@ -19,7 +19,10 @@ extension CampaignRunner {
     ///
     /// Data: the change is tried once per template version (the first pass of that version, built with the data and
     /// message merged), and that version's answer holds for its other passes, so a campaign over one version signs
-    /// no more than its trial. Republishing: each pass's own field keys are looked up in the current content, and the
+    /// no more than its trial. That holds while the change sets field values and images only, which fit or not the
+    /// same way on every pass of a version; a change of other keys (`barcodes`, an encoding, dates) may fit one
+    /// pass's own data (its barcode message) and not another's, so each further pass is checked too (validated, not
+    /// signed). Republishing: each pass's own field keys are looked up in the current content, and the
     /// change is tried once per version the passes come from.
     func misfit(_ pass: PassRecord, request: CampaignRequest, fits: TemplateVersionFits) async throws -> String? {
         switch request.action {
@@ -27,7 +30,10 @@ extension CampaignRunner {
             return nil
         case .data:
             let key = "\(pass.template)\u{0}\(pass.templateVersion ?? "")"
-            if let known = fits.verdict(key) { return known }
+            if let known = fits.verdict(key) {
+                guard known == nil, Self.dependsOnEachPass(request) else { return known }
+                return try check(pass, request: request, entry: try await issuer.templateEntry(for: pass))
+            }
             let entry = try await issuer.templateEntry(for: pass)
             let verdict = try await trial(pass, request: request, entry: entry)
             fits.record(key, verdict)
@@ -48,6 +54,28 @@ extension CampaignRunner {
             let verdict = try await trial(pass, request: request, entry: entry)
             fits.record(key, verdict)
             return verdict
+        }
+    }
+
+    /// Whether a data change may fit some passes of a template version and not others: it sets more than field
+    /// values and images.
+    static func dependsOnEachPass(_ request: CampaignRequest) -> Bool {
+        guard case .data(let patch) = request.action else { return false }
+        return patch.keys.contains { $0 != "fields" && $0 != "images" }
+    }
+
+    /// Validates `pass` changed as the campaign changes it, with `entry`, without signing: the validator's refusal,
+    /// or `nil`.
+    private func check(_ pass: PassRecord, request: CampaignRequest, entry: TemplateLibrary.Entry) throws -> String? {
+        var candidate = pass
+        candidate.data = try change(pass, request: request, templateVersion: nil).data ?? pass.data
+        do {
+            try issuer.checkNow(candidate, entry: entry)
+            return nil
+        } catch let error as IssuerError where error.status == .unprocessableContent {
+            return "the data does not fit the template version this pass is built from: \(error.description)"
+        } catch {
+            return nil
         }
     }
 

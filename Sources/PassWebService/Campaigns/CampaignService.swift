@@ -73,6 +73,10 @@ public final class CampaignService: Sendable {
            request.scheduledAt == nil {
             request.templateVersion = try await issuer.currentTemplateVersion(named: name)
         }
+        if case .template(let name, _) = request.selection {
+            // `nil` for a removed folder (its pinned passes are changed): the passes' own types then.
+            request.templatePassType = try? await signedPassTypeIdentifier(ofSelectedTemplate: name)
+        }
         let campaign = NewCampaign(
             id: SecretToken.random(length: 24), specification: try request.specification.jsonData(sortedKeys: true, prettyPrinted: false),
             requestHash: hash, idempotencyKey: idempotencyKey, scheduledAt: request.scheduledAt)

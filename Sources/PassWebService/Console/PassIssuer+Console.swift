@@ -91,14 +91,16 @@ extension PassIssuer {
 
     /// How many of a template's passes carry each version of it, the current one first, then the most used: what an
     /// edited template left behind until a campaign republishes it.
+    /// - Parameter passTypeIdentifier: Only the passes of this type (an API key's view: a name once another
+    ///   brand's has that brand's passes too); `nil`, every pass made from the name.
     /// - Returns: The current version and the counts (`version` `nil`: passes not pinned to a version yet).
     /// - Throws: ``IssuerError`` `unknownTemplate`; 404 when the store does not count them.
-    public func templateVersionCounts(named name: String) async throws
+    public func templateVersionCounts(named name: String, passTypeIdentifier: String? = nil) async throws
         -> (current: String, versions: [(version: String?, passes: Int)])
     {
         guard let counting = store as? any TemplateVersionCounting else { throw IssuerError.notFound }
         let current = try await templateEntry(named: name).version
-        let counts = try await counting.passCountsByTemplateVersion(template: name)
+        let counts = try await counting.passCountsByTemplateVersion(template: name, passTypeIdentifier: passTypeIdentifier)
         return (current, counts.sorted { ($0.version == current ? 1 : 0, $0.passes) > ($1.version == current ? 1 : 0, $1.passes) })
     }
 

@@ -17,6 +17,12 @@ extension PassIssuer {
         Self.fieldKeys(of: try await templateEntry(named: name).builder.template.pass)
     }
 
+    /// The keys of template `name`'s fields that hold numbers (see ``numericFieldKeys(of:)``): a value given for one
+    /// is a JSON number, for Wallet to format.
+    public func numericFieldKeys(ofTemplate name: String) async throws -> [String] {
+        Self.numericFieldKeys(of: try await templateEntry(named: name).builder.template.pass)
+    }
+
     /// The field keys of template `name`'s current content, then those only earlier versions have that passes are
     /// still pinned to (a field renamed by an edit: its old passes show the old key until a campaign republishes
     /// them), so a search or an export by template covers every pass made from it. Reads the store's count of the

@@ -10,7 +10,8 @@ extension ConsoleScript {
           return "Change fields";
         }
 
-        /** Counts the passes a selection matches, up to 10,000 (10 pages of the search): the voided ones for an unvoid
+        /** Counts the passes a selection matches, as far as 10 pages of the search read (`more`: there are further
+            passes to look at, so the count is a lower bound): the voided ones for an unvoid
             campaign (the only ones it selects), the others otherwise. */
         async function countMatches(select, voided) {
           const query = new URLSearchParams({ template: select.template, limit: "1000", voided: voided ? "true" : "false" });
@@ -51,6 +52,7 @@ extension ConsoleScript {
             const when = el("input", { id: "campaign-at", type: "datetime-local", step: "1" });
             const result = el("div", { id: "campaign-result" });
             const submit = el("button", { type: "submit", id: "start-campaign" }, "Start campaign");
+            let composed = { body: null, key: null };
 
             const fillKeys = () => {
               const template = templates.find((t) => t.name === templateChoice.value);
@@ -69,7 +71,7 @@ extension ConsoleScript {
               try {
                 const found = await countMatches(selection(), checkedChange() === "unvoid");
                 if (mine !== counting) return;
-                count.textContent = (found.more ? "More than " : "") + formatNumber(found.count) + (found.count === 1 && !found.more ? " pass matches." : " passes match.");
+                count.textContent = (found.more ? "At least " : "") + formatNumber(found.count) + (found.count === 1 && !found.more ? " pass matches." : " passes match.");
               } catch (error) {
                 if (mine === counting) count.textContent = error.message;
               }
@@ -107,21 +109,38 @@ extension ConsoleScript {
               const body = { select: selection() };
               if (kind === "data") {
                 if (!fieldKey.value) { result.append(problem("Pick the field to change.")); fieldKey.focus(); return; }
-                body.data = { fields: { [fieldKey.value]: fieldValue.value } };
+                // A field that holds a number (an amount, points) is given one, for Wallet to format it.
+                const template = templates.find((t) => t.name === templateChoice.value);
+                let value = fieldValue.value;
+                if (template && (template.numericFields || []).includes(fieldKey.value)) {
+                  if (value.trim() === "" || !isFinite(Number(value))) {
+                    result.append(problem("The field " + fieldKey.value + " holds a number: give one, such as 25 or 12.50."));
+                    fieldValue.focus();
+                    return;
+                  }
+                  value = Number(value);
+                }
+                body.data = { fields: { [fieldKey.value]: value } };
               } else if (kind === "republish") body.republishTemplate = true;
               else if (kind === "void") body.void = true;
               else body.unvoid = true;
               if (message.value.trim()) body.message = message.value.trim();
               if (when.value) body.scheduledAt = new Date(when.value).toISOString();
+              // One key per campaign composed: sent again after an answer that was lost (the server out of reach),
+              // the same body gives back the campaign already started, not a second push to every holder.
+              const text = JSON.stringify(body);
+              if (text !== composed.body) composed = { body: text, key: randomKey() };
               submit.disabled = true;
               try {
-                const campaign = await api("POST", "/api/v1/campaigns", body, { idempotencyKey: randomKey() });
+                const campaign = await api("POST", "/api/v1/campaigns", body, { idempotencyKey: composed.key });
+                composed = { body: null, key: null };
                 result.append(el("p", { class: "notice" }, (campaign.state === "scheduled" ? "Scheduled for " + formatDate(campaign.scheduledAt) : "Started") + ": campaign " + campaign.id + "."));
-                await refresh();
               } catch (error) {
                 result.append(problem(error));
               }
               submit.disabled = false;
+              // The list below shows it; a list that cannot be read now is read again by its own timer.
+              refresh().catch(() => {});
             });
             fillKeys();
             syncChange();
@@ -160,7 +179,18 @@ extension ConsoleScript {
             cells.applies.textContent = campaign.scheduledAt ? formatDate(campaign.scheduledAt) : "Now";
             cells.matched.textContent = formatNumber(campaign.matched);
             cells.changed.textContent = formatNumber(campaign.changed);
-            cells.failed.textContent = formatNumber(campaign.failed);
+            // Why passes failed (each serial number's reason) or the campaign did (the reason without one): drawn
+            // again only when they change, so a list opened by the reader stays open as the row is read again.
+            const reasons = campaign.errors || [];
+            const said = reasons.map((e) => e.serialNumber + "\u0000" + e.reason).join("\n");
+            if (entry.reasons !== said || !entry.failedCount) {
+              entry.reasons = said;
+              entry.failedCount = el("span", {});
+              cells.failed.replaceChildren(entry.failedCount, ...(reasons.length ? [el("details", { class: "reasons" },
+                el("summary", {}, reasons.length === 1 ? "Why" : "Why (" + reasons.length + ")"),
+                el("ul", {}, reasons.map((e) => el("li", {}, e.serialNumber ? e.serialNumber + ": " + e.reason : e.reason))))] : []));
+            }
+            entry.failedCount.textContent = formatNumber(campaign.failed);
             cells.pushes.textContent = formatNumber(campaign.pushesSent);
             const active = campaign.state === "running" || campaign.state === "scheduled";
             if (active && can("write") && !entry.cancel) {
@@ -182,6 +212,10 @@ extension ConsoleScript {
           const finished = new Set();
           let first = true;
           async function refresh() {
+            // Read again in 5 s whatever happens below: one failed read (the network, a restart) must not freeze the
+            // list at "Running" for good.
+            window.clearTimeout(refresh.timer);
+            refresh.timer = window.setTimeout(() => refresh().catch(() => {}), 5000);
             const page = await api("GET", "/api/v1/campaigns?limit=25");
             const wanted = page.campaigns.map((campaign) => {
               let entry = rowsById.get(campaign.id);

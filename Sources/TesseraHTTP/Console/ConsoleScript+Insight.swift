@@ -104,6 +104,9 @@ extension ConsoleScript {
         // The endpoint, the Retry button and its status line are made once and kept: the refresh every 5 s changes
         // only the texts and the table's rows, so a focused button, a click on its way and the status stay put.
         async function webhookStatus(box) {
+          // Read again in 5 s whatever happens below: one failed read must not stop the status for good.
+          window.clearTimeout(webhookStatus.timer);
+          webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
           const answer = await api("GET", "/api/v1/webhooks");
           if (!answer.endpoint) {
             box.webhook = null;
@@ -139,8 +142,6 @@ extension ConsoleScript {
           box.webhook.endpoint.textContent = answer.endpoint;
           box.webhook.state.textContent = waiting ? "An event is waiting to be retried" : "Delivering";
           box.webhook.rows.replaceChildren(...(rows.length ? rows : [box.webhook.empty]));
-          window.clearTimeout(webhookStatus.timer);
-          webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
         }
 
         pages.events = async function () {
@@ -174,7 +175,15 @@ extension ConsoleScript {
             const query = new URLSearchParams({ limit: "200" });
             if (cursor) query.set("after", cursor);
             if (chosen) query.set("type", chosen);
-            const page = await api("GET", "/api/v1/events?" + query.toString());
+            let page;
+            try {
+              page = await api("GET", "/api/v1/events?" + query.toString());
+            } catch (error) {
+              // Followed again in 5 s from the same place: one failed read (the network, a restart) does not end it.
+              follow.textContent = "The log could not be read (" + error.message + "); trying again.";
+              window.setTimeout(() => poll().catch(() => {}), 5000);
+              return;
+            }
             cursor = page.nextCursor;
             const fresh = [];
             for (const event of page.events) {
@@ -236,12 +245,16 @@ extension ConsoleScript {
             made.replaceChildren();
             const scope = { identifiers: identifiers.value.split(/[\s,]+/).filter((x) => x),
               permissions: [...form.querySelectorAll("input[type=checkbox]:checked")].map((box) => box.value) };
+            // One key per click: a second click while the first is under way would make a second live secret.
+            const button = form.querySelector("#create-key");
+            button.disabled = true;
             try {
               const key = await api("POST", "/api/v1/keys", { name: name.value, scope });
               made.append(el("div", { class: "notice" }, el("p", {}, "Key " + key.name + " made. Copy its secret now: it is not shown again."),
                 el("code", { class: "secret", id: "key-secret" }, key.secret)));
-              await refresh();
-            } catch (error) { made.append(problem(error)); }
+            } catch (error) { made.append(problem(error)); } finally { button.disabled = false; }
+            // The secret stays shown if the list cannot be read again now.
+            refresh().catch(() => {});
           });
           async function refresh() {
             const page = await api("GET", "/api/v1/keys");

@@ -45,6 +45,9 @@ extension ConsoleScript {
             ]));
             voidButton.hidden = pass.voided || !can("write");
             unvoidButton.hidden = !pass.voided || !can("write");
+            // Shown again, the Void button asks again: a second click long after the first must not void at once.
+            delete voidButton.dataset.confirm;
+            voidButton.textContent = "Void this pass";
           };
 
           const inputs = {};
@@ -72,16 +75,23 @@ extension ConsoleScript {
             }
             saved.replaceChildren();
             if (!Object.keys(changes).length) { saved.append(el("p", { class: "notice" }, "Nothing changed.")); return; }
+            const save = form.querySelector("#save-fields");
+            save.disabled = true;
             try {
               pass = await api("PATCH", path, { data: { fields: changes } });
               for (const key of keys) original[key] = pass.fields ? pass.fields[key] : original[key];
               const pushes = pass.pushesQueued || 0;
               saved.append(el("p", { class: "notice" }, "Saved: version " + pass.updateTag + ". " +
                 (pushes === 1 ? "1 push" : pushes + " pushes") + " sent to the holder's devices."));
+              // What the template's rules found questionable in the new version (a number style on a text value):
+              // saved all the same, and said.
+              for (const warning of pass.warnings || []) saved.append(el("p", { class: "notice warn" }, "Warning: " + warning));
               draw();
               drawHistory().catch(() => {});
             } catch (error) {
               saved.append(problem(error));
+            } finally {
+              save.disabled = false;
             }
           });
 
@@ -94,14 +104,18 @@ extension ConsoleScript {
               return;
             }
             saved.replaceChildren();
+            voidButton.disabled = true;
             try {
               pass = Object.assign(await api("DELETE", path), {});
               saved.append(el("p", { class: "notice" }, "Voided: version " + pass.updateTag + "."));
+            } catch (error) { saved.append(problem(error)); } finally {
+              voidButton.disabled = false;
               draw();
-            } catch (error) { saved.append(problem(error)); }
+            }
           });
           unvoidButton.addEventListener("click", async () => {
             saved.replaceChildren();
+            unvoidButton.disabled = true;
             try {
               const campaign = await api("POST", "/api/v1/campaigns", { select: { passTypeIdentifier: type, serialNumbers: [serial] }, unvoid: true },
                 { idempotencyKey: randomKey() });
@@ -113,7 +127,7 @@ extension ConsoleScript {
               pass = await api("GET", path);
               saved.append(el("p", { class: "notice" }, pass.voided ? "The pass is still voided (" + state.state + ")." : "Unvoided: version " + pass.updateTag + "."));
               draw();
-            } catch (error) { saved.append(problem(error)); }
+            } catch (error) { saved.append(problem(error)); } finally { unvoidButton.disabled = false; }
           });
 
           const history = el("div", { id: "pass-history" });

@@ -89,14 +89,21 @@ extension ConsoleScript {
           }
           const query = passQuery(params);
           query.set("limit", "50");
-          const page = await api("GET", "/api/v1/passes?" + query.toString());
+          // A field filter scans a bounded number of passes per page: a page may end with no match and a cursor. Read
+          // on (a few pages at most) rather than say "No pass matches" above a Next page link.
+          let page = await api("GET", "/api/v1/passes?" + query.toString());
+          for (let reads = 1; !page.passes.length && page.nextCursor && reads < 20; reads++) {
+            query.set("cursor", page.nextCursor);
+            page = await api("GET", "/api/v1/passes?" + query.toString());
+          }
           const rows = page.passes.map((pass) => el("tr", {},
             el("td", {}, el("a", { href: passLink(pass) }, pass.serialNumber)),
             el("td", {}, pass.template), el("td", {}, formatDate(pass.lastModified)),
             el("td", {}, formatNumber(pass.registrations)), el("td", {}, pass.voided ? "Voided" : "—"),
             el("td", {}, pass.redemptions ? formatNumber(pass.redemptions) : "—")));
           results.append(table("Passes found", ["Serial number", "Template", "Last changed", "Devices", "Voided", "Redeemed"], rows,
-            { id: "passes-table", hideCaption: true, empty: "No pass matches." }));
+            { id: "passes-table", hideCaption: true,
+              empty: page.nextCursor ? "No pass matches among the passes read so far: the next page reads on." : "No pass matches." }));
           const exportQuery = passQuery(params);
           exportQuery.delete("cursor");
           exportQuery.set("format", "csv");
@@ -114,7 +121,8 @@ extension ConsoleScript {
           actions.append(el("a", { class: "button secondary", id: "export-csv", href: consoleBase + "/api/v1/passes?" + exportQuery.toString(), download: "passes.csv" },
             "Export every match as CSV"));
           results.append(actions);
-          announce(page.passes.length ? page.passes.length + " passes on this page." : "No pass matches.");
+          announce(page.passes.length ? page.passes.length + " passes on this page."
+            : page.nextCursor ? "No pass matches so far; the next page reads on." : "No pass matches.");
         };
         """#
 }

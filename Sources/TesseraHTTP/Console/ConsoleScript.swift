@@ -160,6 +160,9 @@ enum ConsoleScript {
           try {
             session = await api("GET", "/console/session");
           } catch (error) {
+            // 401 goes to the sign-in page; anything else (too many requests, the server out of reach) is said, not
+            // left as "Loading…".
+            if (error.status !== 401) show(problem(error));
             return;
           }
           document.getElementById("signed-in-as").textContent = "Signed in as " + session.signedInAs;

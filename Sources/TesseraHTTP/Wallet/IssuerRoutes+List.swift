@@ -63,7 +63,7 @@ extension IssuerRoutes {
             authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
             template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
             personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
-            lastModified: HTTPDate.format(pass.lastModified), registrations: listing.registrations,
+            lastModified: HTTPDate.format(min(pass.lastModified, Date())), registrations: listing.registrations,
             redemptions: listing.redemptions, redeemedAt: listing.firstRedeemedAt.map(RFC3339.format))
     }
 
@@ -93,7 +93,7 @@ extension IssuerRoutes {
                     ?? [ItemListResponse.cell(.object(values))]
                 return [pass.passTypeIdentifier, pass.serialNumber, pass.template] + fields + [
                     String(pass.voided), String(listing.redemptions > 0), String(listing.redemptions),
-                    String(listing.registrations), RFC3339.string(pass.lastModified),
+                    String(listing.registrations), RFC3339.string(min(pass.lastModified, Date())),
                 ]
             },
             object: { listing in
@@ -103,7 +103,7 @@ extension IssuerRoutes {
                     "template": .string(pass.template), "fields": .object(try await issuer.currentFieldValues(of: pass)),
                     "voided": .bool(pass.voided), "redeemed": .bool(listing.redemptions > 0),
                     "redemptions": .integer(listing.redemptions), "devices": .integer(listing.registrations),
-                    "updated": .string(RFC3339.string(pass.lastModified)),
+                    "updated": .string(RFC3339.string(min(pass.lastModified, Date()))),
                 ])
             })
     }

@@ -76,7 +76,9 @@ extension IssuerRoutes {
         guard let type, context.principal.covers(type) else {
             throw WebServiceError(.notFound, status: .notFound, "no template named \"\(name)\"")
         }
-        let counts = try await issuer.templateVersionCounts(named: name)
+        // An API key counts its own pass type's passes only; the admin, every pass made from the name.
+        let counts = try await issuer.templateVersionCounts(
+            named: name, passTypeIdentifier: context.principal.isAdmin ? nil : type)
         let items = counts.versions.map { VersionCounts.Item(version: $0.version, passes: $0.passes, current: $0.version == counts.current) }
         return try JSONBody.response(VersionCounts(
             name: name, currentVersion: counts.current, versions: items,

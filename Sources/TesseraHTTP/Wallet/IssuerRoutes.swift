@@ -42,6 +42,8 @@ struct IssuerRoutes: Sendable {
             var style: String?
             /// Its field keys, in the order the pass lists them.
             var fields: [String]?
+            /// The fields whose values are numbers (a number in the template, a number style or a currency).
+            var numericFields: [String]?
             var error: String?
         }
 
@@ -59,6 +61,7 @@ struct IssuerRoutes: Sendable {
             items.append(.init(
                 name: summary.name, contentVersion: summary.contentVersion, passTypeIdentifier: summary.passTypeIdentifier,
                 style: summary.style, fields: summary.error == nil ? try? await issuer.fieldKeys(ofTemplate: summary.name) : nil,
+                numericFields: summary.error == nil ? try? await issuer.numericFieldKeys(ofTemplate: summary.name) : nil,
                 error: summary.error))
         }
         return try JSONBody.response(TemplateList(templates: items))
@@ -96,18 +99,21 @@ struct IssuerRoutes: Sendable {
 
     /// - Parameter withFields: Whether to add every field's current value (answers about one pass a person reads:
     ///   read, change, void; not creation, where it would apply the template once more on the create path).
-    func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, withFields: Bool = false) async throws
-        -> PassState
+    /// - Parameter created: Whether the pass was made just now: it has no registration or redemption yet, so the
+    ///   answer reads nothing more from the store (a read failing after the commit would answer 5xx for a pass that
+    ///   exists, and a retry would make a second one).
+    func state(_ pass: PassRecord, pushesQueued: Int? = nil, warnings: [String]? = nil, withFields: Bool = false,
+               created: Bool = false) async throws -> PassState
     {
-        let redemption = try await issuer.redemptionSummary(of: pass)
+        let redemption = created ? nil : try await issuer.redemptionSummary(of: pass)
         let googleState = await google?.googleState(of: pass)
         return PassState(
             passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
             authenticationToken: pass.authenticationToken, downloadURL: issuer.downloadURL(for: pass),
             template: pass.template, data: try JSONValue(jsonData: pass.data), voided: pass.voided,
             personalized: pass.personalization != nil, updateTag: String(pass.updateTag),
-            lastModified: HTTPDate.format(pass.lastModified),
-            registrations: try await issuer.registrationCount(of: pass),
+            lastModified: HTTPDate.format(min(pass.lastModified, Date())),
+            registrations: created ? 0 : try await issuer.registrationCount(of: pass),
             redemptions: redemption?.redemptions ?? 0, redeemedAt: redemption.map { RFC3339.format($0.firstRedeemedAt) },
             pushesQueued: pushesQueued, googleSaveURL: googleState?.saveURL, google: googleState, warnings: warnings,
             fields: withFields ? try? await issuer.currentFieldValues(of: pass) : nil, holderPageURL: issuer.holderPageURL(for: pass))
@@ -123,7 +129,7 @@ struct IssuerRoutes: Sendable {
         }
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
         return try IssuerRequestBodies.created(
-            try await state(pass, warnings: warnings),
+            try await state(pass, warnings: warnings, created: true),
             location: "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)")
     }
 
@@ -137,17 +143,22 @@ struct IssuerRoutes: Sendable {
     }
 
     @Sendable func read(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
-        try JSONBody.response(try await state(try await existing(context), withFields: true))
+        let pass = try await existing(context)
+        return EntityTag.tagged(try JSONBody.response(try await state(pass, withFields: true)), pass)
     }
 
     @Sendable func change(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
         let type = try PathSegments.passTypeIdentifier(in: context)
         let serial = try PathSegments.serialNumber(in: context)
+        let ifUpdateTags = try EntityTag.updateTags(ifMatch: request.headers[.ifMatch])
         let body = try await JSONBody.decode(IssuerRequestBodies.Change.self, from: request, limit: maximumPassDataBodySize)
         guard let (update, warnings) = try await issuer.changePassReportingWarnings(
-            passTypeIdentifier: type, serialNumber: serial, data: body.data)
+            passTypeIdentifier: type, serialNumber: serial, data: body.data, ifUpdateTags: ifUpdateTags)
         else { throw IssuerError.notFound }
-        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings, withFields: true))
+        return EntityTag.tagged(
+            try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, warnings: warnings,
+                                                  withFields: true)),
+            update.pass)
     }
 
     @Sendable func void(_ request: Request, context: WebServiceRequestContext) async throws -> Response {

@@ -20,14 +20,14 @@ extension OrderIssuerRoutes {
                 row: { listing in
                     let order = listing.record
                     return [order.passTypeIdentifier, order.serialNumber, order.template, String(listing.registrations),
-                            RFC3339.string(order.lastModified)]
+                            RFC3339.string(min(order.lastModified, Date()))]
                 },
                 object: { listing in
                     let order = listing.record
                     return .object([
                         "orderTypeIdentifier": .string(order.passTypeIdentifier),
                         "orderIdentifier": .string(order.serialNumber), "template": .string(order.template),
-                        "devices": .integer(listing.registrations), "updated": .string(RFC3339.string(order.lastModified)),
+                        "devices": .integer(listing.registrations), "updated": .string(RFC3339.string(min(order.lastModified, Date()))),
                     ])
                 })
         }

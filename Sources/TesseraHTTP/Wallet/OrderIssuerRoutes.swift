@@ -70,7 +70,7 @@ struct OrderIssuerRoutes: Sendable {
             authenticationToken: handOff.authenticationToken, webServiceURL: handOff.webServiceURL,
             downloadURL: handOff.downloadURL, template: order.template,
             order: document, problem: problem, updateTag: String(order.updateTag),
-            lastModified: HTTPDate.format(order.lastModified),
+            lastModified: HTTPDate.format(min(order.lastModified, Date())),
             registrations: devices,
             pushesQueued: pushesQueued, warnings: warnings)
     }
