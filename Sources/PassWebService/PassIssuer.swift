@@ -239,12 +239,28 @@ public final class PassIssuer: WalletItemIssuer {
             // A change that changes nothing (the same request sent again) is no new version: no push to the holder's
             // devices, no pass.updated event.
             if next.data == current.data { return (PassUpdate(pass: current, pushesQueued: 0), []) }
+            try Self.checkDataSize(next.data, was: current.data)
             let built = try await build(next, entry: try await templateEntry(for: current))
             guard let update = try await apply(PassChange(data: next.data, onlyIfUpdateTag: current.updateTag), to: current)
             else { continue }
             remember(built.bundle, for: update.pass)
             return (update, built.warnings)
         }
+    }
+
+    /// The most a pass's stored data document may hold, its own images in base64 included. Each request is limited
+    /// (8 MiB by default), and changes merge into the data, so images added one change after another would otherwise
+    /// grow it without end, read whole by every rebuild, listing page and campaign batch.
+    public static let maximumDataSize = 16 << 20
+
+    /// Refuses data that grows past ``maximumDataSize`` (422 naming `data`). A pass already past it (stored before
+    /// the bound) may still be changed by what does not make it larger: an image removed, a void.
+    static func checkDataSize(_ data: Data, was previous: Data) throws {
+        guard data.count > maximumDataSize, data.count > previous.count else { return }
+        throw IssuerError.invalidData("""
+            data: the pass's data would be \(data.count) bytes with this change, more than \(maximumDataSize) \
+            (16 MiB): remove images it no longer needs (an image set to null) before adding others
+            """)
     }
 
     /// A partial data document merged into a pass's data, as a change merges it: top-level keys replace (a `null`

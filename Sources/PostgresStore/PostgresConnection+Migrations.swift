@@ -38,6 +38,11 @@ extension PostgresConnection {
         }
         let pending = migrations.enumerated().filter { !applied.contains($0.offset + 1) }
         guard !pending.isEmpty else { return }
+        // Said before it runs: on a large store a migration that builds an index reads every row, with the server
+        // not yet listening, and the tables it changes locked to every other process until it commits.
+        logger.notice("applying \(kind) migrations", metadata: [
+            "versions": "\(pending.map { String($0.offset + 1) }.joined(separator: ", "))",
+        ])
         // Every pending migration and its version row in one anonymous PL/pgSQL block: one round trip instead of one
         // per statement, so a store migrating on a busy machine holds its lock for as little time as the server needs.
         let tag = "$tessera_migration$"

@@ -39,6 +39,27 @@ extension ConsoleBrowserTests {
             #expect(try await page.text("#campaign-count") { $0 == "1 pass matches." } == "1 pass matches.")
             try await page.driver.click("#change-data")
             #expect(try await page.text("#campaign-count") { $0 == "2 passes match." } == "2 passes match.")
+
+            // A sign-in in another tab (the admin, here) replaces this page's session: a change from this page is
+            // refused with what to do, not a bare 403, and nothing is made.
+            let signedIn = try await page.driver.executeAsync("""
+                const done = arguments[arguments.length - 1];
+                fetch('/console/session', { method: 'POST', credentials: 'same-origin',
+                  headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: \(try Self.jsonString(ServeProcess.adminToken)) }) })
+                  .then((r) => done(r.status)).catch((e) => done('failed: ' + e));
+                """)
+            #expect("\(signedIn ?? "")" == "200" || "\(signedIn ?? "")" == "201", "\(String(describing: signedIn))")
+            try await page.driver.click("#change-void")
+            try await page.driver.click("#start-campaign")
+            let refused = try await page.text("#campaign-result") { !$0.isEmpty }
+            #expect(refused.contains("signed in again in another tab"), "\(refused)")
+            let campaigns = try OrdersServer.json(try await page.server.api("GET", "/api/v1/campaigns").body)
+            #expect((campaigns["campaigns"] as? [Any])?.isEmpty == true, "\(campaigns)")
         }
+    }
+
+    /// `text` as a JSON string literal, for a script.
+    static func jsonString(_ text: String) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
     }
 }

@@ -101,6 +101,36 @@ struct PassIssuerEmptyChangeTests {
     }
 }
 
+/// Changes merge into a pass's data: its size is bounded as a whole, not only per request.
+@Suite("PassIssuer data size")
+struct PassIssuerDataSizeTests {
+    @Test("a change that would take the pass's data past 16 MiB is refused 422 naming data; the pass stays as it was")
+    func dataSizeBounded() async throws {
+        let fixture = try WebServiceFixture()
+        let pass = try await fixture.createPass(serial: "DS-1")
+        let issuer = fixture.issuer
+        // Each change under the request limit, together past the pass's: 3 of 6 MiB.
+        let chunk = String(repeating: "x", count: 6 << 20)
+        for (index, key) in ["section", "row"].enumerated() {
+            let changed = try await issuer.changePass(
+                passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "DS-1", data: ["note\(index)": .string(chunk)])
+            #expect(changed != nil, "\(key)")
+        }
+        let before = try #require(try await fixture.store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "DS-1"))
+        let refused = await #expect(throws: IssuerError.self) {
+            try await issuer.changePass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "DS-1",
+                                        data: ["note2": .string(chunk)])
+        }
+        #expect(refused?.status == .unprocessableContent && refused?.field == "data", "\(String(describing: refused))")
+        let after = try #require(try await fixture.store.pass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "DS-1"))
+        #expect(after.updateTag == before.updateTag)
+        // What does not make it larger is still taken: a value removed.
+        let smaller = try await issuer.changePass(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "DS-1",
+                                                  data: ["note0": .null])
+        #expect(smaller.map { $0.pass.updateTag != before.updateTag } == true)
+    }
+}
+
 /// A burst of changes moves a pass's stamp ahead of the clock; `Last-Modified` never says a time after the answer's.
 @Suite("Last-Modified not after Date")
 struct LastModifiedClockTests {

@@ -28,9 +28,10 @@ extension CheckoutService {
     public func authorizePayment(_ body: Data, session: CheckoutSession) async throws -> AuthorizationResult {
         do {
             var session = session
-            // A claim made from a session read before another payment's decline is made again from the session as
-            // it is now (its next attempt number), a few times at most.
-            for _ in 0..<3 {
+            // A claim made from a session read before another payment's decline, or before a sheet update, is made
+            // again from the session as it is now (its next attempt number), ten times at most: a session still
+            // pending after that many changes in between is answered as busy, never charged from a stale read.
+            for _ in 0..<10 {
                 do {
                     return try await checkAndClaim(body, session: session)
                 } catch is SessionChangedBeforeClaim {

@@ -179,6 +179,7 @@ extension CampaignRunner {
         }
         if let message = request.message { document[PassIssuer.messageKey] = .string(message) }
         let data = try JSONValue.object(document).jsonData(sortedKeys: true, prettyPrinted: false)
+        if data != pass.data { try PassIssuer.checkDataSize(data, was: pass.data) }
         return CampaignPassChange(
             serialNumber: pass.serialNumber, updateTag: pass.updateTag, data: data == pass.data ? nil : data, voided: voided,
             templateVersion: templateVersion, previous: pass)

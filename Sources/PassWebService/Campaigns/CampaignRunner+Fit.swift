@@ -21,8 +21,8 @@ extension CampaignRunner {
     /// message merged), and that version's answer holds for its other passes, so a campaign over one version signs
     /// no more than its trial. That holds while the change sets field values and images only, which fit or not the
     /// same way on every pass of a version; a change of other keys (`barcodes`, an encoding, dates) may fit one
-    /// pass's own data (its barcode message) and not another's, so each further pass is checked too (validated, not
-    /// signed). Republishing: each pass's own field keys are looked up in the current content, and the
+    /// pass's own data (its barcode message) and not another's, so each pass is validated too (not signed), before
+    /// the version's trial. Republishing: each pass's own field keys are looked up in the current content, and the
     /// change is tried once per version the passes come from.
     func misfit(_ pass: PassRecord, request: CampaignRequest, fits: TemplateVersionFits) async throws -> String? {
         switch request.action {
@@ -30,10 +30,13 @@ extension CampaignRunner {
             return nil
         case .data:
             let key = "\(pass.template)\u{0}\(pass.templateVersion ?? "")"
-            if let known = fits.verdict(key) {
-                guard known == nil, Self.dependsOnEachPass(request) else { return known }
-                return try check(pass, request: request, entry: try await issuer.templateEntry(for: pass))
+            // Each pass validated first when its own data may decide (so the version's trial, below, is made on a pass
+            // whose data fits, and a pass that does not fit never decides for the others).
+            if Self.dependsOnEachPass(request),
+               let reason = try check(pass, request: request, entry: try await issuer.templateEntry(for: pass)) {
+                return reason
             }
+            if let known = fits.verdict(key) { return known }
             let entry = try await issuer.templateEntry(for: pass)
             let verdict = try await trial(pass, request: request, entry: entry)
             fits.record(key, verdict)

@@ -24,7 +24,8 @@ enum ConsoleCookie {
         let expected = ConsoleSessionService.csrfToken(secret: secret)
         guard let given = request.headers[csrfHeader], SecretToken.constantTimeEqual(given, expected) else {
             throw WebServiceError(.forbidden, status: .forbidden,
-                                  "X-CSRF-Token: a console request that changes something must carry the session's CSRF token")
+                                  "X-CSRF-Token: a console request that changes something must carry the session's CSRF token",
+                                  field: "X-CSRF-Token")
         }
         if let origin = request.headers[.origin]?.lowercased() {
             let hosts = [request.head.authority, request.headers[HTTPField.Name("X-Forwarded-Host")!]].compactMap { $0?.lowercased() }

@@ -109,6 +109,8 @@ extension ConsoleScript {
           webhookStatus.timer = window.setTimeout(() => webhookStatus(box).catch(() => {}), 5000);
           const answer = await api("GET", "/api/v1/webhooks");
           if (!answer.endpoint) {
+            // Nothing to follow: configured only at start-up.
+            window.clearTimeout(webhookStatus.timer);
             box.webhook = null;
             box.replaceChildren(el("p", {}, "No webhook endpoint is configured: start the server with --webhook-url and --webhook-secret-file to have every event posted, signed, to your system. The events below can also be read with GET /api/v1/events."));
             return;

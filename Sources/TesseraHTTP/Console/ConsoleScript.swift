@@ -81,6 +81,11 @@ enum ConsoleScript {
           const data = type.includes("json") ? await response.json().catch(() => null) : null;
           if (!response.ok) {
             const detail = data && data.error ? data.error : null;
+            // A sign-in in another tab replaced this page's session: its token is the old one's. Said, not retried (the
+            // new session may be another identity's).
+            if (response.status === 403 && detail && detail.field === "X-CSRF-Token" && method !== "GET") {
+              throw new ConsoleError("You signed in again in another tab: reload this page to go on as that session.", 403);
+            }
             throw new ConsoleError(detail && detail.message ? detail.message : "The server answered " + response.status + ".", response.status);
           }
           return data;

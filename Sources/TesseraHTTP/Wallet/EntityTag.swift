@@ -19,6 +19,9 @@ enum EntityTag {
     /// - Throws: ``IssuerError`` 400 naming `If-Match` when it is not a list of quoted entity tags.
     static func updateTags(ifMatch header: String?) throws -> Set<Int64>? {
         guard let header else { return nil }
+        guard header.utf8.count <= 1024 else {
+            throw IssuerError.badHeader("If-Match", "at most 1024 bytes (a pass's ETag, or a few)")
+        }
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         if trimmed == "*" { return nil }
         var tags: Set<Int64> = []

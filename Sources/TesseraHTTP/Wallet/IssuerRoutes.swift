@@ -128,9 +128,9 @@ struct IssuerRoutes: Sendable {
             else { throw IssuerError.unknownTemplate(body.template) }
         }
         let (pass, warnings) = try await issuer.createPassReportingWarnings(template: body.template, data: body.data ?? [:])
-        return try IssuerRequestBodies.created(
+        return EntityTag.tagged(try IssuerRequestBodies.created(
             try await state(pass, warnings: warnings, created: true),
-            location: "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)")
+            location: "\(issuer.webServiceURL)/api/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"), pass)
     }
 
     private func existing(_ context: WebServiceRequestContext) async throws -> PassRecord {
@@ -167,7 +167,9 @@ struct IssuerRoutes: Sendable {
         guard let update = try await issuer.voidPass(passTypeIdentifier: type, serialNumber: serial) else {
             throw IssuerError.notFound
         }
-        return try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, withFields: true))
+        return EntityTag.tagged(
+            try JSONBody.response(try await state(update.pass, pushesQueued: update.pushesQueued, withFields: true)),
+            update.pass)
     }
 
     @Sendable func download(_ request: Request, context: WebServiceRequestContext) async throws -> Response {
