@@ -32,6 +32,12 @@ public struct PersonalizationRequest: Sendable {
             throw Self.invalid(
                 "personalizationToken", "must be 1-\(Self.maximumTokenLength) characters without control characters")
         }
+        // The answer is the token signed with the pass certificate, as a pass's manifest is signed: a "token" that
+        // is a JSON document (a manifest of someone's making) would come back as a valid pass signature. Wallet's
+        // tokens are opaque text; JSON's brackets and quotes are refused.
+        guard !token.unicodeScalars.contains(where: { "{}[]\"".unicodeScalars.contains($0) }) else {
+            throw Self.invalid("personalizationToken", "must not hold { } [ ] or \" (a token, not a document)")
+        }
         guard case .object(let info)? = members["requiredPersonalizationInfo"] else {
             throw Self.invalid("requiredPersonalizationInfo", "must be an object")
         }

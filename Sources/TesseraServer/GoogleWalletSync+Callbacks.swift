@@ -41,12 +41,27 @@ extension GoogleWalletSync {
     /// them), at most once a minute.
     private func verify(_ body: Data) async throws -> GoogleCallback {
         let cached = callbackKeys.withLock { $0 }
+        var refusal: (any Error)?
         if let cached {
             do {
                 return try GoogleCallbackVerifier(issuerId: configuration.issuerId, keys: cached.keys).verify(body, now: now())
             } catch where now().timeIntervalSince(cached.read) < 60 {
                 throw error
-            } catch {}
+            } catch {
+                refusal = error
+            }
+        }
+        // Read again (Google rotates its keys) unless a read was asked for in the last 10 s: then the callback is
+        // judged by the keys at hand, or, with none, answered unavailable (Google sends it again).
+        let asking = now()
+        let mayAsk = callbackKeysAskedAt.withLock { last -> Bool in
+            if let last, asking.timeIntervalSince(last) < 10 { return false }
+            last = asking
+            return true
+        }
+        guard mayAsk else {
+            if let refusal { throw refusal }
+            throw KeysUnreadable(reason: "Google's callback keys were asked for less than 10 s ago and could not be read")
         }
         let keys = try await readCallbackKeys()
         callbackKeys.withLock { $0 = (keys, now()) }

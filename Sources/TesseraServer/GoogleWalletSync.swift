@@ -72,6 +72,9 @@ public final class GoogleWalletSync: Service, GoogleWalletLinking, Sendable {
     let seen = Mutex<EventCursor?>(nil)
     /// Google's callback signing keys and when they were read.
     let callbackKeys = Mutex<(keys: GoogleCallbackKeys, read: Date)?>(nil)
+    /// When the callback keys were last asked for (read or not): one read at a time, and at most one every 10 s, so
+    /// that forged callbacks (anyone can post one) cannot make the server fetch Google's keys for each of them.
+    let callbackKeysAskedAt = Mutex<Date?>(nil)
     /// The update tag of each pass's state this process last sent.
     let deliveredTags = Mutex<[GoogleChanges.Key: Int64]>([:])
     /// The classes this process sent, by id: their content's hash.

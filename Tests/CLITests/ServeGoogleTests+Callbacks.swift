@@ -119,6 +119,8 @@ struct ServeGoogleCallbackTests {
         #expect(missing.status == 404)
         let headers = try #require(try await server.send("GET", "/p/\(token)"))
         #expect(headers.head.lowercased().contains("content-security-policy: default-src 'none'"))
+        // Its address holds the download token: not passed on to the wallets it links to.
+        #expect(headers.head.lowercased().contains("referrer-policy: no-referrer"), "\(headers.head)")
         _ = try await server.terminate()
     }
 }

@@ -32,6 +32,9 @@ struct PersonalizationAbuseTests {
                 (#"{"personalizationToken":"x","requiredPersonalizationInfo":{"fullName":"a\nb"}}"#, "requiredPersonalizationInfo.fullName"),
                 (#"{"personalizationToken":"x","requiredPersonalizationInfo":{"ISOCountryCode":"USA"}}"#, "requiredPersonalizationInfo.ISOCountryCode"),
                 (#"{"personalizationToken":"","requiredPersonalizationInfo":{"fullName":"A"}}"#, "personalizationToken"),
+                // A manifest of someone's making sent as the token: it would come back signed with the pass certificate.
+                (#"{"personalizationToken":"{\"pass.json\":\"0000\"}","requiredPersonalizationInfo":{"fullName":"A"}}"#,
+                 "personalizationToken"),
                 (#"{"personalizationToken":"x","requiredPersonalizationInfo":{}}"#, "requiredPersonalizationInfo"),
                 (#"{"personalizationToken":"x"}"#, "requiredPersonalizationInfo"),
                 ("", "body"),

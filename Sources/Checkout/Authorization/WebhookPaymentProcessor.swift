@@ -159,8 +159,16 @@ public final class WebhookPaymentProcessor: PaymentProcessor, Service, Sendable 
             "currencyCode": .string(request.currencyCode),
             "transactionIdentifier": .string(request.transactionIdentifier),
         ]
-        object["network"] = request.paymentMethod?.network.map { JSONValue.string($0) }
-        object["type"] = request.paymentMethod?.type.map { JSONValue.string($0) }
+        // The network and type the sheet names are outside Apple's signature: a decrypted payment's account number
+        // gives its own scheme (as the order records it), and a type is passed on only when it is one Apple names.
+        let named = request.paymentMethod?.network
+        let scheme = request.paymentData.flatMap {
+            PaymentNetwork.scheme(ofAccountNumber: $0.applicationPrimaryAccountNumber, named: named)?.schemeName
+        }
+        object["network"] = (scheme ?? named).map { JSONValue.string($0) }
+        if let type = request.paymentMethod?.type, CheckoutService.paymentMethodTypes.contains(type) {
+            object["type"] = .string(type)
+        }
         object["paymentSource"] = request.cardPayment == nil ? "applePay" : "card"
         if let card = request.cardPayment {
             var fields: [String: JSONValue] = ["token": .string(card.token)]

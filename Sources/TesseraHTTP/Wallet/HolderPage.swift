@@ -47,7 +47,8 @@ struct HolderPage: Sendable {
         let title = content?.pass.description.map { strings[$0] ?? $0 } ?? pass.serialNumber
         let organization = content?.pass.organizationName.map { strings[$0] ?? $0 } ?? ""
         let apple = issuer.downloadURL(for: pass)
-        let googleURL = await google?.googleState(of: pass)?.saveURL
+        // Made only where the page offers it (not on an iPhone): the save link is signed, and its state read, each time.
+        let googleURL = device == .iPhone ? nil : await google?.googleState(of: pass)?.saveURL
         var buttons: [String] = []
         if device != .android || googleURL == nil {
             buttons.append(#"<a class="wallet" id="apple-wallet" href="\#(MarkupText.html(apple))">Add to Apple Wallet</a>"#)
@@ -104,6 +105,8 @@ struct HolderPage: Sendable {
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
             .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
             .vary: "User-Agent", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            // The page's address carries the pass's download token: never sent on to the wallets it links to.
+            HTTPField.Name("Referrer-Policy")!: "no-referrer",
         ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
