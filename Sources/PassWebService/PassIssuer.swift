@@ -317,8 +317,8 @@ public final class PassIssuer: WalletItemIssuer {
     ///   - token: Wallet's personalization token.
     ///   - information: The holder's details, already checked (see `PersonalizationRequest`).
     /// - Returns: The detached CMS signature of the token's UTF-8 bytes.
-    /// - Throws: ``IssuerError/notAwaitingPersonalization`` when the pass does not offer enrollment or is already
-    ///   personalized (nothing changes).
+    /// - Throws: ``IssuerError/notAwaitingPersonalization`` when the pass does not offer enrollment, is already
+    ///   personalized, or is voided (nothing changes: a voided pass takes no new version from its holder).
     ///
     /// The same details sent again (the answer to the first enrollment was lost on its way to the device) are answered
     /// with the new token signed, and change nothing: the device can then fetch the personalized pass. Other details
@@ -327,7 +327,8 @@ public final class PassIssuer: WalletItemIssuer {
         let info = try JSONValue.object(information).jsonData(sortedKeys: true, prettyPrinted: false)
         // Compared as JSON: a store may give the document back spaced differently than it was written.
         let same = { (stored: Data?) in stored.flatMap { try? JSONValue(jsonData: $0) } == .object(information) }
-        guard pass.personalization == nil || same(pass.personalization), try await templateEntry(for: pass).isPersonalizable
+        guard !pass.voided, pass.personalization == nil || same(pass.personalization),
+              try await templateEntry(for: pass).isPersonalizable
         else {
             throw IssuerError.notAwaitingPersonalization
         }

@@ -75,6 +75,19 @@ struct PersonalizationAbuseTests {
         }
     }
 
+    @Test("a voided pass takes no enrollment: 404 as any pass not awaiting one, no new version")
+    func voidedPassRefused() async throws {
+        let fixture = try WebServiceFixture()
+        _ = try await fixture.createPass(template: "store-card-rewards", serial: "P-V")
+        let voided = try #require(try await fixture.issuer.voidPass(passTypeIdentifier: Self.type, serialNumber: "P-V"))
+        try await fixture.withClient { client in
+            let answer = try await personalize(client, "P-V", Self.valid)
+            #expect(answer.status == .notFound)
+        }
+        let stored = try await fixture.store.pass(passTypeIdentifier: Self.type, serialNumber: "P-V")
+        #expect(stored?.updateTag == voided.pass.updateTag && stored?.personalization == nil)
+    }
+
     @Test("concurrent enrollments: exactly one wins")
     func concurrentEnrollments() async throws {
         let fixture = try WebServiceFixture(personalizationBurst: 100)
