@@ -8,6 +8,17 @@ import TesseraTestSupport
 /// is told what happened to the money, never a server error, and recovery finishes the payment with the same key.
 @Suite("Authorization: the store failing around the processor call")
 struct AuthorizationStoreFailureTests {
+    /// A new session for one ticket, paid with Apple Pay: its id and the authorization's answer.
+    static func payForTicket(_ fixture: CheckoutFixture, _ client: LiveTestClient) async throws
+        -> (id: String, status: HTTPResponse.Status, result: [String: Any])
+    {
+        let id = try await AuthorizationStateTests.ticketSession(client)
+        let payment = try fixture.payment(minorUnits: 4871, applicationData: AuthorizationStateTests.applicationData(id),
+                                          shippingContact: CheckoutFixture.ticketContact)
+        let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+        return (id, status, result)
+    }
+
     @Test("approved, and the order not written: 502 processorUnknown, then recovery records the one order")
     func approvedOrderNotWritten() async throws {
         let processor = CountingProcessor()
@@ -17,10 +28,7 @@ struct AuthorizationStoreFailureTests {
                 FailingCheckoutStore($0, failing: [.completeAuthorization: 1, .updateAuthorizingSession: 1])
             })
         try await fixture.withClient { client in
-            let id = try await AuthorizationStateTests.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: AuthorizationStateTests.applicationData(id),
-                                              shippingContact: CheckoutFixture.ticketContact)
-            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            let (id, status, result) = try await Self.payForTicket(fixture, client)
             #expect(status.code == 502, "\(result)")
             #expect(result["code"] as? String == "processorUnknown")
             // Neither the order nor the processorUnknown mark was written: the session is still held.
@@ -44,10 +52,7 @@ struct AuthorizationStoreFailureTests {
             processor: processor, configuration: .init(authorizationLease: 0),
             wrapStore: CheckoutStoreWrapper { FailingCheckoutStore($0, failing: [.updateAuthorizingSession: 1]) })
         try await fixture.withClient { client in
-            let id = try await AuthorizationStateTests.ticketSession(client)
-            let payment = try fixture.payment(minorUnits: 4871, applicationData: AuthorizationStateTests.applicationData(id),
-                                              shippingContact: CheckoutFixture.ticketContact)
-            let (status, result) = try await client.post("/checkout/v1/sessions/\(id)/authorize", data: payment)
+            let (id, status, result) = try await Self.payForTicket(fixture, client)
             #expect(status.code == 402, "\(result)")
             #expect(result["code"] as? String == "declined")
 
