@@ -16,22 +16,22 @@ extension PassIssuer {
     /// the holder's details set in fields whose keys match (`fullName`, `emailAddress`, `postalCode`, ...).
     func buildNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws -> (bundle: Data, warnings: [String]) {
         let (builder, data) = try prepare(pass, entry: entry)
-        do {
-            let built = try builder.build(data: data)
-            return (built.bundle, built.warnings.map(Self.warningText))
-        } catch let error as PassModelError {
-            throw IssuerError.invalidData("data: \(error.description)")
-        } catch let error as PassBundleError {
-            throw IssuerError.serverFault(error, items: "passes") ?? Self.refusal(error)
-        }
+        let built = try Self.asIssuerErrors { try builder.build(data: data) }
+        return (built.bundle, built.warnings.map(Self.warningText))
     }
 
     /// Checks that `pass` builds with `entry`, as ``buildNow(_:entry:)`` does, without making or signing its bundle.
     /// - Throws: ``IssuerError`` 422 for data the template refuses.
     func checkNow(_ pass: PassRecord, entry: TemplateLibrary.Entry) throws {
         let (builder, data) = try prepare(pass, entry: entry)
+        _ = try Self.asIssuerErrors { try builder.check(data: data) }
+    }
+
+    /// A builder's errors as the issuer answers them: data the template refuses 422 naming the field, a server
+    /// fault (a signing identity that cannot sign) as its own.
+    private static func asIssuerErrors<T>(_ body: () throws -> T) throws -> T {
         do {
-            _ = try builder.check(data: data)
+            return try body()
         } catch let error as PassModelError {
             throw IssuerError.invalidData("data: \(error.description)")
         } catch let error as PassBundleError {

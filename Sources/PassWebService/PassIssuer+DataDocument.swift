@@ -82,21 +82,24 @@ extension PassIssuer {
         }
     }
 
+    /// Every field of `pass`, whichever its style.
+    static func fields(of pass: Pass) -> [PassField] {
+        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard].compactMap { $0 }.flatMap(\.allFields)
+    }
+
     static func fieldKeys(of pass: Pass) -> [String] {
-        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
-            .compactMap { $0 }.flatMap(\.allFields).compactMap(\.key)
+        fields(of: pass).compactMap(\.key)
     }
 
     /// The keys of `pass`'s fields whose value is a number: a number in the template, or a field with a number style
     /// or a currency (which Wallet applies to numbers only).
     static func numericFieldKeys(of pass: Pass) -> [String] {
-        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
-            .compactMap { $0 }.flatMap(\.allFields).compactMap { field in
-                switch field.value {
-                case .integer, .number: return field.key
-                default: return field.numberStyle != nil || field.currencyCode != nil ? field.key : nil
-                }
+        fields(of: pass).compactMap { field in
+            switch field.value {
+            case .integer, .number: return field.key
+            default: return field.numberStyle != nil || field.currencyCode != nil ? field.key : nil
             }
+        }
     }
 
     static func document(_ data: Data) throws -> [String: JSONValue] {

@@ -186,15 +186,14 @@ extension CampaignRunner {
     }
 
     static func fieldValues(of pass: Pass) -> [(key: String, value: JSONValue)] {
-        [pass.boardingPass, pass.coupon, pass.eventTicket, pass.generic, pass.storeCard]
-            .compactMap { $0 }.flatMap(\.allFields).compactMap { field in
-                guard let key = field.key, let value = field.value else { return nil }
-                switch value {
-                case .string(let text): return (key, .string(text))
-                case .integer(let number): return (key, .integer(number))
-                case .number(let number): return (key, .number(number))
-                }
+        PassIssuer.fields(of: pass).compactMap { field in
+            guard let key = field.key, let value = field.value else { return nil }
+            switch value {
+            case .string(let text): return (key, .string(text))
+            case .integer(let number): return (key, .integer(number))
+            case .number(let number): return (key, .number(number))
             }
+        }
     }
 
     /// Field values compare as text, or as numbers when both are numbers.
