@@ -63,7 +63,7 @@ final class TemplateLibrary: VersionedTemplateLibrary {
     }
 
     /// Reads template `name` from the templates folder (reads and hashes files: call it off the event loops). The
-    /// entry is not kept: ``TemplateVersions/keepCurrent(_:named:)`` keeps it, once its version is in the store.
+    /// entry is not kept: ``TemplateVersions/keepCurrent(_:named:readIn:)`` keeps it, once its version is in the store.
     /// - Returns: The entry and its template's content, serialized for the store.
     /// - Throws: ``IssuerError`` `unknownTemplate` or `invalidTemplate`.
     func read(named name: String) throws -> (entry: Entry, content: Data) {

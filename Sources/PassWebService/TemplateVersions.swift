@@ -50,7 +50,9 @@ final class TemplateVersions<Source: TemplateFolderSource, Entry: VersionedTempl
 
     /// The sources and how many times they were replaced.
     private let sources: Mutex<(list: [Source], generation: Int)>
-    private let current = Mutex([String: Entry]())
+    /// Each template's current content, and how many times it was forgotten (a read that began before the last
+    /// ``forgetCurrent()`` may hold the files as they were before the edit it was forgotten for: it is not kept).
+    private let current = Mutex((entries: [String: Entry](), reading: 0))
     private let earlier = Mutex([VersionKey: Entry]())
 
     /// The template names in a folder.
@@ -118,14 +120,18 @@ final class TemplateVersions<Source: TemplateFolderSource, Entry: VersionedTempl
         sources.withLock { $0 = (replacement, $0.generation + 1) }
         let owners = Self.owners(of: replacement, names: names)
         self.owners.withLock { $0 = owners }
-        current.withLock { $0.removeAll() }
+        current.withLock { $0 = ([:], $0.reading + 1) }
         earlier.withLock { $0.removeAll() }
     }
 
     /// The current content of template `name` when it is loaded, else `nil` (nothing is read).
     func loadedEntry(named name: String) -> Entry? {
-        current.withLock { $0[name] }
+        current.withLock { $0.entries[name] }
     }
+
+    /// How many times the current content was forgotten: a read notes it before it looks at the files, and what it
+    /// read is kept as current only when no edit was noticed meanwhile (see ``keepCurrent(_:named:readIn:)``).
+    var reading: Int { current.withLock { $0.reading } }
 
     /// Version `version` of template `name` signing items of `type`, when it is loaded (as the current content or an
     /// earlier one), else `nil`.
@@ -137,17 +143,24 @@ final class TemplateVersions<Source: TemplateFolderSource, Entry: VersionedTempl
     }
 
     /// The loaded templates' current versions, by name.
-    var loadedVersions: [String: String] { current.withLock { $0.mapValues(\.version) } }
+    var loadedVersions: [String: String] { current.withLock { $0.entries.mapValues(\.version) } }
 
-    /// Keeps `entry` as the current content of `name`; the content it replaces stays available as an earlier version.
-    /// An entry built with signers replaced meanwhile is not kept (the next use builds it again with the new ones).
-    func keepCurrent(_ entry: Entry, named name: String) {
-        let replaced = current.withLock { current -> Entry? in
-            guard entry.generation == generation else { return nil }
-            defer { current[name] = entry }
-            return current[name]
+    /// Keeps `entry`, read when ``reading`` was `reading`, as the current content of `name`; the content it replaces
+    /// stays available as an earlier version. An entry built with signers replaced meanwhile is not kept (the next use
+    /// builds it again with the new ones); one read before an edit was noticed (the files may have changed under the
+    /// read) is kept only as an earlier version, so the next use reads the files again.
+    func keepCurrent(_ entry: Entry, named name: String, readIn reading: Int) {
+        guard entry.generation == generation else { return }
+        let (kept, replaced) = current.withLock { current -> (Bool, Entry?) in
+            guard current.reading == reading else { return (false, nil) }
+            defer { current.entries[name] = entry }
+            return (true, current.entries[name])
         }
-        if let replaced, replaced.version != entry.version || replaced.signedTypeIdentifier != entry.signedTypeIdentifier {
+        if !kept {
+            keepEarlier(entry, named: name)
+        } else if let replaced,
+                  replaced.version != entry.version || replaced.signedTypeIdentifier != entry.signedTypeIdentifier
+        {
             earlier.withLock { $0[VersionKey(name, replaced)] = replaced }
         }
     }
@@ -163,8 +176,8 @@ final class TemplateVersions<Source: TemplateFolderSource, Entry: VersionedTempl
     /// available for the items pinned to them.
     func forgetCurrent() {
         let dropped = current.withLock { current in
-            defer { current.removeAll() }
-            return current
+            defer { current = ([:], current.reading + 1) }
+            return current.entries
         }
         earlier.withLock { earlier in
             for (name, entry) in dropped { earlier[VersionKey(name, entry)] = entry }
@@ -196,11 +209,14 @@ extension VersionedTemplateLibrary {
     /// it, so every server process can build the items pinned to it.
     func currentEntry(named name: String, store: any PassStore, now: Date) async throws -> Entry {
         if let entry = versions.loadedEntry(named: name) { return entry }
+        // Noted before the files are read: an edit noticed while they are (a reload racing this first use) makes
+        // what is read here a version only this use gets, not the current content for every later one.
+        let reading = versions.reading
         let (entry, content) = try await NIOThreadPool.singleton.runIfActive { try read(named: name) }
         if let store = store as? any TemplateVersionStore {
             _ = try await store.saveTemplateVersion(name: name, version: entry.version, content: content, now: now)
         }
-        versions.keepCurrent(entry, named: name)
+        versions.keepCurrent(entry, named: name, readIn: reading)
         return entry
     }
 

@@ -24,12 +24,14 @@ final class IdentityMonitor: Service, Sendable {
     private let pushes: (sender: TopicPushSender, endpoint: APNsClient.Configuration)?
     private let logger: Logger
     private let now: @Sendable () -> Date
+    private let signals: UnixSignalsSequence?
 
     init(
         settings: ServerConfiguration.Identities, issuer: PassIssuer, orderIssuer: OrderIssuer?, health: IdentityHealth,
         pushes: (sender: TopicPushSender, endpoint: APNsClient.Configuration)?, logger: Logger,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, signals: UnixSignalsSequence? = nil
     ) {
+        self.signals = signals
         self.pushes = pushes
         self.settings = settings
         self.issuer = issuer
@@ -40,7 +42,7 @@ final class IdentityMonitor: Service, Sendable {
     }
 
     func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
+        let signals = if let signals { signals } else { await UnixSignalsSequence(trapping: .sighup) }
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

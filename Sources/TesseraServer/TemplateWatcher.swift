@@ -2,7 +2,7 @@ import Foundation
 public import Logging
 public import PassWebService
 public import ServiceLifecycle
-import UnixSignals
+public import UnixSignals
 
 /// Notices edited templates: on `SIGHUP`, and when the files under the templates folders change (their paths, sizes
 /// and modification times, compared every ``Configuration/pollInterval``). The issuer then reads the templates again:
@@ -25,18 +25,24 @@ public final class TemplateWatcher: Service, Sendable {
     private let orderIssuer: OrderIssuer?
     private let configuration: Configuration
     private let logger: Logger
+    private let signals: UnixSignalsSequence?
 
     /// Creates a watcher of the issuers' templates folders (every signing identity's, passes' and orders').
-    public init(issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, configuration: Configuration, logger: Logger) {
+    /// - Parameter signals: `SIGHUP`, trapped before the server listens (a signal sent as soon as it answers is then
+    ///   acted on, not fatal); `nil` traps it when the watcher starts.
+    public init(issuer: PassIssuer, orderIssuer: OrderIssuer? = nil, configuration: Configuration, logger: Logger,
+                signals: UnixSignalsSequence? = nil)
+    {
         self.issuer = issuer
         self.orderIssuer = orderIssuer
         self.configuration = configuration
         self.logger = logger
+        self.signals = signals
     }
 
     /// Watches until the service group shuts down.
     public func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
+        let signals = if let signals { signals } else { await UnixSignalsSequence(trapping: .sighup) }
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

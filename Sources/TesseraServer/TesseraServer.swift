@@ -11,6 +11,7 @@ import PostgresStore
 public import Prometheus
 import SQLiteStore
 import ServiceLifecycle
+import UnixSignals
 import Webhooks
 
 /// Tessera's server: the pass web service (and the orders web service when configured), issuer API and push
@@ -145,11 +146,12 @@ public enum TesseraServer {
             services.append(IdentityMonitor(
                 settings: identities, issuer: issuer, orderIssuer: orderIssuer, health: health,
                 pushes: (pushSender as? TopicPushSender).flatMap { sender in configuration.apns.map { (sender, $0) } },
-                logger: logger, now: now))
+                logger: logger, now: now, signals: await UnixSignalsSequence(trapping: .sighup)))
         }
+        // SIGHUP is trapped now, before the server listens: until then it would end the process.
         services.append(TemplateWatcher(
             issuer: issuer, orderIssuer: orderIssuer, configuration: configuration.templateWatch,
-            logger: logger))
+            logger: logger, signals: await UnixSignalsSequence(trapping: .sighup)))
         // Campaigns: accepted by the issuer API, applied by a runner in every process (progress is in the store).
         var campaigns: CampaignService?
         if let campaignStore = store as? any CampaignStore {

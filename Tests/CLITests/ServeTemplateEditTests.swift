@@ -172,6 +172,24 @@ struct ServeTemplateEditTests {
         }
     }
 
+    @Test("SIGHUP sent as soon as the server answers is acted on, not fatal, and the templates are read again")
+    func sighupAtStart() async throws {
+        let templates = try Self.templatesFolder()
+        try await Server.with(.sqlite, arguments: ["--templates", templates.path, "--template-poll-interval", "0"]) { server in
+            try Self.editDescription(in: templates, to: "Edited as the server started")
+            kill(server.serve.process.processIdentifier, SIGHUP)
+            let deadline = Date().addingTimeInterval(TestTime.seconds(30))
+            while !server.serve.log.contains("SIGHUP: reading the templates again"), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(server.serve.process.isRunning, "SIGHUP ended the server")
+            #expect(server.serve.log.contains("SIGHUP: reading the templates again"), "\(server.serve.log.suffix(2_000))")
+            // Whatever the start-up read saw, the read after the signal saw the edit.
+            let token = try await ServeCampaignTests.createPass(server, serial: "HUP-1")
+            #expect(try await Self.description(server, serial: "HUP-1", token: token) == "Edited as the server started")
+        }
+    }
+
     @Test("an edit on disk is noticed without SIGHUP; a template that stops loading keeps its passes served")
     func polling() async throws {
         let templates = try Self.templatesFolder()
