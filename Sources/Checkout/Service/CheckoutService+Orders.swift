@@ -119,6 +119,19 @@ extension CheckoutService {
         guard let object else { throw CheckoutError.invalid(nil, "request body is not a JSON object") }
         let builder = try pricing.builder(for: session)
         let total = builder.total(for: try builder.lineItems())
+        // The total the sheet showed as Pay was tapped, as a card payment confirms it: one an update changed since is
+        // refused, not charged.
+        if let shown = object["amount"], shown != .null {
+            guard let text = shown.stringValue, let confirmed = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+                  !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+            else { throw CheckoutError.invalid("amount", "must be a decimal amount in a string, as the total's") }
+            if !total.isPending, let amount = total.amountValue, confirmed != amount {
+                throw AuthorizationFailure(.unprocessableContent, code: "amountMismatch",
+                                           "The total changed. Please check the order and pay again.",
+                                           detail: "the payment confirms \(text), the session total is "
+                                               + Money(amount, pricing.currency).string)
+            }
+        }
         let payment = try development.payment(
             minorUnits: MinorUnits.amount(total.amountValue ?? 0, currency: pricing.currency),
             currencyNumeric: pricing.currency.numericCode,

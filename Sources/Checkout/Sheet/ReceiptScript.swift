@@ -7,11 +7,26 @@ enum ReceiptScript {
       'use strict';
       // Reads the order and writes the receipt into options.element (the sheet's result region); options.money
       // formats an amount for the buyer's locale.
+      // The order is paid whatever happens here: a read that fails (the server busy, the network gone for a moment)
+      // is tried again, and if it never succeeds the buyer is told the payment went through.
       async function show(options) {
         const orders = options.apiBase + '/orders/' + encodeURIComponent(options.orderId);
-        const response = await fetch(orders, { headers: { 'Checkout-Client-Secret': options.clientSecret } });
-        const order = await response.json();
         const result = options.element;
+        let order = null;
+        for (let attempt = 0; attempt < 5 && !order; attempt += 1) {
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+          try {
+            const response = await fetch(orders, { headers: { 'Checkout-Client-Secret': options.clientSecret } });
+            if (response.ok) order = await response.json();
+          } catch (error) { /* tried again */ }
+        }
+        if (!order || !order.payment) {
+          result.textContent = 'Paid. Order ' + options.orderId + '. The receipt cannot be shown just now: reload this '
+            + 'page to see it.';
+          result.classList.remove('error');
+          result.dataset.code = 'STATUS_SUCCESS';
+          return;
+        }
         result.textContent = 'Paid ' + options.money(order.total) + ' with ' + order.payment.displayName
           + '. Order ' + order.id + '.';
         result.classList.remove('error');

@@ -70,18 +70,21 @@ extension SheetScript {
           $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
           return;
         }
-        try {
-          // Only the redacted part of the address goes to the server before payment, as with Apple Pay.
-          remember();
-          const update = await post('/shipping-contact', { shippingContact: redacted() });
-          apply(update, true);
-          if (update.errors && update.errors.length) say('shipping-status', describe(update.errors), update.errors[0].code);
-          else {
-            say('shipping-status', 'Shipping address updated.');
-            $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
-          }
-          renderRows();
-        } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
+        // Only the redacted part of the address goes to the server before payment, as with Apple Pay.
+        remember();
+        const shippingContact = redacted();
+        await queued(async () => {
+          try {
+            const update = await post('/shipping-contact', { shippingContact });
+            apply(update, true);
+            if (update.errors && update.errors.length) say('shipping-status', describe(update.errors), update.errors[0].code);
+            else {
+              say('shipping-status', 'Shipping address updated.');
+              $('picker-shipping-address').dispatchEvent(new Event('sheet:close'));
+            }
+            renderRows();
+          } catch (error) { say('shipping-status', error.message, 'requestFailed'); }
+        });
       });
 
       $('contact-form').addEventListener('submit', (event) => {

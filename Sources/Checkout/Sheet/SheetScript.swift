@@ -1,7 +1,8 @@
 /// The payment sheet's script: Apple Pay JS when the browser has it, otherwise the fallback sheet. Every amount it
 /// shows comes from the server's answers; it computes none itself.
 enum SheetScript {
-    /// The whole script: the sheet's state and summary, then its contact rows (``contactFields``), then paying.
+    /// The whole script: the sheet's state and summary, its session read again (``sessionReads``), its contact rows
+    /// (``contactFields``), then paying.
     static let source = #"""
     (function () {
       'use strict';
@@ -12,6 +13,8 @@ enum SheetScript {
       let total = request.total;
       let methods = request.shippingMethods || [];
       let selected = methods.length ? methods[0].identifier : null;
+      // The method the server last saved (the buyer's latest choice, `selected`, may still be on its way).
+      let confirmed = selected;
       // Set when the server answers that it does not ship to the address: no shipping price or total is shown then.
       // A session reopened after such an answer starts from it (the server keeps the problem until another address).
       let unserviceable = !!data.shippingAddressProblem;
@@ -22,6 +25,9 @@ enum SheetScript {
       let tappedTotal = null;
       // Whether the pay button can pay: the test card in development mode, or a mounted payment step.
       let payable = false;
+      // Updates on their way (a method, an address, a coupon): Pay waits for them, so it confirms the total they make.
+      let updating = 0;
+      let queue = Promise.resolve();
       let rowsReady = false;
       const $ = (id) => document.getElementById(id);
       // The buyer's locale and the currency's own minor digits as the server charges them ("$95.00", "¥6,028",
@@ -75,7 +81,8 @@ enum SheetScript {
         if (!preview && data.state !== 'pending') return;
         const pending = total.type === 'pending' || unserviceable;
         pay.textContent = pending ? 'Pay' : 'Pay ' + money(total.amount);
-        pay.disabled = preview || !payable || paid || unserviceable || paying;
+        // A pending total cannot be paid (the server refuses it until the address that prices it is given).
+        pay.disabled = preview || !payable || paid || unserviceable || paying || updating > 0 || total.type === 'pending';
       }
 
       function day(c) {
@@ -137,13 +144,28 @@ enum SheetScript {
         if (update.newShippingMethods) {
           // The server lists the selected method first; the sheet shows them in the merchant's order.
           const listed = update.newShippingMethods;
-          if (!listed.some((m) => m.identifier === selected)) selected = listed.length ? listed[0].identifier : null;
+          confirmed = listed.length ? listed[0].identifier : null;
+          if (!listed.some((m) => m.identifier === selected)) selected = confirmed;
           methods = ordered(listed);
         }
         renderSummary();
         renderMethods();
       }
 
+      // Runs `task` (a request to the server and the showing of its answer) after the updates before it: one at a
+      // time, in the order the buyer made them, so the answer shown last is the change the server saved last.
+      function queued(task) {
+        updating += 1;
+        renderPayButton();
+        const run = queue.then(task);
+        queue = run.catch(() => {}).then(() => {
+          updating -= 1;
+          renderPayButton();
+        });
+        return run;
+      }
+
+    """# + sessionReads + #"""
       function say(id, text, code) {
         const element = $(id);
         element.textContent = text;
@@ -152,43 +174,50 @@ enum SheetScript {
       }
       const describe = (errors) => errors.map((e) => e.message || e.code).join(' ');
 
-      async function chooseMethod(identifier) {
-        const previous = selected;
+      function chooseMethod(identifier) {
         selected = identifier;
-        try {
-          apply(await post('/shipping-method', { identifier }));
-          say('shipping-status', '');
-        } catch (error) {
-          // Not saved: the method the session still has is shown chosen again, with its price in the total.
-          selected = previous;
-          renderMethods();
-          say('shipping-status', error.message, 'requestFailed');
-        }
+        return queued(async () => {
+          try {
+            apply(await post('/shipping-method', { identifier }));
+            confirmed = identifier;
+            say('shipping-status', '');
+          } catch (error) {
+            // Not saved: the method the session still has is shown chosen again, with its price in the total (unless
+            // the buyer chose another since: that choice is on its way).
+            if (selected === identifier) selected = confirmed;
+            renderMethods();
+            say('shipping-status', error.message, 'requestFailed');
+          }
+        });
       }
 
       const value = (id) => ($(id) ? $(id).value.trim() : '');
 
     """# + contactFields + #"""
 
-      $('coupon-form').addEventListener('submit', async (event) => {
+      $('coupon-form').addEventListener('submit', (event) => {
         event.preventDefault();
-        try {
-          const update = await post('/coupon-code', { couponCode: value('couponCode') });
-          apply(update);
-          if (update.errors && update.errors.length) say('coupon-status', describe(update.errors), update.errors[0].code);
-          else {
-            say('coupon-status', value('couponCode') ? 'Coupon applied.' : 'Coupon removed.');
-            $('picker-coupon').dispatchEvent(new Event('sheet:close'));
-          }
-          renderRows();
-        } catch (error) { say('coupon-status', error.message, 'requestFailed'); }
+        const couponCode = value('couponCode');
+        queued(async () => {
+          try {
+            const update = await post('/coupon-code', { couponCode });
+            apply(update);
+            if (update.errors && update.errors.length) say('coupon-status', describe(update.errors), update.errors[0].code);
+            else {
+              say('coupon-status', couponCode ? 'Coupon applied.' : 'Coupon removed.');
+              $('picker-coupon').dispatchEvent(new Event('sheet:close'));
+            }
+            renderRows();
+          } catch (error) { say('coupon-status', error.message, 'requestFailed'); }
+        });
       });
 
+      // Paid: nothing on the sheet can change any more, whether or not the receipt can be read at once.
       async function showOrder(orderId) {
+        lock();
         await TesseraReceipt.show({
           apiBase: data.apiBase, clientSecret: data.clientSecret, orderId, money, element: $('result'),
         });
-        lock();
       }
 
       // After payment nothing on the sheet can be changed.
@@ -201,9 +230,16 @@ enum SheetScript {
         try { sessionStorage.removeItem(saved); } catch (error) { /* storage unavailable */ }
       }
 
+      // Refusals after which the session itself is read again: a total changed elsewhere (shown now, to pay again),
+      // or a session paid or being paid meanwhile (its order, or word that it is being confirmed).
+      const staleSheet = ['amountMismatch', 'totalPending', 'sessionNotPending', 'authorizationInProgress'];
+
       async function finish(answer) {
-        if (answer.status === 'STATUS_SUCCESS') await showOrder(answer.orderId);
-        else say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
+        if (answer.status === 'STATUS_SUCCESS') { await showOrder(answer.orderId); return; }
+        say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
+        if (staleSheet.includes(answer.code)) {
+          try { await refresh(); } catch (error) { /* the refusal stands as said */ }
+        }
       }
 
       // Apple Pay JS (the shared driver, ApplePayDriver): each event answered by the matching endpoint of this
@@ -276,6 +312,7 @@ enum SheetScript {
       if (data.state !== 'pending' && !preview) {
         $('fallback').hidden = true;
         if (data.orderId) showOrder(data.orderId);
+        else awaitConfirmation();
       } else if (!preview && window.ApplePaySession && ApplePaySession.canMakePayments()) {
         $('mode').textContent = 'Apple Pay';
         $('apple-pay-area').hidden = false;
@@ -310,7 +347,8 @@ enum SheetScript {
             + '<label for="payment-test">Visa \u2022\u2022\u2022\u20221111<small>Test card, development mode</small></label></div>';
           payable = true;
           renderPayButton();
-          payOnClick((contact) => post('/test-authorize', { shippingContact: contact, billingContact: contact }));
+          // With the total shown as Pay was tapped, as a card payment confirms it.
+          payOnClick((contact) => post('/test-authorize', { shippingContact: contact, billingContact: contact, amount: tappedTotal }));
         } else {
           // Where Apple Pay is not available the sheet shows no Apple Pay UI at all, not even its name.
           $('mode').textContent = 'This shop does not take payments in this browser.';

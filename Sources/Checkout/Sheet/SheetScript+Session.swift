@@ -1,0 +1,52 @@
+extension SheetScript {
+    /// The sheet reading its session again: after a refusal that says the sheet is out of date, and while a payment
+    /// made elsewhere (another tab, an answer lost) is being confirmed.
+    static let sessionReads = #"""
+      // The session as the server has it now: its total, lines and methods shown again (after a payment refused
+      // because the total changed elsewhere, in another tab or by the merchant), or its order once it is paid.
+      async function refresh() {
+        const response = await fetch(api, { headers: { 'Checkout-Client-Secret': data.clientSecret } });
+        if (!response.ok) return;
+        const session = await response.json();
+        if (session.orderId) { await showOrder(session.orderId); return; }
+        if (session.state !== 'pending') { awaitConfirmation(); return; }
+        const current = session.paymentRequest;
+        total = current.total;
+        lineItems = current.lineItems || [];
+        if (current.shippingMethods) methods = ordered(current.shippingMethods);
+        if (session.selectedShippingMethod) selected = confirmed = session.selectedShippingMethod;
+        renderSummary();
+        renderMethods();
+        if (rowsReady) renderRows();
+      }
+
+      // A payment on its way (this tab's answer lost, or another tab paying): the sheet says so and reads the session
+      // until it has its order (or the payment was refused and the session can be paid again: the page starts over).
+      let confirming = null;
+      function awaitConfirmation() {
+        if (confirming || paid) return;
+        $('fallback').hidden = true;
+        $('pay-button').hidden = true;
+        say('result', 'Your payment is being confirmed\u2026', 'confirming');
+        const started = Date.now();
+        confirming = setInterval(async () => {
+          try {
+            const response = await fetch(api, { headers: { 'Checkout-Client-Secret': data.clientSecret } });
+            if (!response.ok) return;
+            const session = await response.json();
+            if (session.orderId) {
+              clearInterval(confirming);
+              await showOrder(session.orderId);
+            } else if (session.state === 'pending') {
+              clearInterval(confirming);
+              location.reload();
+            }
+          } catch (error) { /* offline for a moment: asked again */ }
+          if (Date.now() - started > 15 * 60 * 1000) {
+            clearInterval(confirming);
+            say('result', 'Your payment is still being confirmed. Reload this page later to see your order.', 'confirming');
+          }
+        }, 2000);
+      }
+    """#
+}
