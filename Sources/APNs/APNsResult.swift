@@ -16,8 +16,17 @@ public enum APNsResult: Sendable, Equatable {
     /// Worth trying again later: 429, 5xx, a timeout or a connection failure. `status` is `nil` when no
     /// answer arrived; `retryAfter` is the server's `Retry-After`, in seconds, when it sent one.
     case retryable(status: Int?, reason: String, retryAfter: TimeInterval?)
-    /// Refused for a reason that retrying will not fix (e.g. 403 `InvalidProviderToken`, 400 `TopicDisallowed`).
+    /// Refused for a reason that retrying will not fix (e.g. 400 `DeviceTokenNotForTopic`, 413 `PayloadTooLarge`).
+    /// The server's own credentials or topic refused (403, 400 `TopicDisallowed`) are ``retryable(status:reason:retryAfter:)``
+    /// instead: no device is at fault, and the pushes are owed once the key or certificate is put right.
     case failed(status: Int, reason: String)
+
+    /// How long a push refused for the server's own credentials or topic waits before it is tried again (a reload of
+    /// the identities with the right key puts new clients in force meanwhile).
+    public static let credentialRefusalDelay: TimeInterval = 300
+
+    /// 400 reasons that refuse the server's topic, not the device: the certificate or key does not cover it.
+    static let topicRefusals: Set<String> = ["BadTopic", "TopicDisallowed", "MissingTopic"]
 
     /// Whether the dispatcher should try again later.
     public var isRetryable: Bool {
@@ -54,6 +63,13 @@ public enum APNsResult: Sendable, Equatable {
         case 403 where error.reason == "ExpiredProviderToken":
             // The client signs a new provider token for the next try (APNsClient discards the refused one).
             return .retryable(status: status, reason: reason, retryAfter: nil)
+        case 403:
+            // The server's credentials refused (a revoked or mistyped key, `InvalidProviderToken`; the wrong
+            // certificate, `BadCertificate`, `BadCertificateEnvironment`; `Forbidden`): kept and tried again later,
+            // not dropped, so the updates made meanwhile reach the devices once the credentials are put right.
+            return .retryable(status: status, reason: reason, retryAfter: credentialRefusalDelay)
+        case 400 where error.reason.map(topicRefusals.contains) ?? false:
+            return .retryable(status: status, reason: reason, retryAfter: credentialRefusalDelay)
         case 429, 500..<600:
             return .retryable(status: status, reason: reason, retryAfter: headers["retry-after"].flatMap {
                 retryAfterSeconds($0, now: now)

@@ -176,8 +176,9 @@ public final class PushDispatcher: Service, Sendable {
         var completed: [PendingPush] = []
         completed.reserveCapacity(pushes.count)
         for (push, outcome) in zip(pushes, outcomes) {
-            counts[outcome.name, default: 0] += 1
-            if await handle(outcome, of: push) { completed.append(push) }
+            let (complete, result) = await handle(outcome, of: push)
+            counts[result, default: 0] += 1
+            if complete { completed.append(push) }
         }
         for (name, count) in counts {
             Counter(label: "tessera_apns_pushes_total", dimensions: [("result", name)]).increment(by: count)
@@ -186,8 +187,10 @@ public final class PushDispatcher: Service, Sendable {
     }
 
     /// Handles one push's outcome beyond completing it.
-    /// - Returns: Whether the push is to be completed (removed from the queue); `false` when it was put back.
-    private func handle(_ outcome: PushOutcome, of push: PendingPush) async -> Bool {
+    /// - Returns: Whether the push is to be completed (removed from the queue; `false` when it was put back), and
+    ///   the result it counts as in `tessera_apns_pushes_total` (the outcome's name; `dropped` for a push given up
+    ///   once its retry window is over).
+    private func handle(_ outcome: PushOutcome, of push: PendingPush) async -> (complete: Bool, result: String) {
         var metadata: Logger.Metadata {
             ["passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken))]
         }
@@ -217,10 +220,11 @@ public final class PushDispatcher: Service, Sendable {
                 let age = now().timeIntervalSince(push.queuedAt)
                 if age + delay > configuration.retryWindow {
                     logger.error("push dropped after \(push.attempts + 1) tries over \(Int(age)) s: \(reason)", metadata: metadata)
+                    return (true, "dropped")
                 } else {
                     logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
                     try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
-                    return false
+                    return (false, outcome.name)
                 }
             case .failed(let reason):
                 logger.error("push refused: \(reason)", metadata: metadata)
@@ -228,9 +232,9 @@ public final class PushDispatcher: Service, Sendable {
         } catch {
             // The claim runs out and the push goes again: better twice than never.
             logger.error("cannot record a push result", metadata: metadata.merging(["error": "\(error)"]) { $1 })
-            return false
+            return (false, outcome.name)
         }
-        return true
+        return (true, outcome.name)
     }
 
     /// Exponential backoff with jitter, 1 s doubling up to 5 minutes, never sooner than `Retry-After`.

@@ -170,16 +170,22 @@ final class TopicPushSender: PushSender, Service, Sendable {
         self.retirement = retirement
     }
 
+    /// A topic no identity has APNs credentials for now (its identity taken out, or reloading): kept and tried again
+    /// later, so the updates reach the devices once an identities reload gives it credentials again.
+    private static func noCredentials(_ passTypeIdentifier: String) -> PushOutcome {
+        .retryable(reason: "no APNs credentials for topic \(passTypeIdentifier)", retryAfter: APNsResult.credentialRefusalDelay)
+    }
+
     func sendPassUpdate(pushToken: String, passTypeIdentifier: String) async -> PushOutcome {
         guard let sender = senders.withLock({ $0[passTypeIdentifier] }) else {
-            return .failed(reason: "no APNs credentials for topic \(passTypeIdentifier)")
+            return Self.noCredentials(passTypeIdentifier)
         }
         return await sender.sendPassUpdate(pushToken: pushToken, passTypeIdentifier: passTypeIdentifier)
     }
 
     func sendPassUpdates(pushTokens: [String], passTypeIdentifier: String) async -> [PushOutcome] {
         guard let sender = senders.withLock({ $0[passTypeIdentifier] }) else {
-            return pushTokens.map { _ in .failed(reason: "no APNs credentials for topic \(passTypeIdentifier)") }
+            return pushTokens.map { _ in Self.noCredentials(passTypeIdentifier) }
         }
         return await sender.sendPassUpdates(pushTokens: pushTokens, passTypeIdentifier: passTypeIdentifier)
     }

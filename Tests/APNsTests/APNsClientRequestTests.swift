@@ -97,7 +97,7 @@ struct APNsClientRequestTests {
         }
     }
 
-    @Test("A token signed with another key is refused as InvalidProviderToken")
+    @Test("A token signed with another key is refused as InvalidProviderToken, kept to be tried again")
     func wrongTokenKey() async throws {
         let (_, otherPublicKey) = try StandInFixture.tokenAuthentication()
         let options: (TestServerCertificates) -> APNsStandIn.Options = { _ in
@@ -109,7 +109,7 @@ struct APNsClientRequestTests {
         try await StandInFixture.with(authentication: { _ in try StandInFixture.tokenAuthentication().0 }, options: options) {
             _, client in
             let result = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
-            #expect(result == .failed(status: 403, reason: "InvalidProviderToken"))
+            #expect(result == .retryable(status: 403, reason: "InvalidProviderToken", retryAfter: APNsResult.credentialRefusalDelay))
         }
     }
 

@@ -67,15 +67,19 @@ struct APNsClientResultTests {
         }
     }
 
-    @Test("Other refusals fail with APNs's reason")
+    @Test("A device's refusals fail with APNs's reason; the server's own credentials or topic refused are retried later")
     func failed() async throws {
         try await StandInFixture.with(authentication: Self.noAuthorization) { standIn, client in
-            standIn.enqueue(.custom(status: 400, reason: "TopicDisallowed"), .custom(status: 403, reason: "InvalidProviderToken"))
+            standIn.enqueue(.custom(status: 400, reason: "DeviceTokenNotForTopic"), .custom(status: 403, reason: "InvalidProviderToken"),
+                            .custom(status: 400, reason: "TopicDisallowed"))
             let first = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
-            #expect(first == .failed(status: 400, reason: "TopicDisallowed"))
+            #expect(first == .failed(status: 400, reason: "DeviceTokenNotForTopic"))
+            #expect(!first.isRetryable && !first.invalidatesPushToken)
             let second = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
-            #expect(second == .failed(status: 403, reason: "InvalidProviderToken"))
-            #expect(!second.isRetryable && !second.invalidatesPushToken)
+            #expect(second == .retryable(status: 403, reason: "InvalidProviderToken", retryAfter: APNsResult.credentialRefusalDelay))
+            #expect(!second.invalidatesPushToken)
+            let third = try await client.send(pushToken: StandInFixture.pushToken, topic: StandInFixture.topic)
+            #expect(third == .retryable(status: 400, reason: "TopicDisallowed", retryAfter: APNsResult.credentialRefusalDelay))
         }
     }
 

@@ -21,8 +21,15 @@ struct APNsResultTests {
         // A stale provider token: the client signs a new one, and the push goes again.
         #expect(APNsResult.classify(status: 403, headers: [:], body: body(#"{"reason":"ExpiredProviderToken"}"#))
             == .retryable(status: 403, reason: "ExpiredProviderToken", retryAfter: nil))
-        #expect(APNsResult.classify(status: 403, headers: [:], body: body(#"{"reason":"InvalidProviderToken"}"#))
-            == .failed(status: 403, reason: "InvalidProviderToken"))
+        // The server's own credentials or topic refused: kept and tried again later, not dropped.
+        for (status, reason) in [(403, "InvalidProviderToken"), (403, "BadCertificate"), (403, "BadCertificateEnvironment"),
+                                 (403, "Forbidden"), (400, "TopicDisallowed"), (400, "BadTopic")] {
+            #expect(APNsResult.classify(status: status, headers: [:], body: body(#"{"reason":"\#(reason)"}"#))
+                == .retryable(status: status, reason: reason, retryAfter: APNsResult.credentialRefusalDelay))
+        }
+        // A device's token for another app: nothing to retry.
+        #expect(APNsResult.classify(status: 400, headers: [:], body: body(#"{"reason":"DeviceTokenNotForTopic"}"#))
+            == .failed(status: 400, reason: "DeviceTokenNotForTopic"))
         #expect(APNsResult.classify(status: 413, headers: [:], body: body("not json")) == .failed(status: 413, reason: "HTTP 413"))
     }
 
