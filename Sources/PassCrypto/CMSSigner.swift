@@ -28,7 +28,21 @@ public struct CMSSigner: Sendable {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
-        self.template = Self.prepareTemplate(certificate: certificate, privateKey: privateKey, chain: chain)
+        // One signature now, whatever the key: a key that cannot make the signature Wallet needs (a key object in a
+        // hardware module without the sign permission, a token pulled out, a key type CMS cannot use with SHA-256)
+        // is refused where it is loaded, and an identities reload keeps the identity in force, instead of every pass
+        // it was to sign failing.
+        let content = Data("Tessera CMS template".utf8)
+        let seconds = time(nil)
+        let reference: Data
+        do {
+            reference = try Self.signWithOpenSSL(content, signingTime: Date(timeIntervalSince1970: TimeInterval(seconds)),
+                                                 certificate: certificate, privateKey: privateKey, chain: chain)
+        } catch {
+            throw CryptoError(.signingFailed, "the private key of \(certificate.subject["CN"] ?? certificate.subject.oneLine) "
+                + "cannot sign: \(error)")
+        }
+        self.template = Self.prepareTemplate(reference: reference, content: content, signingTime: seconds, privateKey: privateKey)
     }
 
     /// This signer's signature made once by OpenSSL, for signing by filling in the values that change (RSA keys).
@@ -59,15 +73,13 @@ public struct CMSSigner: Sendable {
         try Self.signWithOpenSSL(content, signingTime: signingTime, certificate: certificate, privateKey: privateKey, chain: chain)
     }
 
-    /// A template proved against a signature OpenSSL made now, or `nil` (EC keys, any unexpected layout).
-    private static func prepareTemplate(certificate: Certificate, privateKey: PrivateKey, chain: [Certificate]) -> CMSSignatureTemplate? {
+    /// A template proved against `reference`, a signature OpenSSL made of `content` at `signingTime`, or `nil` (EC
+    /// keys, any unexpected layout).
+    private static func prepareTemplate(reference: Data, content: Data, signingTime: time_t, privateKey: PrivateKey)
+        -> CMSSignatureTemplate?
+    {
         guard EVP_PKEY_get_base_id(privateKey.pointer) == EVP_PKEY_RSA else { return nil }
-        let content = Data("Tessera CMS template".utf8)
-        let seconds = time(nil)
-        guard let reference = try? signWithOpenSSL(content, signingTime: Date(timeIntervalSince1970: TimeInterval(seconds)),
-                                                   certificate: certificate, privateKey: privateKey, chain: chain)
-        else { return nil }
-        return CMSSignatureTemplate.prepare(reference: reference, content: content, signingTime: seconds, key: privateKey.pointer)
+        return CMSSignatureTemplate.prepare(reference: reference, content: content, signingTime: signingTime, key: privateKey.pointer)
     }
 
     private static func signWithOpenSSL(_ content: Data, signingTime: Date, certificate: Certificate, privateKey: PrivateKey,

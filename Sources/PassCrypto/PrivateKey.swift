@@ -32,6 +32,9 @@ public final class PrivateKey: @unchecked Sendable {
     ///   - password: The password for an encrypted key.
     ///   - source: A name for error messages, such as the file path.
     public convenience init(data: Data, password: String? = nil, source: String = "private key") throws {
+        // Keys encrypted by older tools (single DES, `openssl genrsa -des`; PKCS#8 v1 with RC2) need OpenSSL 3's
+        // legacy ciphers, as Keychain's .p12 files do: without them the right password reads as a wrong one.
+        let legacyLoaded = OpenSSL.legacyProvidersLoaded
         OpenSSL.clearErrors()
         let text = String(decoding: data.prefix(8192), as: UTF8.self)
         let isPEM = text.contains("-----BEGIN")
@@ -55,6 +58,11 @@ public final class PrivateKey: @unchecked Sendable {
         }
         guard let key else {
             let errors = OpenSSL.drainErrors()
+            if isEncrypted, !legacyLoaded, errors.contains(where: { $0.contains("unsupported") }) {
+                throw CryptoError(.invalidKey, "\(source): the key is encrypted with a cipher this OpenSSL does not offer "
+                    + "(its legacy provider, for DES and RC2, is not installed): re-encrypt it with "
+                    + "`openssl pkcs8 -topk8 -v2 aes-256-cbc`", openSSLErrors: errors)
+            }
             let badPassword = errors.contains { $0.contains("bad decrypt") || $0.contains("password") || $0.contains("unsupported") && isEncrypted }
             if isEncrypted && badPassword {
                 throw CryptoError(.wrongPassword, "\(source): wrong password for the encrypted key", openSSLErrors: errors)

@@ -35,6 +35,22 @@ struct CredentialHintTests {
         #expect(p12.stderr.contains("give the password with --p12-password-file or TESSERA_P12_PASSWORD"), "\(p12.stderr)")
     }
 
+    @Test("a key encrypted with DES by older tools loads with its password, in a process that read no .p12 first")
+    func desEncryptedKey() async throws {
+        let key = work.appendingPathComponent("des.key").path
+        let made = try await Subprocess.run("openssl", [
+            "rsa", "-in", path("pass.key"), "-des", "-traditional", "-passout", "pass:old-tool", "-out", key, "-provider", "default",
+            "-provider", "legacy",
+        ])
+        try #require(made.status == 0, "\(made.stderr)")
+        #expect(try String(contentsOfFile: key, encoding: .utf8).contains("DEK-Info: DES-CBC"))
+        let password = work.appendingPathComponent("des.password")
+        try Data("old-tool\n".utf8).write(to: password)
+        let created = try await create(["--cert", path("pass.pem"), "--key", key, "--key-password-file", password.path,
+                                        "--wwdr", path("wwdr.pem")])
+        #expect(created.status == 0, "\(created.stderr)")
+    }
+
     @Test("a missing or wrong WWDR intermediate names --wwdr; pass verify without a root names --root")
     func intermediateAndRoot() async throws {
         let bare = work.appendingPathComponent("bare.p12").path

@@ -98,3 +98,26 @@ struct SignatureTemplateTests {
         #expect(info.chainVerified)
     }
 }
+
+/// A signer is made with one signature: a key that cannot make Wallet's signature is refused where it is loaded.
+@Suite("CMS signer's first signature")
+struct SignerLoadTests {
+    @Test("a key CMS cannot sign with SHA-256 (Ed25519) is refused when the signer is made, naming the certificate")
+    func keyThatCannotSign() async throws {
+        let folder = try TemporaryDirectory.make(prefix: "ed25519")
+        let key = folder.appendingPathComponent("key.pem").path, certificate = folder.appendingPathComponent("cert.pem").path
+        let made = try await Subprocess.run("openssl", [
+            "req", "-x509", "-newkey", "ed25519", "-nodes", "-subj", "/CN=Edwards Pass", "-days", "30",
+            "-keyout", key, "-out", certificate,
+        ])
+        try #require(made.status == 0, "\(made.stderr)")
+        let wwdr = try TestChain().chain.wwdr
+        #expect {
+            try CMSSigner(certificate: try Certificate(contentsOf: certificate), privateKey: try PrivateKey(contentsOf: key),
+                          chain: [wwdr])
+        } throws: { error in
+            let error = error as? CryptoError
+            return error?.code == .signingFailed && "\(error!)".contains("Edwards Pass") && "\(error!)".contains("cannot sign")
+        }
+    }
+}
