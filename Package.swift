@@ -307,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassPreviewTests",
-            dependencies: ["PassPreview", "PassModel", "tessera", "TesseraTestSupport"],
+            dependencies: ["PassPreview", "PassModel", "Validation", "tessera", "TesseraTestSupport"],
             exclude: ["pixels.py"],
             swiftSettings: swiftSettings
         ),

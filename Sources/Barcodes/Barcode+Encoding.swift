@@ -67,13 +67,17 @@ extension Barcode {
     }
 
     /// Checks that Code 128 can carry every character: it has no way to mark a character set, so scanners read its
-    /// bytes as ISO-8859-1 and a character beyond U+00FF cannot be shown truthfully.
+    /// bytes as ISO-8859-1. A character beyond U+00FF cannot be shown truthfully, and in UTF-8 nothing beyond ASCII
+    /// can (an "é" is two bytes, read back as "Ã©": a gate's scanner would not find the pass).
     func checkCode128Characters() throws {
-        guard message.unicodeScalars.contains(where: { $0.value > 0xFF }) else { return }
+        let utf8 = MessageEncoding(name: messageEncoding) == .utf8
+        let highest: UInt32 = utf8 ? 0x7F : 0xFF
+        guard message.unicodeScalars.contains(where: { $0.value > highest }) else { return }
         for (offset, character) in message.precomposedStringWithCanonicalMapping.enumerated()
-        where character.unicodeScalars.contains(where: { $0.value > 0xFF }) {
-            throw BarcodeError.unencodable(character, at: offset + 1,
-                                           "cannot be carried by Code 128 (ISO-8859-1 characters only)")
+        where character.unicodeScalars.contains(where: { $0.value > highest }) {
+            throw BarcodeError.unencodable(character, at: offset + 1, utf8
+                ? "cannot be carried by Code 128 in utf-8 (scanners read it as ISO-8859-1: use messageEncoding iso-8859-1)"
+                : "cannot be carried by Code 128 (ISO-8859-1 characters only)")
         }
     }
 }

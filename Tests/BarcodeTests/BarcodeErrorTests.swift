@@ -23,6 +23,15 @@ struct BarcodeErrorTests {
         #expect(error.reason.contains("Code 128"))
     }
 
+    @Test("Code 128 in UTF-8 refuses what is beyond ASCII (read back as ISO-8859-1, \"é\" would scan as \"Ã©\")")
+    func code128InUTF8RefusesNonASCII() throws {
+        let barcode = Barcode(format: .code128, message: "Café", messageEncoding: "utf-8")
+        let error = try #require(throws: BarcodeError.self) { try BarcodeRenderer.render(barcode) }
+        #expect(error.reason.hasPrefix("message: character \"é\" at position 4 cannot be carried by Code 128 in utf-8"),
+                "\(error.reason)")
+        #expect(throws: Never.self) { try BarcodeRenderer.render(Barcode(format: .code128, message: "Café", messageEncoding: "iso-8859-1")) }
+    }
+
     @Test(arguments: Barcode.Format.allCases)
     func emptyMessageIsAnError(_ format: Barcode.Format) throws {
         let error = try #require(throws: BarcodeError.self) { try BarcodeRenderer.render(Barcode(format: format, message: "")) }

@@ -29,9 +29,9 @@ struct DecodeTests {
         return [
             Case(format: format, name: "short", message: "TICKET-1", encoding: "iso-8859-1"),
             Case(format: format, name: "long", message: long, encoding: "iso-8859-1"),
-            // Code 128 carries ISO-8859-1 characters only, so its UTF-8 case uses a comma for the en dash.
-            Case(format: format, name: "non-ASCII", message: format == .code128 ? "Zoë Müller, Café" : "Zoë Müller – Café",
-                 encoding: "utf-8"),
+            // Code 128 is read as ISO-8859-1, so in UTF-8 it carries ASCII only.
+            Case(format: format, name: format == .code128 ? "ASCII" : "non-ASCII",
+                 message: format == .code128 ? "Zoe Muller, Cafe" : "Zoë Müller – Café", encoding: "utf-8"),
             Case(format: format, name: "non-ASCII", message: "Zoë Müller, Café ½ ß", encoding: "iso-8859-1"),
             Case(format: format, name: "binary-looking", message: "\u{1}\u{2}\u{7F}ÿ", encoding: "iso-8859-1"),
             Case(format: format, name: "binary with NUL and C1", message: "\u{0}A\u{80}\u{9F}\u{FF}0", encoding: "iso-8859-1"),

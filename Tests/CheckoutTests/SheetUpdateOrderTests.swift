@@ -88,6 +88,8 @@ struct SheetUpdateOrderTests {
     @Test("A receipt whose first read fails: the sheet is locked, says Paid, and never offers to pay again")
     func receiptReadFails() async throws {
         try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 1]]]) { page in
+            // A phone shows the email keyboard for the email field.
+            #expect(try await page.driver.attribute("#emailAddress", "inputmode") == "email")
             try await page.fillTicketContact()
             _ = try await page.driver.execute("""
                 const original = window.fetch;

@@ -90,9 +90,20 @@ struct BarcodeFormatValidationTests {
         #expect(!report.errors.contains { $0.path == "barcodes[2].message" || $0.path == "barcodes[3].message" })
         #expect(report.has(.error, "barcodes[4].message", "character \"Ł\" at position 1"))
         #expect(report.exactly(.error, "barcodes[5].message",
-                               "character \"€\" at position 6 cannot be carried by Code 128 (ISO-8859-1 characters only)"))
+                               "character \"€\" at position 6 cannot be carried by Code 128 in utf-8 (scanners read it as "
+                                   + "ISO-8859-1: use messageEncoding iso-8859-1)"))
         #expect(report.exactly(.error, "barcodes[6].message",
                                "character \"é\" at position 4 cannot be encoded in us-ascii (messageEncoding)"))
         #expect(report.errors.count == 5, "\(report.errors)")
+    }
+
+    @Test("Code 128 in UTF-8 carries ASCII only (scanners read its bytes as ISO-8859-1); in ISO-8859-1, Latin-1 too")
+    func code128InUTF8() {
+        let utf8 = Self.barcode("PKBarcodeFormatCode128", "Café").setting(["messageEncoding"], to: "utf-8")
+        let latin1 = Self.barcode("PKBarcodeFormatCode128", "Café").setting(["messageEncoding"], to: "iso-8859-1")
+        let ascii = Self.barcode("PKBarcodeFormatCode128", "Cafe-1").setting(["messageEncoding"], to: "utf-8")
+        let report = Fixtures.validate(Fixtures.eventTicket.setting(["barcodes"], to: [utf8, latin1, ascii]))
+        #expect(report.has(.error, "barcodes[0].message", "character \"é\" at position 4 cannot be carried by Code 128 in utf-8"))
+        #expect(report.errors.count == 1, "\(report.errors)")
     }
 }

@@ -26,6 +26,8 @@ extension SheetScript {
           input.id = id;
           input.name = id;
           input.autocomplete = autocomplete;
+          // The keyboard for the field on phones, without the browser's own validation (the server's names the field).
+          if (autocomplete === 'email' || autocomplete === 'tel') input.inputMode = autocomplete;
           $(home[field]).append(label, input);
         }
       }

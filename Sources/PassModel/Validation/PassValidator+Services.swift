@@ -134,12 +134,16 @@ extension PassValidator {
 
     /// Why a message cannot be written in its `messageEncoding` (ISO-8859-1 and US-ASCII are one byte a character, in
     /// Unicode's composed form: "ë" typed as "e" and a combining diaeresis fits), or by Code 128 (ISO-8859-1 only,
-    /// whatever the encoding says); `nil` when it can.
+    /// whatever the encoding says, and ASCII only in UTF-8); `nil` when it can.
     static func encodingProblem(_ message: String, encoding: String?, code128: Bool) -> String? {
         let name = encoding?.lowercased().replacingOccurrences(of: "_", with: "-")
         let limits: [(highest: UInt32, name: String)] = [
             name == "iso-8859-1" || name == "latin1" ? (0xFF, "cannot be encoded in iso-8859-1 (messageEncoding)") : nil,
             name == "us-ascii" || name == "ascii" ? (0x7F, "cannot be encoded in us-ascii (messageEncoding)") : nil,
+            // Scanners read Code 128 as ISO-8859-1: in UTF-8 anything beyond ASCII is several bytes, read back wrong.
+            code128 && (name == "utf-8" || name == "utf8")
+                ? (0x7F, "cannot be carried by Code 128 in utf-8 (scanners read it as ISO-8859-1: use messageEncoding iso-8859-1)")
+                : nil,
             code128 ? (0xFF, "cannot be carried by Code 128 (ISO-8859-1 characters only)") : nil,
         ].compactMap { $0 }.sorted { $0.highest < $1.highest }
         guard let lowest = limits.first, message.unicodeScalars.contains(where: { $0.value > lowest.highest })

@@ -104,14 +104,22 @@ extension PassIssuer {
         return (current, counts.sorted { ($0.version == current ? 1 : 0, $0.passes) > ($1.version == current ? 1 : 0, $1.passes) })
     }
 
+    /// Where previews are drawn: one thread of their own. Drawing takes one lock for every picture (the rasterizer's
+    /// fonts are not thread-safe); on the cooperative pool a wait for it would hold up every other request, and on
+    /// NIO's shared blocking pool a burst of previews (the console's templates page draws one per card) would hold
+    /// every thread that signs passes and reads templates. Here they wait in this thread's queue instead.
+    private static let previews: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
     private static func render(_ renderer: PassPreviewRenderer, side: String) async throws -> Data {
         guard let side = PassPreviewRenderer.Side(rawValue: side), side != .both else {
             throw IssuerError(status: .badRequest, description: "side: must be front or back, found \(side)", field: "side")
         }
         do {
-            // On NIO's blocking pool: drawing takes one lock for every picture (the rasterizer's fonts are not
-            // thread-safe), and waiting on it on the cooperative pool would hold up every other request.
-            return try await NIOThreadPool.singleton.runIfActive { try renderer.png(side: side, scale: 2) }
+            return try await previews.runIfActive { try renderer.png(side: side, scale: 2) }
         } catch {
             throw IssuerError(status: .unprocessableContent, description: "the preview cannot be drawn: \(error)", field: nil)
         }

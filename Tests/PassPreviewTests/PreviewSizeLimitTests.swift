@@ -1,0 +1,37 @@
+import Foundation
+import PassModel
+@testable import PassPreview
+import Testing
+import Validation
+
+/// Previews of passes whose back or error list is longer than any image the rasterizer can make: drawn, cut with a
+/// word, not refused.
+@Suite("Pass preview size limits")
+struct PreviewSizeLimitTests {
+    @Test("a back field of 60 KB (terms and conditions) is drawn up to the tallest back, with a line saying the rest is cut")
+    func longBackField() async throws {
+        let paragraph = String(repeating: "These terms apply to every ticket sold for the event. ", count: 20)
+        let terms = Array(repeating: paragraph, count: 60).joined(separator: "\n")
+        #expect(terms.utf8.count > 60_000)
+        var pass = PreviewFixtures.pass(secondary: [])
+        pass[style: .generic]?.backFields = [PassField(key: "terms", label: "Terms", value: .string(terms)),
+                                             PassField(key: "after", label: "After", value: .string("never drawn"))]
+        let renderer = PassPreviewRenderer(pass: pass, files: [:], language: "en")
+        let svg = renderer.svg(side: .back)
+        #expect(svg.contains("data-role=\"back-cut\""))
+        #expect(!svg.contains("never drawn"))
+        let size = renderer.pixelSize(side: .back, scale: 2)
+        #expect(size.height < 32_767, "\(size)")
+        let report = try await PixelReport.read(try renderer.png(side: .back, scale: 2))
+        #expect(report.height == size.height)
+    }
+
+    @Test("a banner over a pass with a thousand errors lists the first ones and says how many more there are")
+    func manyErrors() throws {
+        let issues = (0..<1_000).map { ValidationIssue(severity: .error, path: "fields[\($0)]", message: "is wrong") }
+        let banner = try #require(ValidationBanner(issues: issues, subject: "pass", width: 320))
+        #expect(banner.lines.count <= ValidationBanner.maximumLines + 1)
+        #expect(banner.lines.first == "Invalid pass: 1000 validation errors")
+        #expect(banner.lines.last == "• and \(1_000 - ValidationBanner.maximumLines + 1) more errors", "\(banner.lines.last ?? "")")
+    }
+}
