@@ -159,3 +159,24 @@ extension SheetUpdateOrderTests {
         }
     }
 }
+
+extension SheetUpdateOrderTests {
+    @Test("A payment refused for a contact field opens its row, marks the field invalid and puts the focus on it")
+    func refusedContactFieldIsFocused() async throws {
+        try await SheetBrowser.run(session: ["items": [["sku": "TICKET-GA", "quantity": 1]]]) { page in
+            try await page.openRow("contact")
+            try await page.driver.type("#givenName", "Ada")
+            try await page.driver.type("#familyName", "Lovelace")
+            try await page.driver.type("#emailAddress", "not-an-address")
+            try await page.driver.click("#contact-submit")
+            try await page.driver.click("#pay-button")
+            let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
+                                                  until: { (code: String?) in code?.hasSuffix("ContactInvalid") == true || code == "STATUS_SUCCESS" })
+            // The sheet's one contact serves as shipping and billing contact: either names the field.
+            #expect(code == "billingContactInvalid" || code == "shippingContactInvalid")
+            #expect(try await page.driver.attribute("#row-contact-button", "aria-expanded") == "true")
+            #expect(try await page.driver.attribute("#emailAddress", "aria-invalid") == "true")
+            #expect(try await page.evaluate("document.activeElement.id") == "emailAddress")
+        }
+    }
+}

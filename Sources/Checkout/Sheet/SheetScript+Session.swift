@@ -20,6 +20,24 @@ extension SheetScript {
         if (rowsReady) renderRows();
       }
 
+      // A refusal naming a contact field (Apple Pay's `contactField`): its row opened, the field marked invalid,
+      // described by the refusal and focused, so the buyer (and a screen reader) lands where the fix goes.
+      const contactInputs = { name: 'givenName', givenName: 'givenName', familyName: 'familyName', emailAddress: 'emailAddress',
+        phoneNumber: 'phoneNumber', postalAddress: 'addressLine', addressLines: 'addressLine', locality: 'locality',
+        postalCode: 'postalCode', administrativeArea: 'administrativeArea', country: 'countryCode', countryCode: 'countryCode' };
+      function markContactField(errors) {
+        const named = (errors || []).find((e) => e.contactField && contactInputs[e.contactField]);
+        const input = named && $(contactInputs[named.contactField]);
+        if (!input) return;
+        const picker = input.closest('.picker');
+        const button = picker && document.querySelector('[aria-controls="' + picker.id + '"]');
+        if (button && button.getAttribute('aria-expanded') !== 'true') button.click();
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', 'result');
+        input.addEventListener('input', () => input.removeAttribute('aria-invalid'), { once: true });
+        input.focus();
+      }
+
       // A payment on its way (this tab's answer lost, or another tab paying): the sheet says so and reads the session
       // until it has its order (or the payment was refused and the session can be paid again: the page starts over).
       let confirming = null;

@@ -237,6 +237,7 @@ enum SheetScript {
       async function finish(answer) {
         if (answer.status === 'STATUS_SUCCESS') { await showOrder(answer.orderId); return; }
         say('result', answer.reason || describe(answer.errors || []), answer.code || 'STATUS_FAILURE');
+        markContactField(answer.errors);
         if (staleSheet.includes(answer.code)) {
           try { await refresh(); } catch (error) { /* the refusal stands as said */ }
         }
