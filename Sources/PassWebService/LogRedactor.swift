@@ -18,6 +18,17 @@ public enum LogRedactor {
         escapeControlCharacters(redactWords(redactKeyValues(message)))
     }
 
+    /// A request path for an error log: the route's words kept (`/api/v1/passes`, `/download`), every other segment
+    /// (a download token, a device library identifier, a pass type, a serial, a session id) written as
+    /// `<redacted>`, so a log of failures (a database outage) never holds a credential from a URL.
+    public static func requestPath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            let routeWord = segment.utf8.count <= 24 && segment.utf8.first.map { (0x61...0x7A).contains($0) } != false
+                && segment.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+            return routeWord ? String(segment) : placeholder
+        }.joined(separator: "/")
+    }
+
     /// Writes control characters (C0, DEL, C1, line and paragraph separators) and the backslash as escapes.
     public static func escapeControlCharacters(_ text: String) -> String {
         var escaped = ""

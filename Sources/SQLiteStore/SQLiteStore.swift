@@ -62,16 +62,28 @@ public final class SQLiteStore: PassStore {
     /// Device registrations, written together when they arrive at once (see ``WriteBatcher``).
     let registrationWrites: WriteBatcher<RegistrationWrite, RegistrationWritten>
 
+    /// Creates the database file empty (a valid empty database) and readable by its owner only, unless it exists:
+    /// SQLite would make it with the umask's permissions (readable by every local user), and gives its `-wal` and
+    /// `-shm` files the database file's. An existing file keeps the permissions its operator gave it.
+    static func createPrivately(_ path: String) {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
     /// Opens (or creates) the database file of a configuration.
     /// - Parameter configuration: Where the file is and how to open it.
     /// - Throws: ``PassStoreError/unavailable(_:)`` when the folder cannot be created or the file cannot be opened.
     public init(configuration: Configuration) throws {
         let folder = URL(fileURLWithPath: configuration.path).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The file holds bearer secrets (passes' authentication and download tokens, checkout client secrets):
+            // a folder made here is its owner's only.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw PassStoreError.unavailable("cannot create the folder \(folder.path): \(error)")
         }
+        Self.createPrivately(configuration.path)
         var config = GRDB.Configuration()
         config.label = "tessera.store"
         config.foreignKeysEnabled = true

@@ -64,7 +64,7 @@ public struct ErrorEnvelope: Codable, Sendable, Equatable {
         case is any HTTPResponseError, is CancellationError:
             return error
         default:
-            logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            logger.error("request failed", metadata: ["path": "\(LogRedactor.requestPath(request.uri.path))", "error": "\(error)"])
             return WebServiceError.unexpected
         }
     }

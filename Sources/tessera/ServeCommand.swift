@@ -190,7 +190,8 @@ struct ServeCommand: AsyncParsableCommand {
         let connectionLimits = try readConnectionLimits(environment)
         let trustedProxies = try proxies.load(environment)
         // The merchant's API key: apiKeyFile in the merchant configuration, or TESSERA_CHECKOUT_API_KEY.
-        let checkoutAPIKey = merchant?.apiKeyFile == nil ? environment["TESSERA_CHECKOUT_API_KEY"] : nil
+        // Without the line ending a value filled from a file (`$(cat key)`, a mounted secret) keeps.
+        let checkoutAPIKey = merchant?.apiKeyFile == nil ? environment["TESSERA_CHECKOUT_API_KEY"].map(Secret.withoutLineEnding) : nil
         if let checkoutAPIKey, checkoutAPIKey.count < 24 {
             throw CommandFailure(message: "TESSERA_CHECKOUT_API_KEY: at least 24 characters are needed")
         }

@@ -121,6 +121,29 @@ struct MerchantValidationTests {
         }
     }
 
+    @Test("A gateway that cannot be reached is a 502 naming the host; the transport's addresses stay in the log")
+    func unreachableGateway() async throws {
+        let standIn = try AppleGatewayStandIn()
+        let identity = try Self.identity()
+        let fixture = try CheckoutFixture { merchant in
+            merchant.merchantIdentity = .init(certificatePath: identity.certificatePath, keyPath: identity.keyPath)
+            merchant.merchantValidationHosts = ["localhost"]
+        }
+        // Port 1 on loopback: nothing listens there.
+        let validator = try MerchantValidator(
+            merchant: fixture.merchant, trustRoots: try NIOSSLCertificate.fromPEMFile(standIn.certificates.authorityPEMPath),
+            endpointOverrides: ["localhost": "127.0.0.1:1"], logger: Logger(label: "test.validation"))
+        do {
+            _ = try await validator.merchantSession(validationURL: "https://localhost/paymentservices/paymentSession")
+            Issue.record("a closed port validated")
+        } catch let error as CheckoutError {
+            #expect(error.status == .badGateway)
+            #expect(error.description.contains("could not be reached"), "\(error)")
+            #expect(!error.description.contains("127.0.0.1") && !error.description.contains(":1"), "\(error)")
+        }
+        try await validator.shutdown()
+    }
+
     @Test("Apple's session is returned unchanged; the stand-in saw the client certificate and the merchant's fields")
     func validates() async throws {
         let standIn = try AppleGatewayStandIn()

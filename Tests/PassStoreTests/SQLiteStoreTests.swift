@@ -5,6 +5,27 @@ import Testing
 
 @Suite("SQLiteStore")
 struct SQLiteStoreTests {
+    @Test("a new database, its write-ahead log and a folder made for it are readable by their owner only (the file holds tokens)")
+    func privateFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("data/store.sqlite").path
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        _ = try await Fixtures.insert(["P1"], into: store)
+        let mode = { (path: String) in
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue
+        }
+        #expect(mode(path) == 0o600)
+        #expect(mode(path + "-wal") == 0o600)
+        #expect(mode(folder.appendingPathComponent("data").path) == 0o700)
+        // An existing file keeps the permissions its operator gave it.
+        let shared = folder.appendingPathComponent("shared.sqlite").path
+        #expect(FileManager.default.createFile(atPath: shared, contents: nil, attributes: [.posixPermissions: 0o640]))
+        _ = try SQLiteStore(path: shared)
+        #expect(mode(shared) == 0o640)
+    }
+
     @Test("the file keeps passes, registrations and tags across reopening; migrating twice is harmless")
     func reopen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")

@@ -92,3 +92,14 @@ struct LogRedactionTests {
         #expect(LogRedactor.redact(message) == message)
     }
 }
+
+extension LogRedactionTests {
+    @Test("a failed request's path is logged with its route words only: download tokens and identifiers are redacted")
+    func requestPaths() {
+        #expect(LogRedactor.requestPath("/download/Qm9vazEyMzQ1Njc4OTAxMjM0NTY3ODkw.pkpass") == "/download/<redacted>")
+        #expect(LogRedactor.requestPath("/v1/devices/0a1b2c3d4e5f60718293a4b5c6d7e8f9/registrations/pass.dev.tessera.demo/SER-1")
+            == "/v1/devices/<redacted>/registrations/<redacted>/<redacted>")
+        #expect(LogRedactor.requestPath("/api/v1/passes") == "/api/v1/passes")
+        #expect(LogRedactor.requestPath("/checkout/sheet/cs_a1045tERokoE3Sqs4XdtfqAT") == "/checkout/sheet/<redacted>")
+    }
+}

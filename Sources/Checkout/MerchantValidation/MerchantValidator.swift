@@ -129,14 +129,16 @@ public final class MerchantValidator: Service, Sendable {
         do {
             response = try await client.execute(request, timeout: configuration.timeout, logger: logger)
         } catch {
+            // The transport's own error (addresses, ports, TLS state) stays in the log: the answer goes to anyone.
             logger.warning("merchant validation failed", metadata: ["host": "\(host)", "error": "\(error)"])
-            throw fail("Apple Pay gateway \(host) could not be reached: \(error)")
+            throw fail("Apple Pay gateway \(host) could not be reached")
         }
         let bytes: ByteBuffer
         do {
             bytes = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            throw fail("Apple Pay gateway \(host) sent an unreadable response: \(error)")
+            logger.warning("merchant validation answer unreadable", metadata: ["host": "\(host)", "error": "\(error)"])
+            throw fail("Apple Pay gateway \(host) sent an unreadable response")
         }
         let data = Data(bytes.readableBytesView)
         guard (200..<300).contains(response.status.code) else {

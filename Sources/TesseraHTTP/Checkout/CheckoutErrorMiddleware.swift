@@ -2,6 +2,7 @@ import Checkout
 import HTTPTypes
 import Hummingbird
 import Logging
+import PassWebService
 import PaymentRequest
 
 /// Makes sure no checkout request ends in an empty 5xx or outside the ``ErrorEnvelope``: a ``CheckoutError`` is
@@ -36,7 +37,7 @@ struct CheckoutErrorMiddleware: RouterMiddleware {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            logger.error("checkout request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            logger.error("checkout request failed", metadata: ["path": "\(LogRedactor.requestPath(request.uri.path))", "error": "\(error)"])
             throw CheckoutFailureResponse(CheckoutError(
                 .internalError, status: .internalServerError,
                 "the server could not complete the request; it has been logged"))
