@@ -10,11 +10,9 @@ find_driver() { command -v chromedriver || { [ -x /usr/lib/chromium/chromedriver
 
 if [ -z "$(find_browser)" ] || [ -z "$(find_driver)" ]; then
     echo "==> installing chromium and chromium-driver"
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium chromium-driver \
-        fonts-dejavu-core
+    # shellcheck source=scripts/apt-install.sh
+    . "$(dirname "$0")/apt-install.sh"
+    apt_install chromium chromium-driver fonts-dejavu-core
 fi
 
 browser="$(find_browser)"
@@ -32,7 +30,9 @@ print(os.path.join(os.path.dirname(spec.origin), 'axe.min.js') if spec else '')"
 }
 if [ -z "$(axe_path)" ]; then
     echo "==> installing axe-core (axe-playwright-python from PyPI, without Playwright)"
-    python3 -m pip install --quiet --no-deps "axe-playwright-python==0.1.8"
+    # shellcheck source=scripts/pip-install.sh
+    . "$(dirname "$0")/pip-install.sh"
+    pip_install --no-deps "axe-playwright-python==0.1.8"
 fi
 axe="$(axe_path)"
 if [ -z "$axe" ] || [ ! -f "$axe" ]; then

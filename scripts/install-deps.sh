@@ -8,8 +8,9 @@ set -euo pipefail
 # postgresql: the PostgresStore tests' throwaway server (scripts/postgres.sh).
 # libengine-pkcs11-openssl: OpenSSL's pkcs11 engine, through which keys in a PKCS#11 module sign; softhsm2: the software
 # module the PKCS#11 tests create a token in.
+# procps: pgrep, with which scripts/test.sh ends a stalled run and everything it started.
 packages=(libssl-dev openssl zlib1g-dev pkg-config ca-certificates libzint-dev libqrencode-dev zint librsvg2-dev fonts-dejavu-core
-    postgresql libengine-pkcs11-openssl softhsm2)
+    postgresql libengine-pkcs11-openssl softhsm2 procps)
 command -v python3 >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1 || packages+=(python3 python3-pip)
 
 missing=()
@@ -19,11 +20,16 @@ done
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> installing: ${missing[*]}"
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    # shellcheck source=scripts/apt-install.sh
+    . "$(dirname "$0")/apt-install.sh"
+    apt_install "${missing[@]}"
 fi
+
+# PyPI tools a user install puts in ~/.local/bin (not on PATH by default): found there by this script and the tests.
+user_bin="$(python3 -m site --user-base 2>/dev/null || true)/bin"
+case ":$PATH:" in *":$user_bin:"*) ;; *) export PATH="$user_bin:$PATH" ;; esac
+# shellcheck source=scripts/pip-install.sh
+. "$(dirname "$0")/pip-install.sh"
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: swift is not on PATH; install the Swift toolchain first (https://www.swift.org/install/)" >&2
@@ -34,21 +40,18 @@ fi
 # libqrencode; Pillow opens the PNGs for it.
 if ! python3 -c "import zxingcpp, PIL" >/dev/null 2>&1; then
     echo "==> installing zxing-cpp and pillow (barcode tests)"
-    python3 -m pip install --quiet zxing-cpp pillow 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages zxing-cpp pillow
+    pip_install 'zxing-cpp>=3.1,<4' 'pillow>=11,<14'
 fi
 
 # The Google Wallet tests check every template's class and object against Google's discovery document (shipped in
 # google-api-python-client) and verify save links' JWTs with PyJWT, implementations independent of Tessera's.
 if ! python3 -c "import googleapiclient, jwt, cryptography" >/dev/null 2>&1; then
     echo "==> installing google-api-python-client, PyJWT and cryptography (Google Wallet tests)"
-    python3 -m pip install --quiet google-api-python-client 'PyJWT[crypto]' cryptography 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages google-api-python-client 'PyJWT[crypto]' cryptography
+    pip_install 'google-api-python-client>=2.150,<3' 'PyJWT[crypto]>=2.8,<3' 'cryptography>=42,<49'
 fi
 
 # The OpenAPI fuzzing test runs schemathesis (from PyPI) against a tessera serve child.
 if ! command -v st >/dev/null 2>&1 || ! python3 -c "import schemathesis" >/dev/null 2>&1; then
     echo "==> installing schemathesis (OpenAPI fuzzing test)"
-    python3 -m pip install --quiet schemathesis 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages schemathesis
+    pip_install 'schemathesis>=4.30,<5'
 fi

@@ -18,10 +18,9 @@ database=tessera_test
 
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     echo "==> installing postgresql" >&2
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql >&2
+    # shellcheck source=scripts/apt-install.sh
+    . "$(dirname "$0")/apt-install.sh"
+    apt_install postgresql >&2
 fi
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 

@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
+# PyPI tools a user install put in ~/.local/bin (schemathesis's `st`), for the tests that run them.
+user_bin="$(python3 -m site --user-base 2>/dev/null || true)/bin"
+case ":$PATH:" in *":$user_bin:"*) ;; *) export PATH="$user_bin:$PATH" ;; esac
 # The PostgresStore tests need a server: start the throwaway one unless a URL is given or they are skipped explicitly.
 if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != "1" ]; then
     TESSERA_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
@@ -22,7 +25,13 @@ fi
 #   started and did not finish, and ends the process.
 quiet="${TESSERA_TEST_QUIET_SECONDS:-300}"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+# The session of the `swift test` running now: what it started (servers, browsers) is ended with it, also when this
+# script is interrupted or killed (the suite runs in a session of its own, which a terminal's Ctrl-C does not reach).
+active_session=""
+end_session() { [ -z "$active_session" ] || pkill -KILL -s "$active_session" 2>/dev/null || true; }
+trap 'end_session; rm -f "$log"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Ends a process and everything it started, children first (SwiftPM starts the test process in a process group of
 # its own, so a group kill is not enough).
@@ -45,6 +54,7 @@ run_suite() {
     # seem to stop earlier than it did, and list tests as unfinished that had finished).
     setsid -w stdbuf -oL -eL swift test "$@" >> "$log" 2>&1 &
     local runner=$! size=0 now last
+    active_session=$runner
     tail -n +1 -f --pid="$runner" "$log" &
     local follower=$!
     last=$(date +%s)
@@ -88,6 +98,9 @@ run_suite() {
     local status=0
     wait "$runner" || status=$?
     wait "$follower" 2>/dev/null || true
+    # Whatever the run left behind (a server or browser of a test that crashed) does not take the next run's cores.
+    end_session
+    active_session=""
     if [ -n "$(ls -A "$crashes")" ]; then
         [ "$status" -ne 0 ] || status=1
         {

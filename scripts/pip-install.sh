@@ -1,0 +1,8 @@
+# Sourced by the install scripts: pip_install REQUIREMENT... installs PyPI packages for the tests, into the user's
+# site when not root, past Debian's "externally managed environment" refusal (PEP 668) when pip gives it.
+pip_install() {
+    local user=()
+    [ "$(id -u)" -ne 0 ] && user=(--user)
+    python3 -m pip install --quiet "${user[@]}" "$@" 2>/dev/null \
+        || python3 -m pip install --quiet "${user[@]}" --break-system-packages "$@"
+}
