@@ -202,7 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
                                      exitCode: 2)
             }
             checkout.authorizationLease = TimeInterval(seconds)
-            checkout.recoveryInterval = .seconds(min(5, seconds))
+            // Recovery looks every 2 s, as by default, or more often for a shorter lease.
+            checkout.recoveryInterval = .seconds(min(2, seconds))
         }
         if let text = environment["TESSERA_CHECKOUT_SESSION_LIFETIME"] {
             guard let seconds = Int(text), (60...2_592_000).contains(seconds) else {

@@ -125,7 +125,7 @@ extension OrderValidator {
             }
         }
         let total = files.values.reduce(0) { $0 + $1.count }
-        if total > Self.maximumBundleSize {
+        if total >= Self.maximumBundleSize {
             context.error("order", "the files add up to \(total) bytes; Wallet takes orders below \(Self.maximumBundleSize >> 20) MB")
         }
         for name in files.keys.sorted() where name.hasSuffix(".lproj/order.strings") {
