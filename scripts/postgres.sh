@@ -11,7 +11,8 @@
 # Environment: TESSERA_POSTGRES_PORT (default 54329), TESSERA_POSTGRES_SHARED_BUFFERS (shared_buffers when this script
 # starts the server; default PostgreSQL's 128MB; the benchmarks give their own server 25 % of the memory).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/.."
 
 port="${TESSERA_POSTGRES_PORT:-54329}"
 database=tessera_test
@@ -19,7 +20,7 @@ database=tessera_test
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     echo "==> installing postgresql" >&2
     # shellcheck source=scripts/apt-install.sh
-    . "$(dirname "$0")/apt-install.sh"
+    . "$here/apt-install.sh"
     apt_install postgresql >&2
 fi
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"

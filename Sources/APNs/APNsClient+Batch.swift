@@ -54,7 +54,9 @@ extension APNsClient {
             }
             if shutDown == sent.count { throw APNsError(.clientShutDown, "the APNs client was shut down") }
             if let providerToken, results.contains(where: {
-                if case .retryable(let status, _, _) = $0, status == 403 { true } else { false }
+                // Only a token refused for its age is renewed: one refused for its key (InvalidProviderToken, a key
+                // revoked) would be refused again, and APNs takes a new token at most every 20 minutes.
+                if case .retryable(403, "ExpiredProviderToken", _) = $0 { true } else { false }
             }), let used = headers.first(where: { $0.0 == "authorization" })?.1.dropFirst("bearer ".count) {
                 await providerToken.discard(String(used))
             }

@@ -121,7 +121,8 @@ public final class APNsClient: Sendable {
         case .malformedToken:
             logger.info("APNs: malformed push token, not sent", metadata: metadata([:]))
         case .retryable(let status, let reason, let retryAfter):
-            logger.warning("APNs: temporary failure", metadata: metadata([
+            // Said once per batch by the push dispatcher (with how many pushes): per push, an outage floods the log.
+            logger.debug("APNs: temporary failure", metadata: metadata([
                 "apns.status": "\(status.map(String.init) ?? "none")", "apns.reason": "\(reason)",
                 "apns.retry_after": "\(retryAfter.map { "\($0)" } ?? "-")",
             ]))

@@ -117,6 +117,10 @@ public final class PushDispatcher: Service, Sendable {
     private func deliver(_ pushes: [PendingPush], claimedAt: Date) async {
         guard !pushes.isEmpty else { return }
         let perSend = max(1, min(configuration.pushesPerSend, configuration.concurrency))
+        // Pushes put back for a retry, said once per pass type and reason when the batch is done: during an APNs
+        // outage a line per push (a campaign's hundreds of thousands, again at every try) would flood the log.
+        let retries = RetryTally()
+        defer { retries.log(to: logger) }
         let groups = Dictionary(grouping: pushes, by: \.passTypeIdentifier).values.flatMap { pushes in
             stride(from: 0, to: pushes.count, by: perSend).map { Array(pushes[$0..<min(pushes.count, $0 + perSend)]) }
         }
@@ -144,7 +148,7 @@ public final class PushDispatcher: Service, Sendable {
                     leftForLater += pushes.count
                     continue
                 }
-                group.addTask { await self.send(pushes) }
+                group.addTask { await self.send(pushes, retries: retries) }
                 inFlight += 1
             }
             for await done in group { await add(done) }
@@ -169,14 +173,14 @@ public final class PushDispatcher: Service, Sendable {
 
     /// Sends pushes of one pass type together and handles what needs more than completing them.
     /// - Returns: The pushes to be completed (removed from the queue); those put back for a retry are left out.
-    private func send(_ pushes: [PendingPush]) async -> [PendingPush] {
+    private func send(_ pushes: [PendingPush], retries: RetryTally) async -> [PendingPush] {
         guard let passTypeIdentifier = pushes.first?.passTypeIdentifier else { return [] }
         let outcomes = await sender.sendPassUpdates(pushTokens: pushes.map(\.pushToken), passTypeIdentifier: passTypeIdentifier)
         var counts: [String: Int64] = [:]
         var completed: [PendingPush] = []
         completed.reserveCapacity(pushes.count)
         for (push, outcome) in zip(pushes, outcomes) {
-            let (complete, result) = await handle(outcome, of: push)
+            let (complete, result) = await handle(outcome, of: push, retries: retries)
             counts[result, default: 0] += 1
             if complete { completed.append(push) }
         }
@@ -190,7 +194,7 @@ public final class PushDispatcher: Service, Sendable {
     /// - Returns: Whether the push is to be completed (removed from the queue; `false` when it was put back), and
     ///   the result it counts as in `tessera_apns_pushes_total` (the outcome's name; `dropped` for a push given up
     ///   once its retry window is over).
-    private func handle(_ outcome: PushOutcome, of push: PendingPush) async -> (complete: Bool, result: String) {
+    private func handle(_ outcome: PushOutcome, of push: PendingPush, retries: RetryTally) async -> (complete: Bool, result: String) {
         var metadata: Logger.Metadata {
             ["passTypeIdentifier": .string(push.passTypeIdentifier), "pushToken": .string(Self.redacted(push.pushToken))]
         }
@@ -222,7 +226,8 @@ public final class PushDispatcher: Service, Sendable {
                     logger.error("push dropped after \(push.attempts + 1) tries over \(Int(age)) s: \(reason)", metadata: metadata)
                     return (true, "dropped")
                 } else {
-                    logger.notice("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
+                    logger.debug("push will be retried in \(Int(delay)) s: \(reason)", metadata: metadata)
+                    retries.add(passTypeIdentifier: push.passTypeIdentifier, reason: reason, delay: delay)
                     try await store.retryPush(push, notBefore: now().addingTimeInterval(delay))
                     return (false, outcome.name)
                 }
@@ -247,6 +252,35 @@ public final class PushDispatcher: Service, Sendable {
     /// A push token shortened for logs.
     static func redacted(_ token: String) -> String {
         token.count <= 8 ? "…" : token.prefix(8) + "…"
+    }
+}
+
+/// The pushes of one batch put back for a retry, by pass type and reason, logged together when the batch is done.
+final class RetryTally: Sendable {
+    private struct Key: Hashable {
+        var passTypeIdentifier: String
+        var reason: String
+    }
+
+    private let counts = Mutex([Key: (pushes: Int, soonest: TimeInterval, latest: TimeInterval)]())
+
+    func add(passTypeIdentifier: String, reason: String, delay: TimeInterval) {
+        counts.withLock { counts in
+            let key = Key(passTypeIdentifier: passTypeIdentifier, reason: reason)
+            let seen = counts[key] ?? (0, delay, delay)
+            counts[key] = (seen.pushes + 1, min(seen.soonest, delay), max(seen.latest, delay))
+        }
+    }
+
+    /// One line per pass type and reason: how many pushes, and when they go again.
+    func log(to logger: Logger) {
+        let counts = counts.withLock { $0 }
+        for (key, seen) in counts.sorted(by: { ($0.key.passTypeIdentifier, $0.key.reason) < ($1.key.passTypeIdentifier, $1.key.reason) }) {
+            let when = Int(seen.soonest) == Int(seen.latest) ? "\(Int(seen.soonest)) s" : "\(Int(seen.soonest))-\(Int(seen.latest)) s"
+            logger.warning("pushes will be retried in \(when): \(key.reason)", metadata: [
+                "passTypeIdentifier": "\(key.passTypeIdentifier)", "pushes": "\(seen.pushes)",
+            ])
+        }
     }
 }
 

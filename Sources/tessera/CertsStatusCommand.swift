@@ -8,7 +8,7 @@ struct CertsStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "List each signing identity of an identities file with its certificate's expiry and days left.",
         discussion: """
-        Exit status: 0 when every certificate has more than --days days left; 1 when any expires within --days days \
+        Exit status: 0 when every certificate has at least --days days left; 1 when any expires within --days days \
         (7 by default) or has expired, or when an identity's credentials do not load; 2 for a usage error. \
         Run it daily from cron to hear of a renewal before Wallet does.
         """

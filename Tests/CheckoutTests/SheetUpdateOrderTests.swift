@@ -180,3 +180,36 @@ extension SheetUpdateOrderTests {
         }
     }
 }
+
+extension SheetUpdateOrderTests {
+    @Test("A refusal after another tab gave another address: this tab's address is given again before paying")
+    func otherTabsAddress() async throws {
+        try await SheetBrowser.run { page in
+            try await Self.fillBuyer(page)
+            let uri = "/checkout/v1/sessions/\(page.sessionId)"
+            // Another tab: another address, and another method, so this tab's total is out of date.
+            let (moved, _) = try await page.client.post(uri + "/shipping-contact", [
+                "shippingContact": ["locality": "San Francisco", "postalCode": "94107", "countryCode": "US"]])
+            #expect(moved == .ok)
+            let (chosen, _) = try await page.client.post(uri + "/shipping-method", ["identifier": "express"])
+            #expect(chosen == .ok)
+            try await page.driver.click("#pay-button")
+            let refused = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
+                                                     until: { (code: String?) in code == "amountMismatch" || code == "STATUS_SUCCESS" })
+            #expect(refused == "amountMismatch")
+            // The session is priced for this tab's address again, the one the payment ships to.
+            var postalCode: String?
+            let deadline = Date().addingTimeInterval(30)
+            repeat {
+                let (_, read) = try await page.client.get(uri)
+                postalCode = (read["shippingContact"] as? [String: Any])?["postalCode"] as? String
+                if postalCode == "95014" { break }
+                try await Task.sleep(for: .milliseconds(200))
+            } while Date() < deadline
+            #expect(postalCode == "95014")
+            let enabled = try await page.driver.wait({ try await page.driver.attribute("#pay-button", "disabled") ?? "" },
+                                                     until: { $0 != "true" })
+            #expect(enabled != "true")
+        }
+    }
+}

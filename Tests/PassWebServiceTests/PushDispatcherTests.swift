@@ -123,6 +123,23 @@ struct PushDispatcherTests {
         #expect(PushDispatcher.backoff(attempt: 0, retryAfter: 120) == 120)
     }
 
+    @Test("pushes put back for a retry are logged once per pass type and reason, with their count, not once each")
+    func retriesLoggedTogether() async throws {
+        let fixture = try WebServiceFixture()
+        let tokens = Dictionary(uniqueKeysWithValues: (1...30).map { ("d\($0)", "t\($0)") })
+        let pass = try await registeredPass(fixture, tokens: tokens)
+        for token in tokens.values { fixture.pushes.answer(.retryable(reason: "503 ServiceUnavailable", retryAfter: nil), for: token) }
+        try await change(fixture, pass, seat: "9Z")
+        let logs = RecordedLogs()
+        let dispatcher = PushDispatcher(store: fixture.store, sender: fixture.pushes, logger: logs.logger(level: .info),
+                                        now: { fixture.clock.now })
+        #expect(try await dispatcher.sendDueBatch() == 30)
+        let retried = logs.lines.filter { $0.message.contains("retried") }
+        #expect(retried.count == 1, "\(retried.map(\.printed))")
+        #expect(retried.first?.level == .warning && retried.first?.metadata["pushes"] == "30", "\(retried.map(\.printed))")
+        #expect(retried.first?.message.contains("503 ServiceUnavailable") == true)
+    }
+
     @Test("the running dispatcher sends a change's pushes when woken, without waiting for its next poll")
     func wakesUp() async throws {
         let fixture = try WebServiceFixture()

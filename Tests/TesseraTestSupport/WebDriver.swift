@@ -114,8 +114,16 @@ public final class WebDriver: @unchecked Sendable {
         return id
     }
 
+    /// Clicks what `selector` finds now: a page that redrew the element between the lookup and the click (a list
+    /// rebuilt from a server's answer) has it looked up again, as a buyer's click lands on whatever is there.
     public func click(_ selector: String) async throws {
-        try await click(element: try await element(selector))
+        for attempt in 1...3 {
+            do {
+                return try await click(element: try await element(selector))
+            } catch where attempt < 3 && "\(error)".contains("stale element reference") {
+                continue
+            }
+        }
     }
 
     /// Clicks an element found earlier by ``element(_:)``: fails when the page has replaced it since.

@@ -13,11 +13,26 @@ extension SheetScript {
         const current = session.paymentRequest;
         total = current.total;
         lineItems = current.lineItems || [];
-        if (current.shippingMethods) methods = ordered(current.shippingMethods);
-        if (session.selectedShippingMethod) selected = confirmed = session.selectedShippingMethod;
+        const listed = current.shippingMethods || [];
+        methods = ordered(listed);
+        // The server lists its selected method first; none selected (not offered at its address) is none shown.
+        selected = confirmed = session.selectedShippingMethod || (listed.length ? listed[0].identifier : null);
         renderSummary();
         renderMethods();
         if (rowsReady) renderRows();
+        // Priced for another address than this tab's (another tab gave one): this tab's address is given again, so
+        // what is paid is priced for where it ships.
+        const mine = ships && rowsReady ? redacted() : null;
+        const theirs = session.shippingContact || {};
+        const fields = ['postalCode', 'countryCode', 'locality', 'administrativeArea'];
+        if (mine && (mine.postalCode || mine.countryCode)
+            && fields.some((field) => (mine[field] || '').toUpperCase() !== (theirs[field] || '').toUpperCase())) {
+          await queued(async () => {
+            const update = await post('/shipping-contact', { shippingContact: mine });
+            apply(update, true);
+            renderRows();
+          });
+        }
       }
 
       // A refusal naming a contact field (Apple Pay's `contactField`): its row opened, the field marked invalid,
@@ -47,23 +62,35 @@ extension SheetScript {
         $('pay-button').hidden = true;
         say('result', 'Your payment is being confirmed\u2026', 'confirming');
         const started = Date.now();
+        let asking = false;
+        const stop = (text) => {
+          clearInterval(confirming);
+          if (text) say('result', text, 'confirming');
+        };
         confirming = setInterval(async () => {
+          if (Date.now() - started > 15 * 60 * 1000) {
+            stop('Your payment is still being confirmed. Reload this page later to see your order.');
+            return;
+          }
+          // One read at a time: a server slower than the interval is not asked again before it answers.
+          if (asking) return;
+          asking = true;
           try {
             const response = await fetch(api, { headers: { 'Checkout-Client-Secret': data.clientSecret } });
-            if (!response.ok) return;
-            const session = await response.json();
-            if (session.orderId) {
-              clearInterval(confirming);
-              await showOrder(session.orderId);
-            } else if (session.state === 'pending') {
-              clearInterval(confirming);
-              location.reload();
+            if ([401, 403, 404, 410].includes(response.status)) {
+              stop('This checkout can no longer be read here. Check your email for the order, or contact the shop.');
+            } else if (response.ok) {
+              const session = await response.json();
+              if (session.orderId) {
+                stop();
+                await showOrder(session.orderId);
+              } else if (session.state === 'pending') {
+                stop();
+                location.reload();
+              }
             }
           } catch (error) { /* offline for a moment: asked again */ }
-          if (Date.now() - started > 15 * 60 * 1000) {
-            clearInterval(confirming);
-            say('result', 'Your payment is still being confirmed. Reload this page later to see your order.', 'confirming');
-          }
+          asking = false;
         }, 2000);
       }
     """#
