@@ -65,10 +65,21 @@ public enum BarcodeRenderer {
         case .pdf417:
             let bytes = try barcode.encodedMessage()
             let layout = try PDF417Layout(byteCount: bytes.count, configuration: configuration)
-            let symbol = try ZintSymbol(format: .pdf417, option1: Int32(layout.securityLevel),
-                                        option2: Int32(layout.columns))
-            try symbol.encode(bytes, format: .pdf417)
-            return symbol.matrix(format: .pdf417)
+            // The level chosen for the length leaves no room for a long binary message (past 863 codewords, level 6's
+            // 128 error-correction codewords do not fit beside it): a level chosen here, not fixed by the caller,
+            // steps down until the message fits, rather than refusing a message a lower level carries.
+            let levels = configuration.pdf417SecurityLevel == nil
+                ? Array((2...layout.securityLevel).reversed()) : [layout.securityLevel]
+            for (index, level) in levels.enumerated() {
+                let symbol = try ZintSymbol(format: .pdf417, option1: Int32(level), option2: Int32(layout.columns))
+                do {
+                    try symbol.encode(bytes, format: .pdf417)
+                    return symbol.matrix(format: .pdf417)
+                } catch let error as BarcodeError where error.code == .messageTooLong && index < levels.count - 1 {
+                    continue
+                }
+            }
+            throw BarcodeError(.messageTooLong, "message: \(bytes.count) bytes do not fit in pdf417")
         case .aztec, .code128:
             if barcode.format == .code128 { try barcode.checkCode128Characters() }
             let bytes = try barcode.encodedMessage()

@@ -74,8 +74,10 @@ struct PreviewResources: Sendable {
         let folders = (language.map { ["\($0).lproj/"] } ?? []) + [""]
         for folder in folders {
             for (suffix, factor) in [("@2x", 2.0), ("", 1.0), ("@3x", 3.0)] {
+                // An image past the pixels any pass image may have is not drawn: the rasterizer would decode it
+                // whole (a 16,000-pixel square of 1 MB is a gigabyte), and a .pkpass from anyone can hold one.
                 guard let data = files["\(folder)\(name)\(suffix).png"], let info = try? PNGInfo(data: data),
-                      info.width > 0, info.height > 0 else { continue }
+                      info.width > 0, info.height > 0, info.width * info.height <= PNGInfo.maximumPixels else { continue }
                 return Image(uri: "data:image/png;base64," + data.base64EncodedString(),
                              width: Double(info.width) / factor, height: Double(info.height) / factor)
             }

@@ -37,6 +37,13 @@ struct CampaignServerOptions: ParsableArguments {
             throw CommandFailure(message: "--server: \(base) is not an http or https URL", exitCode: 2)
         }
         while base.hasSuffix("/") { base.removeLast() }
+        // The admin token opens every pass: over plain HTTP to another machine anyone on the way reads it.
+        if url.scheme == "http", let host = url.host?.lowercased(),
+           !(["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) || host.hasSuffix(".localhost") || host.hasPrefix("127."))
+        {
+            Terminal.standardError("warning: --server: \(base) is plain HTTP to another machine: the admin token goes "
+                + "unencrypted; use https")
+        }
         guard let token = try Secret.read(
             file: adminTokenFile ?? environment["TESSERA_ADMIN_TOKEN_FILE"], environment: "TESSERA_ADMIN_TOKEN",
             flag: "--admin-token-file"),

@@ -78,6 +78,17 @@ struct DecodeTests {
         }
     }
 
+    @Test("a PDF417 message of 1,050 bytes (past level 5's room) is drawn at a lower level and decodes")
+    func pdf417PastLevelFive() async throws {
+        // Latin-1 letters beyond ASCII: byte compaction, 6 bytes to 5 codewords (876 data codewords).
+        let message = String((0..<1_050).map { Character(Unicode.Scalar(UInt8(0xC0 + $0 % 63))) })
+        let matrix = try BarcodeRenderer.render(Barcode(format: .pdf417, message: message, messageEncoding: "iso-8859-1"))
+        let file = try temporaryFolder().appendingPathComponent("pdf417-long.png")
+        try matrix.pngData().write(to: file)
+        let report = try await IndependentDecoder.decode(file)
+        #expect(report.barcodes.first?.hex == IndependentDecoder.hex(Array(try #require(message.data(using: .isoLatin1)))))
+    }
+
     @Test(arguments: [1, 4, 12, 30])
     func pdf417WithFixedColumnsDecodes(_ columns: Int) async throws {
         let barcode = Barcode(format: .pdf417, message: String(Self.longText.prefix(60)))

@@ -86,5 +86,17 @@ struct CampaignClientAnswersTests {
         #expect(listed.status == 1)
         #expect(listed.stderr.contains("502: not the API's answer: <html>xxx"), "\(listed.stderr.prefix(300))")
         #expect(!listed.stderr.contains("\u{1B}") && listed.stderr.count < 1_000, "\(listed.stderr.count) characters")
+        #expect(!listed.stderr.contains("plain HTTP"), "loopback is not warned about")
+    }
+
+    @Test("plain HTTP to another machine is warned about: the admin token would go unencrypted")
+    func plainHTTPIsWarned() async throws {
+        // A reserved name that never resolves: the warning comes before any connection.
+        let listed = try await Subprocess.tessera(
+            ["campaign", "list", "--server", "http://tessera.invalid:8080"],
+            environment: ["TESSERA_ADMIN_TOKEN": "a-token-never-sent-in-clear"])
+        #expect(listed.status != 0)
+        #expect(listed.stderr.contains("warning: --server: http://tessera.invalid:8080 is plain HTTP to another machine"),
+                "\(listed.stderr)")
     }
 }

@@ -33,12 +33,15 @@ struct SheetUpdateOrderTests {
     func overlappingMethodChoices() async throws {
         try await SheetBrowser.run { page in
             _ = try await page.text("#total-amount") { $0 == "$107.84" }
-            // The first choice's request is held back 800 ms, as a slow network would: sent unordered, the second
-            // would reach the server first and the first would be saved last.
+            // The first choice's request is held back until the test lets it go, as a slow network would: sent
+            // unordered, the second would reach the server first and the first would be saved last.
             _ = try await page.driver.execute("""
                 const original = window.fetch;
+                let release;
+                const held = new Promise((resolve) => { release = resolve; });
+                window.releaseHeld = () => release();
                 window.fetch = (url, init) => (init && String(init.body || '').includes('"express"'))
-                  ? new Promise((resolve) => setTimeout(resolve, 800)).then(() => original(url, init))
+                  ? held.then(() => original(url, init))
                   : original(url, init);
                 return 'held';
                 """)
@@ -46,10 +49,11 @@ struct SheetUpdateOrderTests {
             try await page.driver.click("#method-express")
             try await page.driver.click("#method-standard")
             #expect(try await page.driver.attribute("#pay-button", "disabled") == "true", "Pay while updates are on their way")
+            _ = try await page.driver.execute("window.releaseHeld(); return 'released';")
             let enabled = try await page.driver.wait({ try await page.driver.attribute("#pay-button", "disabled") ?? "" },
                                                      until: { $0 != "true" })
             #expect(enabled != "true")
-            // Past the held request's delay: whatever was on its way has landed.
+            // Whatever was on its way has landed (the old sheet sent the second choice at once, the first after it).
             try await Task.sleep(for: .milliseconds(1500))
             #expect(try await page.evaluate("document.getElementById('method-standard').checked") == "true")
             #expect(try await page.driver.attribute("#total-amount", "data-amount") == "107.84")

@@ -35,3 +35,33 @@ struct PreviewSizeLimitTests {
         #expect(banner.lines.last == "• and \(1_000 - ValidationBanner.maximumLines + 1) more errors", "\(banner.lines.last ?? "")")
     }
 }
+
+extension PreviewSizeLimitTests {
+    /// A PNG's signature and header claiming `width` × `height` pixels, and its end: what a preview reads first.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be(UInt32(body.count)) + typed + be(crc32(typed))
+        }
+        let header = be(width) + be(height) + [8, 6, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", []))
+    }
+
+    @Test("an image claiming more pixels than any pass image may have is not drawn (a .pkpass from anyone can hold one)")
+    func hugeImageIsNotDrawn() throws {
+        let pass = PreviewFixtures.pass(secondary: [])
+        let huge = PassPreviewRenderer(pass: pass, files: ["logo.png": Self.pngHeader(width: 20_000, height: 20_000)], language: "en")
+        #expect(!huge.svg().contains("data:image/png"))
+        let small = PassPreviewRenderer(pass: pass, files: ["logo.png": Self.pngHeader(width: 160, height: 50)], language: "en")
+        #expect(small.svg().contains("data:image/png"))
+    }
+}

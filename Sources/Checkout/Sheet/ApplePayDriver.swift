@@ -26,10 +26,21 @@ enum ApplePayDriver {
       }
 
       async function postTo(checkout, url, body) {
-        const response = await fetch(url, {
-          method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': checkout.clientSecret },
-          body: JSON.stringify(body),
-        });
+        let response;
+        try {
+          // An update whose answer never comes must not hold the sheet (its updates wait in line, Pay waits for them):
+          // after 30 s, as long as Apple Pay gives an event, it fails and can be made again. A payment is waited for
+          // whole (the processor's own tries can take longer; its answer decides what the buyer sees).
+          const payment = /\/(test-)?authorize$/.test(url);
+          response = await fetch(url, {
+            method: 'POST', headers: { 'Content-Type': 'application/json', 'Checkout-Client-Secret': checkout.clientSecret },
+            body: JSON.stringify(body),
+            signal: !payment && AbortSignal.timeout ? AbortSignal.timeout(30000) : undefined,
+          });
+        } catch (error) {
+          if (error && error.name === 'TimeoutError') throw new Error('The server did not answer in time. Please try again.');
+          throw error;
+        }
         const json = await response.json().catch(() => ({}));
         if (!response.ok && !json.status) {
           throw new Error(json.error ? json.error.message : 'The request failed (' + response.status + ').');

@@ -45,12 +45,19 @@ struct BarcodePanel: Sendable {
             let module = max(0.5, (130 / columns * 2).rounded(.down) / 2)
             return (columns * module, rows * module)
         case .pdf417:
-            let module = max(0.5, (260 / columns * 2).rounded(.down) / 2)
+            let module = Self.linearModule(columns: columns)
             return (columns * module, min(100, rows * module))
         case .code128, .code39, .codabar, .ean13, .i2of5:
-            let module = max(0.5, (260 / columns * 2).rounded(.down) / 2)
+            let module = Self.linearModule(columns: columns)
             return (columns * module, 56)
         }
+    }
+
+    /// A module's width for a symbol `columns` modules wide: whole or half points within 260 points; a symbol too wide
+    /// even at half a point (a long Code 128) gets narrower modules, so it fits the card instead of being cut off.
+    static func linearModule(columns: Double) -> Double {
+        let fitted = (260 / columns * 2).rounded(.down) / 2
+        return fitted >= 0.5 ? fitted : min(0.5, 296 / columns)
     }
 
     /// Height of the whole panel (padding, symbol, alt text).

@@ -100,7 +100,7 @@ public struct OrderPreviewRenderer: Sendable {
     /// The merchant's logo: the bundle file `merchant.logo` names, when it is a readable PNG.
     var logo: PreviewResources.Image? {
         guard let name = order.merchant?.logo, let data = OrderValidator.resolve(name, in: files)?.data, let info = try? PNGInfo(data: data),
-              info.width > 0, info.height > 0 else { return nil }
+              info.width > 0, info.height > 0, info.width * info.height <= PNGInfo.maximumPixels else { return nil }
         return PreviewResources.Image(uri: "data:image/png;base64," + data.base64EncodedString(),
                                       width: Double(info.width), height: Double(info.height))
     }
