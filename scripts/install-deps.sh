@@ -25,9 +25,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
 
-# PyPI tools a user install puts in ~/.local/bin (not on PATH by default): found there by this script and the tests.
-user_bin="$(python3 -m site --user-base 2>/dev/null || true)/bin"
-case ":$PATH:" in *":$user_bin:"*) ;; *) export PATH="$user_bin:$PATH" ;; esac
 # shellcheck source=scripts/pip-install.sh
 . "$(dirname "$0")/pip-install.sh"
 

@@ -7,3 +7,8 @@ pip_install() {
     python3 -m pip install --quiet "${user[@]}" "$@" 2>/dev/null \
         || python3 -m pip install --quiet "${user[@]}" --break-system-packages "$@"
 }
+
+# PyPI tools a user install puts in ~/.local/bin (schemathesis's `st`), not on PATH by default: put there for whoever
+# sources this file (the install scripts, and the test command for the tests that run them).
+user_bin="$(python3 -m site --user-base 2>/dev/null || true)/bin"
+case ":$PATH:" in *":$user_bin:"*) ;; *) export PATH="$user_bin:$PATH" ;; esac

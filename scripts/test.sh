@@ -4,9 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-# PyPI tools a user install put in ~/.local/bin (schemathesis's `st`), for the tests that run them.
-user_bin="$(python3 -m site --user-base 2>/dev/null || true)/bin"
-case ":$PATH:" in *":$user_bin:"*) ;; *) export PATH="$user_bin:$PATH" ;; esac
+# shellcheck source=scripts/pip-install.sh
+. scripts/pip-install.sh
 # The PostgresStore tests need a server: start the throwaway one unless a URL is given or they are skipped explicitly.
 if [ -z "${TESSERA_TEST_POSTGRES_URL:-}" ] && [ "${TESSERA_SKIP_POSTGRES:-}" != "1" ]; then
     TESSERA_TEST_POSTGRES_URL="$(scripts/postgres.sh)"

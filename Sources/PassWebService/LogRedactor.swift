@@ -23,8 +23,11 @@ public enum LogRedactor {
     /// `<redacted>`, so a log of failures (a database outage) never holds a credential from a URL.
     public static func requestPath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
-            let routeWord = segment.utf8.count <= 24 && segment.utf8.first.map { (0x61...0x7A).contains($0) } != false
-                && segment.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+            // A route word: empty, or up to 24 lowercase letters, digits and hyphens starting with a letter.
+            let bytes = segment.utf8
+            let lower = { (byte: UInt8) in (0x61...0x7A).contains(byte) }
+            let routeWord = bytes.isEmpty || (bytes.count <= 24 && lower(bytes.first!)
+                && bytes.allSatisfy { lower($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") })
             return routeWord ? String(segment) : placeholder
         }.joined(separator: "/")
     }

@@ -38,6 +38,25 @@ enum SheetBrowser {
             try await driver.click("#contact-submit")
         }
 
+        /// Fills what the T-shirts-and-ticket session asks before payment: an email and a shipping address.
+        func fillShippingBuyer() async throws {
+            try await openRow("contact")
+            try await driver.type("#emailAddress", "ada@example.test")
+            try await driver.click("#contact-submit")
+            try await openRow("shipping-address")
+            for (field, value) in [("#givenName", "Ada"), ("#familyName", "Lovelace"), ("#addressLine", "1 Infinite Loop"),
+                                   ("#locality", "Cupertino"), ("#postalCode", "95014"), ("#countryCode", "US")] {
+                try await driver.type(field, value)
+            }
+            try await driver.click("#address-submit")
+            _ = try await text("#shipping-status") { $0.contains("updated") }
+        }
+
+        /// The result region's code (`STATUS_SUCCESS`, a refusal's code) once `condition` holds (or after 30 s).
+        func resultCode(until condition: @escaping (String?) -> Bool) async throws -> String? {
+            try await driver.wait({ try await driver.attribute("#result", "data-code") }, until: condition)
+        }
+
         /// The result of a JavaScript expression, as a string.
         func evaluate(_ expression: String) async throws -> String {
             let value = try await driver.execute("return String(\(expression));")

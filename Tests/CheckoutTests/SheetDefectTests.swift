@@ -136,20 +136,9 @@ struct SheetDefectTests {
     @Test("After payment the sheet is read-only")
     func paidSheetIsReadOnly() async throws {
         try await SheetBrowser.run { page in
-            try await page.openRow("contact")
-            try await page.driver.type("#emailAddress", "ada@example.test")
-            try await page.driver.click("#contact-submit")
-            try await page.openRow("shipping-address")
-            for (field, value) in [("#givenName", "Ada"), ("#familyName", "Lovelace"),
-                                   ("#addressLine", "1 Infinite Loop"), ("#locality", "Cupertino"), ("#postalCode", "95014"),
-                                   ("#countryCode", "US")] {
-                try await page.driver.type(field, value)
-            }
-            try await page.driver.click("#address-submit")
-            _ = try await page.text("#shipping-status") { $0.contains("updated") }
+            try await page.fillShippingBuyer()
             try await page.driver.click("#pay-button")
-            let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                  until: { $0 == "STATUS_SUCCESS" })
+            let code = try await page.resultCode(until: { $0 == "STATUS_SUCCESS" })
             #expect(code == "STATUS_SUCCESS")
             for control in ["#locality", "#givenName", "#couponCode", "#method-standard", "#method-express",
                             "#address-submit", "#coupon-submit", "#pay-button"] {

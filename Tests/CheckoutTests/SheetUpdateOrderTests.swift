@@ -9,20 +9,6 @@ import TesseraTestSupport
 /// checked in headless Chromium, the page's `fetch` held back or failed where the network would.
 @Suite("The payment sheet's updates, refusals and receipt when requests overlap or fail", .serialized)
 struct SheetUpdateOrderTests {
-    /// Fills what the T-shirts-and-ticket session asks before payment: an email and a shipping address.
-    static func fillBuyer(_ page: SheetBrowser.Page) async throws {
-        try await page.openRow("contact")
-        try await page.driver.type("#emailAddress", "ada@example.test")
-        try await page.driver.click("#contact-submit")
-        try await page.openRow("shipping-address")
-        for (field, value) in [("#givenName", "Ada"), ("#familyName", "Lovelace"), ("#addressLine", "1 Infinite Loop"),
-                               ("#locality", "Cupertino"), ("#postalCode", "95014"), ("#countryCode", "US")] {
-            try await page.driver.type(field, value)
-        }
-        try await page.driver.click("#address-submit")
-        _ = try await page.text("#shipping-status") { $0.contains("updated") }
-    }
-
     /// The session's total as the server has it.
     static func serverTotal(_ page: SheetBrowser.Page) async throws -> String? {
         let (_, read) = try await page.client.get("/checkout/v1/sessions/\(page.sessionId)")
@@ -65,7 +51,7 @@ struct SheetUpdateOrderTests {
     @Test("A total changed elsewhere: Pay is refused, the sheet shows the session as it is now, and paying again succeeds")
     func totalChangedElsewhere() async throws {
         try await SheetBrowser.run { page in
-            try await Self.fillBuyer(page)
+            try await page.fillShippingBuyer()
             let shown = try await page.driver.attribute("#total-amount", "data-amount")
             // Another tab (or the merchant) chooses express: this tab still shows the standard total.
             let (status, _) = try await page.client.post(
@@ -74,16 +60,14 @@ struct SheetUpdateOrderTests {
             let changed = try #require(try await Self.serverTotal(page))
             #expect(changed != shown)
             try await page.driver.click("#pay-button")
-            let refused = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                     until: { (code: String?) in code == "amountMismatch" || code == "STATUS_SUCCESS" })
+            let refused = try await page.resultCode(until: { (code: String?) in code == "amountMismatch" || code == "STATUS_SUCCESS" })
             #expect(refused == "amountMismatch", "charged a total the sheet did not show")
             let reread = try await page.driver.wait({ try await page.driver.attribute("#total-amount", "data-amount") },
                                                     until: { $0 == changed })
             #expect(reread == changed)
             #expect(try await page.evaluate("document.getElementById('method-express').checked") == "true")
             try await page.driver.click("#pay-button")
-            let paid = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                  until: { $0 == "STATUS_SUCCESS" })
+            let paid = try await page.resultCode(until: { $0 == "STATUS_SUCCESS" })
             let receipt = try await page.driver.text("#result")
             #expect(paid == "STATUS_SUCCESS", "\(receipt)")
         }
@@ -108,8 +92,7 @@ struct SheetUpdateOrderTests {
                 return 'failing';
                 """)
             try await page.driver.click("#pay-button")
-            let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                  until: { (code: String?) in code == "STATUS_SUCCESS" || code == "paymentFailed" })
+            let code = try await page.resultCode(until: { (code: String?) in code == "STATUS_SUCCESS" || code == "paymentFailed" })
             #expect(code == "STATUS_SUCCESS")
             let receipt = try await page.text("#result") { $0.hasPrefix("Paid") && $0.contains("Order") }
             #expect(receipt.hasPrefix("Paid"), "\(receipt)")
@@ -122,7 +105,7 @@ struct SheetUpdateOrderTests {
         try await SheetBrowser.run(configure: { $0.tax?.pendingUntilAddressKnown = true }) { page in
             _ = try await page.text("#total-amount") { $0 == "Amount Pending" }
             #expect(try await page.driver.attribute("#pay-button", "disabled") == "true")
-            try await Self.fillBuyer(page)
+            try await page.fillShippingBuyer()
             let total = try await page.driver.wait({ try await page.driver.attribute("#total-amount", "data-pending") },
                                                    until: { $0 == "false" })
             #expect(total == "false")
@@ -149,15 +132,13 @@ extension SheetUpdateOrderTests {
             #expect(try await fixture.store.claimAuthorization(claimed, transactionIdentifier: "tx-\(id)", holder: "gone",
                                                                at: fixture.clock.now) == .claimed)
             try await page.driver.refresh()
-            let waiting = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                     until: { (code: String?) in code == "confirming" || code == "STATUS_SUCCESS" })
+            let waiting = try await page.resultCode(until: { (code: String?) in code == "confirming" || code == "STATUS_SUCCESS" })
             #expect(waiting == "confirming")
             #expect(try await page.driver.text("#result") == "Your payment is being confirmed\u{2026}")
             // Past the lease: recovery retries the payment with its idempotency key, whoever held it.
             fixture.clock.advance(600)
             #expect(await fixture.service.recoverAuthorizations() == 1)
-            let paid = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                  until: { (code: String?) in code == "STATUS_SUCCESS" })
+            let paid = try await page.resultCode(until: { (code: String?) in code == "STATUS_SUCCESS" })
             let receipt = try await page.driver.text("#result")
             #expect(paid == "STATUS_SUCCESS", "\(receipt)")
         }
@@ -174,8 +155,7 @@ extension SheetUpdateOrderTests {
             try await page.driver.type("#emailAddress", "not-an-address")
             try await page.driver.click("#contact-submit")
             try await page.driver.click("#pay-button")
-            let code = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                  until: { (code: String?) in code?.hasSuffix("ContactInvalid") == true || code == "STATUS_SUCCESS" })
+            let code = try await page.resultCode(until: { (code: String?) in code?.hasSuffix("ContactInvalid") == true || code == "STATUS_SUCCESS" })
             // The sheet's one contact serves as shipping and billing contact: either names the field.
             #expect(code == "billingContactInvalid" || code == "shippingContactInvalid")
             #expect(try await page.driver.attribute("#row-contact-button", "aria-expanded") == "true")
@@ -189,7 +169,7 @@ extension SheetUpdateOrderTests {
     @Test("A refusal after another tab gave another address: this tab's address is given again before paying")
     func otherTabsAddress() async throws {
         try await SheetBrowser.run { page in
-            try await Self.fillBuyer(page)
+            try await page.fillShippingBuyer()
             let uri = "/checkout/v1/sessions/\(page.sessionId)"
             // Another tab: another address, and another method, so this tab's total is out of date.
             let (moved, _) = try await page.client.post(uri + "/shipping-contact", [
@@ -198,8 +178,7 @@ extension SheetUpdateOrderTests {
             let (chosen, _) = try await page.client.post(uri + "/shipping-method", ["identifier": "express"])
             #expect(chosen == .ok)
             try await page.driver.click("#pay-button")
-            let refused = try await page.driver.wait({ try await page.driver.attribute("#result", "data-code") },
-                                                     until: { (code: String?) in code == "amountMismatch" || code == "STATUS_SUCCESS" })
+            let refused = try await page.resultCode(until: { (code: String?) in code == "amountMismatch" || code == "STATUS_SUCCESS" })
             #expect(refused == "amountMismatch")
             // The session is priced for this tab's address again, the one the payment ships to.
             var postalCode: String?
