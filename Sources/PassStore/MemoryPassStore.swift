@@ -191,8 +191,13 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             .filter { $0.notBefore <= now && ($0.claimedUntil.map { $0 <= now } ?? true) }
             .sorted { $0.push.id < $1.push.id }
             .prefix(limit)
-        for entry in due { queue[entry.push.id]?.claimedUntil = now.addingTimeInterval(lease) }
-        return due.map(\.push)
+        let until = now.addingTimeInterval(lease)
+        for entry in due { queue[entry.push.id]?.claimedUntil = until }
+        return due.map { entry in
+            var push = entry.push
+            push.claimedUntil = until
+            return push
+        }
     }
 
     public func completePush(_ push: PendingPush) async throws {
@@ -203,13 +208,20 @@ public actor MemoryPassStore: PassStore, CampaignStore, TemplateVersionStore, Ev
             // it is still to be pushed).
             let pushKey = push.pushToken + "\u{0}" + push.passTypeIdentifier
             for id in campaignPushes.keys where campaignPushes[id]?[pushKey] == .queued { campaignPushes[id]?[pushKey] = .sent }
-        } else {
+        } else if Self.holds(push, entry) {
             queue[push.id]?.claimedUntil = nil
         }
     }
 
+    /// Whether the entry's claim is still the one that read `push` (see ``PendingPush/claimedUntil``).
+    private static func holds(_ push: PendingPush, _ entry: QueuedPush) -> Bool {
+        guard let claim = push.claimedUntil else { return true }
+        guard let current = entry.claimedUntil else { return false }
+        return abs(current.timeIntervalSince(claim)) <= 0.001
+    }
+
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
-        guard let entry = queue[push.id] else { return }
+        guard let entry = queue[push.id], Self.holds(push, entry) else { return }
         if entry.push.generation == push.generation {
             queue[push.id]?.push.attempts += 1
             queue[push.id]?.notBefore = notBefore

@@ -37,14 +37,23 @@ public struct PendingPush: Sendable, Equatable {
     public var attempts: Int
     /// When the push was first queued.
     public var queuedAt: Date
+    /// When the claim that returned this push runs out: what marks the claim as this one. A send that outlasts its
+    /// claim finds the push claimed again by someone else, and its retry or release leaves that newer claim alone
+    /// (the stores compare this to within a millisecond; two claims of one entry are at least a lease apart).
+    /// `nil` for a push not read by a claim: then nothing is compared.
+    public var claimedUntil: Date?
 
     /// Creates a pending push.
-    public init(id: Int64, pushToken: String, passTypeIdentifier: String, generation: Int64, attempts: Int, queuedAt: Date) {
+    public init(
+        id: Int64, pushToken: String, passTypeIdentifier: String, generation: Int64, attempts: Int, queuedAt: Date,
+        claimedUntil: Date? = nil
+    ) {
         self.id = id
         self.pushToken = pushToken
         self.passTypeIdentifier = passTypeIdentifier
         self.generation = generation
         self.attempts = attempts
         self.queuedAt = queuedAt
+        self.claimedUntil = claimedUntil
     }
 }

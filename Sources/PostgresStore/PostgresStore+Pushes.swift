@@ -46,8 +46,9 @@ extension PostgresStore {
     /// - Returns: The claimed pushes in queue order.
     public func claimPushes(limit: Int, now: Date, lease: TimeInterval) async throws -> [PendingPush] {
         guard limit > 0 else { return [] }
+        let claimedUntil = now.addingTimeInterval(lease)
         let rows = try await rows("""
-            UPDATE \(unescaped: tables.pushQueue) SET claimed_until = \(now.addingTimeInterval(lease))
+            UPDATE \(unescaped: tables.pushQueue) SET claimed_until = \(claimedUntil)
             WHERE id IN (
                 SELECT id FROM \(unescaped: tables.pushQueue)
                 WHERE not_before <= \(now) AND (claimed_until IS NULL OR claimed_until <= \(now))
@@ -61,7 +62,7 @@ extension PostgresStore {
                 try row.decode((Int64, String, String, Int64, Int32, Date).self)
             return PendingPush(
                 id: id, pushToken: token, passTypeIdentifier: type, generation: generation, attempts: Int(attempts),
-                queuedAt: queuedAt
+                queuedAt: queuedAt, claimedUntil: claimedUntil
             )
         }
         .sorted { $0.id < $1.id }
@@ -76,12 +77,16 @@ extension PostgresStore {
     }
 
     /// Completes several pushes in one statement (the dispatcher's whole batch): the entries whose generation is
-    /// unchanged are deleted, the others released, and each campaign a deleted entry names counts one push sent.
+    /// unchanged are deleted, the others released (unless claimed again since), and each campaign a deleted entry
+    /// names counts one push sent.
     /// - Parameter pushes: The pushes as claimed.
     public func completePushes(_ pushes: [PendingPush]) async throws {
         guard !pushes.isEmpty else { return }
         let ids = pushes.map(\.id)
         let generations = pushes.map(\.generation)
+        // Each claim's end in seconds (-1: not read by a claim, nothing compared), so a release leaves alone an entry
+        // claimed again since (see ``PassStore/PendingPush/claimedUntil``).
+        let claims = pushes.map { $0.claimedUntil?.timeIntervalSince1970 ?? -1 }
         // Only the pass queue names campaigns.
         let returned = holdsOrders ? "q.id" : "q.id, q.campaigns"
         // The release excludes what the delete returns: one statement never touches a row twice.
@@ -91,8 +96,10 @@ extension PostgresStore {
                 WHERE q.id = c.id AND q.generation = c.generation
                 RETURNING \(unescaped: returned)
             ), released AS (
-                UPDATE \(unescaped: tables.pushQueue) SET claimed_until = NULL
-                WHERE id = ANY(\(ids)::bigint[]) AND id NOT IN (SELECT id FROM done)
+                UPDATE \(unescaped: tables.pushQueue) q SET claimed_until = NULL
+                FROM unnest(\(ids)::bigint[], \(claims)::float8[]) AS c(id, claim)
+                WHERE q.id = c.id AND q.id NOT IN (SELECT id FROM done) AND (c.claim < 0
+                    OR q.claimed_until BETWEEN to_timestamp(c.claim - 0.001) AND to_timestamp(c.claim + 0.001))
             )
             """
         // The entries locked first, in id order (as a change's bump and a campaign's release lock them), then
@@ -120,17 +127,20 @@ extension PostgresStore {
     }
 
     /// Puts a push back for a later try. A push queued again since it was claimed (another change, its device's new
-    /// token) is only released: the failure was the earlier send's, and the new one goes at once.
+    /// token) is only released: the failure was the earlier send's, and the new one goes at once. A push claimed again
+    /// since (this claim's lease ran out during the send) is left to the newer claim.
     /// - Parameters:
     ///   - push: The push as claimed.
     ///   - notBefore: When it is due again.
     public func retryPush(_ push: PendingPush, notBefore: Date) async throws {
+        let claim = push.claimedUntil?.timeIntervalSince1970 ?? -1
         _ = try await rows("""
             UPDATE \(unescaped: tables.pushQueue)
             SET attempts = CASE WHEN generation = \(push.generation) THEN attempts + 1 ELSE attempts END,
                 not_before = CASE WHEN generation = \(push.generation) THEN \(notBefore) ELSE not_before END,
                 claimed_until = NULL
-            WHERE id = \(push.id)
+            WHERE id = \(push.id) AND (\(claim)::float8 < 0
+                OR claimed_until BETWEEN to_timestamp(\(claim)::float8 - 0.001) AND to_timestamp(\(claim)::float8 + 0.001))
             """)
     }
 }

@@ -83,10 +83,11 @@ extension SQLiteStore {
                 """)
             let now = now.timeIntervalSince1970
             let rows = try Row.fetchAll(statement, arguments: [now, limit, now + lease])
+            let claimedUntil = Date(timeIntervalSince1970: now + lease)
             return rows.map { row in
                 PendingPush(
                     id: row[0], pushToken: row[1], passTypeIdentifier: row[2], generation: row[3], attempts: row[4],
-                    queuedAt: Date(timeIntervalSince1970: row[5])
+                    queuedAt: Date(timeIntervalSince1970: row[5]), claimedUntil: claimedUntil
                 )
             }
             .sorted { $0.id < $1.id }
@@ -101,7 +102,7 @@ extension SQLiteStore {
     }
 
     /// Completes several pushes in one write transaction (the dispatcher's whole batch): the entries whose generation
-    /// is unchanged are deleted, the others released, and each campaign a deleted pass push names counts one push sent
+    /// is unchanged are deleted, the others released (unless claimed again since: a newer claim is left alone), and each campaign a deleted pass push names counts one push sent
     /// (see ``PassStore/CampaignRecord/pushesSent``; a released one does not: the change that bumped it is still to be
     /// pushed).
     /// - Parameter pushes: The pushes as claimed.
@@ -112,12 +113,16 @@ extension SQLiteStore {
             let names = tables.names.kind == ItemTables.passes.kind ? "campaigns" : "NULL"
             let delete = try db.cachedStatement(
                 sql: "DELETE FROM \(tables.pushQueue) WHERE id = ? AND generation = ? RETURNING \(names)")
-            let release = try db.cachedStatement(sql: "UPDATE \(tables.pushQueue) SET claimed_until = NULL WHERE id = ?")
+            // Released only while the claim is still this one (see ``PassStore/PendingPush/claimedUntil``).
+            let release = try db.cachedStatement(sql: """
+                UPDATE \(tables.pushQueue) SET claimed_until = NULL
+                WHERE id = ?1 AND (?2 IS NULL OR claimed_until BETWEEN ?2 - 0.001 AND ?2 + 0.001)
+                """)
             var sentPerCampaign: [String: Int] = [:]
             let decoder = JSONDecoder()
             for push in pushes {
                 guard let deleted = try Row.fetchOne(delete, arguments: [push.id, push.generation]) else {
-                    try release.execute(arguments: [push.id])
+                    try release.execute(arguments: [push.id, push.claimedUntil?.timeIntervalSince1970])
                     continue
                 }
                 guard let json = deleted[0] as String? else { continue }
@@ -135,7 +140,8 @@ extension SQLiteStore {
     }
 
     /// Puts a push back for a later try. A push queued again since it was claimed (another change, its device's new
-    /// token) is only released: the failure was the earlier send's, and the new one goes at once.
+    /// token) is only released: the failure was the earlier send's, and the new one goes at once. A push claimed again
+    /// since (this claim's lease ran out during the send) is left to the newer claim.
     /// - Parameters:
     ///   - push: The push as claimed.
     ///   - notBefore: When it is due again.
@@ -145,9 +151,11 @@ extension SQLiteStore {
                 UPDATE \(tables.pushQueue)
                 SET attempts = CASE WHEN generation = ?1 THEN attempts + 1 ELSE attempts END,
                     not_before = CASE WHEN generation = ?1 THEN ?2 ELSE not_before END, claimed_until = NULL
-                WHERE id = ?3
+                WHERE id = ?3 AND (?4 IS NULL OR claimed_until BETWEEN ?4 - 0.001 AND ?4 + 0.001)
                 """)
-            try statement.execute(arguments: [push.generation, notBefore.timeIntervalSince1970, push.id])
+            try statement.execute(arguments: [
+                push.generation, notBefore.timeIntervalSince1970, push.id, push.claimedUntil?.timeIntervalSince1970,
+            ])
         }
     }
 }

@@ -97,6 +97,33 @@ extension PassStoreConformanceTests {
         }
     }
 
+    @Test("a claim whose lease ran out before its send ended neither releases nor retries the push another claim now holds",
+          arguments: StoreKind.tested)
+    func staleClaimLeavesTheNewOne(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await seedQueue(store)
+            _ = try await update(store)
+            let now = Fixtures.now
+            let stale = try await store.claimPushes(limit: 10, now: now, lease: 30)
+            let current = try await store.claimPushes(limit: 10, now: now.addingTimeInterval(31), lease: 30)
+            #expect(stale.count == 2 && current.map(\.id) == stale.map(\.id))
+            #expect(stale.allSatisfy { $0.claimedUntil != nil } && stale.map(\.claimedUntil) != current.map(\.claimedUntil))
+
+            // The first claimer's send ends late, failed for the moment: the push is the second claimer's now.
+            try await store.retryPush(stale[0], notBefore: now.addingTimeInterval(35))
+            // Another change bumps both entries; the first claimer completes the other one late: not released either.
+            _ = try await update(store)
+            try await store.completePush(stale[1])
+            let meanwhile = try await store.claimPushes(limit: 10, now: now.addingTimeInterval(45), lease: 30)
+            #expect(meanwhile.isEmpty, "a stale claim released the current one: \(meanwhile)")
+
+            // The current claim's own results still count: released for the newer change, claimed again at once.
+            for push in current { try await store.completePush(push) }
+            let next = try await store.claimPushes(limit: 10, now: now.addingTimeInterval(46), lease: 30)
+            #expect(next.map(\.id) == current.map(\.id) && next.allSatisfy { $0.attempts == 0 && $0.generation == 2 })
+        }
+    }
+
     @Test("a change during a push's flight bumps its generation, so completing the old claim keeps it queued",
           arguments: StoreKind.tested)
     func generationBump(kind: StoreKind) async throws {
