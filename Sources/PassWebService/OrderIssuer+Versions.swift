@@ -251,7 +251,7 @@ extension OrderIssuer {
     }
 
     /// Why new versions of `builder`'s orders cannot be signed now: its Order Type ID certificate (or the WWDR
-    /// intermediate) expired. Stored versions are still served; `nil` when it can sign.
+    /// intermediate) expired or is not valid yet. Stored versions are still served; `nil` when it can sign.
     func refusal(_ builder: OrderBuilder) -> IssuerError? {
         IssuerError.signingUnavailable(
             builder.signer.identity.orderTypeIdentifier ?? "the order identity", items: "orders",

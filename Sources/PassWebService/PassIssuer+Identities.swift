@@ -19,7 +19,7 @@ extension PassIssuer {
     }
 
     /// Why new versions of passes of `passTypeIdentifier` cannot be signed now: its identity's certificate (or WWDR
-    /// intermediate) expired. Stored versions are still served; `nil` when it can sign.
+    /// intermediate) expired or is not valid yet. Stored versions are still served; `nil` when it can sign.
     /// When no identity signs that Pass Type ID any more (its entry was taken out of the identities file), that is the
     /// refusal: another identity's certificate would make the pass another brand's, which Wallet refuses at the pass's
     /// own URL.
@@ -69,12 +69,21 @@ extension IssuerError {
         }
     }
 
-    /// 503 `signingUnavailable` when `credentials` have expired at `now`, else `nil`.
+    /// 503 `signingUnavailable` when `credentials` cannot sign at `now`: expired, or not valid yet (a certificate
+    /// issued with a start in the future, or a server clock behind: Wallet refuses a signature made outside the
+    /// certificate's validity, so none is made), else `nil`.
     static func signingUnavailable(_ identifier: String, items: String, credentials: PassCredentials, at now: Date) -> IssuerError? {
-        credentials.expiryReason(at: now).map { reason in
-            IssuerError(
+        if let reason = credentials.expiryReason(at: now) {
+            return IssuerError(
                 .signingUnavailable, status: .serviceUnavailable,
                 description: "\(identifier): \(reason); stored \(items) are still served, new versions cannot be signed until the certificate is renewed",
+                field: nil)
+        }
+        return credentials.unusableReason(at: now).map { reason in
+            IssuerError(
+                .signingUnavailable, status: .serviceUnavailable,
+                description: "\(identifier): \(reason) (check the server's clock); stored \(items) are still served, "
+                    + "new versions are signed from then on",
                 field: nil)
         }
     }

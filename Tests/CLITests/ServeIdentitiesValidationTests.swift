@@ -111,8 +111,8 @@ struct ServeIdentitiesValidationTests {
     @Test("certs status: days left for each identity, exit 1 within 7 days")
     func certsStatus() async throws {
         let work = try TemporaryDirectory.make(prefix: "certs-status")
-        let soon = try TestChain(passTypeIdentifier: "pass.com.soon.tickets", passValidity: 3 * 86_400 + 3600 + 600)
-        let later = try TestChain(passTypeIdentifier: "pass.com.later.cards", passValidity: 200 * 86_400)
+        let soon = try TestChain(passTypeIdentifier: "pass.com.soon.tickets", validFrom: .hourAgo, passValidity: 3 * 86_400 + 3600 + 600)
+        let later = try TestChain(passTypeIdentifier: "pass.com.later.cards", validFrom: .hourAgo, passValidity: 200 * 86_400)
         let both = try expiringFile([(soon, "pass.com.soon.tickets"), (later, "pass.com.later.cards")], work: work)
         let due = try await Subprocess.tessera(["certs", "status", "--identities", both.path, "--json"])
         #expect(due.status == 1, "\(due.stdout)\(due.stderr)")
@@ -127,7 +127,7 @@ struct ServeIdentitiesValidationTests {
         #expect(fine.status == 0, "\(fine.stdout)\(fine.stderr)")
         #expect(fine.stdout.contains("pass.com.later.cards") && fine.stdout.contains("199"))
         // A WWDR intermediate expiring before the certificate: the identity stops signing then, and is due.
-        let intermediate = try TestChain(passTypeIdentifier: "pass.com.wwdr.tickets", passValidity: 300 * 86_400,
+        let intermediate = try TestChain(passTypeIdentifier: "pass.com.wwdr.tickets", validFrom: .hourAgo, passValidity: 300 * 86_400,
                                          intermediateValidity: 3 * 86_400 + 3600 + 600)
         let wwdrDue = try await Subprocess.tessera([
             "certs", "status", "--identities",
@@ -181,7 +181,7 @@ struct ServeIdentitiesValidationTests {
             arguments: ["--identities", file.path, "--template-poll-interval", "0"], singleIdentity: false)
         let server = IdentitiesServer(work: work, apns: nil, serve: serve)
         let token = try await server.createPass(template: "event-ticket", serial: "E-1")
-        let brief = try TestChain(passTypeIdentifier: "pass.com.brief.tickets", passValidity: 3600 + 30)
+        let brief = try TestChain(passTypeIdentifier: "pass.com.brief.tickets", validFrom: .hourAgo, passValidity: 3600 + 30)
         for name in ["pass.pem", "pass.key", "wwdr.pem"] {
             let staged = first.directory.appendingPathComponent(".\(name).new")
             try FileManager.default.copyItem(at: brief.directory.appendingPathComponent(name), to: staged)

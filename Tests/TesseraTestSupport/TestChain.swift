@@ -17,21 +17,36 @@ public struct TestChain: Sendable {
     public let p12Password: String
     /// Whether the chain's keys are its own rather than the process's shared ones.
     public let freshKeys: Bool
+    /// When the chain's certificates start to be valid.
+    public let validFrom: Date
+
+    /// Where test chains start by default: 2026-01-01, before the fixed clocks of the tests that move time by hand
+    /// (2026-09-21 and later), as a certificate not valid yet signs nothing; an hour ago on a host clock before that.
+    public static var defaultValidFrom: Date {
+        min(Date(timeIntervalSince1970: 1_767_225_600), Date().addingTimeInterval(-3600))
+    }
+
+    /// A validity from `start` that lasts until a year from now, as a new certificate of Apple's does.
+    static func aYearFromNow(since start: Date) -> TimeInterval {
+        Date().addingTimeInterval(365 * 86_400).timeIntervalSince(start)
+    }
 
     /// Generates and writes a chain.
     /// - Parameters:
     ///   - passTypeIdentifier: The Pass Type ID.
     ///   - teamIdentifier: The team.
     ///   - validFrom: Start of validity.
-    ///   - passValidity: How long the pass certificate lasts.
+    ///   - passValidity: How long the pass certificate lasts; until a year from now when nil.
     ///   - intermediateValidity: How long the WWDR intermediate lasts.
     ///   - freshKeys: New keys for this chain alone instead of the process's shared ones.
     public init(passTypeIdentifier: String = "pass.dev.tessera.demo", teamIdentifier: String = "TESSERA123",
-                validFrom: Date = Date().addingTimeInterval(-3600), passValidity: TimeInterval = 365 * 86_400,
+                validFrom: Date = TestChain.defaultValidFrom, passValidity: TimeInterval? = nil,
                 intermediateValidity: TimeInterval = 10 * 365 * 86_400, freshKeys: Bool = false) throws {
         self.freshKeys = freshKeys
+        self.validFrom = validFrom
         chain = try DevelopmentChain.generate(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
-                                              validFrom: validFrom, passValidity: passValidity,
+                                              validFrom: validFrom,
+                                              passValidity: passValidity ?? Self.aYearFromNow(since: validFrom),
                                               intermediateValidity: intermediateValidity, keys: freshKeys ? DevelopmentChain.Keys.generate() : TestKeys.chain())
         directory = try TemporaryDirectory.make(prefix: "chain")
         p12Password = "test-\(UUID().uuidString.prefix(8))"
@@ -47,6 +62,7 @@ public struct TestChain: Sendable {
     public func orderTypeCertificate(orderTypeIdentifier: String, teamIdentifier: String) throws
         -> (certificate: Certificate, key: PrivateKey) {
         try chain.orderTypeCertificate(orderTypeIdentifier: orderTypeIdentifier, teamIdentifier: teamIdentifier,
+                                       validFrom: validFrom, validity: Self.aYearFromNow(since: validFrom),
                                        key: freshKeys ? nil : TestKeys.order())
     }
 
@@ -77,4 +93,9 @@ public enum TemporaryDirectory {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+}
+
+extension Date {
+    /// An hour ago: where a test chain whose validity is counted in hours or days from now starts.
+    public static var hourAgo: Date { Date().addingTimeInterval(-3600) }
 }

@@ -49,7 +49,7 @@ extension PassIssuer {
                 identifier: identifier, teamIdentifier: credentials.identity.teamIdentifier, templates: names,
                 expiresAt: credentials.certificate.notAfter, intermediateExpiresAt: credentials.wwdr.notAfter,
                 daysLeft: expiries.min().map { Int(($0.timeIntervalSince(at) / 86_400).rounded(.down)) },
-                problem: credentials.expiryReason(at: at)))
+                problem: credentials.unusableReason(at: at)))
         }
         return identities
     }
